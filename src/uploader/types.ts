@@ -1,0 +1,202 @@
+/**
+ * Public types of the uploader: the contract between the worker engine, its main-thread facade and the elements.
+ * Elements and apps depend only on these types, never on the engine's internals.
+ */
+
+/** Where an upload task is in its life. */
+export type TaskState =
+  | 'queued'
+  | 'uploading'
+  | 'paused'
+  | 'retrying'
+  | 'verifying'
+  | 'done'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+/** Machine-readable failure codes; elements turn them into words through their i18n object. */
+export type UploadErrorCode =
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'bad-request'
+  | 'too-large'
+  | 'conversion'
+  | 'integrity'
+  | 'retries-exhausted'
+  | 'offline'
+  | 'cancelled'
+  | 'file-changed'
+  | 'unknown';
+
+/** A failure with a code, the HTTP status when one was involved, and the service's own reason and message. */
+export interface UploadErrorInfo {
+  code: UploadErrorCode;
+  message: string;
+  status?: number;
+  reason?: string;
+}
+
+/** Why the engine is waiting before it tries again. */
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  /** `server-error`, `network`, `stall`, `rate-limit`, `offline`, `session-expired`, `auth`. */
+  cause: 'server-error' | 'network' | 'stall' | 'rate-limit' | 'offline' | 'session-expired' | 'auth';
+  status?: number;
+}
+
+/** Metadata for the created file: any subset of the file resource's writable fields. */
+export interface FileMetadata {
+  name?: string;
+  mimeType?: string;
+  parents?: string[];
+  description?: string;
+  [key: string]: unknown;
+}
+
+/** The file resource as the service returns it (fields the kit reads; others pass through). */
+export interface StoreFile {
+  kind?: string;
+  id: string;
+  name?: string;
+  mimeType?: string;
+  parents?: string[];
+  size?: string;
+  md5Checksum?: string;
+  version?: string;
+  createdTime?: string;
+  modifiedTime?: string;
+  trashed?: boolean;
+  [key: string]: unknown;
+}
+
+/** Options for one file handed to `uploader.add`. */
+export interface AddOptions {
+  metadata?: FileMetadata;
+  /** A native kind to convert to, e.g. `application/vnd.svc-apps.spreadsheet`. */
+  convertTo?: string;
+  /** BCP 47 code for OCR of images and PDFs. */
+  ocrLanguage?: string;
+  /** Update this existing file instead of creating a new one. */
+  updateFileId?: string;
+  /** A handle the browser gave for the file, kept so the upload can resume after a reload. */
+  handle?: FileSystemFileHandle;
+  /** Relative path inside a dropped folder, for display. */
+  relativePath?: string;
+}
+
+/** A serialisable picture of one task, as the elements render it. */
+export interface TaskSnapshot {
+  id: string;
+  name: string;
+  relativePath?: string;
+  type: string;
+  state: TaskState;
+  total: number;
+  /** Bytes handed to the network so far in this page life (drives the progress bar). */
+  bytesSent: number;
+  /** Bytes the service has confirmed it stored. */
+  bytesAcknowledged: number;
+  /** Smoothed throughput in bytes per second; 0 when not uploading. */
+  speed: number;
+  /** Estimated milliseconds left; undefined when unknown. */
+  etaMs?: number;
+  strategy?: 'multipart' | 'resumable';
+  convertTo?: string;
+  retry?: RetryInfo;
+  error?: UploadErrorInfo;
+  file?: StoreFile;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+/** An upload cut short in an earlier page life, found in IndexedDB. */
+export interface InterruptedUpload {
+  id: string;
+  name: string;
+  type: string;
+  total: number;
+  bytesAcknowledged: number;
+  updatedAt: number;
+  /** True when a stored file handle or Blob lets it resume without the user choosing the file again. */
+  canResumeWithoutFile: boolean;
+}
+
+/** One upload, as `uploader.add` returns it. */
+export interface UploadTask {
+  readonly id: string;
+  readonly state: TaskState;
+  readonly bytesSent: number;
+  readonly bytesAcknowledged: number;
+  readonly total: number;
+  readonly snapshot: TaskSnapshot;
+  /** Resolves with the stored file resource, rejects with an `UploadError`. */
+  readonly done: Promise<StoreFile>;
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  retry(): void;
+}
+
+/** The whole uploader at one moment. */
+export interface UploaderSnapshot {
+  tasks: TaskSnapshot[];
+  online: boolean;
+  totalBytes: number;
+  sentBytes: number;
+}
+
+/** Event names the uploader dispatches, each a `CustomEvent` with the given detail. */
+export interface UploaderEventMap {
+  add: CustomEvent<TaskSnapshot>;
+  start: CustomEvent<TaskSnapshot>;
+  progress: CustomEvent<TaskSnapshot>;
+  retry: CustomEvent<TaskSnapshot>;
+  success: CustomEvent<TaskSnapshot>;
+  error: CustomEvent<TaskSnapshot>;
+  'interrupted-found': CustomEvent<InterruptedUpload[]>;
+  /** Any change of the snapshot (throttled); elements re-render on it. */
+  change: CustomEvent<UploaderSnapshot>;
+}
+
+/** What the elements need of an uploader; `createUploader` returns one, and stories use a scripted one. */
+export interface Uploader extends EventTarget {
+  readonly snapshot: UploaderSnapshot;
+  add(file: File | Blob, options?: AddOptions): UploadTask;
+  task(id: string): UploadTask | undefined;
+  /** Uploads cut short in an earlier page life. */
+  interrupted(): Promise<InterruptedUpload[]>;
+  /** Resume an interrupted upload; `file` is needed unless `canResumeWithoutFile`. */
+  resumeInterrupted(id: string, file?: File): Promise<UploadTask>;
+  /** Forget an interrupted upload and cancel its session with the service. */
+  discardInterrupted(id: string): Promise<void>;
+  /** Drop a finished, failed or cancelled task from the list. */
+  remove(id: string): void;
+  pauseAll(): void;
+  resumeAll(): void;
+  destroy(): void;
+}
+
+/** Options of `createUploader`. */
+export interface UploaderOptions {
+  baseUrl: string;
+  getAccessToken: () => string | Promise<string>;
+  /** Files uploaded at once (default 3). */
+  concurrency?: number;
+  /** Bytes per resumable request: a multiple of 256 KiB, `'adaptive'`, or undefined for one request per file. */
+  chunkSize?: number | 'adaptive';
+  /** Files larger than this go resumable (default 5 MiB). */
+  resumableThreshold?: number;
+  /** Compare the service's `md5Checksum` and `size` with what was sent (default true). */
+  verify?: boolean;
+  /** Keep resumable sessions in IndexedDB (default true). */
+  persist?: boolean | { blobQuotaBytes?: number };
+  /** Milliseconds without progress before a request counts as stalled (default 30 000). */
+  stallTimeoutMs?: number;
+  /** Tries per task before it fails with `retries-exhausted` (default 8). */
+  maxRetries?: number;
+  /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
+  worker?: Worker;
+}

@@ -1,0 +1,69 @@
+// Imports point down the layers, never up: protocol ← client ← uploader ← elements; the service sees protocol only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** Every `.ts` file below `dir`, as paths relative to the repository root. */
+function sources(dir: string): string[] {
+  const abs = join(root, dir);
+  let out: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const path = join(abs, name);
+    if (statSync(path).isDirectory()) out = out.concat(sources(relative(root, path)));
+    else if (name.endsWith('.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+/** Module specifiers of static and dynamic imports and re-exports. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+    found.push(m[1] ?? m[2] ?? m[3]!);
+  }
+  return found;
+}
+
+/** The top folder of the repository a relative import lands in (`src/client`, `server`, …). */
+function layerOf(file: string, spec: string): string {
+  const target = relative(root, resolve(root, dirname(file), spec));
+  const parts = target.split('/');
+  return parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
+}
+
+const rules: Record<string, { layers: string[]; packages: boolean; node: boolean }> = {
+  'src/protocol': { layers: ['src/protocol'], packages: false, node: false },
+  'src/client': { layers: ['src/protocol', 'src/client'], packages: true, node: false },
+  'src/uploader': { layers: ['src/protocol', 'src/client', 'src/uploader'], packages: true, node: false },
+  'src/elements': { layers: ['src/protocol', 'src/client', 'src/uploader', 'src/elements', 'src/testing'], packages: true, node: false },
+  server: { layers: ['src/protocol', 'server'], packages: true, node: true },
+};
+
+for (const [layer, rule] of Object.entries(rules)) {
+  test(`${layer} imports only ${rule.layers.join(', ')}${rule.node ? ' and node:' : ''}`, () => {
+    const wrong: string[] = [];
+    for (const file of sources(layer)) {
+      for (const spec of specifiers(file)) {
+        if (spec.startsWith('.')) {
+          const target = layerOf(file, spec);
+          if (!rule.layers.includes(target)) wrong.push(`${file} → ${spec}`);
+        } else if (spec.startsWith('node:')) {
+          if (!rule.node) wrong.push(`${file} → ${spec}`);
+        } else if (!rule.packages) {
+          wrong.push(`${file} → ${spec}`);
+        }
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+}
