@@ -1,0 +1,10 @@
+// Storybook for the store-* elements: web components on Vite, configured by hand (`storybook init` fails here).
+import type { StorybookConfig } from '@storybook/web-components-vite';
+
+const config: StorybookConfig = {
+  stories: ['../stories/**/*.stories.ts'],
+  framework: { name: '@storybook/web-components-vite', options: {} },
+  core: { disableTelemetry: true },
+};
+
+export default config;

@@ -1,0 +1,16 @@
+// Playwright end-to-end specs: Debian's Chromium (never a downloaded one), one worker on this 2-core machine.
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.js';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  workers: 1,
+  fullyParallel: false,
+  timeout: 120_000,
+  reporter: process.env.CI ? 'list' : 'line',
+  use: {
+    headless: true,
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+});

@@ -1,0 +1,230 @@
+import { html, nothing } from 'lit';
+import type { PropertyDeclarations } from 'lit';
+import { emit } from '../events.ts';
+import type { PickedFile, RejectedFile } from '../events.ts';
+import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
+import { formatBytes } from '../internal/format.ts';
+import { applyRestrictions } from '../internal/restrictions.ts';
+import { StoreElement } from '../internal/store-element.ts';
+import { themeStyles } from '../internal/theme.ts';
+import type { Uploader } from '../../uploader/types.ts';
+import { dropzoneStyles } from './store-dropzone.styles.ts';
+
+/**
+ * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
+ *
+ * Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
+ * reported with `store-files-reject`, never silently dropped. Accepted files are announced with the cancelable
+ * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add`.
+ *
+ * @slot - Extra content shown under the buttons (a hint, an icon).
+ *
+ * @csspart base - The drop area.
+ * @csspart prompt - The instruction text.
+ * @csspart buttons - The row of browse buttons.
+ * @csspart browse-button - The "browse files" button.
+ * @csspart folder-button - The "browse folder" button.
+ * @csspart rejections - The list of refused files.
+ *
+ * @cssproperty --store-dropzone-border-color - Dashed border colour (falls back to `--store-color-border`).
+ * @cssproperty --store-dropzone-border-width - Border width.
+ * @cssproperty --store-dropzone-radius - Corner radius (falls back to `--store-radius`).
+ * @cssproperty --store-dropzone-padding - Inner spacing.
+ * @cssproperty --store-dropzone-background - Background (falls back to `--store-color-surface`).
+ * @cssproperty --store-dropzone-active-border-color - Border colour while files are dragged over.
+ * @cssproperty --store-dropzone-active-background - Background while files are dragged over.
+ * @cssproperty --store-dropzone-error-color - Colour of the refused-files list.
+ *
+ * @event store-files-add - Files were accepted; cancelable. Detail: `{ files: PickedFile[] }`.
+ * @event store-files-reject - Files were refused. Detail: `{ files: RejectedFile[] }` with a `reason` each.
+ *
+ * @attr drag-over - Present while files are dragged over (also `:state(drag-over)`).
+ */
+export class StoreDropzone extends StoreElement {
+  static override styles = [themeStyles, dropzoneStyles];
+
+  static override properties: PropertyDeclarations = {
+    accept: {},
+    multiple: { type: Boolean },
+    maxFileSize: { type: Number, attribute: 'max-file-size' },
+    maxFiles: { type: Number, attribute: 'max-files' },
+    disabled: { type: Boolean, reflect: true },
+    uploader: { attribute: false },
+    rejected: { state: true, attribute: false },
+    dragging: { state: true, attribute: false },
+  };
+
+  /** File types accepted, as in `<input accept>`: `.csv,image/*,application/pdf`. Empty accepts all. */
+  declare accept: string;
+
+  /** Allow more than one file at a time (like `<input multiple>`). */
+  declare multiple: boolean;
+
+  /** Largest accepted file in bytes; 0 means no limit. */
+  declare maxFileSize: number;
+
+  /** Most files accepted, counting files already in the uploader; 0 means no limit. */
+  declare maxFiles: number;
+
+  /** Refuse all input. */
+  declare disabled: boolean;
+
+  /** When set, accepted files go to `uploader.add` unless `store-files-add` is cancelled. */
+  declare uploader: Uploader | undefined;
+
+  /** The files refused most recently, as listed under the drop area. */
+  declare rejected: RejectedFile[];
+
+  declare protected dragging: boolean;
+
+  readonly #internals = this.attachInternals();
+  // dragenter/dragleave fire for every child crossed; counting them keeps the state steady over children.
+  #dragDepth = 0;
+
+  constructor() {
+    super();
+    this.accept = '';
+    this.multiple = false;
+    this.maxFileSize = 0;
+    this.maxFiles = 0;
+    this.disabled = false;
+    this.rejected = [];
+    this.dragging = false;
+    this.addEventListener('dragenter', this.#onDragEnter);
+    this.addEventListener('dragover', this.#onDragOver);
+    this.addEventListener('dragleave', this.#onDragLeave);
+    this.addEventListener('drop', this.#onDrop);
+    this.addEventListener('paste', this.#onPaste);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#setDragging(false);
+  }
+
+  /** Opens the browser's file chooser. */
+  browseFiles(): void {
+    if (!this.disabled) this.#input('files').click();
+  }
+
+  /** Opens the browser's folder chooser. */
+  browseFolder(): void {
+    if (!this.disabled) this.#input('folder').click();
+  }
+
+  /** Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. */
+  async addFiles(files: readonly PickedFile[]): Promise<void> {
+    if (this.disabled || files.length === 0) return;
+    const alreadyAdded = this.uploader ? this.uploader.snapshot.tasks.filter((t) => t.state !== 'cancelled' && t.state !== 'failed').length : 0;
+    const { accepted, rejected } = applyRestrictions(files, {
+      accept: this.accept,
+      multiple: this.multiple,
+      maxFileSize: this.maxFileSize,
+      maxFiles: this.maxFiles,
+      alreadyAdded,
+    });
+    this.rejected = rejected;
+    if (rejected.length) emit(this, 'store-files-reject', { files: rejected });
+    if (accepted.length === 0) return;
+    if (emit(this, 'store-files-add', { files: accepted }) && this.uploader) {
+      for (const picked of accepted) {
+        this.uploader.add(picked.file, {
+          ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
+          ...(picked.handle ? { handle: picked.handle } : {}),
+        });
+      }
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    const dz = t.dropzone;
+    const limit = (reason: RejectedFile['reason']): string =>
+      reason === 'size' ? formatBytes(this.maxFileSize, t.locale) : reason === 'count' ? String(this.maxFiles) : '';
+    return html`
+      <div part="base" class="base" role="group" aria-label=${dz.label}>
+        <p part="prompt" class="prompt" id="prompt">${this.dragging ? dz.dragOver : dz.prompt}</p>
+        <div part="buttons" class="buttons">
+          <button part="browse-button" class="primary" type="button" ?disabled=${this.disabled} @click=${this.browseFiles}>
+            ${dz.browse}
+          </button>
+          <button part="folder-button" type="button" ?disabled=${this.disabled} @click=${this.browseFolder}>
+            ${dz.browseFolder}
+          </button>
+        </div>
+        <slot></slot>
+        <input id="files" type="file" hidden tabindex="-1" accept=${this.accept || nothing} ?multiple=${this.multiple} @change=${this.#onInput} />
+        <input id="folder" type="file" hidden tabindex="-1" webkitdirectory @change=${this.#onInput} />
+        <div part="rejections" class="rejections" role="status">${this.rejected.length ? this.#renderRejections(limit) : nothing}</div>
+      </div>
+    `;
+  }
+
+  #renderRejections(limit: (reason: RejectedFile['reason']) => string) {
+    const dz = this.t.dropzone;
+    return html`
+      <h2>${dz.rejectedTitle}</h2>
+      <ul>
+        ${this.rejected.map((r) => html`<li data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r.reason))}</li>`)}
+      </ul>
+      <button type="button" class="dismiss" @click=${() => (this.rejected = [])}>${dz.dismiss}</button>
+    `;
+  }
+
+  #input(id: 'files' | 'folder'): HTMLInputElement {
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)!;
+  }
+
+  #onInput = (event: Event): void => {
+    const input = event.target as HTMLInputElement;
+    const picked = input.files ? collectFromFileList(input.files) : [];
+    // Clearing lets the same file be chosen again right after.
+    input.value = '';
+    void this.addFiles(picked);
+  };
+
+  #hasFiles(event: DragEvent): boolean {
+    return !!event.dataTransfer && Array.from(event.dataTransfer.types).includes('Files');
+  }
+
+  #onDragEnter = (event: DragEvent): void => {
+    if (this.disabled || !this.#hasFiles(event)) return;
+    event.preventDefault();
+    this.#dragDepth++;
+    this.#setDragging(true);
+  };
+
+  #onDragOver = (event: DragEvent): void => {
+    if (this.disabled || !this.#hasFiles(event)) return;
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+  };
+
+  #onDragLeave = (): void => {
+    if (this.#dragDepth === 0) return;
+    this.#dragDepth--;
+    if (this.#dragDepth === 0) this.#setDragging(false);
+  };
+
+  #onDrop = (event: DragEvent): void => {
+    this.#setDragging(false);
+    if (this.disabled || !event.dataTransfer) return;
+    event.preventDefault();
+    void collectFromDataTransfer(event.dataTransfer).then((files) => this.addFiles(files));
+  };
+
+  #onPaste = (event: ClipboardEvent): void => {
+    const data = event.clipboardData;
+    if (this.disabled || !data || !Array.from(data.types).includes('Files')) return;
+    event.preventDefault();
+    void collectFromDataTransfer(data).then((files) => this.addFiles(files));
+  };
+
+  #setDragging(on: boolean): void {
+    if (!on) this.#dragDepth = 0;
+    this.dragging = on;
+    this.toggleAttribute('drag-over', on);
+    if (on) this.#internals.states.add('drag-over');
+    else this.#internals.states.delete('drag-over');
+  }
+}

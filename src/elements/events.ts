@@ -1,0 +1,69 @@
+/**
+ * Every event the `store-*` elements fire, declared once: its name, its typed detail, and its entry in
+ * `HTMLElementEventMap`, so `el.addEventListener('store-files-add', e => e.detail.files)` is typed everywhere.
+ * Native `change` is used for form-like values and is not repeated here.
+ */
+
+/** One file the user handed over, with where it came from. */
+export interface PickedFile {
+  file: File;
+  /** Path inside a dropped or chosen folder (`photos/2024/a.jpg`); the file name for loose files. */
+  relativePath: string;
+  /** Kept when the browser offers one, so an upload can resume after a reload without choosing the file again. */
+  handle?: FileSystemFileHandle;
+}
+
+/** Why a file was not accepted. */
+export type RejectReason = 'type' | 'size' | 'count' | 'multiple';
+
+/** One refused file and why. */
+export interface RejectedFile extends PickedFile {
+  reason: RejectReason;
+}
+
+/** A control pressed on one row of the progress list. */
+export type TaskAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'resume-interrupted' | 'discard-interrupted';
+
+/** Details of every `store-*` event. */
+export interface StoreEventDetails {
+  /** Files accepted by a dropzone; cancelable: `preventDefault()` stops the dropzone from calling `uploader.add`. */
+  'store-files-add': { files: PickedFile[] };
+  /** Files refused by a dropzone's `accept`, `multiple`, `max-file-size` or `max-files`. */
+  'store-files-reject': { files: RejectedFile[] };
+  /** A task control was used; cancelable: `preventDefault()` stops the element from calling the uploader. */
+  'store-task-action': { taskId: string; action: TaskAction; file?: File };
+  /** The share step granted permissions (or some grants failed). */
+  'store-share-complete': { fileIds: string[]; grants: ShareGrant[]; failed: number };
+}
+
+/** One person or domain to share uploaded files with. */
+export interface ShareGrant {
+  type: 'user' | 'domain';
+  /** An e-mail address for `user`, a domain name for `domain`. */
+  emailAddress?: string;
+  domain?: string;
+  role: 'reader' | 'writer';
+}
+
+/** Names of every `store-*` event. */
+export type StoreEventName = keyof StoreEventDetails;
+
+/** Which events may be cancelled with `preventDefault()`. */
+const CANCELABLE: ReadonlySet<StoreEventName> = new Set<StoreEventName>(['store-files-add', 'store-task-action']);
+
+/**
+ * Fires a `store-*` event from `target`: a `CustomEvent` that bubbles and crosses shadow roots.
+ * Returns false when a listener cancelled it.
+ */
+export function emit<K extends StoreEventName>(target: EventTarget, name: K, detail: StoreEventDetails[K]): boolean {
+  const event = new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: CANCELABLE.has(name) });
+  return target.dispatchEvent(event);
+}
+
+/** The `CustomEvent` type of each `store-*` event. */
+export type StoreEventMap = { [K in StoreEventName]: CustomEvent<StoreEventDetails[K]> };
+
+declare global {
+  interface HTMLElementEventMap extends StoreEventMap {}
+  interface GlobalEventHandlersEventMap extends StoreEventMap {}
+}

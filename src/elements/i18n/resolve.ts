@@ -1,0 +1,42 @@
+import { en } from './en.ts';
+import { fr } from './fr.ts';
+import type { DeepPartial, StoreI18n } from './types.ts';
+
+/** Built-in languages, by primary language subtag. Apps add others by passing a whole object as `i18n`. */
+export const builtInLanguages: Readonly<Record<string, StoreI18n>> = { en, fr };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Merges `overrides` over `base` at every depth; functions and strings are replaced whole. */
+export function mergeI18n(base: StoreI18n, overrides?: DeepPartial<StoreI18n>): StoreI18n {
+  if (!overrides) return base;
+  const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...a };
+    for (const [key, value] of Object.entries(b)) {
+      if (value === undefined) continue;
+      out[key] = isPlainObject(value) && isPlainObject(a[key]) ? merge(a[key], value) : value;
+    }
+    return out;
+  };
+  return merge(base as unknown as Record<string, unknown>, overrides as Record<string, unknown>) as unknown as StoreI18n;
+}
+
+/**
+ * The words for an element: the built-in language of the nearest `lang` attribute (crossing shadow roots), English
+ * when there is none or it is not built in, with the element's own overrides on top.
+ */
+export function resolveI18n(element: Element, overrides?: DeepPartial<StoreI18n>): StoreI18n {
+  const lang = closestLang(element).toLowerCase().split('-')[0] ?? '';
+  return mergeI18n(builtInLanguages[lang] ?? en, overrides);
+}
+
+function closestLang(element: Element): string {
+  let node: Node | null = element;
+  while (node) {
+    if (node instanceof Element && node.hasAttribute('lang')) return node.getAttribute('lang') ?? '';
+    node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
+  }
+  return '';
+}

@@ -1,0 +1,102 @@
+import type { TaskState, UploadErrorCode, RetryInfo } from '../../uploader/types.ts';
+import type { RejectReason } from '../events.ts';
+
+/** Counts the summary line is built from. */
+export interface SummaryCounts {
+  total: number;
+  done: number;
+  failed: number;
+  active: number;
+  /** Already formatted byte amounts (`Intl`), so translators only place them. */
+  sent: string;
+  size: string;
+}
+
+/**
+ * Every word the elements show. Functions receive already formatted numbers and names; an app passes a partial
+ * object (`el.i18n = { actions: { pause: n => … } }`) that is merged over the defaults of the page's language.
+ */
+export interface StoreI18n {
+  /** BCP 47 tag used for `Intl` number, size and duration formatting. */
+  locale: string;
+  dropzone: {
+    label: string;
+    prompt: string;
+    dragOver: string;
+    browse: string;
+    browseFolder: string;
+    rejectedTitle: string;
+    dismiss: string;
+    reject: Record<RejectReason, (name: string, limit: string) => string>;
+  };
+  list: {
+    label: string;
+    empty: string;
+    summary: (c: SummaryCounts) => string;
+    progressText: (percent: number, sent: string, size: string) => string;
+    speed: (perSecond: string) => string;
+    timeLeft: (duration: string) => string;
+    /** State text of a done task that was converted to a native kind (already translated). */
+    converted: (kind: string) => string;
+    /** Hint on an interrupted row. */
+    interruptedHint: string;
+  };
+  states: Record<TaskState, string>;
+  retryCauses: Record<RetryInfo['cause'], string>;
+  retrying: (cause: string, attempt: number, wait: string) => string;
+  errors: Record<UploadErrorCode, string>;
+  actions: {
+    pause: (name: string) => string;
+    resume: (name: string) => string;
+    cancel: (name: string) => string;
+    retry: (name: string) => string;
+    remove: (name: string) => string;
+    rechoose: (name: string) => string;
+    discard: (name: string) => string;
+  };
+  /** Short visible button texts; each must appear inside the matching `actions` name (WCAG 2.5.3). */
+  buttons: Record<'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'rechoose' | 'discard', string>;
+  announce: {
+    start: (name: string) => string;
+    milestone: (name: string, percent: number) => string;
+    done: (name: string) => string;
+    failed: (name: string, reason: string) => string;
+    many: (count: number) => string;
+  };
+  conversion: {
+    label: string;
+    keep: string;
+    kinds: Record<string, string>;
+    ocrLanguage: string;
+    loading: string;
+    unavailable: string;
+  };
+  uploader: {
+    convertAll: string;
+    perFileTitle: string;
+    uploadPending: (count: number) => string;
+    clearPending: string;
+    pending: string;
+    shareTitle: string;
+    shareEmails: string;
+    shareEmailsHint: string;
+    shareRole: string;
+    roles: { reader: string; writer: string };
+    shareButton: (count: number) => string;
+    shared: (count: number) => string;
+    shareFailed: (failed: number) => string;
+    shareInvalid: (value: string) => string;
+    interruptedTitle: string;
+    interruptedItem: (name: string, stored: string, size: string) => string;
+    pendingValidity: string;
+    noUploader: string;
+  };
+}
+
+/** A partial i18n object: any subset of keys at any depth. */
+export type StoreI18nOverrides = DeepPartial<StoreI18n>;
+
+/** Optional at every depth; functions are replaced whole. */
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};

@@ -1,0 +1,61 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Uploader, UploaderSnapshot } from '../../uploader/types.ts';
+
+const EMPTY: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
+
+/**
+ * Subscribes its host to an uploader's `change` event while the host is connected, so state flows down from the
+ * uploader and the host re-renders on each snapshot. Swapping uploaders (`controller.uploader = other`) moves the
+ * subscription; disconnecting drops it, so a removed element never keeps an uploader alive.
+ */
+export class UploaderController implements ReactiveController {
+  #uploader: Uploader | undefined;
+  #connected = false;
+  readonly #host: ReactiveControllerHost;
+  readonly #onChange: ((snapshot: UploaderSnapshot) => void) | undefined;
+  readonly #listener = (event: Event): void => {
+    const snapshot = (event as CustomEvent<UploaderSnapshot>).detail ?? this.snapshot;
+    this.#onChange?.(snapshot);
+    this.#host.requestUpdate();
+  };
+
+  constructor(host: ReactiveControllerHost, onChange?: (snapshot: UploaderSnapshot) => void) {
+    this.#host = host;
+    this.#onChange = onChange;
+    host.addController(this);
+  }
+
+  /** The uploader followed; set it from the host's `willUpdate` when its `uploader` property changes. */
+  get uploader(): Uploader | undefined {
+    return this.#uploader;
+  }
+
+  set uploader(next: Uploader | undefined) {
+    if (next === this.#uploader) return;
+    if (this.#connected) this.#uploader?.removeEventListener('change', this.#listener);
+    this.#uploader = next;
+    if (this.#connected && next) {
+      next.addEventListener('change', this.#listener);
+      this.#onChange?.(next.snapshot);
+    }
+    this.#host.requestUpdate();
+  }
+
+  /** The latest snapshot, or an empty one without an uploader. */
+  get snapshot(): UploaderSnapshot {
+    return this.#uploader?.snapshot ?? EMPTY;
+  }
+
+  hostConnected(): void {
+    this.#connected = true;
+    if (this.#uploader) {
+      this.#uploader.addEventListener('change', this.#listener);
+      this.#onChange?.(this.#uploader.snapshot);
+    }
+  }
+
+  hostDisconnected(): void {
+    this.#connected = false;
+    this.#uploader?.removeEventListener('change', this.#listener);
+  }
+}

@@ -1,0 +1,164 @@
+import { html, nothing } from 'lit';
+import type { PropertyDeclarations, PropertyValues } from 'lit';
+import { virtualize } from '@lit-labs/virtualizer/virtualize.js';
+import { emit } from '../events.ts';
+import type { TaskAction } from '../events.ts';
+import { Announcer } from '../internal/announcer.ts';
+import { formatBytes } from '../internal/format.ts';
+import { StoreElement } from '../internal/store-element.ts';
+import { themeStyles } from '../internal/theme.ts';
+import { UploaderController } from '../internal/uploader-controller.ts';
+import type { TaskSnapshot, Uploader } from '../../uploader/types.ts';
+import { renderRow } from './render-row.ts';
+import { progressListStyles } from './store-progress-list.styles.ts';
+
+/**
+ * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
+ *
+ * Follows an `uploader`'s snapshots through a reactive controller. Rows are virtualized, so 10,000 uploads stay
+ * smooth. A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
+ * Controls fire the cancelable `store-task-action`; unless it is cancelled the element calls the uploader.
+ *
+ * @csspart base - The whole list.
+ * @csspart summary - The summary line.
+ * @csspart list - The scrolling list of rows.
+ * @csspart row - One row; also `row-<state>` (`row-uploading`, `row-failed`, …).
+ * @csspart name - File name or relative path.
+ * @csspart size - File size.
+ * @csspart progress - The progress bar track (`role=progressbar`).
+ * @csspart progress-bar - The filled part of the bar.
+ * @csspart state - State text, with the retry reason or error message.
+ * @csspart rate - Speed and time left.
+ * @csspart actions - The row's buttons.
+ * @csspart action - Each button; also `action-primary`, `action-secondary`, `action-rechoose`.
+ *
+ * @cssproperty --store-progress-list-max-height - Height before the list scrolls (default 24rem).
+ * @cssproperty --store-progress-list-background - Background (falls back to `--store-color-surface`).
+ * @cssproperty --store-progress-list-border-color - Border colour (falls back to `--store-color-border`).
+ * @cssproperty --store-progress-list-row-border-color - Row separator colour.
+ * @cssproperty --store-progress-list-radius - Corner radius.
+ * @cssproperty --store-progress-list-bar-height - Height of the progress bars.
+ * @cssproperty --store-progress-list-bar-color - Bar colour (falls back to `--store-color-accent`).
+ * @cssproperty --store-progress-list-track-color - Bar track colour.
+ * @cssproperty --store-progress-list-done-color - Bar colour of finished uploads.
+ * @cssproperty --store-progress-list-error-color - Colour of failed uploads.
+ *
+ * @event store-task-action - A row control was used; cancelable. Detail: `{ taskId, action, file? }`.
+ */
+export class StoreProgressList extends StoreElement {
+  static override styles = [themeStyles, progressListStyles];
+
+  static override properties: PropertyDeclarations = {
+    uploader: { attribute: false },
+    announcement: { state: true, attribute: false },
+  };
+
+  /** The uploader whose tasks are listed. */
+  declare uploader: Uploader | undefined;
+
+  /** What the live region says now (exposed for tests and custom announcers). */
+  declare announcement: string;
+
+  readonly #announcer = new Announcer();
+  readonly #controller = new UploaderController(this, (snapshot) => {
+    const messages = this.#announcer.update(snapshot.tasks, this.t);
+    if (messages.length) this.announcement = messages.join(' ');
+  });
+  #rechooseFor: string | undefined;
+
+  constructor() {
+    super();
+    this.announcement = '';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('uploader')) {
+      this.#announcer.reset();
+      this.#controller.uploader = this.uploader;
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    const { tasks, totalBytes, sentBytes } = this.#controller.snapshot;
+    let done = 0;
+    let failed = 0;
+    let active = 0;
+    for (const task of tasks) {
+      if (task.state === 'done') done++;
+      else if (task.state === 'failed') failed++;
+      else if (task.state !== 'cancelled' && task.state !== 'interrupted') active++;
+    }
+    const summary = t.list.summary({
+      total: tasks.length,
+      done,
+      failed,
+      active,
+      sent: formatBytes(sentBytes, t.locale),
+      size: formatBytes(totalBytes, t.locale),
+    });
+    const count = tasks.length;
+    return html`
+      <div part="base" class="base">
+        ${count ? html`<p part="summary" class="summary">${summary}</p>` : nothing}
+        ${count
+          ? html`<div part="list" class="scroller" role="list" aria-label=${t.list.label}>
+              ${virtualize({
+                items: tasks,
+                keyFunction: (task: TaskSnapshot) => task.id,
+                renderItem: (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act),
+                scroller: true,
+              })}
+            </div>`
+          : html`<p part="empty" class="empty">${t.list.empty}</p>`}
+        <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+        <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
+      </div>
+    `;
+  }
+
+  #act = (task: TaskSnapshot, action: TaskAction | 'rechoose'): void => {
+    if (action === 'rechoose') {
+      this.#rechooseFor = task.id;
+      this.renderRoot.querySelector<HTMLInputElement>('#rechoose')!.click();
+      return;
+    }
+    this.#run(task.id, action);
+  };
+
+  #run(taskId: string, action: TaskAction, file?: File): void {
+    if (!emit(this, 'store-task-action', { taskId, action, ...(file ? { file } : {}) })) return;
+    const uploader = this.uploader;
+    if (!uploader) return;
+    const handle = uploader.task(taskId);
+    switch (action) {
+      case 'pause':
+        return handle?.pause();
+      case 'resume':
+        return handle?.resume();
+      case 'cancel':
+        return handle?.cancel();
+      case 'retry':
+        return handle?.retry();
+      case 'remove':
+        return uploader.remove(taskId);
+      case 'resume-interrupted':
+        // Without a stored handle or Blob the engine needs the file again: ask for it instead of failing.
+        uploader.resumeInterrupted(taskId, file).catch(() => {
+          if (!file) this.#act({ id: taskId } as TaskSnapshot, 'rechoose');
+        });
+        return;
+      case 'discard-interrupted':
+        void uploader.discardInterrupted(taskId);
+        return;
+    }
+  }
+
+  #onRechosen = (event: Event): void => {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file && this.#rechooseFor) this.#run(this.#rechooseFor, 'resume-interrupted', file);
+    this.#rechooseFor = undefined;
+  };
+}

@@ -1,0 +1,459 @@
+import { html, nothing } from 'lit';
+import type { PropertyDeclarations, PropertyValues } from 'lit';
+import { emit } from '../events.ts';
+import type { PickedFile, ShareGrant } from '../events.ts';
+import { loadImportFormats, targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
+import type { ImportFormats } from '../conversion-picker/import-formats.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../conversion-picker/store-conversion-picker.ts';
+import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
+import '../conversion-picker/define.ts';
+import '../dropzone/define.ts';
+import '../progress-list/define.ts';
+import { formatBytes } from '../internal/format.ts';
+import { StoreElement } from '../internal/store-element.ts';
+import { themeStyles } from '../internal/theme.ts';
+import { UploaderController } from '../internal/uploader-controller.ts';
+import { DOCUMENT_MIME } from '../../protocol/native.ts';
+import type { AddOptions, InterruptedUpload, TaskState, Uploader } from '../../uploader/types.ts';
+import { parseGrants, shareThroughService } from './share.ts';
+import type { ShareFunction } from './share.ts';
+import { uploaderStyles } from './store-uploader.styles.ts';
+
+const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused', 'retrying', 'verifying']);
+
+/**
+ * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
+ *
+ * Combines `<store-dropzone>`, `<store-conversion-picker>` (one global switch, or one picker per file with
+ * `conversion="per-file"`) and `<store-progress-list>`, lists uploads interrupted in an earlier page life for
+ * resuming, and with `share` offers a "share with" step that grants access to every uploaded file in one batch.
+ * Give it an `uploader` to share one between elements, or a `base-url` and it creates its own (the worker-based
+ * uploader, loaded lazily). Form-associated: its value is the uploaded file IDs (one form entry each), and the form
+ * cannot submit while uploads are pending.
+ *
+ * @csspart base - The wrapper.
+ * @csspart dropzone - The inner `<store-dropzone>` (its own parts are not re-exported).
+ * @csspart conversion - The conversion choice.
+ * @csspart pending - The per-file list of files waiting to be uploaded.
+ * @csspart progress-list - The inner `<store-progress-list>`.
+ * @csspart interrupted - The list of interrupted uploads.
+ * @csspart share - The share step.
+ *
+ * @cssproperty --store-uploader-gap - Space between the sections.
+ * @cssproperty --store-uploader-padding - Inner spacing.
+ * @cssproperty --store-uploader-background - Background.
+ *
+ * @event change - The value (uploaded file IDs) changed.
+ * @event store-files-add - Re-fired from the inner dropzone; cancelable: cancelling it stops the upload.
+ * @event store-files-reject - Re-fired from the inner dropzone.
+ * @event store-task-action - Re-fired from the inner progress list; cancelable.
+ * @event store-share-complete - The share step finished. Detail: `{ fileIds, grants, failed }`.
+ */
+export class StoreUploader extends StoreElement {
+  static formAssociated = true;
+  static override styles = [themeStyles, uploaderStyles];
+
+  static override properties: PropertyDeclarations = {
+    baseUrl: { attribute: 'base-url' },
+    token: {},
+    concurrency: { type: Number },
+    chunkSize: { type: Number, attribute: 'chunk-size' },
+    resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
+    accept: {},
+    maxFileSize: { type: Number, attribute: 'max-file-size' },
+    maxFiles: { type: Number, attribute: 'max-files' },
+    conversion: {},
+    share: { type: Boolean },
+    name: { reflect: true },
+    uploader: { attribute: false },
+    importFormats: { attribute: false },
+    getAccessToken: { attribute: false },
+    shareFiles: { attribute: false },
+    convertAll: { state: true, attribute: false },
+    ocrLanguage: { state: true, attribute: false },
+    pending: { state: true, attribute: false },
+    interrupted: { state: true, attribute: false },
+    shareMessage: { state: true, attribute: false },
+    shareError: { state: true, attribute: false },
+  };
+
+  /** Service base URL; used to create an uploader when none is given, and for conversions and sharing. */
+  declare baseUrl: string;
+  /** A development bearer token (use `getAccessToken` in production). */
+  declare token: string;
+  /** Files uploaded at once by a created uploader. */
+  declare concurrency: number | undefined;
+  /** Bytes per resumable request of a created uploader (a multiple of 256 KiB). */
+  declare chunkSize: number | undefined;
+  /** Files larger than this go resumable in a created uploader. */
+  declare resumableThreshold: number | undefined;
+  /** Passed to the dropzone. */
+  declare accept: string;
+  declare maxFileSize: number;
+  declare maxFiles: number;
+  /** `global` (one switch, default), `per-file` (a picker per file before upload) or `none`. */
+  declare conversion: 'global' | 'per-file' | 'none';
+  /** Show the "share with" step once files are uploaded. */
+  declare share: boolean;
+  /** Form field name of the uploaded file IDs. */
+  declare name: string;
+  /** The uploader to use; when unset and `base-url` is set, one is created. */
+  declare uploader: Uploader | undefined;
+  /** Source MIME type → native kinds, instead of fetching the about resource. */
+  declare importFormats: ImportFormats | undefined;
+  /** Returns the bearer token. */
+  declare getAccessToken: (() => string | Promise<string>) | undefined;
+  /** Grants access; defaults to a batch of permission creates against `base-url`. */
+  declare shareFiles: ShareFunction | undefined;
+
+  declare protected convertAll: boolean;
+  declare protected ocrLanguage: string;
+  declare protected pending: PickedFile[];
+  declare protected interrupted: InterruptedUpload[];
+  declare protected shareMessage: string;
+  declare protected shareError: string;
+
+  readonly #internals = this.attachInternals();
+  readonly #controller = new UploaderController(this, () => this.#syncForm());
+  #owned: Uploader | undefined;
+  #formats: ImportFormats | undefined;
+  #value: string[] = [];
+  #rechooseFor: string | undefined;
+
+  constructor() {
+    super();
+    this.baseUrl = '';
+    this.token = '';
+    this.accept = '';
+    this.maxFileSize = 0;
+    this.maxFiles = 0;
+    this.conversion = 'global';
+    this.share = false;
+    this.name = '';
+    this.convertAll = false;
+    this.ocrLanguage = '';
+    this.pending = [];
+    this.interrupted = [];
+    this.shareMessage = '';
+    this.shareError = '';
+  }
+
+  /** IDs of the files uploaded so far (the form value). */
+  get value(): string[] {
+    return [...this.#value];
+  }
+
+  /** The uploader in use: the given one, or the one this element created. */
+  get activeUploader(): Uploader | undefined {
+    return this.uploader ?? this.#owned;
+  }
+
+  get form(): HTMLFormElement | null {
+    return this.#internals.form;
+  }
+  get validity(): ValidityState {
+    return this.#internals.validity;
+  }
+  get validationMessage(): string {
+    return this.#internals.validationMessage;
+  }
+  checkValidity(): boolean {
+    return this.#internals.checkValidity();
+  }
+  reportValidity(): boolean {
+    return this.#internals.reportValidity();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!this.uploader && this.baseUrl && !this.#owned) void this.#createUploader();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // A created uploader is this element's to end; its sessions persist and are offered for resume next time.
+    this.#owned?.destroy();
+    this.#owned = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('baseUrl') && !this.uploader && this.baseUrl && !this.#owned && this.isConnected) void this.#createUploader();
+    if (changed.has('uploader')) this.#follow(this.activeUploader);
+    if ((changed.has('baseUrl') || changed.has('importFormats')) && !this.importFormats && this.baseUrl) {
+      loadImportFormats(this.baseUrl, this.#tokenSource).then(
+        (formats) => {
+          this.#formats = formats;
+          this.requestUpdate();
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);
+
+  async #createUploader(): Promise<void> {
+    const { createUploader } = await import('../../uploader/index.ts');
+    if (this.uploader || this.#owned || !this.isConnected) return;
+    this.#owned = createUploader({
+      baseUrl: this.baseUrl,
+      getAccessToken: this.#tokenSource,
+      ...(this.concurrency ? { concurrency: this.concurrency } : {}),
+      ...(this.chunkSize ? { chunkSize: this.chunkSize } : {}),
+      ...(this.resumableThreshold ? { resumableThreshold: this.resumableThreshold } : {}),
+    });
+    this.#follow(this.#owned);
+  }
+
+  #follow(uploader: Uploader | undefined): void {
+    this.#controller.uploader = uploader;
+    this.interrupted = [];
+    this.#syncForm();
+    uploader?.interrupted().then(
+      (list) => {
+        if (this.activeUploader === uploader) this.interrupted = list;
+      },
+      () => undefined,
+    );
+  }
+
+  /** Form value = uploaded IDs; invalid while anything is still uploading. */
+  #syncForm(): void {
+    const tasks = this.#controller.snapshot.tasks;
+    const ids = tasks.flatMap((t) => (t.state === 'done' && t.file?.id ? [t.file.id] : []));
+    const busy = tasks.some((t) => PENDING.has(t.state)) || this.pending.length > 0;
+    const data = new FormData();
+    for (const id of ids) data.append(this.name || 'files', id);
+    this.#internals.setFormValue(data);
+    if (busy) this.#internals.setValidity({ customError: true }, this.t.uploader.pendingValidity);
+    else this.#internals.setValidity({});
+    if (ids.join() !== this.#value.join()) {
+      this.#value = ids;
+      this.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+    }
+  }
+
+  formResetCallback(): void {
+    this.pending = [];
+    this.shareMessage = '';
+  }
+
+  override render() {
+    const t = this.t;
+    const uploader = this.activeUploader;
+    const doneIds = this.#value;
+    return html`
+      <div part="base" class="base">
+        ${uploader || this.baseUrl ? nothing : html`<p class="error" role="alert">${t.uploader.noUploader}</p>`}
+        ${this.#renderInterrupted()}
+        ${this.conversion === 'global' ? this.#renderGlobalConversion() : nothing}
+        <store-dropzone
+          part="dropzone"
+          multiple
+          accept=${this.accept}
+          max-file-size=${this.maxFileSize}
+          max-files=${this.maxFiles}
+          color-scheme=${this.colorScheme ?? nothing}
+          .i18n=${this.i18n}
+          @store-files-add=${this.#onAdd}
+        ></store-dropzone>
+        ${this.conversion === 'per-file' && this.pending.length ? this.#renderPending() : nothing}
+        <store-progress-list
+          part="progress-list"
+          .uploader=${uploader}
+          .i18n=${this.i18n}
+          color-scheme=${this.colorScheme ?? nothing}
+          @store-task-action=${() => queueMicrotask(() => this.#syncForm())}
+        ></store-progress-list>
+        ${this.share && doneIds.length ? this.#renderShare(doneIds.length) : nothing}
+      </div>
+    `;
+  }
+
+  #formatsNow(): ImportFormats | undefined {
+    return this.importFormats ?? this.#formats;
+  }
+
+  #renderGlobalConversion() {
+    const t = this.t;
+    const names = new Intl.DisplayNames([t.locale], { type: 'language' });
+    return html`
+      <div part="conversion" class="row">
+        <label><input type="checkbox" .checked=${this.convertAll} @change=${(e: Event) => (this.convertAll = (e.target as HTMLInputElement).checked)} />
+          ${t.uploader.convertAll}</label>
+        ${this.convertAll
+          ? html`<label for="ocr">${t.conversion.ocrLanguage}</label>
+              <select id="ocr" @change=${(e: Event) => (this.ocrLanguage = (e.target as HTMLSelectElement).value)}>
+                <option value="">—</option>
+                ${DEFAULT_OCR_LANGUAGES.map((code) => html`<option value=${code} lang=${code} ?selected=${code === this.ocrLanguage}>${names.of(code) ?? code}</option>`)}
+              </select>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  #renderPending() {
+    const t = this.t;
+    return html`
+      <fieldset part="pending">
+        <legend>${t.uploader.perFileTitle}</legend>
+        <ul>
+          ${this.pending.map(
+            (p, i) => html`<li>
+              <span>${p.relativePath} (${formatBytes(p.file.size, t.locale)})</span>
+              <store-conversion-picker data-index=${i} mime-type=${p.file.type} .importFormats=${this.#formatsNow() ?? {}} .i18n=${this.i18n}></store-conversion-picker>
+            </li>`,
+          )}
+        </ul>
+        <div class="row">
+          <button type="button" class="primary" @click=${this.#uploadPending}>${t.uploader.uploadPending(this.pending.length)}</button>
+          <button type="button" @click=${() => (this.pending = [])}>${t.uploader.clearPending}</button>
+        </div>
+      </fieldset>
+    `;
+  }
+
+  #renderInterrupted() {
+    if (!this.interrupted.length) return nothing;
+    const t = this.t;
+    return html`
+      <fieldset part="interrupted">
+        <legend>${t.uploader.interruptedTitle}</legend>
+        <ul>
+          ${this.interrupted.map(
+            (u) => html`<li data-id=${u.id}>
+              <span>${t.uploader.interruptedItem(u.name, formatBytes(u.bytesAcknowledged, t.locale), formatBytes(u.total, t.locale))}</span>
+              <span class="row">
+                ${u.canResumeWithoutFile
+                  ? html`<button type="button" data-action="resume" aria-label=${t.actions.resume(u.name)} @click=${() => this.#resume(u.id)}>${t.buttons.resume}</button>`
+                  : html`<button type="button" data-action="rechoose" aria-label=${t.actions.rechoose(u.name)} @click=${() => this.#rechoose(u.id)}>${t.buttons.rechoose}</button>`}
+                <button type="button" data-action="discard" aria-label=${t.actions.discard(u.name)} @click=${() => this.#discard(u.id)}>${t.buttons.discard}</button>
+              </span>
+            </li>`,
+          )}
+        </ul>
+        <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
+      </fieldset>
+    `;
+  }
+
+  #renderShare(count: number) {
+    const t = this.t.uploader;
+    return html`
+      <form part="share" @submit=${this.#onShare} novalidate>
+        <fieldset>
+          <legend>${t.shareTitle}</legend>
+          <label for="emails">${t.shareEmails}</label>
+          <input id="emails" name="emails" type="text" autocomplete="email" aria-describedby="emails-hint share-error" aria-invalid=${this.shareError ? 'true' : 'false'} />
+          <p class="hint" id="emails-hint">${t.shareEmailsHint}</p>
+          <div class="row">
+            <label for="role">${t.shareRole}</label>
+            <select id="role" name="role">
+              <option value="reader">${t.roles.reader}</option>
+              <option value="writer">${t.roles.writer}</option>
+            </select>
+            <button type="submit" class="primary">${t.shareButton(count)}</button>
+          </div>
+          <p class="error message" id="share-error" role="alert">${this.shareError}</p>
+          <p class="message" role="status">${this.shareMessage}</p>
+        </fieldset>
+      </form>
+    `;
+  }
+
+  #onAdd = (event: CustomEvent<{ files: PickedFile[] }>): void => {
+    // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
+    // still bubbling to the page when this listener runs; waiting for the dispatch to finish lets a page listener
+    // cancel it like any other `store-files-add`.
+    queueMicrotask(() => {
+      if (event.defaultPrevented) return;
+      if (this.conversion === 'per-file') {
+        this.pending = [...this.pending, ...event.detail.files];
+        this.#syncForm();
+        return;
+      }
+      const formats = this.#formatsNow();
+      for (const picked of event.detail.files) {
+        this.#add(picked, this.convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, this.ocrLanguage);
+      }
+    });
+  };
+
+  #uploadPending = (): void => {
+    const pickers = [...this.renderRoot.querySelectorAll<StoreConversionPicker>('store-conversion-picker[data-index]')];
+    const files = this.pending;
+    this.pending = [];
+    files.forEach((picked, i) => {
+      const picker = pickers.find((p) => p.dataset['index'] === String(i));
+      this.#add(picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
+    });
+    this.#syncForm();
+  };
+
+  #add(picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
+    const uploader = this.activeUploader;
+    if (!uploader) return;
+    const options: AddOptions = {
+      ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
+      ...(picked.handle ? { handle: picked.handle } : {}),
+      ...(convertTo ? { convertTo } : {}),
+      ...(convertTo === DOCUMENT_MIME && ocrLanguage && isOcrSource(picked.file.type) ? { ocrLanguage } : {}),
+    };
+    uploader.add(picked.file, options);
+  }
+
+  async #resume(id: string, file?: File): Promise<void> {
+    const uploader = this.activeUploader;
+    if (!uploader) return;
+    await uploader.resumeInterrupted(id, file);
+    this.interrupted = this.interrupted.filter((u) => u.id !== id);
+  }
+
+  #rechoose(id: string): void {
+    this.#rechooseFor = id;
+    this.renderRoot.querySelector<HTMLInputElement>('#rechoose')?.click();
+  }
+
+  #onRechosen = (event: Event): void => {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file && this.#rechooseFor) void this.#resume(this.#rechooseFor, file);
+    this.#rechooseFor = undefined;
+  };
+
+  async #discard(id: string): Promise<void> {
+    await this.activeUploader?.discardInterrupted(id);
+    this.interrupted = this.interrupted.filter((u) => u.id !== id);
+  }
+
+  #onShare = async (event: SubmitEvent): Promise<void> => {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
+    const role = data.get('role') === 'writer' ? 'writer' : 'reader';
+    const { grants, invalid } = parseGrants(String(data.get('emails') ?? ''), role);
+    const t = this.t.uploader;
+    this.shareMessage = '';
+    if (invalid.length || grants.length === 0) {
+      this.shareError = t.shareInvalid(invalid[0] ?? '');
+      return;
+    }
+    this.shareError = '';
+    const fileIds = this.value;
+    const share = this.shareFiles ?? (this.baseUrl ? shareThroughService(this.baseUrl, this.#tokenSource) : undefined);
+    if (!share) return;
+    let failed = 0;
+    try {
+      failed = (await share(fileIds, grants))?.failed ?? 0;
+    } catch {
+      failed = fileIds.length * grants.length;
+    }
+    if (failed) this.shareError = t.shareFailed(failed);
+    else {
+      this.shareMessage = t.shared(grants.length);
+      form.reset();
+    }
+    emit(this, 'store-share-complete', { fileIds, grants: grants as ShareGrant[], failed });
+  };
+}

@@ -1,0 +1,78 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import { html } from 'lit';
+import type { ShareGrant } from '../src/elements/events.ts';
+import { ScriptedUploader } from '../src/testing/scripted-uploader.ts';
+
+const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };
+const MB = 1_000_000;
+
+/** A scripted uploader that uploads whatever is dropped, one step every 300 ms. */
+function playing(options: ConstructorParameters<typeof ScriptedUploader>[0] = {}): ScriptedUploader {
+  const uploader = new ScriptedUploader({ autoComplete: true, ...options });
+  uploader.autoplay(300);
+  return uploader;
+}
+
+const pretendShare = async (_ids: string[], _grants: ShareGrant[]) => ({ failed: 0 });
+
+const meta: Meta = {
+  title: 'Elements/store-uploader',
+  component: 'store-uploader',
+};
+export default meta;
+type Story = StoryObj;
+
+/** Drop files: they upload (scripted) with a global conversion switch. */
+export const Default: Story = {
+  render: () => html`<store-uploader .uploader=${playing()} .importFormats=${FORMATS}></store-uploader>`,
+};
+
+/** A conversion picker per file before uploading. */
+export const PerFileConversion: Story = {
+  render: () => html`<store-uploader conversion="per-file" .uploader=${playing()} .importFormats=${FORMATS}></store-uploader>`,
+};
+
+/** Uploads cut short in an earlier page life, offered for resume. */
+export const Interrupted: Story = {
+  render: () =>
+    html`<store-uploader
+      .uploader=${playing({
+        interrupted: [
+          { id: 'i1', name: 'backup.tar', type: '', total: 900 * MB, bytesAcknowledged: 300 * MB, updatedAt: 0, canResumeWithoutFile: true },
+          { id: 'i2', name: 'video.mp4', type: 'video/mp4', total: 80 * MB, bytesAcknowledged: 10 * MB, updatedAt: 0, canResumeWithoutFile: false },
+        ],
+      })}
+    ></store-uploader>`,
+};
+
+/** Finished uploads with the share step. */
+export const Share: Story = {
+  render: () =>
+    html`<store-uploader
+      share
+      .shareFiles=${pretendShare}
+      .uploader=${new ScriptedUploader({
+        tasks: [
+          { name: 'budget.csv', total: 40_000, state: 'done', convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f1' } },
+          { name: 'photo.jpg', total: 4 * MB, state: 'done', file: { id: 'f2' } },
+        ],
+      })}
+    ></store-uploader>`,
+};
+
+export const Dark: Story = {
+  render: () => html`<div style="background:#000;padding:1rem"><store-uploader color-scheme="dark" share .shareFiles=${pretendShare} .uploader=${playing()}></store-uploader></div>`,
+};
+export const RtlFrench: Story = {
+  render: () => html`<div dir="rtl" lang="fr"><store-uploader .uploader=${playing()} .importFormats=${FORMATS}></store-uploader></div>`,
+};
+
+/**
+ * Against the real reference service: start it with `npm start` (port 8080, dev tokens). Uses the worker-based
+ * uploader; not part of the automated story run because it needs the service.
+ */
+export const LiveService: Story = {
+  tags: ['!test'],
+  args: { baseUrl: 'http://localhost:8080', token: 'dev-token-alice' },
+  render: (args) => html`<store-uploader share base-url=${args['baseUrl']} token=${args['token']}></store-uploader>`,
+};

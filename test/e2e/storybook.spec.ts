@@ -1,0 +1,85 @@
+/**
+ * Opens every story of the built Storybook in Chromium and fails on a page error, a console error, or an axe
+ * violation. Build first (`npm run build-storybook`, output `storybook-static/`, or set STORYBOOK_DIR).
+ */
+import { expect, test } from '@playwright/test';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { extname, join, normalize } from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../browser/chromium.js';
+
+const dir = process.env['STORYBOOK_DIR'] ?? 'storybook-static';
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+
+interface IndexEntry {
+  id: string;
+  type: string;
+  tags?: string[];
+}
+
+test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } });
+
+let server: Server;
+let origin = '';
+
+test.beforeAll(async () => {
+  if (!existsSync(join(dir, 'index.json'))) throw new Error(`No built Storybook in ${dir}: run npm run build-storybook`);
+  server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    // iframe.html links no icon, so Chromium asks for /favicon.ico; that 404 is not the stories' fault.
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function stories(): IndexEntry[] {
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };
+  // A story tagged `!test` (the live-service one, which needs a running service) loses the default `test` tag.
+  return Object.values(index.entries).filter((e) => e.type === 'story' && (e.tags ?? []).includes('test'));
+}
+
+test('every story renders without errors or axe violations', async ({ page }) => {
+  test.setTimeout(300_000);
+  const problems: string[] = [];
+  let current = '';
+  page.on('pageerror', (error) => problems.push(`${current}: page error ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${current}: ${response.status()} for ${response.url()}`);
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().includes('ResizeObserver loop')) problems.push(`${current}: console error ${msg.text()}`);
+  });
+  const list = stories();
+  expect(list.length).toBeGreaterThan(20);
+  for (const story of list) {
+    current = story.id;
+    await page.goto(`${origin}/iframe.html?id=${story.id}&viewMode=story`);
+    await page.waitForFunction(() => document.querySelector('#storybook-root')?.children.length, undefined, { timeout: 15_000 });
+    await page.evaluate(() => customElements.whenDefined('store-uploader'));
+    await page.waitForTimeout(150); // let play functions and the virtualizer's first layout run before axe looks
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+      const result = await axe.run({ include: ['#storybook-root'] });
+      return result.violations.map((v) => `${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    });
+    for (const v of violations) problems.push(`${story.id}: axe ${v}`);
+  }
+  expect(problems).toEqual([]);
+});
