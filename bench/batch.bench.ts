@@ -1,0 +1,102 @@
+/**
+ * 100 permission creates in one batch request against the same 100 creates as sequential single requests, in the
+ * same run against the same service (loopback, keep-alive). Each round uses fresh files and alternates which mode
+ * goes first; the median of the rounds is reported. Figure: sequential time / batch time (how many times faster
+ * the batch is); target > 1.
+ */
+import { encodeBatchRequest, parseBatchResponse } from '../src/protocol/batch-codec.ts';
+import { multipartBoundary } from '../src/protocol/multipart.ts';
+import { startService, type ServiceHandle } from '../test/server/helpers/service.ts';
+import type { BenchResult } from './types.ts';
+
+const CALLS = 100;
+const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? 5);
+
+function grantee(round: number, mode: string, i: number) {
+  return { type: 'user', role: i % 2 ? 'writer' : 'reader', emailAddress: `u${round}-${mode}-${i}@example.com` };
+}
+
+async function newFile(svc: ServiceHandle, name: string): Promise<string> {
+  const r = await svc.api('POST', '/store/v3/files?fields=id', { body: { name } });
+  if (r.status !== 200) throw new Error(`create failed: ${r.status} ${r.text}`);
+  return r.json().id as string;
+}
+
+async function sequential(svc: ServiceHandle, fileId: string, round: number): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const r = await svc.api('POST', `/store/v3/files/${fileId}/permissions?fields=id`, { body: grantee(round, 's', i) });
+    if (r.status !== 200) throw new Error(`permission create failed: ${r.status} ${r.text}`);
+  }
+  return performance.now() - t0;
+}
+
+async function batched(svc: ServiceHandle, fileId: string, round: number): Promise<number> {
+  const t0 = performance.now();
+  const enc = encodeBatchRequest(
+    Array.from({ length: CALLS }, (_, i) => ({
+      method: 'POST',
+      path: `/store/v3/files/${fileId}/permissions?fields=id`,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(grantee(round, 'b', i)),
+      contentId: `p${i}`,
+    })),
+  );
+  const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': enc.contentType }, body: enc.body });
+  if (r.status !== 200) throw new Error(`batch failed: ${r.status} ${r.text}`);
+  const parts = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
+  const ms = performance.now() - t0;
+  const failed = parts.filter((p) => p.status !== 200);
+  if (parts.length !== CALLS || failed.length > 0) throw new Error(`batch parts: ${parts.length}, failed: ${failed.length}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Runs the batch benchmark. */
+export default async function batchBench(): Promise<BenchResult> {
+  const svc = await startService();
+  try {
+    // Warm-up: JIT, SQLite statement cache, keep-alive socket.
+    const warm = await newFile(svc, 'warm');
+    await batched(svc, warm, -1);
+    await sequential(svc, warm, -1);
+    const seq: number[] = [];
+    const bat: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = await newFile(svc, `seq-${round}`);
+      const b = await newFile(svc, `batch-${round}`);
+      if (round % 2 === 0) {
+        seq.push(await sequential(svc, a, round));
+        bat.push(await batched(svc, b, round));
+      } else {
+        bat.push(await batched(svc, b, round));
+        seq.push(await sequential(svc, a, round));
+      }
+    }
+    const seqMs = median(seq);
+    const batMs = median(bat);
+    const ratio = Math.round((seqMs / batMs) * 100) / 100;
+    console.error(`batch: ${CALLS} permission creates — sequential ${seqMs.toFixed(1)} ms, batch ${batMs.toFixed(1)} ms, ratio ${ratio}`);
+    return {
+      name: 'batch',
+      metrics: {
+        calls: CALLS,
+        rounds: ROUNDS,
+        sequentialMs: Math.round(seqMs * 10) / 10,
+        batchMs: Math.round(batMs * 10) / 10,
+        sequentialCallsPerSecond: Math.round((CALLS / seqMs) * 1000),
+        batchCallsPerSecond: Math.round((CALLS / batMs) * 1000),
+      },
+      targets: {
+        sequentialOverBatch: { value: ratio, target: '> 1', pass: ratio > 1 },
+      },
+    };
+  } finally {
+    await svc.stop();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Runs every `bench/*.bench.ts` module (or those whose name contains an argument: `npm run bench -- upload`),
+ * prints a table, and writes `bench/results/latest.json`.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BenchModule, BenchResult } from './types.ts';
+
+const dir = import.meta.dirname;
+// Other work on this shared machine skews every figure: record the load before and after.
+const loadBefore = loadavg();
+const filters = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+
+const results: BenchResult[] = [];
+const failures: { file: string; error: string }[] = [];
+for (const file of files) {
+  console.error(`bench: running ${file}`);
+  try {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as BenchModule;
+    results.push(await mod.default());
+  } catch (e) {
+    console.error(`bench: ${file} failed:`, e);
+    failures.push({ file, error: String((e as Error).stack ?? e) });
+  }
+}
+
+const rows = results.flatMap((r) => Object.entries(r.targets).map(([k, t]) => `| ${r.name} | ${k} | ${t.value} | ${t.target} | ${t.pass ? 'pass' : 'FAIL'} |`));
+console.log(['| bench | figure | value | target | result |', '|---|---|---|---|---|', ...rows].join('\n'));
+for (const r of results) console.log(`${r.name}: ${JSON.stringify(r.metrics)}`);
+
+mkdirSync(join(dir, 'results'), { recursive: true });
+writeFileSync(
+  join(dir, 'results', 'latest.json'),
+  JSON.stringify(
+    { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg(), results, failures },
+    null,
+    2,
+  ) + '\n',
+);
+process.exitCode = failures.length > 0 ? 1 : 0;

@@ -1,0 +1,52 @@
+/** Bearer-token authentication (spec §5, supplement §7). */
+import { MESSAGES } from '../src/protocol/index.ts';
+import type { ServiceConfig } from './config.ts';
+import { ApiError } from './errors.ts';
+
+/** The caller behind a token. */
+export interface Principal {
+  readonly token: string;
+  /** E-mail address, lower-case. */
+  readonly email: string;
+  /** The part after `@`, for `domain` grants. */
+  readonly domain: string;
+  readonly displayName: string;
+  /** The OAuth client of the token. */
+  readonly client: string;
+  readonly serviceAccount: boolean;
+}
+
+/**
+ * Resolves the `Authorization` header: `undefined` when absent; a {@link Principal} for a known bearer token;
+ * throws 401 `authError` for anything else.
+ */
+export function authenticate(headers: Readonly<Record<string, string>>, config: ServiceConfig): Principal | undefined {
+  const header = headers['authorization'];
+  if (header === undefined || header.trim() === '') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const grant = m ? config.tokens[m[1] as string] : undefined;
+  if (!m || !grant) {
+    throw new ApiError(401, 'authError', MESSAGES.invalidCredentials, {
+      where: { location: 'Authorization', locationType: 'header' },
+      headers: { 'WWW-Authenticate': 'Bearer realm="store", error="invalid_token"' },
+    });
+  }
+  const email = grant.user.toLowerCase();
+  const at = email.lastIndexOf('@');
+  return {
+    token: m[1] as string,
+    email,
+    domain: at >= 0 ? email.slice(at + 1) : '',
+    displayName: grant.displayName ?? (at >= 0 ? grant.user.slice(0, at) : grant.user),
+    client: grant.client,
+    serviceAccount: grant.serviceAccount ?? false,
+  };
+}
+
+/** 401 `required` "Login Required." */
+export function loginRequired(): ApiError {
+  return new ApiError(401, 'required', MESSAGES.loginRequired, {
+    where: { location: 'Authorization', locationType: 'header' },
+    headers: { 'WWW-Authenticate': 'Bearer realm="store"' },
+  });
+}

@@ -1,0 +1,152 @@
+/** Service configuration: dev defaults, and the `--config FILE` JSON that overrides them. */
+import { readFileSync } from 'node:fs';
+
+/** Who a bearer token belongs to. */
+export interface TokenGrant {
+  /** The user's e-mail address. */
+  readonly user: string;
+  /** The OAuth client the token was issued to (stop rules of spec §5 compare it). */
+  readonly client: string;
+  /** True for a service account (its channels can be stopped by any user of the same client). */
+  readonly serviceAccount?: boolean;
+  /** Shown in `owners[].displayName`; defaults to the local part of `user`. */
+  readonly displayName?: string;
+}
+
+/** Everything the service can be configured with. Unknown keys of the file are kept in `extra`. */
+export interface ServiceConfig {
+  /** Token → grant. */
+  readonly tokens: Readonly<Record<string, TokenGrant>>;
+  /** Origins (`https://host[:port]`) verified as owned (spec §5, step 1). */
+  readonly verifiedDomains: readonly string[];
+  /** Origins registered on the project's domain page (spec §5, step 2). */
+  readonly registeredDomains: readonly string[];
+  /** PEM files of extra CAs trusted for push receivers. */
+  readonly trustCa: readonly string[];
+  /** PEM file of a certificate revocation list for push receivers. */
+  readonly crl: string | undefined;
+  /** Compress for any `User-Agent` (spec §4.10 asks for "gzip" in it; this relaxes that). Default false. */
+  readonly gzipAnyUserAgent: boolean;
+  /** Cap on buffered (JSON) bodies in bytes. Default 1 MiB. */
+  readonly maxJsonBytes: number;
+  /** Node `maxHeaderSize`: larger request headers get 431. Default 16 KiB. */
+  readonly maxHeaderSize: number;
+  /** Resumable session inactivity lifetime in ms. Default one week. */
+  readonly sessionTtlMs: number;
+  /** Other keys of the config file, for features that read their own settings (push, conversion). */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+/** The development tokens used when no `--config` is given. */
+export const DEV_TOKENS: Readonly<Record<string, TokenGrant>> = {
+  'dev-token-alice': { user: 'alice@example.com', client: 'dev-client' },
+  'dev-token-bob': { user: 'bob@example.com', client: 'dev-client' },
+  'dev-token-carol': { user: 'carol@other.example', client: 'dev-client' },
+  'dev-token-robot': { user: 'robot@dev-client.iam.example', client: 'dev-client', serviceAccount: true },
+  'dev-token-mallory': { user: 'mallory@example.com', client: 'other-client' },
+};
+
+/** One week, the resumable session lifetime of spec §8. */
+export const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+/** The configuration without a file. */
+export function defaultConfig(): ServiceConfig {
+  return {
+    tokens: DEV_TOKENS,
+    verifiedDomains: [],
+    registeredDomains: [],
+    trustCa: [],
+    crl: undefined,
+    gzipAnyUserAgent: false,
+    maxJsonBytes: 1024 * 1024,
+    maxHeaderSize: 16 * 1024,
+    sessionTtlMs: WEEK_MS,
+    extra: {},
+  };
+}
+
+const KNOWN_KEYS = new Set([
+  'tokens',
+  'verifiedDomains',
+  'registeredDomains',
+  'trustCa',
+  'crl',
+  'gzipAnyUserAgent',
+  'maxJsonBytes',
+  'maxHeaderSize',
+  'sessionTtlMs',
+]);
+
+function stringArray(value: unknown, key: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+    throw new Error(`config: "${key}" must be an array of strings`);
+  }
+  return value;
+}
+
+function positiveInt(value: unknown, key: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new Error(`config: "${key}" must be a positive integer`);
+  }
+  return value;
+}
+
+function parseTokens(value: unknown): Record<string, TokenGrant> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('config: "tokens" must be an object mapping token → {user, client, serviceAccount?}');
+  }
+  const out: Record<string, TokenGrant> = {};
+  for (const [token, grant] of Object.entries(value as Record<string, unknown>)) {
+    const g = grant as Partial<TokenGrant> | null;
+    if (typeof g !== 'object' || g === null || typeof g.user !== 'string' || typeof g.client !== 'string') {
+      throw new Error(`config: tokens["${token}"] needs string "user" and "client"`);
+    }
+    if (g.serviceAccount !== undefined && typeof g.serviceAccount !== 'boolean') {
+      throw new Error(`config: tokens["${token}"].serviceAccount must be a boolean`);
+    }
+    out[token] = { user: g.user, client: g.client, serviceAccount: g.serviceAccount ?? false, ...(g.displayName ? { displayName: g.displayName } : {}) };
+  }
+  return out;
+}
+
+/** Validates a parsed config object over the defaults; throws an Error naming the bad key. */
+export function parseConfig(raw: unknown): ServiceConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('config: the file must hold a JSON object');
+  const o = raw as Record<string, unknown>;
+  const base = defaultConfig();
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (!KNOWN_KEYS.has(k)) extra[k] = v;
+  if (o.crl !== undefined && typeof o.crl !== 'string') throw new Error('config: "crl" must be a path string');
+  if (o.gzipAnyUserAgent !== undefined && typeof o.gzipAnyUserAgent !== 'boolean') {
+    throw new Error('config: "gzipAnyUserAgent" must be a boolean');
+  }
+  return {
+    tokens: o.tokens === undefined ? base.tokens : parseTokens(o.tokens),
+    verifiedDomains: o.verifiedDomains === undefined ? [] : stringArray(o.verifiedDomains, 'verifiedDomains'),
+    registeredDomains: o.registeredDomains === undefined ? [] : stringArray(o.registeredDomains, 'registeredDomains'),
+    trustCa: o.trustCa === undefined ? [] : stringArray(o.trustCa, 'trustCa'),
+    crl: o.crl as string | undefined,
+    gzipAnyUserAgent: (o.gzipAnyUserAgent as boolean | undefined) ?? false,
+    maxJsonBytes: o.maxJsonBytes === undefined ? base.maxJsonBytes : positiveInt(o.maxJsonBytes, 'maxJsonBytes'),
+    maxHeaderSize: o.maxHeaderSize === undefined ? base.maxHeaderSize : positiveInt(o.maxHeaderSize, 'maxHeaderSize'),
+    sessionTtlMs: o.sessionTtlMs === undefined ? base.sessionTtlMs : positiveInt(o.sessionTtlMs, 'sessionTtlMs'),
+    extra,
+  };
+}
+
+/** Reads and validates a config file; throws an Error saying what is wrong. */
+export function loadConfigFile(path: string): ServiceConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`config: cannot read ${path}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`config: ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  return parseConfig(raw);
+}

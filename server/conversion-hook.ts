@@ -1,0 +1,44 @@
+/**
+ * The seam between uploads and conversion (spec §4.8, supplement §5). An upload whose metadata `mimeType` is a
+ * native kind stores its media in a temp blob and calls the installed hook; without one the upload answers
+ * 400 "conversion not available". The conversion feature installs itself with {@link setConversionHook} from its
+ * route module (`server/routes/index.ts` lists route modules).
+ */
+
+/** What a conversion gets. */
+export interface ConversionInput {
+  /** Path of the uploaded media on disk (complete; read it, do not move it). */
+  readonly sourcePath: string;
+  /** MIME type of the media as uploaded (`application/octet-stream` if none was given). */
+  readonly sourceMimeType: string;
+  /** The requested native kind (`application/vnd.svc-apps.document` …). */
+  readonly targetMimeType: string;
+  readonly size: number;
+  /** `ocrLanguage` query parameter (BCP 47), if given. */
+  readonly ocrLanguage: string | undefined;
+  /** Original file name from the metadata, if any (helps pick a parser). */
+  readonly name: string | undefined;
+}
+
+/** The converted native content, stored as the file's blob (served by `export`). */
+export interface ConversionOutput {
+  readonly content: Uint8Array;
+}
+
+/**
+ * Converts media to a native kind. Throw `ApiError` (server/errors.ts) with 400 for an unsupported pair, corrupt
+ * input or too large a file; the message is sent to the client as is.
+ */
+export type ConvertUpload = (input: ConversionInput) => Promise<ConversionOutput>;
+
+let hook: ConvertUpload | undefined;
+
+/** Installs (or with `undefined` removes) the conversion implementation. */
+export function setConversionHook(fn: ConvertUpload | undefined): void {
+  hook = fn;
+}
+
+/** The installed conversion, if any. */
+export function conversionHook(): ConvertUpload | undefined {
+  return hook;
+}

@@ -1,0 +1,73 @@
+/**
+ * The conversion hook for uploads (server/conversion-hook.ts): runs `convert`, stores the native content as JSON,
+ * and turns `ConversionError`s into the service's `ApiError`s. Also reads stored content back for export.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { isNativeDocumentKind } from '../../src/protocol/native.ts';
+import type { NativeKind } from '../../src/protocol/native.ts';
+import type { ConvertUpload } from '../conversion-hook.ts';
+import { ApiError } from '../errors.ts';
+import { ConversionError } from './conversion-error.ts';
+import { convert } from './convert.ts';
+import { MIME, baseMime } from './mime-types.ts';
+import type { NativeContent } from './native-content.ts';
+
+/** Source types guessed from a file name when the media came without one (`application/octet-stream`). */
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  '.docx': MIME.docx, '.dotx': MIME.dotx, '.docm': MIME.docm, '.doc': MIME.doc, '.odt': MIME.odt, '.rtf': MIME.rtf,
+  '.html': MIME.html, '.htm': MIME.html, '.txt': MIME.plain, '.md': MIME.markdown, '.markdown': MIME.markdown,
+  '.pdf': MIME.pdf, '.jpg': MIME.jpeg, '.jpeg': MIME.jpeg, '.png': MIME.png, '.gif': MIME.gif, '.bmp': MIME.bmp,
+  '.xlsx': MIME.xlsx, '.xlsm': MIME.xlsm, '.xls': MIME.xls, '.ods': MIME.ods, '.csv': MIME.csv, '.tsv': MIME.tsv,
+  '.pptx': MIME.pptx, '.pptm': MIME.pptm, '.ppt': MIME.ppt, '.odp': MIME.odp, '.json': MIME.json,
+};
+
+/** The source type to convert from: the declared one, or for untyped media the one the file name suggests. */
+export function sourceTypeOf(declared: string, name: string | undefined): string {
+  if (baseMime(declared) !== 'application/octet-stream' || !name) return declared;
+  return BY_EXTENSION[extname(name).toLowerCase()] ?? declared;
+}
+
+/** The `ApiError` a conversion failure answers with. */
+export function apiErrorOf(err: ConversionError): ApiError {
+  switch (err.code) {
+    case 'badOcrLanguage':
+      return new ApiError(400, 'invalidParameter', err.message, { where: { location: 'ocrLanguage', locationType: 'parameter' } });
+    case 'unsupportedExport':
+      return new ApiError(400, 'invalidParameter', err.message, { where: { location: 'mimeType', locationType: 'parameter' } });
+    case 'ocrFailed':
+      return new ApiError(500, 'backendError', err.message);
+    default:
+      return new ApiError(400, 'badRequest', err.message);
+  }
+}
+
+/** Converts an upload's media and returns the native content as UTF-8 JSON, the form `readNativeContent` reads. */
+export const convertUpload: ConvertUpload = async (input) => {
+  const target = input.targetMimeType;
+  if (!isNativeDocumentKind(target)) throw new ApiError(400, 'badRequest', `Media cannot be converted to ${target}.`);
+  try {
+    const content = await convert(
+      { path: input.sourcePath, mimeType: sourceTypeOf(input.sourceMimeType, input.name), size: input.size },
+      target,
+      input.ocrLanguage === undefined ? {} : { ocrLanguage: input.ocrLanguage },
+    );
+    return { content: new TextEncoder().encode(JSON.stringify(content)) };
+  } catch (err) {
+    if (err instanceof ConversionError) throw apiErrorOf(err);
+    throw err;
+  }
+};
+
+const EMPTY: Readonly<Record<NativeKind, () => NativeContent>> = {
+  'application/vnd.svc-apps.document': () => ({ kind: 'document', blocks: [] }),
+  'application/vnd.svc-apps.spreadsheet': () => ({ kind: 'spreadsheet', sheets: [{ name: 'Sheet1', rows: [] }] }),
+  'application/vnd.svc-apps.presentation': () => ({ kind: 'presentation', slides: [] }),
+  'application/vnd.svc-apps.script': () => ({ kind: 'script', files: [] }),
+};
+
+/** Stored native content of a file; a native file created without media (no blob) is empty content of its kind. */
+export async function readNativeContent(blobPath: string | undefined, kind: NativeKind): Promise<NativeContent> {
+  if (blobPath === undefined) return EMPTY[kind]();
+  return JSON.parse(await readFile(blobPath, 'utf8')) as NativeContent;
+}

@@ -1,0 +1,88 @@
+/** The SQLite database of the service (`<data>/store.db`, WAL): schema and opening. */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+
+/** The better-sqlite3 handle type, re-exported so feature modules (push, permissions) can take the same db. */
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  num INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  description TEXT,
+  original_filename TEXT,
+  parents TEXT NOT NULL DEFAULT '[]',
+  size INTEGER,
+  md5 TEXT,
+  blob TEXT,
+  created_time INTEGER NOT NULL,
+  modified_time INTEGER NOT NULL,
+  trashed INTEGER NOT NULL DEFAULT 0,
+  version INTEGER NOT NULL,
+  owner TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS permissions (
+  file_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  role TEXT NOT NULL,
+  email TEXT,
+  domain TEXT,
+  PRIMARY KEY (file_id, id)
+);
+CREATE INDEX IF NOT EXISTS permissions_email ON permissions (email);
+CREATE INDEX IF NOT EXISTS permissions_domain ON permissions (domain);
+CREATE TABLE IF NOT EXISTS generated_ids (
+  id TEXT PRIMARY KEY,
+  user TEXT NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0,
+  created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  user TEXT NOT NULL,
+  client TEXT NOT NULL,
+  target_file_id TEXT,
+  metadata TEXT NOT NULL,
+  query TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  declared_length INTEGER,
+  total INTEGER,
+  created INTEGER NOT NULL,
+  last_activity INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  result TEXT
+);
+CREATE TABLE IF NOT EXISTS changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  file_id TEXT NOT NULL,
+  removed INTEGER NOT NULL,
+  time INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS changes_file ON changes (file_id);
+`;
+
+/** Opens (creating if needed) `<dataDir>/store.db` in WAL mode with the service schema. */
+export function openDatabase(dataDir: string): Db {
+  const db = new Database(join(dataDir, 'store.db'));
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process crash (kill -9); only an OS crash could lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Reads a `meta` value. */
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+/** Writes a `meta` value. */
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}

@@ -1,0 +1,56 @@
+/**
+ * The transport-independent core: route, authenticate, apply admin faults, run the handler, and turn every
+ * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
+ */
+import { FieldsError, MultipartError } from '../src/protocol/index.ts';
+import { authenticate, loginRequired } from './auth.ts';
+import { createContext } from './context.ts';
+import { ApiError } from './errors.ts';
+import type { ApiRequest, ApiResponse } from './http/types.ts';
+import { BadPathError } from './router.ts';
+import type { Service } from './service.ts';
+
+/** Answers one API call. Never throws. */
+export async function dispatchRequest(svc: Service, req: ApiRequest): Promise<ApiResponse> {
+  try {
+    const faulted = await svc.faults.apply(req);
+    if (faulted.response) return faulted.response;
+    const match = svc.router.match(req.method, req.path);
+    if (match.kind === 'none') {
+      throw new ApiError(404, 'notFound', `No API endpoint at ${req.path}.`, { where: { location: 'path', locationType: 'parameter' } });
+    }
+    if (match.kind === 'wrongMethod') {
+      throw new ApiError(405, 'methodNotAllowed', `Method ${req.method} is not allowed on ${req.path}; allowed: ${match.allow.join(', ')}.`, {
+        headers: { Allow: match.allow.join(', ') },
+      });
+    }
+    if (!match.options.public) {
+      if (!authenticate(req.headers, svc.config)) throw loginRequired();
+    }
+    return await match.handler(createContext(faulted.request, match.params, svc));
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Maps any thrown value to a response: API errors as given, codec errors as 400, the rest as 500. */
+export function errorResponse(e: unknown): ApiResponse {
+  if (e instanceof ApiError) return e.toResponse();
+  if (e instanceof FieldsError) {
+    return new ApiError(400, 'invalidParameter', e.message, { where: { location: 'fields', locationType: 'parameter' } }).toResponse();
+  }
+  if (e instanceof MultipartError) return new ApiError(400, 'badRequest', e.message).toResponse();
+  if (e instanceof BadPathError) return new ApiError(400, 'badRequest', e.message).toResponse();
+  if (isDisconnect(e)) {
+    // The client went away mid-body: nobody will read this answer, and it is not a service fault.
+    return new ApiError(400, 'badRequest', 'The request body was cut off.').toResponse();
+  }
+  console.error('store-service: internal error:', e);
+  return new ApiError(500, 'backendError', 'Backend Error').toResponse();
+}
+
+function isDisconnect(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as NodeJS.ErrnoException).code;
+  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
+}

@@ -1,0 +1,63 @@
+/** The service's error type: thrown anywhere, turned into the JSON (or plain-text) error answer by dispatch. */
+import { errorBody, type ErrorLocation, type ErrorReason, JSON_CONTENT_TYPE, MESSAGES, TEXT_CONTENT_TYPE } from '../src/protocol/index.ts';
+import type { ApiResponse } from './http/types.ts';
+
+/** An error with an HTTP status, a reason (supplement §7) and a message that says what was wrong. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly reason: ErrorReason | string;
+  readonly where: ErrorLocation;
+  /** Upload-protocol errors are `text/plain` (supplement §1). */
+  readonly plainText: boolean;
+  /** Extra response headers (e.g. `Allow` on a 405). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    reason: ErrorReason | string,
+    message: string,
+    options: { where?: ErrorLocation; plainText?: boolean; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.reason = reason;
+    this.where = options.where ?? {};
+    this.plainText = options.plainText ?? false;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The response this error answers with. */
+  toResponse(): ApiResponse {
+    if (this.plainText) {
+      return { status: this.status, headers: { 'Content-Type': TEXT_CONTENT_TYPE, ...this.headers }, body: this.message };
+    }
+    const body = JSON.stringify(errorBody(this.status, this.reason, this.message, this.where));
+    return { status: this.status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...this.headers }, body };
+  }
+}
+
+/** 400 `invalidParameter` for a query parameter. */
+export function badParameter(name: string, message: string): ApiError {
+  return new ApiError(400, 'invalidParameter', message, { where: { location: name, locationType: 'parameter' } });
+}
+
+/** 400 `badRequest`. */
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, 'badRequest', message);
+}
+
+/** 404 `notFound` "File not found: <id>." — also for files the caller cannot see. */
+export function fileNotFound(fileId: string): ApiError {
+  return new ApiError(404, 'notFound', MESSAGES.fileNotFound(fileId), { where: { location: 'fileId', locationType: 'parameter' } });
+}
+
+/** 403 `insufficientFilePermissions`. */
+export function insufficientPermissions(): ApiError {
+  return new ApiError(403, 'insufficientFilePermissions', MESSAGES.insufficientPermissions);
+}
+
+/** A plain-text upload-protocol error (supplement §1). */
+export function uploadProtocolError(status: number, message: string): ApiError {
+  return new ApiError(status, status === 503 ? 'backendError' : 'badRequest', message, { plainText: true });
+}

@@ -1,0 +1,180 @@
+/**
+ * Scheduled faults (`--admin` only): make matching requests fail with a status, stall, or lose their connection
+ * after N body bytes, so clients' retry and resume paths can be tested against the real service.
+ */
+import { ApiError } from './errors.ts';
+import type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
+
+/** Which requests a fault applies to; every given condition must hold. */
+export interface FaultMatch {
+  readonly method?: string;
+  readonly pathPrefix?: string;
+  /** A JavaScript regular expression tested against the path. */
+  readonly pathRegex?: string;
+  readonly uploadType?: string;
+}
+
+/** What happens to a matching request. */
+export type FaultAction =
+  /** Answer at once: 5xx → JSON `backendError`; 403 → JSON `userRateLimitExceeded` (domain `usageLimits`). */
+  | { readonly type: 'status'; readonly status: number }
+  /** Cut the connection once `afterBytes` bytes of the request body have been received. */
+  | { readonly type: 'cut'; readonly afterBytes: number }
+  /** Wait `ms` before handling the request normally. */
+  | { readonly type: 'delay'; readonly ms: number };
+
+/** A scheduled fault as listed by `GET /__admin/faults`. */
+export interface Fault {
+  readonly id: number;
+  readonly match: FaultMatch;
+  readonly action: FaultAction;
+  /** How many more matching requests it applies to (after `skip`). */
+  times: number;
+  /** How many matching requests to let through first. */
+  skip: number;
+  /** Requests it has been applied to so far. */
+  hits: number;
+}
+
+/** The result of applying faults: an immediate response, or the (possibly wrapped) request to handle. */
+export interface FaultOutcome {
+  readonly response?: ApiResponse;
+  readonly request: ApiRequest;
+}
+
+/** Thrown by a body cut by a fault, as if the connection dropped. */
+export class ConnectionCutError extends Error {
+  constructor() {
+    super('connection cut by an admin fault');
+    this.name = 'ConnectionCutError';
+  }
+}
+
+function fail(message: string): never {
+  throw new ApiError(400, 'badRequest', `Invalid fault: ${message}`);
+}
+
+/** Validates one fault of `POST /__admin/faults`. */
+export function parseFault(raw: unknown): Omit<Fault, 'id' | 'hits'> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('each fault must be an object');
+  const o = raw as Record<string, unknown>;
+  const m = (o.match ?? {}) as Record<string, unknown>;
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) fail('"match" must be an object');
+  for (const k of ['method', 'pathPrefix', 'pathRegex', 'uploadType']) {
+    if (m[k] !== undefined && typeof m[k] !== 'string') fail(`match.${k} must be a string`);
+  }
+  if (typeof m.pathRegex === 'string') {
+    try {
+      new RegExp(m.pathRegex);
+    } catch (e) {
+      fail(`match.pathRegex: ${(e as Error).message}`);
+    }
+  }
+  const a = o.action as Record<string, unknown> | undefined;
+  if (typeof a !== 'object' || a === null) fail('"action" must be an object with "type" status, cut or delay');
+  let action: FaultAction;
+  const int = (v: unknown, name: string, min: number) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(`${name} must be an integer ≥ ${min}`);
+    return v;
+  };
+  if (a.type === 'status') {
+    const status = int(a.status, 'action.status', 100);
+    if (status !== 403 && (status < 500 || status > 599)) fail('action.status must be 403 or 5xx');
+    action = { type: 'status', status };
+  } else if (a.type === 'cut') action = { type: 'cut', afterBytes: int(a.afterBytes, 'action.afterBytes', 0) };
+  else if (a.type === 'delay') action = { type: 'delay', ms: int(a.ms, 'action.ms', 0) };
+  else fail('action.type must be "status", "cut" or "delay"');
+  const match: FaultMatch = {
+    ...(typeof m.method === 'string' ? { method: m.method.toUpperCase() } : {}),
+    ...(typeof m.pathPrefix === 'string' ? { pathPrefix: m.pathPrefix } : {}),
+    ...(typeof m.pathRegex === 'string' ? { pathRegex: m.pathRegex } : {}),
+    ...(typeof m.uploadType === 'string' ? { uploadType: m.uploadType } : {}),
+  };
+  return { match, action, times: o.times === undefined ? 1 : int(o.times, 'times', 1), skip: o.skip === undefined ? 0 : int(o.skip, 'skip', 0) };
+}
+
+function matches(m: FaultMatch, req: ApiRequest): boolean {
+  if (req.path.startsWith('/__admin')) return false;
+  if (m.method !== undefined && m.method !== req.method) return false;
+  if (m.pathPrefix !== undefined && !req.path.startsWith(m.pathPrefix)) return false;
+  if (m.pathRegex !== undefined && !new RegExp(m.pathRegex).test(req.path)) return false;
+  if (m.uploadType !== undefined && req.query.get('uploadType') !== m.uploadType) return false;
+  return true;
+}
+
+/** The fault schedule. */
+export class FaultRegistry {
+  #faults: Fault[] = [];
+  #nextId = 1;
+
+  /** Schedules faults; returns them with their ids. */
+  add(specs: readonly Omit<Fault, 'id' | 'hits'>[]): Fault[] {
+    const added = specs.map((s) => ({ ...s, id: this.#nextId++, hits: 0 }));
+    this.#faults.push(...added);
+    return added;
+  }
+
+  /** Scheduled faults that still have uses left. */
+  list(): Fault[] {
+    return [...this.#faults];
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    this.#faults = [];
+  }
+
+  /** Applies the first matching fault with uses left (delays first, then the answer or the cut). */
+  async apply(req: ApiRequest): Promise<FaultOutcome> {
+    const fault = this.#faults.find((f) => matches(f.match, req));
+    if (!fault) return { request: req };
+    if (fault.skip > 0) {
+      fault.skip--;
+      return { request: req };
+    }
+    fault.hits++;
+    fault.times--;
+    if (fault.times <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
+    const action = fault.action;
+    if (action.type === 'delay') {
+      await new Promise((r) => setTimeout(r, action.ms));
+      return { request: req };
+    }
+    if (action.type === 'status') {
+      const error =
+        action.status === 403
+          ? new ApiError(403, 'userRateLimitExceeded', 'User rate limit exceeded.', { where: { domain: 'usageLimits' } })
+          : new ApiError(action.status, 'backendError', 'Backend Error');
+      return { response: error.toResponse(), request: req };
+    }
+    return { request: { ...req, body: cutBody(req, action.afterBytes) } };
+  }
+}
+
+/** A body that delivers `limit` bytes, then drops the connection and fails like a real disconnect. */
+function cutBody(req: ApiRequest, limit: number): RequestBody {
+  const inner = req.body;
+  async function* stream(): AsyncIterable<Uint8Array> {
+    let seen = 0;
+    for await (const chunk of inner.stream()) {
+      const room = limit - seen;
+      if (chunk.length >= room) {
+        if (room > 0) yield chunk.subarray(0, room);
+        req.cutConnection?.();
+        throw new ConnectionCutError();
+      }
+      seen += chunk.length;
+      yield chunk;
+    }
+    // The body was shorter than the cut point: it arrived whole, so nothing is cut.
+  }
+  return {
+    length: inner.length,
+    stream,
+    async bytes() {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of stream()) parts.push(chunk);
+      return Buffer.concat(parts);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Creating and updating files from validated metadata and optional media: permission and parent checks,
+ * pre-generated IDs (supplement §4), conversion to native kinds (through the conversion hook).
+ */
+import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from '../../src/protocol/index.ts';
+import type { Principal } from '../auth.ts';
+import { conversionHook } from '../conversion-hook.ts';
+import { ApiError, badRequest, fileNotFound, insufficientPermissions } from '../errors.ts';
+import type { Service } from '../service.ts';
+import { type ContentRef, FileStore, type FileRow } from '../store/files.ts';
+import { idList, type IncomingMetadata } from './metadata.ts';
+
+/** Media received for a file, already stored as a blob. */
+export interface ReceivedMedia {
+  readonly blob: string;
+  readonly size: number;
+  readonly md5: string;
+  /** MIME type the bytes were sent as. */
+  readonly contentType: string;
+}
+
+/** Reads a file the caller can see, or throws 404 "File not found". */
+export function visibleFile(svc: Service, fileId: string, who: Principal): FileRow {
+  const row = svc.files.get(fileId);
+  if (!row || !svc.files.roleOf(fileId, who)) throw fileNotFound(fileId);
+  return row;
+}
+
+/** Reads a file the caller may modify: 404 if invisible, 403 if only a reader. */
+export function writableFile(svc: Service, fileId: string, who: Principal): FileRow {
+  const row = visibleFile(svc, fileId, who);
+  if (!FileStore.canWrite(svc.files.roleOf(fileId, who))) throw insufficientPermissions();
+  return row;
+}
+
+function checkParents(svc: Service, parents: readonly string[], who: Principal, self?: string): void {
+  for (const p of parents) {
+    if (p === self) throw badRequest(`A file cannot be its own parent (${p}).`);
+    const row = svc.files.get(p);
+    if (!row || !svc.files.roleOf(p, who)) throw fileNotFound(p);
+    if (row.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${p} is not a folder.`);
+    if (!FileStore.canWrite(svc.files.roleOf(p, who))) throw insufficientPermissions();
+  }
+}
+
+/** The native kind media must be converted to, if any (create: the metadata's `mimeType`). */
+export function conversionTarget(meta: IncomingMetadata, existing?: FileRow): string | undefined {
+  if (meta.mimeType !== undefined) return isNativeDocumentKind(meta.mimeType) ? meta.mimeType : undefined;
+  return existing && isNativeDocumentKind(existing.mimeType) ? existing.mimeType : undefined;
+}
+
+/**
+ * Checks a create before any bytes are received (so a resumable start or multipart fails early):
+ * generated ID rules, parents, folder with media, and that conversion is available when asked for.
+ */
+export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata, withMedia: boolean): void {
+  const target = conversionTarget(meta);
+  if (withMedia && meta.mimeType === FOLDER_MIME) throw badRequest('A folder cannot have content; create it without media.');
+  if (withMedia && meta.mimeType !== undefined && isNativeMime(meta.mimeType) && !target) {
+    throw badRequest(`Media cannot be uploaded as ${meta.mimeType}.`);
+  }
+  if (meta.id !== undefined) {
+    if ((meta.mimeType !== undefined && isNativeDocumentKind(meta.mimeType)) || (withMedia && target)) {
+      throw new ApiError(403, 'forbidden', MESSAGES.generatedIdsNotSupported);
+    }
+    const status = svc.files.generatedIdStatus(meta.id, who.email);
+    if (status === 'in-use') throw new ApiError(409, 'fileIdInUse', MESSAGES.fileIdInUse, { where: { location: 'id', locationType: 'body' } });
+    if (status === 'not-usable') throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, { where: { location: 'id', locationType: 'body' } });
+  }
+  checkParents(svc, meta.parents ?? [], who);
+  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+}
+
+/** Checks an update before bytes are received. */
+export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: IncomingMetadata, query: URLSearchParams, withMedia: boolean): FileRow {
+  const row = writableFile(svc, fileId, who);
+  if (meta.id !== undefined && meta.id !== fileId) throw badRequest(`The id in the metadata (${meta.id}) does not match the file ${fileId}.`);
+  if (withMedia && row.mimeType === FOLDER_MIME) throw badRequest('A folder cannot have content.');
+  if (meta.mimeType !== undefined && meta.mimeType !== row.mimeType) {
+    if (row.mimeType === FOLDER_MIME || (meta.mimeType === FOLDER_MIME)) throw badRequest('A file cannot be turned into a folder or back.');
+    if (isNativeMime(meta.mimeType) && !withMedia) throw badRequest(`Changing the mimeType to ${meta.mimeType} needs media to convert.`);
+  }
+  const target = conversionTarget(meta, row);
+  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+  checkParents(svc, idList(query.get('addParents')), who, fileId);
+  return row;
+}
+
+/** Turns received media into content: as is, or converted to `target` (the source blob is then removed). */
+async function toContent(svc: Service, media: ReceivedMedia, target: string | undefined, meta: IncomingMetadata, query: URLSearchParams): Promise<ContentRef> {
+  if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
+  const convert = conversionHook();
+  if (!convert) {
+    await svc.blobs.remove(media.blob);
+    throw badRequest('conversion not available');
+  }
+  try {
+    const out = await convert({
+      sourcePath: svc.blobs.path(media.blob),
+      sourceMimeType: media.contentType,
+      targetMimeType: target,
+      size: media.size,
+      ocrLanguage: query.get('ocrLanguage') ?? undefined,
+      name: meta.name,
+    });
+    const written = await svc.blobs.writeBytes(out.content);
+    return { blob: written.name, size: undefined, md5: undefined };
+  } finally {
+    await svc.blobs.remove(media.blob);
+  }
+}
+
+/** Creates a file (metadata-only when `media` is undefined). Re-checks everything: bytes may have taken a while. */
+export async function createFile(svc: Service, who: Principal, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
+  try {
+    checkCreate(svc, who, meta, media !== undefined);
+  } catch (e) {
+    if (media) await svc.blobs.remove(media.blob);
+    throw e;
+  }
+  const target = conversionTarget(meta);
+  const content = media ? await toContent(svc, media, target, meta, query) : undefined;
+  const mimeType = target ?? meta.mimeType ?? media?.contentType ?? 'application/octet-stream';
+  const isEmptyMedia = !content && !isNativeMime(mimeType);
+  return svc.files.create(
+    {
+      ...(meta.id !== undefined ? { id: meta.id } : {}),
+      name: meta.name ?? 'Untitled',
+      mimeType,
+      ...(meta.description !== undefined ? { description: meta.description } : {}),
+      ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
+      parents: meta.parents ?? [],
+      trashed: meta.trashed ?? false,
+      // A metadata-only create of an ordinary type is an empty file: size 0 and the MD5 of nothing.
+      ...(content ? { content } : isEmptyMedia ? { content: { blob: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } } : {}),
+    },
+    who,
+  );
+}
+
+/** Updates metadata and/or content of a file. */
+export async function updateFile(svc: Service, who: Principal, fileId: string, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
+  let row: FileRow;
+  try {
+    row = checkUpdate(svc, who, fileId, meta, query, media !== undefined);
+  } catch (e) {
+    if (media) await svc.blobs.remove(media.blob);
+    throw e;
+  }
+  const target = media ? conversionTarget(meta, row) : undefined;
+  const content = media ? await toContent(svc, media, target, meta, query) : undefined;
+  let mimeType = meta.mimeType;
+  if (media && !target && meta.mimeType === undefined && isNativeMime(row.mimeType) === false) mimeType = media.contentType;
+  if (target) mimeType = target;
+  return svc.files.update(
+    fileId,
+    {
+      ...(meta.name !== undefined ? { name: meta.name } : {}),
+      ...(mimeType !== undefined ? { mimeType } : {}),
+      ...(meta.description !== undefined ? { description: meta.description } : {}),
+      ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
+      ...(meta.trashed !== undefined ? { trashed: meta.trashed } : {}),
+      addParents: idList(query.get('addParents')),
+      removeParents: idList(query.get('removeParents')),
+      ...(content ? { content } : {}),
+    },
+    who,
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * Node `http` transport: builds an {@link ApiRequest} from an `IncomingMessage`, calls dispatch, and writes the
+ * {@link ApiResponse} with CORS (every route, incl. preflight) and gzip (spec §4.10, supplement §7).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzipSync } from 'node:zlib';
+import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from '../../src/protocol/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Service } from '../service.ts';
+import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
+
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+const DEFAULT_ALLOWED_HEADERS =
+  'Authorization, Content-Type, Content-Range, Content-Length, X-Upload-Content-Type, X-Upload-Content-Length, Range, If-Match, X-Requested-With';
+
+function headerMap(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function nodeBody(req: IncomingMessage): RequestBody {
+  const lengthHeader = req.headers['content-length'];
+  const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  let used = false;
+  const claim = () => {
+    if (used) throw new Error('the request body was already read');
+    used = true;
+  };
+  return {
+    length,
+    async bytes(limit = 1024 * 1024) {
+      claim();
+      if (length !== undefined && length > limit) throw tooLarge(limit);
+      const parts: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) throw tooLarge(limit);
+        parts.push(chunk);
+      }
+      return Buffer.concat(parts);
+    },
+    async *stream() {
+      claim();
+      let received = 0;
+      // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
+      // request, or the error answer could not be written; Node discards the unread rest.
+      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        yield chunk;
+      }
+      // A body that stops short of its Content-Length was cut off, whatever the stream reported.
+      if (!req.complete || (length !== undefined && received < length)) throw new BodyCutError(received, length);
+    },
+  };
+}
+
+/** The request body ended before it was complete (the client went away). */
+export class BodyCutError extends Error {
+  constructor(received: number, expected: number | undefined) {
+    super(`the request body was cut off after ${received} of ${expected ?? 'an unknown number of'} bytes`);
+    this.name = 'BodyCutError';
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'requestTooLarge', `The request body is larger than the limit of ${limit} bytes for this endpoint.`);
+}
+
+/** True when the response may be gzipped for this request. */
+function wantsGzip(svc: Service, req: IncomingMessage, res: ApiResponse): boolean {
+  if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308) return false;
+  if (res.body === undefined) return false;
+  if (typeof res.body === 'string' ? res.body.length === 0 : res.body instanceof Uint8Array ? res.body.length === 0 : false) return false;
+  if (Object.keys(res.headers).some((k) => k.toLowerCase() === 'content-encoding')) return false;
+  if (res.headers['Content-Length'] === '0') return false;
+  const accept = (req.headers['accept-encoding'] ?? '').toLowerCase();
+  const gzipOk = accept.split(',').some((part) => {
+    const [name, ...params] = part.trim().split(';');
+    if (name?.trim() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+  if (!gzipOk) return false;
+  return svc.config.gzipAnyUserAgent || (req.headers['user-agent'] ?? '').toLowerCase().includes('gzip');
+}
+
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return {
+    'Access-Control-Allow-Origin': origin ?? '*',
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),
+    ...(origin ? { Vary: 'Origin' } : {}),
+  };
+}
+
+/** Writes an ApiResponse; streaming bodies are piped (and gzipped when asked). */
+async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResponse, api: ApiResponse): Promise<void> {
+  const headers: Record<string, string> = { ...corsHeaders(req), ...api.headers };
+  const gzip = wantsGzip(svc, req, api);
+  if (gzip) {
+    headers['Content-Encoding'] = 'gzip';
+    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+    delete headers['Content-Length'];
+  }
+  const body = api.body;
+  if (body === undefined || req.method === 'HEAD') {
+    if (body instanceof Readable) body.destroy();
+    if (body === undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length') && api.status !== 204) {
+      headers['Content-Length'] = '0';
+    }
+    res.writeHead(api.status, headers);
+    res.end();
+    return;
+  }
+  if (body instanceof Readable) {
+    res.writeHead(api.status, headers);
+    await (gzip ? pipeline(body, createGzip(), res) : pipeline(body, res));
+    return;
+  }
+  let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (gzip) bytes = gzipSync(bytes);
+  headers['Content-Length'] = String(bytes.length);
+  res.writeHead(api.status, headers);
+  res.end(bytes);
+}
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? DEFAULT_ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '86400',
+  });
+  res.end();
+}
+
+/** The request listener of the service. */
+export function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void (async () => {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const apiReq: ApiRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: q >= 0 ? url.slice(0, q) : url,
+        query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
+        headers: headerMap(req),
+        body: nodeBody(req),
+        baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
+        cutConnection: () => req.socket?.destroy(),
+      };
+      const api = await svc.dispatch(apiReq);
+      if (!req.socket || req.socket.destroyed || res.destroyed) {
+        if (api.body instanceof Readable) api.body.destroy();
+        return;
+      }
+      await writeResponse(svc, req, res, api);
+    })().catch((e: unknown) => {
+      // Writing failed (client went away mid-download): nothing more to tell anyone.
+      if (!res.headersSent) {
+        console.error('store-service: could not answer:', e);
+        res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE });
+        res.end(JSON.stringify(errorBody(500, 'backendError', 'Backend Error')));
+      } else res.destroy(e as Error);
+    });
+  };
+}
+
+/** An HTTP server for the service: no request timeout (1 GiB uploads), header cap → 431 with a JSON body. */
+export function createHttpServer(svc: Service): Server {
+  let server: Server;
+  const base = () => {
+    const a = server.address();
+    return a && typeof a === 'object' ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'http://localhost';
+  };
+  server = createServer({ maxHeaderSize: svc.config.maxHeaderSize, requestTimeout: 0, headersTimeout: 60_000 }, createListener(svc, base));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooBig = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooBig ? 431 : 400;
+    const message = tooBig
+      ? `The request headers are larger than the limit of ${svc.config.maxHeaderSize} bytes.`
+      : `The request is not valid HTTP: ${err.message}`;
+    const body = JSON.stringify(errorBody(status, tooBig ? 'headersTooLarge' : 'badRequest', message));
+    socket.end(
+      `HTTP/1.1 ${status} ${tooBig ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
+        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}

@@ -1,0 +1,53 @@
+/** Public entry of the reference service. */
+import type { AddressInfo } from 'node:net';
+import type { ServiceConfig } from './config.ts';
+import { createHttpServer } from './http/node-adapter.ts';
+import { createService, type Service } from './service.ts';
+
+export type { ServiceConfig, TokenGrant } from './config.ts';
+export { defaultConfig, loadConfigFile, parseConfig, DEV_TOKENS } from './config.ts';
+export type { Service, ServiceOptions, RouteModule } from './service.ts';
+export { createService } from './service.ts';
+export type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
+export { bufferedBody } from './http/types.ts';
+export type { FileEvent, FileEventType, FileChange } from './events.ts';
+
+/** Options of {@link startService}. */
+export interface StartOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly config: ServiceConfig;
+  readonly admin: boolean;
+}
+
+/** A listening service. */
+export interface RunningService {
+  readonly url: string;
+  readonly service: Service;
+  /** Stops listening, drops open connections, closes the service. */
+  close(): Promise<void>;
+}
+
+/** Creates the service and listens on HTTP. */
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const service = createService({ dataDir: options.dataDir, config: options.config, admin: options.admin });
+  const server = createHttpServer(service);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    service,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await service.close();
+    },
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The push delivery engine: a durable outbox drained per channel in FIFO order, with bounded concurrency, request
+ * timeouts, and retries with exponential backoff and full jitter.
+ *
+ * Why per-channel queues: messages of one channel must arrive in order (supplement §8), so a channel sends its
+ * next message only after the previous one is settled; but a channel waiting on a slow or failing receiver holds
+ * at most one of the `concurrency` slots and never blocks another channel's queue.
+ */
+import { Agent } from 'node:https';
+import type { Database } from 'better-sqlite3';
+import { backoffDelay, type BackoffOptions } from '../../src/protocol/index.ts';
+import type { PushMessage } from './message.ts';
+import { Outbox, queueKeyOf } from './outbox.ts';
+import { postPushMessage, type PostOutcome } from './post.ts';
+import type { PushTrust } from './trust.ts';
+
+/** Settings of the delivery engine. */
+export interface DeliveryOptions {
+  /** Database that holds the outbox (the service passes its own). */
+  db: Database;
+  /** TLS trust for receivers, from `createPushTrust`; a promise lets the service start before CA files are read. */
+  trust: PushTrust | Promise<PushTrust>;
+  /** Clock for channel expiry, Unix ms (the service's admin-movable clock). Default `Date.now`. */
+  now?: () => number;
+  /** Messages in flight at once, over all channels. Default 16. */
+  concurrency?: number;
+  /** Time allowed for one request, ms. Default 10 000. */
+  timeoutMs?: number;
+  /** Tries per message including the first. Default 5. */
+  maxAttempts?: number;
+  /** Backoff window and random source (`src/protocol/backoff.ts`). Default 1 s doubling to 32 s, full jitter. */
+  backoff?: BackoffOptions;
+  /** Hears the fate of every attempt (logs, tests, benchmarks). */
+  onAttempt?: (event: DeliveryEvent) => void;
+}
+
+/** One settled attempt. `final` is true when the message leaves the outbox (delivered or given up). */
+export interface DeliveryEvent {
+  message: PushMessage;
+  attempt: number;
+  outcome: PostOutcome | { kind: 'expired'; reason: string };
+  final: boolean;
+}
+
+/** The running engine. */
+export interface DeliveryEngine {
+  /** Stores the message durably, then schedules it behind its channel's earlier messages. */
+  enqueue(message: PushMessage): void;
+  /** Forgets every pending message of a stopped channel (its `queueKey`, default its id). */
+  dropChannel(queueKey: string): void;
+  /** Starts sending, beginning with what was pending before a restart. */
+  start(): void;
+  /** Resolves once nothing is queued, in flight or waiting to retry. */
+  idle(): Promise<void>;
+  /** Stops sending; pending messages stay in the outbox for the next start. */
+  close(): Promise<void>;
+}
+
+/** Creates a delivery engine over `options.db`; call `start()` to begin sending. */
+export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
+  const outbox = new Outbox(options.db);
+  const now = options.now ?? Date.now;
+  const concurrency = options.concurrency ?? 16;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const backoff = options.backoff ?? {};
+  let agent: Agent | undefined;
+  const trustReady = Promise.resolve(options.trust).then(
+    (trust) => {
+      agent = new Agent({ keepAlive: true, ca: trust.ca, checkServerIdentity: trust.checkServerIdentity });
+    },
+    (error: unknown) => {
+      // Without trust nothing can be sent safely; messages stay in the outbox for a restart with a fixed config.
+      console.error('push: cannot load the TLS trust for receivers; nothing will be delivered:', error);
+    },
+  );
+
+  /** Channels whose head message may be sent now, in arrival order (round-robin across channels). */
+  const ready: string[] = [];
+  /** Channels that are ready, sending or waiting for a retry: at most one place per channel. */
+  const busy = new Set<string>();
+  const retryTimers = new Map<string, NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let idleWaiters: Array<() => void> = [];
+
+  const schedule = (queueKey: string): void => {
+    if (busy.has(queueKey)) return;
+    busy.add(queueKey);
+    ready.push(queueKey);
+  };
+
+  const checkIdle = (): void => {
+    if (busy.size > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
+  };
+
+  const pump = (): void => {
+    while (running && agent && inFlight.size < concurrency && ready.length > 0) {
+      const queueKey = ready.shift()!;
+      const task = sendHead(queueKey).finally(() => {
+        inFlight.delete(task);
+        pump();
+        checkIdle();
+      });
+      inFlight.add(task);
+    }
+  };
+
+  const report = (event: DeliveryEvent): void => {
+    try {
+      options.onAttempt?.(event);
+    } catch {
+      // A listener's fault must not stall the queue.
+    }
+  };
+
+  /** Sends the oldest message of a channel and decides what the channel does next. */
+  async function sendHead(queueKey: string): Promise<void> {
+    const row = outbox.head(queueKey);
+    if (!row) {
+      busy.delete(queueKey);
+      return;
+    }
+    const { message } = row;
+    const attempt = row.attempts + 1;
+    if (message.expiration !== undefined && now() >= message.expiration) {
+      outbox.remove(row.seq);
+      report({ message, attempt, outcome: { kind: 'expired', reason: 'channel expired' }, final: true });
+      return next(queueKey);
+    }
+    const outcome = await postPushMessage(message, agent!, timeoutMs);
+    if (!running) {
+      // Closing: the attempt's result is unknown to the outbox; it is resent after the next start.
+      busy.delete(queueKey);
+      return;
+    }
+    if (outcome.kind !== 'retry') {
+      outbox.remove(row.seq);
+      report({ message, attempt, outcome, final: true });
+      return next(queueKey);
+    }
+    // `attempt` is 1-based; the protocol's retry numbers are 0-based.
+    const delay = backoffDelay(attempt - 1, backoff);
+    const pastExpiry = message.expiration !== undefined && now() + delay >= message.expiration;
+    if (attempt >= maxAttempts || pastExpiry) {
+      outbox.remove(row.seq);
+      report({ message, attempt, outcome, final: true });
+      return next(queueKey);
+    }
+    outbox.countAttempt(row.seq);
+    report({ message, attempt, outcome, final: false });
+    // The channel keeps its place in `busy` while it waits, so its later messages cannot overtake this one.
+    retryTimers.set(
+      queueKey,
+      setTimeout(() => {
+        retryTimers.delete(queueKey);
+        ready.push(queueKey);
+        pump();
+      }, delay),
+    );
+  }
+
+  function next(queueKey: string): void {
+    if (outbox.head(queueKey)) ready.push(queueKey);
+    else busy.delete(queueKey);
+  }
+
+  return {
+    enqueue(message) {
+      outbox.add(message);
+      schedule(queueKeyOf(message));
+      pump();
+    },
+    dropChannel(queueKey) {
+      outbox.removeQueue(queueKey);
+      // A sending or waiting channel finds its queue empty on its next turn and leaves `busy` then.
+      const timer = retryTimers.get(queueKey);
+      if (timer) {
+        clearTimeout(timer);
+        retryTimers.delete(queueKey);
+        ready.push(queueKey);
+        pump();
+      }
+    },
+    start() {
+      if (running) return;
+      running = true;
+      for (const queueKey of outbox.pendingQueues()) schedule(queueKey);
+      void trustReady.then(pump);
+    },
+    idle() {
+      if (busy.size === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async close() {
+      running = false;
+      for (const timer of retryTimers.values()) clearTimeout(timer);
+      retryTimers.clear();
+      ready.length = 0;
+      busy.clear();
+      agent?.destroy();
+      await Promise.all(inFlight);
+      checkIdle();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Push notifications inside the service: channels, the per-user change log, and the fan-out of every committed
+ * file mutation to the channels that should hear of it, through the delivery engine.
+ */
+import { createHash } from 'node:crypto';
+import type { Principal } from '../auth.ts';
+import type { Clock } from '../clock.ts';
+import type { ServiceConfig } from '../config.ts';
+import type { Db } from '../db.ts';
+import type { FileEvent, FileEvents } from '../events.ts';
+import type { FileStore } from '../store/files.ts';
+import { ChannelStore, type Channel } from './channel-store.ts';
+import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery.ts';
+import type { ChangeType, PushMessage, ResourceState } from './message.ts';
+import { createPushTrust, readPemFiles } from './trust.ts';
+import { UserChangeLog } from './user-changes.ts';
+
+/** What push needs from the service. */
+export interface PushDeps {
+  db: Db;
+  clock: Clock;
+  events: FileEvents;
+  files: FileStore;
+  config: ServiceConfig;
+  /** Engine overrides (tests and benchmarks: backoff, concurrency, an `onAttempt` listener). */
+  delivery?: Partial<Omit<DeliveryOptions, 'db' | 'now'>>;
+}
+
+/** The push part of a running service. */
+export interface PushService {
+  readonly channels: ChannelStore;
+  readonly changeLog: UserChangeLog;
+  readonly engine: DeliveryEngine;
+  /** Every configured user as a principal (token holders, one per e-mail). */
+  users(): readonly Principal[];
+  /** Stores a new channel and queues its sync message; false when the id is taken in the project. */
+  open(channel: Omit<Channel, 'lastMessageNumber'>): boolean;
+  /** Ends a channel: no more messages, pending ones dropped. */
+  stop(channel: Channel): void;
+  close(): Promise<void>;
+}
+
+/** The opaque, stable id of a watched resource (not the file id; the same across API versions). */
+export function opaqueResourceId(kind: 'file' | 'changes', key: string): string {
+  return createHash('sha256').update(`${kind}\n${key}`).digest('base64url').slice(0, 27);
+}
+
+/** The outbox queue of a channel: channel ids are unique per project only. */
+export function queueKeyFor(channel: Pick<Channel, 'project' | 'id'>): string {
+  return `${channel.project}\n${channel.id}`;
+}
+
+function principalsOf(config: ServiceConfig): Principal[] {
+  const byEmail = new Map<string, Principal>();
+  for (const [token, grant] of Object.entries(config.tokens)) {
+    const email = grant.user.toLowerCase();
+    if (byEmail.has(email)) continue;
+    const at = email.lastIndexOf('@');
+    byEmail.set(email, {
+      token,
+      email,
+      domain: at >= 0 ? email.slice(at + 1) : '',
+      displayName: grant.displayName ?? email.slice(0, Math.max(0, at)),
+      client: grant.client,
+      serviceAccount: grant.serviceAccount ?? false,
+    });
+  }
+  return [...byEmail.values()];
+}
+
+/** Creates push for a service, subscribes to its file events and starts delivery. */
+export function createPushService(deps: PushDeps): PushService {
+  const { db, clock, files, config } = deps;
+  const users = principalsOf(config);
+  const channels = new ChannelStore(db);
+  const changeLog = new UserChangeLog(db, files, () => users);
+  const trust = (async () =>
+    createPushTrust({
+      trustCa: await readPemFiles(config.trustCa),
+      crl: await readPemFiles(config.crl === undefined ? [] : [config.crl]),
+    }))();
+  const engine = createDeliveryEngine({ ...deps.delivery, db, trust, now: () => clock.now() });
+
+  const send = (channel: Channel, state: ResourceState, seq: number, changed?: readonly ChangeType[]): void => {
+    const message: PushMessage = {
+      channelId: channel.id,
+      queueKey: queueKeyFor(channel),
+      address: channel.address,
+      resourceId: channel.resourceId,
+      resourceUri: channel.resourceUri,
+      state,
+      // Numbers follow the change log, so they rise but skip (spec §6.1: not consecutive).
+      messageNumber: channels.nextMessageNumber(channel, seq + 1),
+      expiration: channel.expiration,
+      ...(channel.token !== undefined ? { token: channel.token } : {}),
+      ...(changed && changed.length > 0 ? { changed: [...changed] } : {}),
+      ...(channel.kind === 'changes' ? { changeLog: true } : {}),
+    };
+    engine.enqueue(message);
+  };
+
+  const principal = (email: string): Principal | undefined => users.find((u) => u.email === email);
+
+  const onFileEvent = (event: FileEvent): void => {
+    const now = clock.now();
+    const audience = changeLog.record(event.fileId, event.seq, now);
+
+    // Channels on the file itself. What the watcher sees decides the state: a file that became visible to them
+    // is `add`, one that stopped being visible (deleted or unshared) is `remove`.
+    for (const channel of channels.watchingFiles([event.fileId], now)) {
+      const sees = audience.now.has(channel.ownerEmail);
+      const saw = audience.before.has(channel.ownerEmail);
+      if (sees && !saw) send(channel, 'add', event.seq);
+      else if (!sees && saw) send(channel, 'remove', event.seq);
+      else if (sees && event.type !== 'add' && event.type !== 'remove') {
+        send(channel, event.type, event.seq, event.type === 'update' ? event.changed : undefined);
+      }
+    }
+
+    // Channels on a parent folder hear `children` when the set of children changes.
+    const childrenChanged = event.type !== 'update' || event.changed.includes('parents');
+    if (childrenChanged) {
+      for (const channel of channels.watchingFiles(event.parentIds, now)) {
+        const owner = principal(channel.ownerEmail);
+        if (channel.fileId !== undefined && owner && files.roleOf(channel.fileId, owner)) {
+          send(channel, 'update', event.seq, ['children']);
+        }
+      }
+    }
+
+    // Change-log channels of everyone whose change log got an entry.
+    const affected = [...new Set([...audience.now, ...audience.before])];
+    for (const channel of channels.changeLogOf(affected, now)) send(channel, 'change', event.seq);
+  };
+  const unsubscribe = deps.events.on(onFileEvent);
+  engine.start();
+
+  return {
+    channels,
+    changeLog,
+    engine,
+    users: () => users,
+    open(input) {
+      const channel: Channel = { ...input, lastMessageNumber: 1 };
+      const now = clock.now();
+      channels.purgeExpired(now);
+      if (!channels.add(channel, now)) return false;
+      engine.enqueue({
+        channelId: channel.id,
+        queueKey: queueKeyFor(channel),
+        address: channel.address,
+        resourceId: channel.resourceId,
+        resourceUri: channel.resourceUri,
+        state: 'sync',
+        messageNumber: 1,
+        expiration: channel.expiration,
+        ...(channel.token !== undefined ? { token: channel.token } : {}),
+        ...(channel.kind === 'changes' ? { changeLog: true } : {}),
+      });
+      return true;
+    },
+    stop(channel) {
+      channels.remove(channel.project, channel.id);
+      engine.dropChannel(queueKeyFor(channel));
+    },
+    async close() {
+      unsubscribe();
+      await engine.close();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Which receivers the delivery engine trusts: Node's CA store plus configured CA files, minus certificates revoked
+ * by configured CRLs.
+ *
+ * Revocation is checked here rather than with Node's `tls` `crl` option: that option makes OpenSSL demand a CRL
+ * for every certificate in every chain (CRL_CHECK_ALL), so one configured CRL would reject every receiver whose CA
+ * has none, e.g. any public receiver. Here a certificate is refused when a configured CRL, signed by a trusted CA,
+ * lists its issuer and serial number.
+ */
+import { readFile } from 'node:fs/promises';
+import { rootCertificates, checkServerIdentity, type PeerCertificate, type DetailedPeerCertificate } from 'node:tls';
+import * as x509 from '@peculiar/x509';
+
+
+/** TLS settings for outgoing push requests. */
+export interface PushTrust {
+  /** Every trusted root: Node's store plus the configured ones (PEM). */
+  ca: string[];
+  /** Host-name check plus revocation check, for `tls.connect`'s `checkServerIdentity`. */
+  checkServerIdentity(host: string, cert: PeerCertificate): Error | undefined;
+}
+
+/** Configured extra trust, as PEM text. */
+export interface PushTrustPem {
+  /** Extra CA certificates (PEM; a string may hold several). */
+  trustCa?: readonly string[];
+  /** CRLs (PEM, `X509 CRL`). A CRL whose signer is not among the trusted CAs is ignored with a warning. */
+  crl?: readonly string[];
+}
+
+function normalizeSerial(hex: string): string {
+  return hex.replace(/[^0-9a-f]/gi, '').toLowerCase().replace(/^0+(?=.)/, '');
+}
+
+function splitPem(pem: string, label: string): string[] {
+  const re = new RegExp(`-----BEGIN ${label}-----[\\s\\S]*?-----END ${label}-----`, 'g');
+  return pem.match(re) ?? [];
+}
+
+/** Loads PEM files from disk (for `trustCa` / `crl` paths in the service config). */
+export async function readPemFiles(paths: readonly string[] = []): Promise<string[]> {
+  return Promise.all(paths.map((p) => readFile(p, 'utf8')));
+}
+
+/** Builds the trust used for push delivery; `warn` hears about CRLs that cannot be used. */
+export async function createPushTrust(
+  pem: PushTrustPem = {},
+  warn: (message: string) => void = (m) => console.warn(m),
+): Promise<PushTrust> {
+  const extraCa = (pem.trustCa ?? []).flatMap((p) => splitPem(p, 'CERTIFICATE'));
+  const crlPems = (pem.crl ?? []).flatMap((p) => splitPem(p, 'X509 CRL'));
+  // Parsing the whole root store costs time; only a CRL needs it (to find the CRL's signer).
+  const caCerts = crlPems.length ? [...rootCertificates, ...extraCa].map((p) => new x509.X509Certificate(p)) : [];
+  const revoked = new Set<string>();
+  for (const crlPem of crlPems) {
+    const crl = new x509.X509Crl(crlPem);
+    let signer: x509.X509Certificate | undefined;
+    for (const ca of caCerts) {
+      if (ca.subject === crl.issuer && (await crl.verify({ publicKey: ca }))) signer = ca;
+    }
+    if (!signer) {
+      warn(`push: ignoring CRL of "${crl.issuer}": not signed by a trusted CA`);
+      continue;
+    }
+    for (const entry of crl.entries) revoked.add(`${crl.issuer}|${normalizeSerial(entry.serialNumber)}`);
+  }
+
+  const isRevoked = (cert: PeerCertificate): boolean => {
+    if (!cert.raw || revoked.size === 0) return false;
+    const parsed = new x509.X509Certificate(cert.raw);
+    return revoked.has(`${parsed.issuer}|${normalizeSerial(parsed.serialNumber)}`);
+  };
+
+  return {
+    ca: [...rootCertificates, ...extraCa],
+    checkServerIdentity(host, cert) {
+      const hostError = checkServerIdentity(host, cert);
+      if (hostError) return hostError;
+      // Node hands over the detailed chain here; walk it up to the self-issued root.
+      let current: PeerCertificate | undefined = cert;
+      const seen = new Set<string>();
+      while (current && current.fingerprint256 && !seen.has(current.fingerprint256)) {
+        seen.add(current.fingerprint256);
+        if (isRevoked(current)) {
+          return Object.assign(new Error(`certificate ${current.serialNumber} of ${host} is revoked`), {
+            code: 'CERT_REVOKED',
+          });
+        }
+        current = (current as DetailedPeerCertificate).issuerCertificate;
+      }
+      return undefined;
+    },
+  };
+}

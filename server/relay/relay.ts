@@ -1,0 +1,206 @@
+/**
+ * The push relay: a small HTTPS receiver that a web page can use as a channel address. The service posts push
+ * messages to `/hooks/<subscriptionId>`; the page reads them as Server-Sent Events. Pages cannot receive HTTPS
+ * requests themselves, which is why this exists.
+ *
+ * Endpoints:
+ * - `POST /subscriptions` → 201 `{subscriptionId, key, address, token}`.
+ * - `POST /hooks/<id>` (the service) → 200 at once; 401 without, 403 with a wrong `X-Svc-Channel-Token`.
+ * - `GET /subscriptions/<id>/events?key=<key>` → `text/event-stream`; `Last-Event-ID` (header or query
+ *   `lastEventId`) replays what was missed from a bounded buffer; without it the whole buffer is replayed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sameSecret, SubscriptionStore, type RelayEvent, type SubscriptionGrant } from './subscriptions.ts';
+
+/** Settings of `createRelay`. */
+export interface RelayOptions {
+  /** Origin the service reaches the relay at, e.g. `https://localhost:8443`; default: from the `Host` header. */
+  publicUrl?: string;
+  /** Events kept per subscription for replay. Default 500. */
+  bufferSize?: number;
+  /** Subscriptions kept in memory. Default 10 000. */
+  maxSubscriptions?: number;
+  /** Interval of SSE keep-alive comments, ms. Default 15 000. */
+  keepAliveMs?: number;
+}
+
+/** A Node request handler with a `close()` that ends open event streams. */
+export type RelayHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Ends every open event stream and its keep-alive timer. */
+  close(): void;
+};
+
+const MAX_BODY = 64 * 1024;
+const CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, last-event-id',
+  'access-control-max-age': '600',
+};
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...CORS,
+    ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function fail(res: ServerResponse, status: number, message: string): void {
+  send(res, status, { error: { code: status, message } });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        resolve(undefined);
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function sseFrame(event: RelayEvent): string {
+  return `id: ${event.sequence}\nevent: ${event.state}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Creates the relay's request handler. */
+export function createRelay(options: RelayOptions = {}): RelayHandler {
+  const store = new SubscriptionStore({
+    bufferSize: options.bufferSize ?? 500,
+    dedupeSize: 10_000,
+    maxSubscriptions: options.maxSubscriptions ?? 10_000,
+  });
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const streams = new Set<ServerResponse>();
+
+  function subscribe(req: IncomingMessage, res: ServerResponse): void {
+    const sub = store.create();
+    const origin = options.publicUrl ?? `https://${req.headers.host ?? 'localhost'}`;
+    const grant: SubscriptionGrant = {
+      subscriptionId: sub.id,
+      key: sub.key,
+      address: `${origin.replace(/\/$/, '')}/hooks/${sub.id}`,
+      token: new URLSearchParams({ sub: sub.id, key: sub.key }).toString(),
+    };
+    send(res, 201, grant);
+  }
+
+  async function hook(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const sub = store.get(id);
+    if (!sub) return fail(res, 404, `Unknown subscription '${id}'`);
+    const token = req.headers['x-svc-channel-token'];
+    if (typeof token !== 'string') return fail(res, 401, 'X-Svc-Channel-Token is missing');
+    // The token is query-parameter style so a client may add its own parameters; `sub` and `key` must match.
+    const params = new URLSearchParams(token);
+    if (params.get('sub') !== sub.id || !sameSecret(params.get('key') ?? '', sub.key)) {
+      return fail(res, 403, 'X-Svc-Channel-Token does not match this subscription');
+    }
+    const channelId = req.headers['x-svc-channel-id'];
+    const state = req.headers['x-svc-resource-state'];
+    const messageNumber = Number(req.headers['x-svc-message-number']);
+    if (typeof channelId !== 'string' || typeof state !== 'string' || !Number.isSafeInteger(messageNumber)) {
+      return fail(res, 400, 'X-Svc-Channel-Id, X-Svc-Resource-State and an integer X-Svc-Message-Number are required');
+    }
+    const raw = await readBody(req);
+    if (raw === undefined) return fail(res, 413, `Body exceeds ${MAX_BODY} bytes`);
+    let body: unknown = null;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return fail(res, 400, 'Body is not JSON');
+      }
+    }
+    const header = (name: string): string => {
+      const v = req.headers[name];
+      return typeof v === 'string' ? v : '';
+    };
+    send(res, 200);
+    store.accept(sub, {
+      channelId,
+      resourceId: header('x-svc-resource-id'),
+      resourceUri: header('x-svc-resource-uri'),
+      state,
+      changed: header('x-svc-changed')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      messageNumber,
+      expiration: header('x-svc-channel-expiration') || null,
+      body,
+    });
+  }
+
+  function events(id: string, url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const sub = store.get(id);
+    // Same answer for an unknown id and a wrong key: the stream's existence is not disclosed.
+    if (!sub || !sameSecret(url.searchParams.get('key') ?? '', sub.key)) {
+      return fail(res, 404, `Unknown subscription '${id}' or wrong key`);
+    }
+    const lastHeader = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
+    const last = lastHeader === undefined ? 0 : Number(lastHeader);
+    if (!Number.isSafeInteger(last) || last < 0) return fail(res, 400, 'Last-Event-ID must be a whole number');
+    res.writeHead(200, {
+      ...CORS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    const oldest = sub.events[0]?.sequence ?? sub.nextSequence;
+    if (last > 0 && last + 1 < oldest) {
+      // The buffer no longer holds everything that was missed: say so, so the page can resynchronise.
+      res.write(`event: gap\ndata: ${JSON.stringify({ from: last + 1, to: oldest - 1 })}\n\n`);
+    }
+    for (const event of sub.events) if (event.sequence > last) res.write(sseFrame(event));
+    const listener = (event: RelayEvent): void => {
+      res.write(sseFrame(event));
+    };
+    sub.listeners.add(listener);
+    streams.add(res);
+    const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+    res.on('close', () => {
+      clearInterval(timer);
+      sub.listeners.delete(listener);
+      streams.delete(res);
+    });
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'https://relay.invalid');
+    const parts = url.pathname.split('/').filter(Boolean);
+    const route = async (): Promise<void> => {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, CORS);
+        return void res.end();
+      }
+      if (req.method === 'POST' && url.pathname === '/subscriptions') return subscribe(req, res);
+      if (req.method === 'POST' && parts[0] === 'hooks' && parts.length === 2) return hook(parts[1]!, req, res);
+      if (req.method === 'GET' && parts[0] === 'subscriptions' && parts[2] === 'events' && parts.length === 3) {
+        return events(parts[1]!, url, req, res);
+      }
+      if (req.method === 'GET' && url.pathname === '/') return send(res, 200, { service: 'store-relay' });
+      fail(res, 404, `No route for ${req.method} ${url.pathname}`);
+    };
+    route().catch((error: unknown) => {
+      if (!res.headersSent) fail(res, 500, `Relay error: ${String(error)}`);
+      else res.destroy();
+    });
+  };
+  return Object.assign(handler, {
+    close() {
+      for (const res of streams) res.end();
+      streams.clear();
+    },
+  });
+}

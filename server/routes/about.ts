@@ -1,0 +1,33 @@
+/**
+ * `GET /store/v3/about` (supplement §5): the caller, their storage use, and the conversion tables. Without
+ * `fields` the full resource is returned (spec wins over the modelled API, which requires `fields`). Sizes are
+ * int64 values and so, as in the modelled API, decimal strings.
+ */
+import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from '../../src/protocol/index.ts';
+import { exportFormats, importFormats, maxImportSizes, maxUploadSize } from '../convert/index.ts';
+import type { Handler, Router } from '../router.ts';
+import type { Service } from '../service.ts';
+import { permissionIdFor } from '../store/ids.ts';
+
+const about: Handler = async (ctx) => {
+  const who = ctx.user();
+  const usage = ctx.svc.db
+    .prepare('SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?')
+    .get(who.email) as { total: number; trash: number };
+  const body = {
+    kind: KIND.about,
+    user: { kind: KIND.user, displayName: who.displayName, emailAddress: who.email, permissionId: permissionIdFor('user', who.email), me: true },
+    // No `limit`: the reference store is unlimited, which the modelled API shows by leaving `limit` out.
+    storageQuota: { usage: String(usage.total), usageInDrive: String(usage.total), usageInDriveTrash: String(usage.trash) },
+    importFormats,
+    exportFormats,
+    maxImportSizes: Object.fromEntries(Object.entries(maxImportSizes).map(([k, v]) => [k, String(v)])),
+    maxUploadSize: String(maxUploadSize),
+  };
+  return ctx.json(200, body, ABOUT_SCHEMA);
+};
+
+/** Registers the about route. */
+export function registerAboutRoutes(router: Router, _svc: Service): void {
+  router.add('GET', ABOUT_PATH, about);
+}

@@ -1,0 +1,47 @@
+/** `/__admin/*` (only with `--admin`): move the clock, schedule faults. Shapes documented in server/README.md. */
+import { jsonResponse } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { parseFault } from '../faults.ts';
+import type { Router } from '../router.ts';
+import type { Service } from '../service.ts';
+
+/** Registers the admin routes when the service runs with `--admin`. */
+export function registerAdminRoutes(router: Router, svc: Service): void {
+  if (!svc.admin) return;
+  const open = { public: true };
+  router.add(
+    'POST',
+    '/__admin/clock',
+    async (ctx) => {
+      const body = (await ctx.readJson()) as { advanceMs?: unknown } | undefined;
+      const ms = body?.advanceMs;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw badRequest('Send {"advanceMs": N} with N ≥ 0.');
+      svc.clock.advance(ms);
+      return jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs });
+    },
+    open,
+  );
+  router.add('GET', '/__admin/memory', async () => jsonResponse(200, process.memoryUsage()), open);
+  router.add('GET', '/__admin/clock', async () => jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs }), open);
+  router.add(
+    'POST',
+    '/__admin/faults',
+    async (ctx) => {
+      const body = await ctx.readJson();
+      const list = Array.isArray(body) ? body : Array.isArray((body as { faults?: unknown })?.faults) ? (body as { faults: unknown[] }).faults : [body];
+      const added = svc.faults.add(list.map(parseFault));
+      return jsonResponse(200, { faults: added });
+    },
+    open,
+  );
+  router.add('GET', '/__admin/faults', async () => jsonResponse(200, { faults: svc.faults.list() }), open);
+  router.add(
+    'DELETE',
+    '/__admin/faults',
+    async () => {
+      svc.faults.clear();
+      return { status: 204, headers: {} };
+    },
+    open,
+  );
+}

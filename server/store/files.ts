@@ -1,0 +1,475 @@
+/**
+ * The file data layer: rows, permissions, pre-generated IDs and the change log, each mutation one SQLite
+ * transaction that also appends to `changes`, followed by a {@link FileEvent}.
+ */
+import { FOLDER_MIME, isNativeMime, KIND } from '../../src/protocol/index.ts';
+import type { Principal } from '../auth.ts';
+import type { Clock } from '../clock.ts';
+import { rfc3339 } from '../clock.ts';
+import type { Db } from '../db.ts';
+import type { FileChange, FileEvents, FileEventType } from '../events.ts';
+import { newFileId, permissionIdFor } from './ids.ts';
+import type { FileQuery } from './query.ts';
+
+/** A file as stored. */
+export interface FileRow {
+  readonly num: number;
+  readonly id: string;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly description: string | undefined;
+  readonly originalFilename: string | undefined;
+  readonly parents: readonly string[];
+  /** Byte size of media content; undefined for folders and native kinds. */
+  readonly size: number | undefined;
+  readonly md5: string | undefined;
+  /** Blob name of the content (media bytes or converted native content). */
+  readonly blob: string | undefined;
+  readonly createdTime: number;
+  readonly modifiedTime: number;
+  readonly trashed: boolean;
+  readonly version: number;
+  /** Owner e-mail. */
+  readonly owner: string;
+}
+
+/** Permission roles, strongest first. */
+export type Role = 'owner' | 'writer' | 'commenter' | 'reader';
+const ROLE_RANK: Record<string, number> = { owner: 4, organizer: 4, fileOrganizer: 3, writer: 3, commenter: 2, reader: 1 };
+
+/** A permission as stored. */
+export interface PermissionRow {
+  readonly fileId: string;
+  readonly id: string;
+  readonly type: 'user' | 'group' | 'domain' | 'anyone';
+  readonly role: string;
+  readonly email: string | undefined;
+  readonly domain: string | undefined;
+}
+
+/** Content to attach to a file. */
+export interface ContentRef {
+  /** Undefined for empty content (nothing on disk). */
+  readonly blob: string | undefined;
+  /** Undefined for native (converted) content: the resource then has no `size`/`md5Checksum`. */
+  readonly size: number | undefined;
+  readonly md5: string | undefined;
+}
+
+/** What a create needs (validated by the caller). */
+export interface NewFile {
+  readonly id?: string;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly description?: string;
+  readonly originalFilename?: string;
+  readonly parents: readonly string[];
+  readonly trashed?: boolean;
+  readonly content?: ContentRef;
+}
+
+/** A metadata and/or content change (validated by the caller). */
+export interface FilePatch {
+  readonly name?: string;
+  readonly mimeType?: string;
+  readonly description?: string;
+  readonly originalFilename?: string;
+  readonly trashed?: boolean;
+  readonly addParents?: readonly string[];
+  readonly removeParents?: readonly string[];
+  readonly content?: ContentRef;
+}
+
+/** One page of a listing. */
+export interface FilePage {
+  readonly files: FileRow[];
+  /** `num` to continue after, if there are more. */
+  readonly nextAfter: number | undefined;
+}
+
+/** The JSON file resource (supplement §2). */
+export type FileResource = Record<string, unknown>;
+
+interface DbFileRow {
+  num: number;
+  id: string;
+  name: string;
+  mime_type: string;
+  description: string | null;
+  original_filename: string | null;
+  parents: string;
+  size: number | null;
+  md5: string | null;
+  blob: string | null;
+  created_time: number;
+  modified_time: number;
+  trashed: number;
+  version: number;
+  owner: string;
+}
+
+interface DbPermRow {
+  file_id: string;
+  id: string;
+  type: PermissionRow['type'];
+  role: string;
+  email: string | null;
+  domain: string | null;
+}
+
+function toFile(r: DbFileRow): FileRow {
+  return {
+    num: r.num,
+    id: r.id,
+    name: r.name,
+    mimeType: r.mime_type,
+    description: r.description ?? undefined,
+    originalFilename: r.original_filename ?? undefined,
+    parents: JSON.parse(r.parents) as string[],
+    size: r.size ?? undefined,
+    md5: r.md5 ?? undefined,
+    blob: r.blob ?? undefined,
+    createdTime: r.created_time,
+    modifiedTime: r.modified_time,
+    trashed: r.trashed === 1,
+    version: r.version,
+    owner: r.owner,
+  };
+}
+
+function toPerm(r: DbPermRow): PermissionRow {
+  return { fileId: r.file_id, id: r.id, type: r.type, role: r.role, email: r.email ?? undefined, domain: r.domain ?? undefined };
+}
+
+/** SQL condition: the file `f` is visible to `@email` / `@domain`. */
+const VISIBLE = `EXISTS (SELECT 1 FROM permissions p WHERE p.file_id = f.id AND (
+  (p.type IN ('user', 'group') AND p.email = @email) OR (p.type = 'domain' AND p.domain = @domain) OR p.type = 'anyone'))`;
+
+/** The file data layer. */
+export class FileStore {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #events: FileEvents;
+  /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
+  readonly onBlobReleased: (name: string) => void;
+
+  constructor(db: Db, clock: Clock, events: FileEvents, onBlobReleased: (name: string) => void) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#events = events;
+    this.onBlobReleased = onBlobReleased;
+  }
+
+  /** A file by ID, visible or not. */
+  get(id: string): FileRow | undefined {
+    const r = this.#db.prepare('SELECT * FROM files WHERE id = ?').get(id) as DbFileRow | undefined;
+    return r && toFile(r);
+  }
+
+  /** All permissions of a file, owner first. */
+  permissions(fileId: string): PermissionRow[] {
+    const rows = this.#db
+      .prepare(`SELECT * FROM permissions WHERE file_id = ? ORDER BY CASE role WHEN 'owner' THEN 0 ELSE 1 END, rowid`)
+      .all(fileId) as DbPermRow[];
+    return rows.map(toPerm);
+  }
+
+  /** The strongest role `who` has on a file, or undefined if the file is not visible to them. */
+  roleOf(fileId: string, who: Principal): Role | undefined {
+    let best: string | undefined;
+    for (const p of this.permissions(fileId)) {
+      const matches =
+        ((p.type === 'user' || p.type === 'group') && p.email === who.email) ||
+        (p.type === 'domain' && p.domain === who.domain) ||
+        p.type === 'anyone';
+      if (matches && (best === undefined || (ROLE_RANK[p.role] ?? 0) > (ROLE_RANK[best] ?? 0))) best = p.role;
+    }
+    if (best === undefined) return undefined;
+    const rank = ROLE_RANK[best] ?? 0;
+    return rank >= 4 ? 'owner' : rank === 3 ? 'writer' : rank === 2 ? 'commenter' : 'reader';
+  }
+
+  /** True when `role` allows modifying content and metadata. */
+  static canWrite(role: Role | undefined): boolean {
+    return role === 'owner' || role === 'writer';
+  }
+
+  /** The JSON resource of a file as `viewer` sees it. */
+  resource(row: FileRow, viewer?: Principal): FileResource {
+    const perms = this.permissions(row.id);
+    const ownerPerm = perms.find((p) => p.role === 'owner');
+    const out: FileResource = {
+      kind: KIND.file,
+      id: row.id,
+      name: row.name,
+      mimeType: row.mimeType,
+    };
+    if (row.description !== undefined) out.description = row.description;
+    out.parents = [...row.parents];
+    if (row.size !== undefined) out.size = String(row.size);
+    if (row.md5 !== undefined) out.md5Checksum = row.md5;
+    out.createdTime = rfc3339(row.createdTime);
+    out.modifiedTime = rfc3339(row.modifiedTime);
+    out.trashed = row.trashed;
+    out.version = String(row.version);
+    if (row.originalFilename !== undefined) out.originalFilename = row.originalFilename;
+    out.permissions = perms.map((p) => permissionResource(p));
+    out.owners = [
+      {
+        kind: KIND.user,
+        displayName: displayNameOf(row.owner),
+        emailAddress: row.owner,
+        permissionId: ownerPerm?.id ?? permissionIdFor('user', row.owner),
+        me: viewer !== undefined && viewer.email === row.owner,
+      },
+    ];
+    return out;
+  }
+
+  /** Creates a file owned by `by` (with its owner permission); fires `add`. */
+  create(input: NewFile, by: Principal): FileRow {
+    const now = this.#clock.now();
+    const id = input.id ?? newFileId();
+    const seq = this.#db.transaction(() => {
+      this.#db
+        .prepare(
+          `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
+             created_time, modified_time, trashed, version, owner)
+           VALUES (@id, @name, @mimeType, @description, @originalFilename, @parents, @size, @md5, @blob,
+             @now, @now, @trashed, 1, @owner)`,
+        )
+        .run({
+          id,
+          name: input.name,
+          mimeType: input.mimeType,
+          description: input.description ?? null,
+          originalFilename: input.originalFilename ?? null,
+          parents: JSON.stringify(input.parents),
+          size: input.content?.size ?? null,
+          md5: input.content?.md5 ?? null,
+          blob: input.content?.blob ?? null,
+          now,
+          trashed: input.trashed ? 1 : 0,
+          owner: by.email,
+        });
+      this.#insertPermission({ fileId: id, id: permissionIdFor('user', by.email), type: 'user', role: 'owner', email: by.email, domain: undefined });
+      if (input.id !== undefined) this.#db.prepare('UPDATE generated_ids SET used = 1 WHERE id = ?').run(input.id);
+      return this.#recordChange(id, false, now);
+    })();
+    this.#events.emit({ type: 'add', fileId: id, changed: [], parentIds: [...input.parents], byUser: by.email, seq });
+    return this.get(id) as FileRow;
+  }
+
+  /** Applies a patch; fires `trash`/`untrash` when `trashed` flips, otherwise `update` with what changed. */
+  update(id: string, patch: FilePatch, by: Principal): FileRow {
+    const before = this.get(id);
+    if (!before) throw new Error(`update of a missing file ${id}`);
+    let parents = [...before.parents];
+    for (const p of patch.removeParents ?? []) parents = parents.filter((x) => x !== p);
+    for (const p of patch.addParents ?? []) if (!parents.includes(p)) parents.push(p);
+    const changed: FileChange[] = [];
+    if (patch.content) changed.push('content');
+    const props =
+      (patch.name !== undefined && patch.name !== before.name) ||
+      (patch.mimeType !== undefined && patch.mimeType !== before.mimeType) ||
+      (patch.description !== undefined && patch.description !== before.description) ||
+      (patch.originalFilename !== undefined && patch.originalFilename !== before.originalFilename);
+    if (props) changed.push('properties');
+    const parentsChanged = parents.length !== before.parents.length || parents.some((p, i) => p !== before.parents[i]);
+    if (parentsChanged) changed.push('parents');
+    const trashFlip = patch.trashed !== undefined && patch.trashed !== before.trashed;
+    const now = this.#clock.now();
+    const seq = this.#db.transaction(() => {
+      this.#db
+        .prepare(
+          `UPDATE files SET name = @name, mime_type = @mimeType, description = @description,
+             original_filename = @originalFilename, parents = @parents, size = @size, md5 = @md5, blob = @blob,
+             trashed = @trashed, modified_time = @now, version = version + 1 WHERE id = @id`,
+        )
+        .run({
+          id,
+          name: patch.name ?? before.name,
+          mimeType: patch.mimeType ?? before.mimeType,
+          description: patch.description ?? before.description ?? null,
+          originalFilename: patch.originalFilename ?? before.originalFilename ?? null,
+          parents: JSON.stringify(parents),
+          size: patch.content ? (patch.content.size ?? null) : (before.size ?? null),
+          md5: patch.content ? (patch.content.md5 ?? null) : (before.md5 ?? null),
+          blob: patch.content ? (patch.content.blob ?? null) : (before.blob ?? null),
+          trashed: (patch.trashed ?? before.trashed) ? 1 : 0,
+          now,
+        });
+      return this.#recordChange(id, false, now);
+    })();
+    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
+    const parentIds = [...new Set([...before.parents, ...parents])];
+    if (trashFlip) {
+      const type: FileEventType = patch.trashed ? 'trash' : 'untrash';
+      this.#events.emit({ type, fileId: id, changed: [], parentIds, byUser: by.email, seq });
+    }
+    if (changed.length > 0 || !trashFlip) {
+      this.#events.emit({ type: 'update', fileId: id, changed, parentIds, byUser: by.email, seq });
+    }
+    return this.get(id) as FileRow;
+  }
+
+  /** Deletes a file for good, and the descendants of a folder; fires `remove` for each. */
+  delete(id: string, by: Principal): void {
+    const doomed: FileRow[] = [];
+    const collect = (fileId: string) => {
+      const row = this.get(fileId);
+      if (!row || doomed.some((d) => d.id === fileId)) return;
+      doomed.push(row);
+      if (row.mimeType === FOLDER_MIME) {
+        const kids = this.#db
+          .prepare('SELECT f.id FROM files f WHERE EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = ?)')
+          .all(fileId) as { id: string }[];
+        for (const k of kids) collect(k.id);
+      }
+    };
+    collect(id);
+    const now = this.#clock.now();
+    const seqs = this.#db.transaction(() =>
+      doomed.map((row) => {
+        this.#db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+        this.#db.prepare('DELETE FROM permissions WHERE file_id = ?').run(row.id);
+        return this.#recordChange(row.id, true, now);
+      }),
+    )();
+    doomed.forEach((row, i) => {
+      if (row.blob !== undefined) this.onBlobReleased(row.blob);
+      this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] as number });
+    });
+  }
+
+  /**
+   * Adds or replaces (same grantee) a permission; returns it. Fires `update` with `permissions`.
+   * For the permissions endpoint: validate `type`/`role`/grantee before calling.
+   */
+  addPermission(fileId: string, perm: { type: PermissionRow['type']; role: string; email?: string; domain?: string }, by: Principal): PermissionRow {
+    const who = perm.type === 'domain' ? (perm.domain ?? '') : perm.type === 'anyone' ? 'anyone' : (perm.email ?? '');
+    const row: PermissionRow = {
+      fileId,
+      id: perm.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(perm.type, who),
+      type: perm.type,
+      role: perm.role,
+      email: perm.email?.toLowerCase(),
+      domain: perm.domain?.toLowerCase(),
+    };
+    this.#mutatePermissions(fileId, by, () => {
+      this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, row.id);
+      this.#insertPermission(row);
+    });
+    return row;
+  }
+
+  /** Removes a permission; false if it did not exist. Fires `update` with `permissions`. */
+  removePermission(fileId: string, permissionId: string, by: Principal): boolean {
+    let removed = false;
+    this.#mutatePermissions(fileId, by, () => {
+      removed = this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, permissionId).changes > 0;
+    });
+    return removed;
+  }
+
+  #mutatePermissions(fileId: string, by: Principal, change: () => void): void {
+    const row = this.get(fileId);
+    if (!row) throw new Error(`permission change on a missing file ${fileId}`);
+    const now = this.#clock.now();
+    const seq = this.#db.transaction(() => {
+      change();
+      this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
+      return this.#recordChange(fileId, false, now);
+    })();
+    this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...row.parents], byUser: by.email, seq });
+  }
+
+  #insertPermission(p: PermissionRow): void {
+    this.#db
+      .prepare('INSERT INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(p.fileId, p.id, p.type, p.role, p.email ?? null, p.domain ?? null);
+  }
+
+  #recordChange(fileId: string, removed: boolean, time: number): number {
+    const r = this.#db.prepare('INSERT INTO changes (file_id, removed, time) VALUES (?, ?, ?)').run(fileId, removed ? 1 : 0, time);
+    return Number(r.lastInsertRowid);
+  }
+
+  /** The change log's next sequence number (`startPageToken`). */
+  nextChangeSeq(): number {
+    const r = this.#db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get('changes') as { seq: number } | undefined;
+    return (r?.seq ?? 0) + 1;
+  }
+
+  /** Files visible to `who` matching `query`, in creation order, after `after` (a `num`). */
+  list(who: Principal, query: FileQuery, pageSize: number, after: number): FilePage {
+    const where: string[] = [VISIBLE, 'f.num > @after'];
+    const params: Record<string, unknown> = { email: who.email, domain: who.domain, after, limit: pageSize + 1 };
+    query.parents.forEach((p, i) => {
+      where.push(`EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = @parent${i})`);
+      params[`parent${i}`] = p;
+    });
+    query.names.forEach((n, i) => {
+      where.push(`f.name = @name${i}`);
+      params[`name${i}`] = n;
+    });
+    if (query.never) where.push('0');
+    if (query.trashed !== undefined) {
+      where.push('f.trashed = @trashed');
+      params.trashed = query.trashed ? 1 : 0;
+    }
+    const rows = this.#db.prepare(`SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT @limit`).all(params) as DbFileRow[];
+    const files = rows.slice(0, pageSize).map(toFile);
+    const more = rows.length > pageSize;
+    return { files, nextAfter: more ? files[files.length - 1]?.num : undefined };
+  }
+
+  /** Hands out `count` new IDs to `user`. */
+  generateIds(user: string, count: number): string[] {
+    const ids = Array.from({ length: count }, () => newFileId());
+    const now = this.#clock.now();
+    const insert = this.#db.prepare('INSERT INTO generated_ids (id, user, used, created) VALUES (?, ?, 0, ?)');
+    this.#db.transaction(() => ids.forEach((id) => insert.run(id, user, now)))();
+    return ids;
+  }
+
+  /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok`. */
+  generatedIdStatus(id: string, user: string): 'in-use' | 'not-usable' | 'ok' {
+    const row = this.#db.prepare('SELECT user, used FROM generated_ids WHERE id = ?').get(id) as { user: string; used: number } | undefined;
+    if (this.get(id) || row?.used === 1) return 'in-use';
+    if (!row || row.user !== user) return 'not-usable';
+    return 'ok';
+  }
+
+  /** Every blob name a file references (startup garbage collection). */
+  referencedBlobs(): Set<string> {
+    const rows = this.#db.prepare('SELECT blob FROM files WHERE blob IS NOT NULL').all() as { blob: string }[];
+    return new Set(rows.map((r) => r.blob));
+  }
+
+  /** True for a folder. */
+  static isFolder(row: FileRow): boolean {
+    return row.mimeType === FOLDER_MIME;
+  }
+
+  /** True for a native kind other than a folder (not downloadable). */
+  static isNativeDocument(row: FileRow): boolean {
+    return isNativeMime(row.mimeType) && row.mimeType !== FOLDER_MIME;
+  }
+}
+
+/** The JSON permission resource. */
+export function permissionResource(p: PermissionRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: KIND.permission, id: p.id, type: p.type, role: p.role };
+  if (p.email !== undefined) {
+    out.emailAddress = p.email;
+    out.displayName = displayNameOf(p.email);
+  }
+  if (p.domain !== undefined) out.domain = p.domain;
+  return out;
+}
+
+function displayNameOf(email: string): string {
+  const at = email.indexOf('@');
+  return at > 0 ? email.slice(0, at) : email;
+}

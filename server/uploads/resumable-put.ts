@@ -1,0 +1,294 @@
+/**
+ * Bytes, status queries and cancellation on a resumable session URI (spec §3.1, §4.4–4.5, supplement §1).
+ *
+ * Storage rule: a request that does not finish the upload keeps only whole 256 KiB blocks; a request cut off
+ * mid-body keeps every whole block it delivered. Rejected requests never lose bytes stored before them.
+ */
+import {
+  BLOCK_SIZE,
+  type ContentRange,
+  FILE_SCHEMA,
+  floorToBlock,
+  formatStoredRange,
+  MESSAGES,
+  parseContentRange,
+  STATUS_CLIENT_CLOSED,
+  STATUS_RESUME_INCOMPLETE,
+} from '../../src/protocol/index.ts';
+import { open, rm } from 'node:fs/promises';
+import type { Principal } from '../auth.ts';
+import type { RouteContext } from '../context.ts';
+import { ApiError, uploadProtocolError } from '../errors.ts';
+import { createFile, updateFile } from '../files/commit.ts';
+import type { IncomingMetadata } from '../files/metadata.ts';
+import type { ApiResponse } from '../http/types.ts';
+import { FileWriter } from '../store/file-writer.ts';
+import { type SessionHash, type SessionRow, SessionStore } from '../store/sessions.ts';
+
+function sessionNotFound(): ApiError {
+  return new ApiError(404, 'notFound', 'The upload session was not found or has expired; start the upload again.', {
+    where: { location: 'upload_id', locationType: 'parameter' },
+  });
+}
+
+function incomplete(stored: number): ApiResponse {
+  const range = formatStoredRange(stored);
+  return { status: STATUS_RESUME_INCOMPLETE, headers: { 'Content-Length': '0', ...(range ? { Range: range } : {}) } };
+}
+
+/** The session's owner, rebuilt from the row (the session URI is a capability: no token needed). */
+function ownerOf(s: SessionRow): Principal {
+  const at = s.user.lastIndexOf('@');
+  return { token: '', email: s.user, domain: s.user.slice(at + 1), displayName: s.user.slice(0, at), client: s.client, serviceAccount: false };
+}
+
+function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
+  const selection = new URLSearchParams(s.query).get('fields');
+  return ctx.json(200, s.result, FILE_SCHEMA, selection);
+}
+
+/** `DELETE <session>`: cancels (499, empty); afterwards the URI answers 404. */
+export async function cancelSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
+  return ctx.svc.sessions.withLock(uploadId, async () => {
+    const s = ctx.svc.sessions.get(uploadId);
+    if (!s || s.targetFileId !== fileId) throw sessionNotFound();
+    ctx.svc.sessions.cancel(uploadId);
+    return { status: STATUS_CLIENT_CLOSED, headers: { 'Content-Length': '0' } };
+  });
+}
+
+/** `PUT <session>`: whole file, chunk, or status query. */
+export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
+  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId));
+}
+
+async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
+  const sessions = ctx.svc.sessions;
+  const s = sessions.get(uploadId);
+  if (!s || s.targetFileId !== fileId) throw sessionNotFound();
+  if (s.state === 'complete') return finalResponse(ctx, s);
+  sessions.touch(uploadId);
+  const stored = sessions.stored(uploadId);
+  const header = ctx.req.headers['content-range'];
+  let range: ContentRange | undefined;
+  if (header !== undefined) {
+    range = parseContentRange(header);
+    if (!range) throw uploadProtocolError(400, MESSAGES.contentRangeUnparsable);
+  }
+  const bodyLength = ctx.req.body.length;
+
+  if (range?.kind === 'status') {
+    if (bodyLength !== undefined && bodyLength > 0) {
+      throw uploadProtocolError(400, `A status query (Content-Range: ${header}) must have an empty body; this one has ${bodyLength} byte(s).`);
+    }
+    if (bodyLength === undefined && (await ctx.req.body.bytes(BLOCK_SIZE)).length > 0) {
+      throw uploadProtocolError(400, `A status query (Content-Range: ${header}) must have an empty body.`);
+    }
+    checkTotal(s, range.total, undefined);
+    if (range.total !== undefined && s.total === undefined) sessions.setTotal(uploadId, range.total);
+    if (range.total !== undefined && stored === range.total) return finish(ctx, s, stored, await sessions.hashAt(uploadId, stored), []);
+    return incomplete(stored);
+  }
+
+  // A data request: a chunk with Content-Range, or (without it) the whole file from byte 0.
+  const first = range ? range.first : 0;
+  const last = range ? range.last : undefined;
+  const total = range ? range.total : undefined;
+  checkTotal(s, total, last);
+  if (range && last !== undefined && bodyLength !== undefined && bodyLength !== last - first + 1) {
+    throw uploadProtocolError(400, `Content-Length is ${bodyLength} but Content-Range ${header} covers ${last - first + 1} byte(s).`);
+  }
+  if (first > stored) throw uploadProtocolError(503, MESSAGES.offsetGap(first, stored));
+  const knownFinal = range === undefined ? true : last !== undefined ? total !== undefined && last + 1 === total : undefined;
+  const expected = last !== undefined ? last - first + 1 : range === undefined ? bodyLength : undefined;
+  if (knownFinal === false && expected !== undefined && expected < BLOCK_SIZE) throw chunkTooSmall(expected);
+  if (total !== undefined && s.total === undefined) sessions.setTotal(uploadId, total);
+
+  const hash = await sessions.hashAt(uploadId, stored);
+  const { received, tail } = await receive(ctx, s, stored, first, hash);
+  const end = first + received;
+  const revert = async (error: ApiError): Promise<never> => {
+    await truncatePart(sessions, uploadId, stored);
+    sessions.forgetHash(uploadId);
+    throw error;
+  };
+  if (range && last !== undefined && received !== last - first + 1) {
+    return revert(uploadProtocolError(400, `The body has ${received} byte(s) but Content-Range ${header} covers ${last - first + 1}.`));
+  }
+  let final: boolean;
+  if (range === undefined) {
+    // The whole file: its size is the body's.
+    const conflict = contradiction(s, end);
+    if (conflict) return revert(uploadProtocolError(400, conflict));
+    final = true;
+  } else if (last === undefined) {
+    if (total !== undefined && end > total) return revert(uploadProtocolError(400, `The body runs past the total of ${total} byte(s) in Content-Range ${header}.`));
+    final = end === total;
+  } else {
+    final = knownFinal === true;
+  }
+  if (!final && received < BLOCK_SIZE) return revert(chunkTooSmall(received));
+  if (final) {
+    const size = Math.max(stored, end);
+    if (range === undefined && s.total === undefined) sessions.setTotal(uploadId, size);
+    return finish(ctx, s, size, hash, tail);
+  }
+  const kept = floorToBlock(Math.max(stored, end));
+  await truncatePart(sessions, uploadId, kept);
+  return incomplete(kept);
+}
+
+function chunkTooSmall(size: number): ApiError {
+  return uploadProtocolError(
+    400,
+    `Invalid chunk size: every chunk except the last must be a multiple of ${BLOCK_SIZE} bytes (256 KiB); this one has ${size} byte(s).`,
+  );
+}
+
+/** A total (from Content-Range) that contradicts an earlier one or X-Upload-Content-Length, or a range past it. */
+function checkTotal(s: SessionRow, total: number | undefined, last: number | undefined): void {
+  if (total !== undefined) {
+    if (s.total !== undefined && total !== s.total) {
+      throw uploadProtocolError(400, `The total size ${total} contradicts the total ${s.total} given earlier for this upload.`);
+    }
+    if (s.declaredLength !== undefined && total !== s.declaredLength) {
+      throw uploadProtocolError(400, `The total size ${total} contradicts X-Upload-Content-Length ${s.declaredLength}.`);
+    }
+    if (last !== undefined && last >= total) throw uploadProtocolError(400, `The range ends at byte ${last}, beyond the total of ${total} byte(s).`);
+  }
+}
+
+function contradiction(s: SessionRow, size: number): string | undefined {
+  if (s.declaredLength !== undefined && size !== s.declaredLength) {
+    return `The upload has ${size} byte(s) but X-Upload-Content-Length declared ${s.declaredLength}.`;
+  }
+  if (s.total !== undefined && size !== s.total) return `The upload has ${size} byte(s) but its total was given as ${s.total}.`;
+  return undefined;
+}
+
+async function truncatePart(sessions: SessionStore, id: string, size: number): Promise<void> {
+  const fh = await open(sessions.partPath(id), 'a');
+  try {
+    await fh.truncate(size);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Appends the body to the part file from `stored` (bytes before `stored` were already kept and are skipped),
+ * hashing whole blocks as they complete. Returns the body length. If the body fails mid-way (connection cut),
+ * keeps the whole blocks written, records them, and rethrows.
+ */
+async function receive(
+  ctx: RouteContext,
+  s: SessionRow,
+  stored: number,
+  first: number,
+  state: SessionHash,
+): Promise<{ received: number; tail: Uint8Array[] }> {
+  const sessions = ctx.svc.sessions;
+  const fh = await open(sessions.partPath(s.id), stored === 0 ? 'w' : 'r+');
+  const writer = new FileWriter(fh, stored);
+  let skip = stored - first;
+  let received = 0;
+  // Bytes since the last block boundary: hashed only once their block is complete, so the hash never covers
+  // bytes a cut request does not keep.
+  let pending: Uint8Array[] = [];
+  let pendingLength = 0;
+  try {
+    try {
+      for await (const raw of ctx.req.body.stream()) {
+        received += raw.length;
+        let chunk = raw;
+        if (skip > 0) {
+          const drop = Math.min(skip, chunk.length);
+          skip -= drop;
+          chunk = chunk.subarray(drop);
+          if (chunk.length === 0) continue;
+        }
+        await writer.push(chunk);
+        pending.push(chunk);
+        pendingLength += chunk.length;
+        if (pendingLength >= BLOCK_SIZE) {
+          const whole = floorToBlock(pendingLength);
+          let left = whole;
+          const rest: Uint8Array[] = [];
+          for (const p of pending) {
+            if (left >= p.length) {
+              await state.hash.update(p);
+              left -= p.length;
+            } else if (left > 0) {
+              await state.hash.update(p.subarray(0, left));
+              rest.push(p.subarray(left));
+              left = 0;
+            } else rest.push(p);
+          }
+          state.upTo += whole;
+          pending = rest;
+          pendingLength -= whole;
+        }
+      }
+      await writer.finish();
+    } catch (e) {
+      // Cut off: keep the whole blocks that reached the disk.
+      await writer.finish().catch(() => undefined);
+      await fh.truncate(state.upTo).catch(() => undefined);
+      sessions.touch(s.id);
+      throw e;
+    }
+  } finally {
+    await fh.close();
+  }
+  // The tail (< one block) joins the hash only if the upload finishes; `finish` feeds it.
+  return { received, tail: pending };
+}
+
+/** Completes a session holding `size` bytes: moves the part into a blob, commits the file, answers 200. */
+async function finish(ctx: RouteContext, s: SessionRow, size: number, state: SessionHash, tail: readonly Uint8Array[]): Promise<ApiResponse> {
+  const sessions = ctx.svc.sessions;
+  let upTo = state.upTo;
+  for (const t of tail) {
+    await state.hash.update(t);
+    upTo += t.length;
+  }
+  let md5: string;
+  if (upTo === size) md5 = await state.hash.digest();
+  else {
+    // The in-memory hash does not line up (e.g. a restart between requests): recompute from the part.
+    sessions.forgetHash(s.id);
+    md5 = await md5OfFile(sessions.partPath(s.id), size);
+  }
+  sessions.forgetHash(s.id);
+  const blob = SessionStore.blobName(s.id);
+  await ctx.svc.blobs.adopt(sessions.partPath(s.id), blob).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+    // An empty upload never created a part file.
+    const fh = await open(ctx.svc.blobs.path(blob), 'w');
+    await fh.close();
+  });
+  const who = ownerOf(s);
+  const query = new URLSearchParams(s.query);
+  const media = { blob, size, md5, contentType: s.contentType };
+  const meta = s.metadata as IncomingMetadata;
+  let row;
+  try {
+    row = s.targetFileId === undefined ? await createFile(ctx.svc, who, meta, media, query) : await updateFile(ctx.svc, who, s.targetFileId, meta, media, query);
+  } catch (e) {
+    // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
+    sessions.cancel(s.id);
+    await rm(ctx.svc.blobs.path(blob), { force: true });
+    throw e;
+  }
+  const resource = ctx.svc.files.resource(row, who);
+  sessions.complete(s.id, resource);
+  return finalResponse(ctx, { ...s, state: 'complete', result: resource });
+}
+
+async function md5OfFile(path: string, size: number): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  const { createReadStream } = await import('node:fs');
+  const hash = createHash('md5');
+  if (size > 0) for await (const c of createReadStream(path, { start: 0, end: size - 1 })) hash.update(c as Buffer);
+  return hash.digest('hex');
+}

@@ -1,0 +1,45 @@
+/** Starting a resumable session (spec §4.3, supplement §1). */
+import { H_SVC_UPLOAD_ID, sessionPath } from '../../src/protocol/index.ts';
+import type { RouteContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { checkCreate, checkUpdate } from '../files/commit.ts';
+import { parseMetadata } from '../files/metadata.ts';
+import type { ApiResponse } from '../http/types.ts';
+import { newUploadId } from '../store/ids.ts';
+import { mediaTypeOf } from './receive.ts';
+
+/** Handles `POST /upload/.../files?uploadType=resumable` (create) or `PUT|PATCH …/files/<id>` (update). */
+export async function startResumable(ctx: RouteContext, fileId: string | undefined): Promise<ApiResponse> {
+  const who = ctx.user();
+  const mode = fileId === undefined ? 'create' : 'update';
+  const meta = parseMetadata(await ctx.readJson(), mode);
+  const declaredText = ctx.req.headers['x-upload-content-length'];
+  let declaredLength: number | undefined;
+  if (declaredText !== undefined) {
+    declaredLength = Number(declaredText);
+    if (!/^\d{1,16}$/.test(declaredText.trim()) || !Number.isSafeInteger(declaredLength)) {
+      throw new ApiError(400, 'badRequest', `X-Upload-Content-Length must be a byte count; got "${declaredText}".`, {
+        where: { location: 'X-Upload-Content-Length', locationType: 'header' },
+      });
+    }
+  }
+  if (fileId === undefined) checkCreate(ctx.svc, who, meta, true);
+  else checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
+  const uploadHeader = ctx.req.headers['x-upload-content-type'];
+  const contentType = uploadHeader ? mediaTypeOf(uploadHeader) : (meta.mimeType ?? 'application/octet-stream');
+  const id = newUploadId();
+  ctx.svc.sessions.create({
+    id,
+    user: who.email,
+    client: who.client,
+    targetFileId: fileId,
+    metadata: meta as Record<string, unknown>,
+    query: ctx.req.query.toString(),
+    contentType,
+    declaredLength,
+  });
+  return {
+    status: 200,
+    headers: { Location: `${ctx.req.baseUrl}${sessionPath(id, fileId)}`, [H_SVC_UPLOAD_ID]: id, 'Content-Length': '0' },
+  };
+}

@@ -1,0 +1,12 @@
+/** Public entry of the protocol layer: every wire definition shared by the kit and the reference service. */
+export * from './routes.ts';
+export * from './headers.ts';
+export * from './errors.ts';
+export * from './content-range.ts';
+export * from './blocks.ts';
+export * from './backoff.ts';
+export * from './native.ts';
+export * from './schema.ts';
+export * from './fields.ts';
+export * from './multipart.ts';
+export * from './batch-codec.ts';

@@ -1,0 +1,188 @@
+/**
+ * Starts a real `store-service` child process for a test (port 0, temp data dir, `--admin`) and talks to it
+ * over real HTTP. Every server test uses this; keep it small.
+ *
+ * ```ts
+ * const svc = await startService();            // or startService({ config: {...} })
+ * after(() => svc.stop());
+ * const r = await svc.api('GET', '/store/v3/files');           // token defaults to dev-token-alice
+ * const anon = await svc.api('GET', '/store/v3/files', { token: null });
+ * r.status; r.headers['content-type']; r.body (Buffer); r.text; r.json()
+ * ```
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/store-service.js');
+
+/** Options of {@link startService}. */
+export interface StartOptions {
+  /** A config object (written to a temp file and passed as `--config`) or a path to a config file. */
+  readonly config?: object | string;
+  /** Reuse a data directory (default: a fresh temp dir, removed by `stop()`). */
+  readonly dataDir?: string;
+  /** Pass `--admin` (default true). */
+  readonly admin?: boolean;
+  /** Extra CLI arguments. */
+  readonly args?: readonly string[];
+}
+
+/** Options of {@link ServiceHandle.api}. */
+export interface ApiOptions {
+  /** Bearer token; default `dev-token-alice`; `null` sends no `Authorization`. */
+  readonly token?: string | null;
+  readonly headers?: Record<string, string>;
+  /**
+   * Request body: string/bytes as is; a Readable or async iterable is streamed (chunked unless you set
+   * `content-length`); a plain object or array is sent as JSON (with `Content-Type: application/json`).
+   */
+  readonly body?: string | Uint8Array | Readable | AsyncIterable<Uint8Array> | object;
+}
+
+/** A response with the raw (never decompressed) body. */
+export interface ApiResult {
+  readonly status: number;
+  /** Lower-case header names. */
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+  /** The body as UTF-8. */
+  readonly text: string;
+  /** The body parsed as JSON (throws if it is not). */
+  json<T = any>(): T;
+}
+
+/** A running service child process. */
+export interface ServiceHandle {
+  /** `http://127.0.0.1:<port>` (kept across restarts). */
+  readonly url: string;
+  readonly dataDir: string;
+  readonly pid: number;
+  /** Sends a signal (default SIGTERM) and waits for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the service again on the same data dir and port (after `kill`, or it sends SIGTERM first). */
+  restart(): Promise<void>;
+  /** Kills the process and removes a temp data dir this helper created. */
+  stop(): Promise<void>;
+  /** One HTTP request; `path` may carry a query or be an absolute URL (a session `Location`). */
+  api(method: string, path: string, options?: ApiOptions): Promise<ApiResult>;
+}
+
+/** Sends one HTTP request and collects the raw response. */
+export function httpRequest(method: string, url: string, headers: Record<string, string>, body?: ApiOptions['body']): Promise<ApiResult> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const buf = Buffer.concat(chunks);
+        resolvePromise({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: buf,
+          text: buf.toString('utf8'),
+          json: () => JSON.parse(buf.toString('utf8')),
+        });
+      });
+    });
+    req.on('error', reject);
+    if (body === undefined) req.end();
+    else if (typeof body === 'string' || body instanceof Uint8Array) req.end(body);
+    else if (body instanceof Readable || Symbol.asyncIterator in body) {
+      Readable.from(body as AsyncIterable<Uint8Array>).on('error', reject).pipe(req);
+    } else req.end(JSON.stringify(body));
+  });
+}
+
+/** Starts `node bin/store-service.js --port 0 --data <dir> [--admin] [--config]` and waits for its URL. */
+export async function startService(options: StartOptions = {}): Promise<ServiceHandle> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'store-test-'));
+  let configPath: string | undefined;
+  if (typeof options.config === 'string') configPath = options.config;
+  else if (options.config !== undefined) {
+    configPath = join(dataDir, '..', `${dataDir.split('/').pop()}-config.json`);
+    writeFileSync(configPath, JSON.stringify(options.config));
+  }
+  const args = [BIN, '--port', '0', '--data', dataDir, ...(options.admin === false ? [] : ['--admin'])];
+  if (configPath) args.push('--config', configPath);
+  args.push(...(options.args ?? []));
+
+  let child: ChildProcess;
+  let url = '';
+  const launch = (port = '0') =>
+    new Promise<void>((resolveLaunch, reject) => {
+      args[2] = port;
+      child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stderr?.on('data', (c: Buffer) => {
+        err += c.toString();
+        process.stderr.write(c);
+      });
+      child.stdout?.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /store-service listening on (http:\/\/\S+)/.exec(out);
+        if (m && !url) {
+          url = m[1] as string;
+          resolveLaunch();
+        }
+      });
+      child.once('exit', (code) => {
+        if (!url) reject(new Error(`store-service exited with ${code} before listening:\n${err}`));
+      });
+    });
+  await launch();
+  let exited = false;
+  const watchExit = () => child.once('exit', () => (exited = true));
+  watchExit();
+
+  const handle: ServiceHandle = {
+    get url() {
+      return url;
+    },
+    dataDir,
+    get pid() {
+      return child.pid as number;
+    },
+    async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (exited) return;
+      const done = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill(signal);
+      await done;
+    },
+    async restart() {
+      await handle.kill('SIGTERM');
+      // Same port, so session URIs (Location) handed out before the restart stay valid.
+      const port = new URL(url).port;
+      url = '';
+      exited = false;
+      await launch(port);
+      watchExit();
+    },
+    async stop() {
+      await handle.kill('SIGTERM');
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      if (configPath && typeof options.config !== 'string') rmSync(configPath, { force: true });
+    },
+    api(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      const token = opts.token === undefined ? 'dev-token-alice' : opts.token;
+      if (token !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Bearer ${token}`;
+      let body = opts.body;
+      const isJson =
+        body !== undefined && typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof Readable) && !(Symbol.asyncIterator in body);
+      if (isJson) {
+        body = JSON.stringify(body);
+        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      }
+      return httpRequest(method, path.startsWith('http') ? path : url + path, headers, body);
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,147 @@
+/**
+ * The page-side watch client (`src/client/watch.ts`) in Node, with the `eventsource` package as its event stream:
+ * a file watch and a change-log watch against the real service and relay, renewal before expiry with a new
+ * channel id, and stopping when the last listener leaves.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventSource } from 'eventsource';
+import { parseConfig, startService, type RunningService } from '../../server/index.ts';
+import { registerPushRoutes } from '../../server/push/routes.ts';
+import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
+import { createStoreClient, type StoreClient } from '../../src/client/index.ts';
+import type { PushEvent } from '../../src/client/relay-events.ts';
+import { createWatcher, type Watcher } from '../../src/client/watch.ts';
+import { fetchTrusting } from './push-helpers.ts';
+
+let dir: string;
+let relay: RunningRelay;
+let service: RunningService;
+let client: StoreClient;
+let caFetch: typeof fetch;
+const watchers: Watcher[] = [];
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'push-watch-'));
+  relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
+  const config = parseConfig({ verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] });
+  service = await startService({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), config, admin: true });
+  if (service.service.router.match('POST', '/store/v3/channels/stop').kind === 'none') {
+    registerPushRoutes(service.service.router, service.service);
+  }
+  client = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice' });
+  caFetch = fetchTrusting(readFileSync(relay.caPath, 'utf8'));
+});
+
+after(async () => {
+  for (const w of watchers) await w.close();
+  await service.close();
+  await relay.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Channel ids the client made, so a test can check what the service was asked to do. */
+function watcher(extra: Partial<Parameters<typeof createWatcher>[0]> = {}): { watcher: Watcher; ids: string[] } {
+  const ids: string[] = [];
+  let n = 0;
+  const w = createWatcher({
+    client,
+    relayUrl: relay.url,
+    fetch: caFetch,
+    openEventStream: (url) => new EventSource(url, { fetch: caFetch }),
+    createChannelId: () => {
+      const id = `client-${process.pid}-${Date.now()}-${++n}`;
+      ids.push(id);
+      return id;
+    },
+    ...extra,
+  });
+  watchers.push(w);
+  return { watcher: w, ids };
+}
+
+/** Collects events and awaits a count. */
+function collector() {
+  const events: PushEvent[] = [];
+  let waiter: { count: number; resolve: () => void } | undefined;
+  return {
+    events,
+    listener(event: PushEvent) {
+      events.push(event);
+      if (waiter && events.length >= waiter.count) waiter.resolve();
+    },
+    async waitFor(count: number): Promise<PushEvent[]> {
+      if (events.length < count) await new Promise<void>((resolve) => (waiter = { count, resolve }));
+      return events.slice(0, count);
+    },
+  };
+}
+
+test('watchFile: typed events per state; the last listener leaving stops the channel', async () => {
+  const file = await client.files.create({ name: 'client-watch.txt' });
+  const { watcher: w } = watcher();
+  const watch = w.watchFile(file.id);
+  const all = collector();
+  const updates = collector();
+  const offAll = watch.on('*', all.listener);
+  const offUpdates = watch.on('update', (event) => {
+    // `event.state` is typed as 'update' here.
+    const state: 'update' = event.state;
+    assert.equal(state, 'update');
+    updates.listener(event);
+  });
+  const channel = await watch.ready();
+  await all.waitFor(1);
+  await client.files.update(file.id, { name: 'client-watch-2.txt' });
+  const [update] = await updates.waitFor(1);
+  assert.deepEqual(update!.changed, ['properties']);
+  assert.deepEqual((await all.waitFor(2)).map((e) => e.state), ['sync', 'update']);
+
+  await offAll();
+  await offUpdates();
+  // The channel was stopped: stopping it again is a 404 for the same user.
+  await assert.rejects(
+    client.request('POST', '/store/v3/channels/stop', { body: { id: channel.id, resourceId: channel.resourceId } }),
+    (error: { status: number }) => error.status === 404,
+  );
+});
+
+test('watchChanges: change events after sync', async () => {
+  const { watcher: w } = watcher();
+  const watch = w.watchChanges();
+  const events = collector();
+  watch.on('*', events.listener);
+  await watch.ready();
+  await events.waitFor(1);
+  await client.files.create({ name: 'in-the-log.txt' });
+  const received = await events.waitFor(2);
+  assert.deepEqual(received.map((e) => e.state), ['sync', 'change']);
+  assert.deepEqual(received[1]!.body, { kind: 'store#changes' });
+});
+
+test('renews before expiry with a new channel id and stops the old channel', async () => {
+  const file = await client.files.create({ name: 'renewed.txt' });
+  // Ask for 2 s and renew 1.9 s before expiry: the renewal starts at once (about 100 ms later).
+  const { watcher: w, ids } = watcher({ ttlMs: 2000, renewBeforeMs: 1900 });
+  const watch = w.watchFile(file.id);
+  const events = collector();
+  const renewed = new Promise<unknown>((resolve) => watch.onRenew(resolve));
+  watch.on('*', events.listener);
+  const first = await watch.ready();
+  const fresh = await renewed;
+  assert.equal((fresh as { id: string }).id, ids[1]);
+  assert.equal(watch.channel?.id, ids[1]);
+  const syncs = await events.waitFor(2);
+  assert.deepEqual(syncs.map((e) => [e.state, e.channelId]), [
+    ['sync', ids[0]],
+    ['sync', ids[1]],
+  ]);
+  assert.notEqual(ids[0], ids[1]);
+  await assert.rejects(
+    client.request('POST', '/store/v3/channels/stop', { body: { id: first.id, resourceId: first.resourceId } }),
+    (error: { status: number }) => error.status === 404,
+  );
+});
