@@ -1,7 +1,11 @@
-// @web/test-runner: browser suites in Debian's headless Chromium, TypeScript through esbuild.
+// @web/test-runner: browser suites in Debian's headless Chromium, TypeScript through esbuild, and a real
+// `store-service --admin` on loopback for suites that upload (its URL is served at /__store-service).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.js';
 
@@ -18,6 +22,40 @@ function tsForJs() {
   };
 }
 
+/**
+ * Starts one real store-service (with admin faults and clock) for the whole run; tests read its URL from
+ * `GET /__store-service` (`{"url": "http://127.0.0.1:PORT"}`). It is started lazily on the first request, so
+ * suites that never upload pay nothing.
+ */
+function storeServicePlugin() {
+  let child;
+  let started;
+  const start = () =>
+    (started ??= new Promise((resolve, reject) => {
+      const data = mkdtempSync(join(tmpdir(), 'store-wtr-'));
+      child = spawn(process.execPath, [root + 'bin/store-service.js', '--port', '0', '--data', data, '--admin'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = /store-service listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`store-service exited with ${code}: ${out}`)));
+    }));
+  return {
+    name: 'store-service',
+    async serve(context) {
+      if (context.path === '/__store-service') return { body: JSON.stringify({ url: await start() }), type: 'json' };
+      return undefined;
+    },
+    serverStop() {
+      child?.kill('SIGTERM');
+    },
+  };
+}
+
 export default {
   rootDir: root,
   files: ['test/browser/**/*.test.ts'],
@@ -27,7 +65,7 @@ export default {
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000,
   middleware: [tsForJs()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' })],
+  plugins: [storeServicePlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

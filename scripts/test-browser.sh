@@ -3,9 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+echo "== build: browser bundle, demos, storybook"
+npx vite build --logLevel warn
+npx vite build -c vite.demo.config.ts --logLevel warn
+npx storybook build -c .storybook --quiet -o storybook-static >/dev/null
 echo "== web-test-runner"
 npx web-test-runner --config web-test-runner.config.js
-echo "== storybook build"
-npx storybook build -c .storybook --quiet -o storybook-static >/dev/null
 echo "== playwright"
 npx playwright test

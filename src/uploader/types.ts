@@ -56,21 +56,9 @@ export interface FileMetadata {
   [key: string]: unknown;
 }
 
-/** The file resource as the service returns it (fields the kit reads; others pass through). */
-export interface StoreFile {
-  kind?: string;
-  id: string;
-  name?: string;
-  mimeType?: string;
-  parents?: string[];
-  size?: string;
-  md5Checksum?: string;
-  version?: string;
-  createdTime?: string;
-  modifiedTime?: string;
-  trashed?: boolean;
-  [key: string]: unknown;
-}
+/** The file resource as the service returns it: the client's definition, so the two layers cannot drift. */
+import type { StoreFile } from '../client/resources.ts';
+export type { StoreFile };
 
 /** Options for one file handed to `uploader.add`. */
 export interface AddOptions {

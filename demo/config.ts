@@ -1,0 +1,44 @@
+/**
+ * Where the demo pages find the service: `npm start` injects a JSON block (`#store-demo-config`) into the page;
+ * query parameters (`?service=…&token=…&relay=…`) override it, which is how tests point a built demo at a service
+ * started on a random port. The defaults match `npm start` on a free port 8080.
+ */
+
+/** What every demo page needs to reach the service. */
+export interface DemoConfig {
+  /** Base URL of the reference service, e.g. `http://127.0.0.1:8080`. */
+  serviceUrl: string;
+  /** A development bearer token of the reference service. */
+  token: string;
+  /** Origin (or same-origin path) of the push relay; empty when the relay is not running. */
+  relayUrl: string;
+}
+
+const DEFAULTS: DemoConfig = { serviceUrl: 'http://127.0.0.1:8080', token: 'dev-token-alice', relayUrl: '' };
+
+/** Reads the injected block, then the query string, over the defaults. */
+export function readDemoConfig(doc: Document = document, search: string = location.search): DemoConfig {
+  let injected: Partial<DemoConfig> = {};
+  const block = doc.getElementById('store-demo-config');
+  if (block?.textContent) {
+    try {
+      injected = JSON.parse(block.textContent) as Partial<DemoConfig>;
+    } catch {
+      // A broken block is a start-script bug; the defaults and the query string still give a working page.
+      console.warn('store demo: ignoring an unreadable #store-demo-config block');
+    }
+  }
+  const query = new URLSearchParams(search);
+  const pick = (key: keyof DemoConfig, param: string): string => query.get(param) ?? injected[key] ?? DEFAULTS[key];
+  return {
+    serviceUrl: pick('serviceUrl', 'service').replace(/\/+$/, ''),
+    token: pick('token', 'token'),
+    relayUrl: resolveRelay(pick('relayUrl', 'relay')),
+  };
+}
+
+/** A relay given as a path (`/relay`, proxied by the dev server) becomes absolute, as the watcher needs. */
+function resolveRelay(value: string): string {
+  if (!value) return '';
+  return new URL(value, location.href).href.replace(/\/+$/, '');
+}

@@ -1,0 +1,43 @@
+/**
+ * The demo page: `<store-uploader>` against the reference service with a dev token, the list of stored files
+ * (refreshed when uploads finish), and the live change feed when the push relay runs.
+ */
+import '../src/elements/index.ts';
+import type { StoreUploader } from '../src/elements/index.ts';
+import { createStoreClient } from '../src/client/index.ts';
+import { readDemoConfig } from './config.ts';
+import { StoredFiles } from './stored-files.ts';
+import { startLiveFeed } from './live-feed.ts';
+
+const config = readDemoConfig();
+const byId = <T extends HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`demo/index.html lacks #${id}`);
+  return el as T;
+};
+
+const uploader = byId<StoreUploader>('uploader');
+uploader.token = config.token;
+uploader.baseUrl = config.serviceUrl;
+
+byId('service-url').textContent = config.serviceUrl;
+byId('token').textContent = config.token;
+
+const client = createStoreClient({ baseUrl: config.serviceUrl, getAccessToken: () => config.token });
+const stored = new StoredFiles(client, byId('stored'), byId('stored-status'));
+void stored.refresh();
+// The uploader's value (the uploaded file IDs) changes when an upload finishes.
+uploader.addEventListener('change', () => void stored.refresh());
+uploader.addEventListener('store-share-complete', () => void stored.refresh());
+byId('refresh').addEventListener('click', () => void stored.refresh());
+
+// Light, dark, or the system's choice; the elements follow through their `color-scheme` attribute.
+const scheme = byId<HTMLSelectElement>('scheme');
+scheme.addEventListener('change', () => {
+  const value = scheme.value;
+  document.documentElement.dataset['scheme'] = value;
+  if (value === 'light' || value === 'dark') uploader.setAttribute('color-scheme', value);
+  else uploader.removeAttribute('color-scheme');
+});
+
+startLiveFeed({ client, relayUrl: config.relayUrl, list: byId('feed'), status: byId('feed-status'), onChange: () => void stored.refresh() });

@@ -1,0 +1,80 @@
+import { H_AUTHORIZATION, H_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../protocol/headers.ts';
+import type { ApiCall, RequestOptions } from './api-call.ts';
+import { runBatch } from './batch.ts';
+import { calls } from './calls.ts';
+import { StoreError } from './store-error.ts';
+import { TokenSource } from './token-source.ts';
+import type { StoreClient, StoreClientOptions } from './types.ts';
+import { joinUrl, pathWithQuery } from './url.ts';
+
+/** Creates the typed client of the store service. Safe to call anywhere: it touches nothing until a call is made. */
+export function createStoreClient(options: StoreClientOptions): StoreClient {
+  const tokens = new TokenSource(options.getAccessToken);
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const url = joinUrl(options.baseUrl, pathWithQuery(path, opts.query, opts.fields));
+    const { body, contentType } = encodeBody(opts.body);
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...(contentType && { [H_CONTENT_TYPE]: contentType }), ...opts.headers };
+      if (!hasHeader(headers, H_AUTHORIZATION)) headers[H_AUTHORIZATION] = `Bearer ${await tokens.get(attempt > 0)}`;
+      let response: Response;
+      try {
+        response = await doFetch(url, { method, headers, ...(body !== undefined && { body }), ...(opts.signal && { signal: opts.signal }) });
+      } catch (error) {
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        throw new StoreError(0, `Network error on ${method} ${path}: ${(error as Error).message}`);
+      }
+      const text = await response.text();
+      if (response.status === 401 && attempt === 0 && !hasHeader(opts.headers ?? {}, H_AUTHORIZATION)) continue;
+      if (!response.ok) throw StoreError.fromResponse(response.status, text);
+      return (text ? JSON.parse(text) : undefined) as T;
+    }
+  }
+
+  function send<T>(call: ApiCall<T>): Promise<T> {
+    return request<T>(call.method, call.path, call);
+  }
+
+  const client: StoreClient = {
+    baseUrl: options.baseUrl,
+    request,
+    send,
+    batch: (list, batchOptions = {}) =>
+      runBatch(list, {
+        baseUrl: options.baseUrl,
+        fetch: doFetch,
+        tokens,
+        ...(batchOptions.signal && { signal: batchOptions.signal }),
+        ...(options.backoff && { backoff: options.backoff }),
+        retries: options.batchRetries ?? 5,
+      }) as never,
+    accessToken: (refresh) => tokens.get(refresh),
+    files: {
+      get: (fileId, o) => send(calls.getFile(fileId, o)),
+      list: (o) => send(calls.listFiles(o)),
+      create: (metadata, o) => send(calls.createFile(metadata, o)),
+      update: (fileId, metadata, o) => send(calls.updateFile(fileId, metadata, o)),
+      delete: (fileId) => send(calls.deleteFile(fileId)),
+    },
+    generateIds: async (count) => (await send(calls.generateIds(count))).ids,
+    about: (o) => send(calls.about(o)),
+    createPermission: (fileId, permission, o) => send(calls.createPermission(fileId, permission, o)),
+  };
+  return client;
+}
+
+/** What `fetch` accepts as a body, named without the DOM-only `BodyInit` so Node-side code typechecks too. */
+type RequestBody = NonNullable<RequestInit['body']>;
+
+/** Plain objects and arrays go as JSON; strings, bytes and Blobs as they are. */
+export function encodeBody(body: unknown): { body?: RequestBody; contentType?: string } {
+  if (body === undefined || body === null) return {};
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) return { body: body as RequestBody };
+  if (typeof Blob !== 'undefined' && body instanceof Blob) return { body };
+  return { body: JSON.stringify(body), contentType: JSON_CONTENT_TYPE };
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}

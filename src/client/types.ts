@@ -1,0 +1,64 @@
+import type { BackoffOptions } from '../protocol/backoff.ts';
+import type { ApiCall, RequestOptions, ResultOf } from './api-call.ts';
+import type { ListFilesOptions, UpdateFileOptions, FileField, AboutField, PermissionField } from './calls.ts';
+import type { FieldsOption } from './api-call.ts';
+import type { StoreError } from './store-error.ts';
+import type {
+  FileMetadataInput,
+  PermissionInput,
+  StoreAbout,
+  StoreFile,
+  StoreFileList,
+  StorePermission,
+} from './resources.ts';
+
+/** Options of `createStoreClient`. */
+export interface StoreClientOptions {
+  /** Where the service lives, e.g. `https://store.example` (a path prefix is kept). */
+  baseUrl: string;
+  /** Returns a bearer token; asked again once after a 401. */
+  getAccessToken: () => string | Promise<string>;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Backoff of batch retries (spec §7); tests shorten it. */
+  backoff?: BackoffOptions;
+  /** Times a batch retries inner calls that failed with 5xx or a rate limit (default 5). */
+  batchRetries?: number;
+}
+
+/** The outcome of one call inside a batch, in the order the calls were given. */
+export type BatchOutcome<T> = { ok: true; status: number; value: T } | { ok: false; status: number; error: StoreError };
+
+/** Outcomes of a batch, typed per call. */
+export type BatchOutcomes<C extends readonly ApiCall<unknown>[]> = { -readonly [K in keyof C]: BatchOutcome<ResultOf<C[K]>> };
+
+/** The typed service client. */
+export interface StoreClient {
+  readonly baseUrl: string;
+  /** Sends one request to `path` (under the base URL) and returns the parsed JSON (undefined for an empty body). */
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /** Sends one prepared call. */
+  send<T>(call: ApiCall<T>): Promise<T>;
+  /**
+   * Sends calls in `multipart/mixed` batches of at most 100, maps answers back by `Content-ID`, and retries the
+   * calls that failed with 5xx or a rate limit (with backoff). Never rejects for an inner failure.
+   */
+  batch<const C extends readonly ApiCall<unknown>[]>(calls: C, options?: { signal?: AbortSignal }): Promise<BatchOutcomes<C>>;
+  /** The bearer token the client currently uses; `refresh` asks `getAccessToken` again. */
+  accessToken(refresh?: boolean): Promise<string>;
+  files: {
+    get(fileId: string, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
+    list(options?: ListFilesOptions): Promise<StoreFileList>;
+    create(metadata: FileMetadataInput, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
+    update(fileId: string, metadata: FileMetadataInput, options?: UpdateFileOptions): Promise<StoreFile>;
+    delete(fileId: string): Promise<void>;
+  };
+  /** Pre-generated file IDs (supplement §4). */
+  generateIds(count?: number): Promise<string[]>;
+  about(options?: { fields?: FieldsOption<AboutField> }): Promise<StoreAbout>;
+  createPermission(
+    fileId: string,
+    permission: PermissionInput,
+    options?: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> },
+  ): Promise<StorePermission>;
+}

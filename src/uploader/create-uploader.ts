@@ -1,0 +1,249 @@
+import { proxy, wrap, type Remote } from 'comlink';
+import { TaskHandle } from './task-handle.ts';
+import type {
+  AddOptions,
+  InterruptedUpload,
+  TaskSnapshot,
+  Uploader,
+  UploaderEventMap,
+  UploaderOptions,
+  UploaderSnapshot,
+  UploadTask,
+} from './types.ts';
+import { UploadError } from './upload-error.ts';
+import type { JobEvent } from './upload-job.ts';
+import type { FileInfo, UploaderService, WorkerUploaderOptions } from './worker-service.ts';
+
+/** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
+const WORKER_START_TIMEOUT_MS = 15_000;
+
+/** Options of `createUploader`, plus test knobs. */
+export type CreateUploaderOptions = UploaderOptions & {
+  /** Retry backoff (spec §7); tests shorten it. */
+  backoff?: { baseMs?: number; capMs?: number };
+  /** Talk to this service instead of a worker (an in-page `UploaderService`, or a comlink remote of one). */
+  service?: Remote<UploaderService> | UploaderService;
+};
+
+/**
+ * Creates the uploader: every byte of upload work runs in a module worker reached through comlink; this object only
+ * hands over files and keeps the latest snapshot of each task for rendering. Safe to import during server-side
+ * rendering: nothing touches `window` or `Worker` until it is called.
+ */
+export function createUploader(options: CreateUploaderOptions): Uploader {
+  return new WorkerUploader(options);
+}
+
+class WorkerUploader extends EventTarget implements Uploader {
+  private readonly tasks = new Map<string, TaskHandle>();
+  private readonly remote: Remote<UploaderService> | UploaderService;
+  private readonly ready: Promise<void>;
+  private readonly worker?: Worker;
+  private online = true;
+  private changeTimer?: ReturnType<typeof setTimeout>;
+  private readonly detach: () => void;
+
+  constructor(options: CreateUploaderOptions) {
+    super();
+    if (options.service) this.remote = options.service;
+    else {
+      this.worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+      this.remote = wrap<UploaderService>(this.worker);
+    }
+    const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+    this.online = nav?.onLine !== false;
+    const { getAccessToken, worker: _worker, service: _service, ...rest } = options;
+    const init: WorkerUploaderOptions = { ...rest, online: this.online };
+    this.ready = withTimeout(
+      Promise.resolve(this.remote.init(init, proxy(() => getAccessToken()), proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)))),
+      this.worker,
+    );
+    this.ready.catch((error: unknown) => this.failAll(error));
+    this.detach = this.watchConnectivity();
+    void this.ready.then(() => this.interrupted()).catch(() => undefined);
+  }
+
+  get snapshot(): UploaderSnapshot {
+    const tasks = [...this.tasks.values()].map((task) => task.snapshot);
+    return {
+      tasks,
+      online: this.online,
+      totalBytes: tasks.reduce((sum, t) => sum + t.total, 0),
+      sentBytes: tasks.reduce((sum, t) => sum + t.bytesSent, 0),
+    };
+  }
+
+  add(file: File | Blob, options: AddOptions = {}): UploadTask {
+    const info = fileInfo(file);
+    return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+  }
+
+  task(id: string): UploadTask | undefined {
+    return this.tasks.get(id);
+  }
+
+  async interrupted(): Promise<InterruptedUpload[]> {
+    await this.ready;
+    const list = await this.remote.interrupted();
+    if (list.length > 0) this.dispatchEvent(new CustomEvent('interrupted-found', { detail: list }));
+    return list;
+  }
+
+  async resumeInterrupted(id: string, file?: File): Promise<UploadTask> {
+    await this.ready;
+    const source = await this.remote.interruptedSource(id);
+    if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
+    let blob: Blob | undefined = file ?? source.blob;
+    if (!blob && source.handle) blob = await fileFromHandle(source.handle);
+    if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
+    const info = file ? fileInfo(file) : source.info;
+    const task = this.start(info, source.options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
+    return task;
+  }
+
+  async discardInterrupted(id: string): Promise<void> {
+    await this.ready;
+    await this.remote.discardInterrupted(id);
+  }
+
+  remove(id: string): void {
+    const task = this.tasks.get(id);
+    if (!task || !['done', 'failed', 'cancelled'].includes(task.state)) return;
+    this.tasks.delete(id);
+    void this.ready.then(() => this.remote.remove(id));
+    this.scheduleChange(0);
+  }
+
+  pauseAll(): void {
+    void this.ready.then(() => this.remote.pauseAll());
+  }
+
+  resumeAll(): void {
+    void this.ready.then(() => this.remote.resumeAll());
+  }
+
+  destroy(): void {
+    this.detach();
+    clearTimeout(this.changeTimer);
+    void Promise.resolve(this.remote.destroy()).finally(() => this.worker?.terminate());
+  }
+
+  override addEventListener<K extends keyof UploaderEventMap>(
+    type: K | string,
+    listener: ((event: UploaderEventMap[K]) => void) | EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    super.addEventListener(type, listener as EventListenerOrEventListenerObject | null, options);
+  }
+
+  private start(info: FileInfo, options: AddOptions, send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot, size: number): TaskHandle {
+    const id = crypto.randomUUID();
+    const snapshot: TaskSnapshot = {
+      id,
+      name: info.name,
+      ...(options.relativePath && { relativePath: options.relativePath }),
+      type: info.type,
+      state: 'queued',
+      total: size,
+      bytesSent: 0,
+      bytesAcknowledged: 0,
+      speed: 0,
+      ...(options.convertTo && { convertTo: options.convertTo }),
+    };
+    const task = new TaskHandle(snapshot, {
+      pause: (taskId) => void this.ready.then(() => this.remote.pause(taskId)),
+      resume: (taskId) => void this.ready.then(() => this.remote.resume(taskId)),
+      cancel: (taskId) => void this.ready.then(() => this.remote.cancel(taskId)),
+    });
+    this.tasks.set(id, task);
+    this.dispatchEvent(new CustomEvent('add', { detail: { ...snapshot } }));
+    this.scheduleChange(0);
+    void this.ready
+      .then(() => send(id))
+      .then(async () => {
+        const result = await this.remote.result(id);
+        if (result.ok) task.resolve(result.file);
+        else task.reject(new UploadError(result.error));
+      })
+      .catch((error: unknown) => {
+        const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
+        task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+        task.reject(new UploadError(info));
+        this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
+        this.scheduleChange(0);
+      });
+    return task;
+  }
+
+  private onEvent(event: JobEvent, snapshot: TaskSnapshot): void {
+    const task = this.tasks.get(snapshot.id);
+    if (!task) return;
+    task.snapshot = snapshot;
+    if (event !== 'change') this.dispatchEvent(new CustomEvent(event, { detail: snapshot }));
+    this.scheduleChange(event === 'progress' ? 100 : 0);
+  }
+
+  /** `change` is coalesced: at most one per macrotask, and at most ten a second while only progress moves. */
+  private scheduleChange(delay: number): void {
+    if (this.changeTimer !== undefined) {
+      if (delay > 0) return;
+      clearTimeout(this.changeTimer);
+    }
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.dispatchEvent(new CustomEvent('change', { detail: this.snapshot }));
+    }, delay);
+  }
+
+  private failAll(error: unknown): void {
+    const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
+    for (const task of this.tasks.values()) {
+      task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
+      task.reject(new UploadError({ code: 'unknown', message }));
+    }
+    this.scheduleChange(0);
+  }
+
+  private watchConnectivity(): () => void {
+    const scope = globalThis as { addEventListener?: EventTarget['addEventListener']; removeEventListener?: EventTarget['removeEventListener'] };
+    if (typeof scope.addEventListener !== 'function') return () => undefined;
+    const update = (online: boolean) => () => {
+      this.online = online;
+      void this.ready.then(() => this.remote.setOnline(online));
+      this.scheduleChange(0);
+    };
+    const online = update(true);
+    const offline = update(false);
+    scope.addEventListener('online', online);
+    scope.addEventListener('offline', offline);
+    return () => {
+      scope.removeEventListener?.('online', online);
+      scope.removeEventListener?.('offline', offline);
+    };
+  }
+}
+
+function fileInfo(file: File | Blob): FileInfo {
+  const asFile = file as Partial<File>;
+  return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
+}
+
+/** Reads a stored handle's file, asking for read permission once if the browser wants it (needs a user gesture). */
+async function fileFromHandle(handle: FileSystemFileHandle): Promise<File> {
+  type PermissionHandle = FileSystemFileHandle & {
+    queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
+    requestPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
+  };
+  const h = handle as PermissionHandle;
+  if ((await h.queryPermission?.({ mode: 'read' })) === 'prompt') await h.requestPermission?.({ mode: 'read' });
+  return handle.getFile();
+}
+
+/** Rejects when the worker reports a load error or does not answer in time. */
+function withTimeout(first: Promise<void>, worker: Worker | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
+    worker?.addEventListener('error', (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')), { once: true });
+    first.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}

@@ -1,0 +1,231 @@
+import type { StoreClient } from '../client/index.ts';
+import type { BackoffOptions } from '../protocol/backoff.ts';
+import { ChunkSizer } from './chunk-sizer.ts';
+import { IdPool } from './id-pool.ts';
+import type { ClockPort, HttpPort, OnlinePort, SessionRecord, SessionStore } from './ports.ts';
+import { fingerprintOf } from './request-metadata.ts';
+import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
+import { UploadError } from './upload-error.ts';
+import { UploadJob, isFinal, type JobEvent } from './upload-job.ts';
+
+/** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
+export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Everything the engine is built from: ports plus the uploader's options. */
+export interface EngineConfig {
+  baseUrl: string;
+  client: StoreClient;
+  http: HttpPort;
+  online: OnlinePort;
+  clock: ClockPort;
+  store?: SessionStore;
+  concurrency?: number;
+  chunkSize?: number | 'adaptive';
+  resumableThreshold?: number;
+  verify?: boolean;
+  stallTimeoutMs?: number;
+  maxRetries?: number;
+  backoff?: BackoffOptions;
+  /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
+  blobQuotaBytes?: number;
+  /** Receives every task event (progress already throttled). */
+  onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
+}
+
+/** A file as the engine takes it: a Blob plus the File fields it reads (Node tests pass them explicitly). */
+export interface EngineFile {
+  blob: Blob;
+  name: string;
+  type: string;
+  lastModified: number;
+}
+
+/**
+ * The upload engine: a queue of jobs run `concurrency` at a time (each session's chunks strictly in order inside its
+ * job), connectivity handling, and the session records that outlive the page. It talks to the world only through
+ * the ports in its config, so it runs the same in the browser worker and in Node.
+ */
+export class UploadEngine {
+  private readonly jobs = new Map<string, UploadJob>();
+  private readonly queue: UploadJob[] = [];
+  private running = 0;
+  private readonly ids: IdPool;
+  private readonly unsubscribeOnline: () => void;
+
+  constructor(private readonly config: EngineConfig) {
+    if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
+    this.ids = new IdPool(config.client);
+    this.unsubscribeOnline = config.online.subscribe((online) => {
+      // Offline: stop requests now instead of letting them fail into the retry budget.
+      if (!online) for (const job of this.jobs.values()) job.interrupt('offline');
+    });
+  }
+
+  /**
+   * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
+   * instead of starting over; `resumeId` names the record to resume explicitly.
+   */
+  async add(taskId: string, file: EngineFile, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
+    const record = await this.findRecord(fingerprint, resumeId);
+    if (record && record.id !== taskId) {
+      await this.config.store?.delete(record.id);
+      record.id = taskId;
+      await this.config.store?.put(record);
+    }
+    const quota = this.config.blobQuotaBytes ?? 0;
+    const job = new UploadJob(
+      {
+        baseUrl: this.config.baseUrl,
+        client: this.config.client,
+        http: this.config.http,
+        ids: this.ids,
+        ...(this.config.store && { store: this.config.store }),
+        stallTimeoutMs: this.config.stallTimeoutMs ?? 30_000,
+        verify: this.config.verify ?? true,
+        online: this.config.online,
+        clock: this.config.clock,
+        maxRetries: this.config.maxRetries ?? 8,
+        ...(this.config.backoff && { backoff: this.config.backoff }),
+        resumableThreshold: this.config.resumableThreshold ?? 5 * 1024 * 1024,
+        chunkSize: this.config.chunkSize,
+        emit: (event, snapshot) => this.config.onEvent(event, snapshot),
+      },
+      {
+        taskId,
+        file: file.blob,
+        name: file.name,
+        type: file.type,
+        lastModified: file.lastModified,
+        options: record?.convertTo ? { ...options, convertTo: record.convertTo } : options,
+        keepBlob: quota > 0 && file.blob.size <= quota && !options.handle,
+      },
+      record,
+    );
+    this.jobs.set(taskId, job);
+    this.enqueue(job);
+    return { ...job.snapshot };
+  }
+
+  /** The task's final file, or its `UploadError`. */
+  done(taskId: string): Promise<StoreFile> {
+    return this.job(taskId).done;
+  }
+
+  pause(taskId: string): void {
+    const job = this.job(taskId);
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    job.pause();
+  }
+
+  /** Continues a paused task, or tries a failed one again. */
+  resume(taskId: string): void {
+    const job = this.job(taskId);
+    if (!job.running && job.rearm()) this.enqueue(job);
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    const job = this.job(taskId);
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    await job.cancel();
+  }
+
+  pauseAll(): void {
+    for (const id of this.jobs.keys()) this.pause(id);
+  }
+
+  resumeAll(): void {
+    for (const [id, job] of this.jobs) if (job.snapshot.state === 'paused') this.resume(id);
+  }
+
+  /** Drops a finished task from memory. */
+  remove(taskId: string): void {
+    const job = this.jobs.get(taskId);
+    if (job && isFinal(job.snapshot.state)) this.jobs.delete(taskId);
+  }
+
+  /** Sessions stored by an earlier page life that no task of this one is using; expired ones are deleted. */
+  async interrupted(): Promise<InterruptedUpload[]> {
+    const records = await this.liveRecords();
+    return records
+      .filter((record) => !this.jobs.has(record.id))
+      .map((record) => ({
+        id: record.id,
+        name: record.name,
+        type: record.type,
+        total: record.total,
+        bytesAcknowledged: record.acknowledged,
+        updatedAt: record.updatedAt,
+        canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
+      }));
+  }
+
+  /** The stored record, for resuming without the user choosing the file again. */
+  async record(id: string): Promise<SessionRecord | undefined> {
+    return this.config.store?.get(id);
+  }
+
+  /** Forgets an interrupted upload and cancels its session with the service. */
+  async discard(id: string): Promise<void> {
+    const record = await this.config.store?.get(id);
+    if (!record) return;
+    await this.config.store?.delete(id);
+    await this.config.http
+      .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: new AbortController().signal })
+      .catch(() => undefined);
+  }
+
+  /** Stops every request; stored sessions stay for the next page life. */
+  destroy(): void {
+    this.unsubscribeOnline();
+    this.queue.length = 0;
+    for (const job of this.jobs.values()) job.interrupt('destroy');
+  }
+
+  private job(taskId: string): UploadJob {
+    const job = this.jobs.get(taskId);
+    if (!job) throw new UploadError({ code: 'not-found', message: `no upload task ${taskId}` });
+    return job;
+  }
+
+  private enqueue(job: UploadJob): void {
+    this.queue.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    const limit = Math.max(1, this.config.concurrency ?? 3);
+    while (this.running < limit && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running++;
+      void job.run().finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async findRecord(fingerprint: string, resumeId?: string): Promise<SessionRecord | undefined> {
+    if (!this.config.store) return undefined;
+    const records = await this.liveRecords();
+    const busy = (record: SessionRecord) => {
+      const job = this.jobs.get(record.id);
+      return job !== undefined && !isFinal(job.snapshot.state);
+    };
+    return records.find((r) => (resumeId === undefined || r.id === resumeId) && r.fingerprint === fingerprint && !busy(r));
+  }
+
+  private async liveRecords(): Promise<SessionRecord[]> {
+    const store = this.config.store;
+    if (!store) return [];
+    const now = this.config.clock.now();
+    const live: SessionRecord[] = [];
+    for (const record of await store.list()) {
+      if (now - record.updatedAt > SESSION_LIFETIME_MS) await store.delete(record.id);
+      else live.push(record);
+    }
+    return live;
+  }
+}

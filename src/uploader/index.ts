@@ -1,0 +1,12 @@
+/** Public entry of the uploader layer: the main-thread facade, its types, and the engine for custom environments. */
+export { createUploader, type CreateUploaderOptions } from './create-uploader.ts';
+export { UploadError } from './upload-error.ts';
+export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine.ts';
+export { UploaderService, type WorkerUploaderOptions, type TaskResult, type FileInfo } from './worker-service.ts';
+export { MemorySessionStore } from './adapters/memory-session-store.ts';
+export { IdbSessionStore, SESSION_DB, SESSION_STORE } from './adapters/idb-session-store.ts';
+export { xhrHttp } from './adapters/xhr-http.ts';
+export { systemClock } from './adapters/system-clock.ts';
+export { navigatorOnline, ManualOnline } from './adapters/navigator-online.ts';
+export type * from './ports.ts';
+export type * from './types.ts';

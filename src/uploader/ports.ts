@@ -1,0 +1,97 @@
+/**
+ * The ports the upload engine talks through. The engine is a state machine that never touches `window`, `XMLHttpRequest`,
+ * `fetch`, IndexedDB or `node:` modules itself; each environment plugs in one small adapter per port, so the same engine
+ * runs inside the browser worker and in Node tests against the real reference service.
+ */
+
+/** Request body the HTTP port must be able to send: Blobs are sent without being read into memory. */
+export type HttpBody = string | Uint8Array | Blob;
+
+/** One HTTP request of the upload protocol. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Pieces sent one after another (a multipart body is text + Blob + text). */
+  body?: readonly HttpBody[];
+}
+
+/** What the engine reads of a response. */
+export interface HttpResponse {
+  status: number;
+  /** Lower-case header names. */
+  header(name: string): string | null;
+  text: string;
+}
+
+/** Hooks for one request. */
+export interface HttpHooks {
+  signal: AbortSignal;
+  /** Body bytes handed to the network so far (upload progress). */
+  onProgress?: (sent: number) => void;
+}
+
+/**
+ * Sends one request. Resolves with any HTTP response (including 4xx/5xx); rejects only when no response arrived
+ * (network error, connection cut, abort). Rejections caused by `signal` carry the signal's reason.
+ */
+export interface HttpPort {
+  send(request: HttpRequest, hooks: HttpHooks): Promise<HttpResponse>;
+}
+
+/** A file the engine can slice lazily: a `File`/`Blob` in the browser, `fs.openAsBlob` in Node. */
+export interface ByteSource {
+  readonly size: number;
+  readonly type: string;
+  /** Bytes [start, end) without reading them; the HTTP port and the hasher read the slice when they need it. */
+  slice(start: number, end: number): Blob;
+}
+
+/** A persisted resumable session (one record per upload). Plain data: it is stored with structured clone. */
+export interface SessionRecord {
+  /** Task id; also the record key. */
+  id: string;
+  sessionUri: string;
+  /** name + size + lastModified + type of the file; adding a file with the same one resumes this session. */
+  fingerprint: string;
+  name: string;
+  type: string;
+  total: number;
+  metadata: Record<string, unknown>;
+  /** Query string of the start request that shapes the final response (e.g. `fields`). */
+  query?: Record<string, string>;
+  convertTo?: string;
+  updateFileId?: string;
+  /** Bytes the service confirmed (first byte not yet stored). */
+  acknowledged: number;
+  /** hash-wasm MD5 state covering bytes [0, hashedTo). */
+  hashState?: Uint8Array;
+  hashedTo: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Browser file handle (Chromium drops and pickers) or a small file kept as a Blob, to resume without asking. */
+  handle?: FileSystemFileHandle;
+  blob?: Blob;
+}
+
+/** Where resumable sessions live between page lives. */
+export interface SessionStore {
+  get(id: string): Promise<SessionRecord | undefined>;
+  put(record: SessionRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+  list(): Promise<SessionRecord[]>;
+}
+
+/** Connectivity as the environment reports it (`navigator.onLine` and its events). */
+export interface OnlinePort {
+  isOnline(): boolean;
+  /** Calls `listener` on every change; returns an unsubscribe function. */
+  subscribe(listener: (online: boolean) => void): () => void;
+}
+
+/** Time, so tests and the worker share one notion of "now" and of waiting. */
+export interface ClockPort {
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason when it aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}

@@ -1,0 +1,240 @@
+import { StoreError } from '../client/index.ts';
+import { joinUrl, pathWithQuery } from '../client/url.ts';
+import { formatChunkRange, formatStatusQuery, parseStoredRange } from '../protocol/content-range.ts';
+import {
+  H_CONTENT_RANGE,
+  H_CONTENT_TYPE,
+  H_LOCATION,
+  H_RANGE,
+  H_UPLOAD_CONTENT_LENGTH,
+  H_UPLOAD_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  STATUS_RESUME_INCOMPLETE,
+} from '../protocol/headers.ts';
+import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
+import type { ChunkSizer } from './chunk-sizer.ts';
+import { Md5Tracker } from './md5-tracker.ts';
+import type { HttpResponse, SessionRecord } from './ports.ts';
+import { fingerprintOf, requestMetadata } from './request-metadata.ts';
+import { sendGuarded } from './send-guarded.ts';
+import type { StoreFile } from './types.ts';
+import type { UploadContext, UploadInput } from './upload-context.ts';
+import { verifyResult } from './verify-result.ts';
+
+/** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
+export class SessionExpired extends Error {
+  constructor() {
+    super('the upload session no longer exists');
+    this.name = 'SessionExpired';
+  }
+}
+
+/**
+ * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
+ * state is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte
+ * not acknowledged. The service may keep less than was sent, so the acknowledged offset only ever comes from the
+ * service's answers, never from what was sent.
+ */
+export class ResumableUpload {
+  record?: SessionRecord;
+  /** True when the service's state is unknown and must be asked before sending. */
+  private needsStatus: boolean;
+  private tracker?: Md5Tracker;
+
+  constructor(
+    private readonly ctx: UploadContext,
+    private readonly input: UploadInput,
+    private readonly sizer: ChunkSizer,
+    resumeFrom?: SessionRecord,
+  ) {
+    if (resumeFrom) this.record = { ...resumeFrom };
+    this.needsStatus = resumeFrom !== undefined;
+  }
+
+  /** Bytes the service confirmed. */
+  get acknowledged(): number {
+    return this.record?.acknowledged ?? 0;
+  }
+
+  /** One attempt from wherever the upload stands; throws for the job to judge (and calls `run` again). */
+  async run(signal: AbortSignal, token: string): Promise<StoreFile> {
+    const total = this.input.file.size;
+    if (!this.record) await this.start(signal, token);
+    else if (this.needsStatus) {
+      const finished = await this.queryStatus(signal);
+      if (finished) return this.finish(finished);
+    }
+    const record = this.record!;
+    this.tracker ??= await Md5Tracker.create(record.hashState, record.hashedTo);
+    for (let stuck = 0; ; ) {
+      const start = record.acknowledged;
+      const end = this.sizer.next(start, total);
+      await this.tracker.seek(start, this.input.file);
+      const hashing = new AbortController();
+      const hashed = this.ctx.verify ? this.tracker.hashTo(this.input.file, end, hashing.signal) : Promise.resolve();
+      hashed.catch(() => undefined); // awaited below on every path
+      this.needsStatus = true;
+      const began = Date.now();
+      let response: HttpResponse;
+      try {
+        const whole = start === 0 && end === total;
+        response = await sendGuarded(
+          this.ctx.http,
+          {
+            method: 'PUT',
+            url: record.sessionUri,
+            // The session URI is a capability (supplement §1): no Authorization header.
+            headers: whole ? {} : { [H_CONTENT_RANGE]: formatChunkRange(start, end - 1, total) },
+            body: [this.input.file.slice(start, end)],
+          },
+          {
+            signal,
+            stallTimeoutMs: this.ctx.stallTimeoutMs,
+            bodyLength: end - start,
+            onProgress: (sent) => this.ctx.onSent(start, sent),
+          },
+        );
+      } catch (error) {
+        hashing.abort();
+        await hashed;
+        this.sizer.shrink();
+        throw error;
+      }
+      await hashed;
+      if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
+      if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
+      const stored = this.stored(response);
+      this.sizer.record(end - start, Date.now() - began);
+      // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
+      stuck = stored > start ? 0 : stuck + 1;
+      if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
+      await this.acknowledge(stored);
+    }
+  }
+
+  /** Forgets the session after a 404: the next `run` starts a new one from byte 0. */
+  async reset(): Promise<void> {
+    if (this.record) await this.ctx.store?.delete(this.record.id);
+    this.record = undefined;
+    this.tracker = undefined;
+    this.needsStatus = false;
+    this.ctx.onAcknowledged(0);
+  }
+
+  /** Cancels the session with the service (`DELETE`, answered 499) and forgets it. */
+  async cancel(): Promise<void> {
+    const record = this.record;
+    if (!record) return;
+    this.record = undefined;
+    await this.ctx.store?.delete(record.id);
+    const controller = new AbortController();
+    await this.ctx.http.send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: controller.signal }).catch(() => undefined);
+  }
+
+  private async start(signal: AbortSignal, token: string): Promise<void> {
+    const { ctx, input } = this;
+    const { metadata, query } = requestMetadata(input);
+    const update = input.options.updateFileId;
+    const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
+    const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'resumable' }));
+    const body = JSON.stringify(metadata);
+    const response = await sendGuarded(
+      ctx.http,
+      {
+        method: update ? 'PATCH' : 'POST',
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
+          [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
+          [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
+        },
+        body: [body],
+      },
+      { signal, stallTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
+    );
+    const location = response.header(H_LOCATION);
+    if (response.status !== 200 || !location) {
+      if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
+      throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
+    }
+    const now = Date.now();
+    this.record = {
+      id: input.taskId,
+      sessionUri: new URL(location, ctx.baseUrl).href,
+      fingerprint: fingerprintOf({ name: input.name, size: input.file.size, lastModified: input.lastModified, type: input.type }),
+      name: input.name,
+      type: input.type,
+      total: input.file.size,
+      metadata,
+      query,
+      ...(input.options.convertTo && { convertTo: input.options.convertTo }),
+      ...(update && { updateFileId: update }),
+      ...(input.options.handle && { handle: input.options.handle }),
+      ...(input.keepBlob && { blob: input.file }),
+      acknowledged: 0,
+      hashedTo: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.needsStatus = false;
+    await ctx.store?.put(this.record);
+  }
+
+  /** Asks the service what it stored (spec §4.5); returns the file when the upload is already complete. */
+  private async queryStatus(signal: AbortSignal): Promise<StoreFile | undefined> {
+    const record = this.record!;
+    const response = await sendGuarded(
+      this.ctx.http,
+      { method: 'PUT', url: record.sessionUri, headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) } },
+      { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
+    );
+    if (response.status === 200 || response.status === 201) return JSON.parse(response.text) as StoreFile;
+    if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
+    await this.acknowledge(this.stored(response));
+    this.needsStatus = false;
+    return undefined;
+  }
+
+  private stored(response: HttpResponse): number {
+    const stored = parseStoredRange(response.header(H_RANGE));
+    if (stored === undefined || stored > this.input.file.size) {
+      throw new StoreError(500, `unreadable Range header on 308: ${response.header(H_RANGE)}`);
+    }
+    return stored;
+  }
+
+  private async acknowledge(stored: number): Promise<void> {
+    const record = this.record!;
+    record.acknowledged = stored;
+    record.updatedAt = Date.now();
+    if (this.tracker && this.ctx.verify) {
+      await this.tracker.seek(stored, this.input.file);
+      this.tracker.confirm(stored);
+      record.hashState = this.tracker.save();
+      record.hashedTo = stored;
+    }
+    // Persist first: an acknowledged offset the page reports is one a reload can resume from.
+    await this.ctx.store?.put(record);
+    this.ctx.onAcknowledged(stored);
+  }
+
+  private async finish(file: StoreFile): Promise<StoreFile> {
+    const total = this.input.file.size;
+    const record = this.record!;
+    this.ctx.onAcknowledged(total);
+    // The session is complete whatever the check finds: its record must not outlive it.
+    await this.ctx.store?.delete(record.id);
+    if (this.ctx.verify) {
+      this.tracker ??= await Md5Tracker.create(record.hashState, record.hashedTo);
+      await this.tracker.seek(total, this.input.file);
+      verifyResult(file, total, this.tracker.hex());
+    }
+    return file;
+  }
+
+  private failure(response: HttpResponse): Error {
+    if (response.status === 404) return new SessionExpired();
+    return StoreError.fromResponse(response.status, response.text);
+  }
+}

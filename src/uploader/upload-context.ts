@@ -1,0 +1,34 @@
+import type { StoreClient } from '../client/index.ts';
+import type { IdPool } from './id-pool.ts';
+import type { HttpPort, SessionStore } from './ports.ts';
+import type { AddOptions, StoreFile } from './types.ts';
+
+/** What every upload strategy needs from the engine, for one task. */
+export interface UploadContext {
+  baseUrl: string;
+  client: StoreClient;
+  http: HttpPort;
+  ids: IdPool;
+  store?: SessionStore;
+  stallTimeoutMs: number;
+  verify: boolean;
+  /** Bytes of the current request handed to the network; `start` is the request's first file offset. */
+  onSent(start: number, sent: number): void;
+  /** The service confirmed bytes [0, acknowledged). */
+  onAcknowledged(acknowledged: number): void;
+}
+
+/** The file being uploaded and what the app asked for. */
+export interface UploadInput {
+  taskId: string;
+  file: Blob;
+  name: string;
+  type: string;
+  lastModified: number;
+  options: AddOptions;
+  /** Keep the file itself in the session record (small files, under the app's quota) to resume without it. */
+  keepBlob?: boolean;
+}
+
+/** A strategy's result. */
+export type UploadOutcome = StoreFile;

@@ -1,0 +1,165 @@
+import { createStoreClient } from '../client/index.ts';
+import { ManualOnline } from './adapters/navigator-online.ts';
+import { IdbSessionStore } from './adapters/idb-session-store.ts';
+import { MemorySessionStore } from './adapters/memory-session-store.ts';
+import { systemClock } from './adapters/system-clock.ts';
+import { xhrHttp } from './adapters/xhr-http.ts';
+import { UploadEngine } from './engine.ts';
+import { fingerprintOf } from './request-metadata.ts';
+import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
+import { UploadError } from './upload-error.ts';
+import type { JobEvent } from './upload-job.ts';
+import type { HttpPort, SessionStore } from './ports.ts';
+
+/** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
+export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
+  /** Shorter backoff for tests. */
+  backoff?: { baseMs?: number; capMs?: number };
+  online?: boolean;
+};
+
+/** How a task ended, as plain data (an Error's class and code do not survive structured clone). */
+export type TaskResult = { ok: true; file: StoreFile } | { ok: false; error: UploadErrorInfo };
+
+/** The File fields the engine reads, sent beside the Blob (a Blob sent alone loses them). */
+export interface FileInfo {
+  name: string;
+  type: string;
+  lastModified: number;
+}
+
+/**
+ * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploaderService>`
+ * is the cross-thread protocol, so there are no hand-kept message types. Also usable in the page itself (tests, or
+ * where workers are unavailable), with any HTTP port and session store.
+ */
+export class UploaderService {
+  private engine?: UploadEngine;
+  private readonly online = new ManualOnline(true);
+
+  constructor(private readonly ports: { http?: HttpPort; store?: SessionStore } = {}) {}
+
+  /** Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. */
+  init(
+    options: WorkerUploaderOptions,
+    getAccessToken: () => string | Promise<string>,
+    onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
+  ): void {
+    this.online.set(options.online ?? true);
+    const persist = options.persist ?? true;
+    const store = this.ports.store ?? (persist ? new IdbSessionStore() : new MemorySessionStore());
+    if (persist) void requestPersistentStorage();
+    this.engine = new UploadEngine({
+      baseUrl: options.baseUrl,
+      client: createStoreClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
+      http: this.ports.http ?? xhrHttp,
+      online: this.online,
+      clock: systemClock,
+      store,
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),
+      ...(options.resumableThreshold !== undefined && { resumableThreshold: options.resumableThreshold }),
+      ...(options.verify !== undefined && { verify: options.verify }),
+      ...(options.stallTimeoutMs !== undefined && { stallTimeoutMs: options.stallTimeoutMs }),
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.backoff && { backoff: options.backoff }),
+      ...(typeof persist === 'object' && persist.blobQuotaBytes !== undefined && { blobQuotaBytes: persist.blobQuotaBytes }),
+      onEvent,
+    });
+  }
+
+  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    return this.need().add(taskId, { blob: file, ...info }, options, resumeId);
+  }
+
+  /** Resolves when the task ends, never rejects: the result says how. */
+  async result(taskId: string): Promise<TaskResult> {
+    try {
+      return { ok: true, file: await this.need().done(taskId) };
+    } catch (error) {
+      const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) };
+      return { ok: false, error: info };
+    }
+  }
+
+  pause(taskId: string): void {
+    this.need().pause(taskId);
+  }
+  resume(taskId: string): void {
+    this.need().resume(taskId);
+  }
+  cancel(taskId: string): Promise<void> {
+    return this.need().cancel(taskId);
+  }
+  pauseAll(): void {
+    this.need().pauseAll();
+  }
+  resumeAll(): void {
+    this.need().resumeAll();
+  }
+  remove(taskId: string): void {
+    this.need().remove(taskId);
+  }
+  setOnline(online: boolean): void {
+    this.online.set(online);
+  }
+  interrupted(): Promise<InterruptedUpload[]> {
+    return this.need().interrupted();
+  }
+
+  /**
+   * What an interrupted upload needs to resume: the stored Blob or file handle (the main thread asks for the
+   * handle's permission, which needs the page), the File fields and its options.
+   */
+  async interruptedSource(id: string): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; fingerprint: string; options: AddOptions } | undefined> {
+    const record = await this.need().record(id);
+    if (!record) return undefined;
+    const options: AddOptions = {
+      metadata: record.metadata,
+      ...(record.convertTo && { convertTo: record.convertTo }),
+      ...(record.updateFileId && { updateFileId: record.updateFileId }),
+      ...(record.handle && { handle: record.handle }),
+    };
+    const lastModified = Number(JSON.parse(record.fingerprint)[2]);
+    return {
+      ...(record.blob && { blob: record.blob }),
+      ...(record.handle && { handle: record.handle }),
+      info: { name: record.name, type: record.type, lastModified },
+      fingerprint: record.fingerprint,
+      options,
+    };
+  }
+
+  /** Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`). */
+  async resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot> {
+    const source = await this.interruptedSource(id);
+    if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
+    if (fingerprintOf({ ...info, size: file.size }) !== source.fingerprint) {
+      throw new UploadError({ code: 'file-changed', message: `the file is not the one this upload started with (${source.info.name})` });
+    }
+    return this.need().add(taskId, { blob: file, ...info }, source.options, id);
+  }
+
+  discardInterrupted(id: string): Promise<void> {
+    return this.need().discard(id);
+  }
+
+  destroy(): void {
+    this.engine?.destroy();
+  }
+
+  private need(): UploadEngine {
+    if (!this.engine) throw new Error('UploaderService.init must be called first');
+    return this.engine;
+  }
+}
+
+/** Asks the browser to keep the kit's IndexedDB data under storage pressure; a refusal changes nothing. */
+async function requestPersistentStorage(): Promise<void> {
+  const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
+  try {
+    await storage?.persist?.();
+  } catch {
+    // Not available in this context: uploads still work, records may just be evicted under pressure.
+  }
+}

@@ -1,0 +1,59 @@
+// Shared bits of the uploader browser suites: the real service's URL, files of random bytes, downloads, faults.
+
+/** The store-service started by web-test-runner.config.js. */
+export async function serviceUrl(): Promise<string> {
+  const res = await fetch('/__store-service');
+  return ((await res.json()) as { url: string }).url;
+}
+
+export const TOKEN = 'dev-token-alice';
+
+/** A File of random bytes with a unique name. */
+export function randomFile(size: number, type = 'application/octet-stream'): File {
+  const bytes = new Uint8Array(size);
+  for (let at = 0; at < size; at += 65536) crypto.getRandomValues(bytes.subarray(at, Math.min(size, at + 65536)));
+  return new File([bytes], `b-${crypto.randomUUID()}.bin`, { type, lastModified: 1_700_000_000_000 });
+}
+
+/** The stored bytes of a file. */
+export async function download(baseUrl: string, fileId: string): Promise<Uint8Array> {
+  const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  if (res.status !== 200) throw new Error(`download: ${res.status} ${await res.text()}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** True when both hold exactly the same bytes. */
+export async function sameBytes(file: Blob, stored: Uint8Array): Promise<boolean> {
+  const sent = new Uint8Array(await file.arrayBuffer());
+  if (sent.length !== stored.length) return false;
+  for (let i = 0; i < sent.length; i++) if (sent[i] !== stored[i]) return false;
+  return true;
+}
+
+export async function filesNamed(baseUrl: string, name: string): Promise<{ id: string }[]> {
+  const q = encodeURIComponent(`name = '${name}'`);
+  const res = await fetch(`${baseUrl}/store/v3/files?q=${q}&fields=files(id)`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return ((await res.json()) as { files: { id: string }[] }).files;
+}
+
+export async function addFault(baseUrl: string, fault: unknown): Promise<void> {
+  const res = await fetch(`${baseUrl}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+  if (!res.ok) throw new Error(`fault: ${res.status} ${await res.text()}`);
+}
+
+export async function clearFaults(baseUrl: string): Promise<void> {
+  await fetch(`${baseUrl}/__admin/faults`, { method: 'DELETE' });
+}
+
+/** Resolves with the detail of the first `type` event for which `accept` is true. */
+export function nextEvent<T>(target: EventTarget, type: string, accept: (detail: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (event: Event) => {
+      const detail = (event as CustomEvent<T>).detail;
+      if (!accept(detail)) return;
+      target.removeEventListener(type, listener);
+      resolve(detail);
+    };
+    target.addEventListener(type, listener);
+  });
+}

@@ -1,0 +1,129 @@
+// The typed service client against the real reference service: calls, fields, errors, 401 refresh, batch.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { calls, createStoreClient, StoreError, type StoreClient } from '../../src/client/index.ts';
+import { addFault, clearFaults } from './helpers/engine-harness.ts';
+
+let service: ServiceHandle;
+let client: StoreClient;
+before(async () => {
+  service = await startService();
+  client = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice', backoff: { baseMs: 10, capMs: 50 } });
+});
+after(async () => {
+  await service.stop();
+});
+
+/** `fetch` that counts the requests it sends (still the real fetch). */
+function countingFetch() {
+  const seen: string[] = [];
+  const wrapped: typeof fetch = (input, init) => {
+    seen.push(`${init?.method ?? 'GET'} ${String(input)}`);
+    return fetch(input, init);
+  };
+  return { seen, fetch: wrapped };
+}
+
+describe('files', () => {
+  test('create, get with fields, list by name, update, delete', async () => {
+    const name = `doc-${Date.now()}.txt`;
+    const created = await client.files.create({ name, mimeType: 'text/plain' }, { fields: ['id', 'name', 'mimeType'] });
+    assert.deepEqual(Object.keys(created).sort(), ['id', 'mimeType', 'name']);
+    assert.equal(created.name, name);
+
+    const got = await client.files.get(created.id, { fields: ['id', { owners: ['emailAddress'] }] });
+    assert.deepEqual(got, { id: created.id, owners: [{ emailAddress: 'alice@example.com' }] });
+
+    const list = await client.files.list({ q: `name = '${name}'`, fields: [{ files: ['id', 'name'] }] });
+    assert.deepEqual(list, { files: [{ id: created.id, name }] });
+
+    const renamed = await client.files.update(created.id, { name: `${name}.bak` }, { fields: 'name,version' });
+    assert.equal(renamed.name, `${name}.bak`);
+
+    assert.equal(await client.files.delete(created.id), undefined);
+    await assert.rejects(client.files.get(created.id), (error: StoreError) => {
+      assert.equal(error.status, 404);
+      assert.equal(error.reason, 'notFound');
+      assert.equal(error.message, `File not found: ${created.id}.`);
+      return true;
+    });
+  });
+
+  test('a bad fields selection is a 400 invalidParameter saying what was wrong', async () => {
+    await assert.rejects(client.files.list({ fields: 'files(id' }), (error: StoreError) => {
+      assert.equal(error.status, 400);
+      assert.equal(error.reason, 'invalidParameter');
+      assert.match(error.message, /^Invalid field selection files\(id/);
+      return true;
+    });
+  });
+
+  test('generateIds and about', async () => {
+    const ids = await client.generateIds(5);
+    assert.equal(ids.length, 5);
+    assert.equal(new Set(ids).size, 5);
+    const about = await client.about({ fields: ['importFormats'] });
+    assert.deepEqual(Object.keys(about), ['importFormats']);
+    assert.ok(about.importFormats?.['text/csv']?.includes('application/vnd.svc-apps.spreadsheet'));
+  });
+});
+
+describe('auth', () => {
+  test('a 401 asks getAccessToken once more and retries', async () => {
+    const tokens = ['stale-token', 'dev-token-alice'];
+    let asked = 0;
+    const c = createStoreClient({ baseUrl: service.url, getAccessToken: () => tokens[asked++]! });
+    const ids = await c.generateIds(1);
+    assert.equal(ids.length, 1);
+    assert.equal(asked, 2);
+  });
+
+  test('a second 401 is an error with the service reason', async () => {
+    const c = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'nope' });
+    await assert.rejects(c.about(), (error: StoreError) => {
+      assert.equal(error.status, 401);
+      assert.equal(error.reason, 'authError');
+      assert.equal(error.message, 'Invalid Credentials');
+      return true;
+    });
+  });
+});
+
+describe('batch', () => {
+  test('150 calls go in two requests of ≤ 100 and map back in order', async () => {
+    const files = await Promise.all([1, 2, 3].map((i) => client.files.create({ name: `batch-${i}-${Date.now()}` }, { fields: ['id'] })));
+    const counting = countingFetch();
+    const c = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice', fetch: counting.fetch });
+    const list = Array.from({ length: 150 }, (_, i) => (i === 77 ? calls.getFile('missing-id') : calls.getFile(files[i % 3]!.id, { fields: ['id'] })));
+    const outcomes = await c.batch(list);
+    assert.equal(counting.seen.filter((line) => line.includes('/batch/store/v3')).length, 2);
+    assert.equal(outcomes.length, 150);
+    outcomes.forEach((outcome, i) => {
+      if (i === 77) {
+        assert.equal(outcome.ok, false);
+        assert.equal(outcome.status, 404);
+        if (!outcome.ok) assert.equal(outcome.error.message, 'File not found: missing-id.');
+      } else {
+        assert.deepEqual(outcome, { ok: true, status: 200, value: { id: files[i % 3]!.id } });
+      }
+    });
+  });
+
+  test('inner calls that fail with 503 or a rate limit are retried', async () => {
+    const file = await client.files.create({ name: `share-${Date.now()}` }, { fields: ['id'] });
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'POST', pathPrefix: `/store/v3/files/${file.id}/permissions` }, action: { type: 'status', status: 503 }, times: 2 });
+    await addFault(service.url, { match: { method: 'GET', pathPrefix: '/store/v3/about' }, action: { type: 'status', status: 403 }, times: 1 });
+    const [perm, about] = await client.batch([
+      calls.createPermission(file.id, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, { sendNotificationEmail: false, fields: ['id', 'role'] }),
+      calls.about({ fields: ['kind'] }),
+    ] as const);
+    assert.equal(perm.ok, true);
+    if (perm.ok) assert.equal(perm.value.role, 'reader');
+    assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
+    // Bob can see it now: the permission really exists.
+    const bob = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-bob' });
+    assert.equal((await bob.files.get(file.id, { fields: ['id'] })).id, file.id);
+  });
+});

@@ -1,0 +1,117 @@
+// Pausing, resuming across "page lives" (a second engine over the same session store), session expiry, a service
+// restart mid-upload, and offline periods — in Node against the real reference service.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { advanceClock, addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+let service: ServiceHandle;
+before(async () => {
+  service = await startService();
+});
+after(async () => {
+  await service.stop();
+});
+
+test('pause after an acknowledged chunk, resume, finish byte-identically', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  const file = randomFile(MiB + 1);
+  await h.engine.add('t', file);
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  h.engine.pause('t');
+  const paused = await h.when((_e, s) => s.state === 'paused');
+  assert.ok(paused.bytesAcknowledged >= 256 * KiB);
+  const [record] = await h.store.list();
+  assert.equal(record?.acknowledged, paused.bytesAcknowledged);
+  assert.ok(record?.hashState instanceof Uint8Array);
+  h.engine.resume('t');
+  const stored = await h.engine.done('t');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+});
+
+test('a new page life resumes the stored session (status query first) instead of starting over', async () => {
+  const first = harness(service.url, { resumableThreshold: 0, chunkSize: 512 * KiB });
+  const file = randomFile(2 * MiB + 3);
+  await first.engine.add('a', file);
+  await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= MiB);
+  first.engine.destroy();
+  await new Promise((r) => setTimeout(r, 50));
+  const [record] = await first.store.list();
+  assert.ok(record && record.acknowledged >= MiB);
+
+  // Same store, new engine, same file (same fingerprint): the upload continues from the acknowledged offset.
+  const second = harness(service.url, { resumableThreshold: 0, chunkSize: 512 * KiB, store: first.store });
+  const listed = await second.engine.interrupted();
+  assert.deepEqual(listed.map((u) => [u.id, u.name, u.total]), [['a', file.name, file.blob.size]]);
+  const snap = await second.engine.add('b', file);
+  assert.equal(snap.bytesAcknowledged, record.acknowledged);
+  const stored = await second.engine.done('b');
+  const sentFrom = Math.min(...second.events.filter((e) => e.event === 'progress').map((e) => e.snapshot.bytesSent));
+  assert.ok(sentFrom >= record.acknowledged, `resumed at ${sentFrom}, not from 0`);
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+  assert.deepEqual(await second.store.list(), []);
+});
+
+test('an expired session (404) starts a new one from byte 0', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  const file = randomFile(MiB);
+  await h.engine.add('t', file);
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  h.engine.pause('t');
+  await h.when((_e, s) => s.state === 'paused');
+  await advanceClock(service.url, 8 * 24 * 3600 * 1000);
+  h.engine.resume('t');
+  const stored = await h.engine.done('t');
+  assert.ok(h.events.some((e) => e.event === 'retry' && e.snapshot.retry?.cause === 'session-expired'));
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+});
+
+test('a service restart mid-upload: the upload continues where the service says', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 2000, backoff: { baseMs: 250, capMs: 2000 }, maxRetries: 12 });
+  const file = randomFile(2 * MiB);
+  // Slow the chunks down so the restart lands in the middle of the upload.
+  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 100 });
+  await h.engine.add('t', file);
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 512 * KiB);
+  await service.kill('SIGKILL'); // a crash, not a clean stop
+  await service.restart();
+  const stored = await h.engine.done('t');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+  await clearFaults(service.url);
+});
+
+test('offline pauses without spending retries; online resumes', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, maxRetries: 1 });
+  const file = randomFile(MiB);
+  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await h.engine.add('t', file);
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  h.online.set(false);
+  const waiting = await h.when((e, s) => e === 'retry' && s.retry?.cause === 'offline');
+  assert.equal(waiting.state, 'retrying');
+  await new Promise((r) => setTimeout(r, 100));
+  h.online.set(true);
+  const stored = await h.engine.done('t');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  await clearFaults(service.url);
+});
+
+test('cancel deletes the session and its record', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await h.engine.add('t', randomFile(MiB));
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  const [record] = await h.store.list();
+  await h.engine.cancel('t');
+  await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
+  assert.deepEqual(await h.store.list(), []);
+  const res = await fetch(record!.sessionUri, { method: 'PUT', headers: { 'content-range': 'bytes */1048576' } });
+  assert.equal(res.status, 404);
+  await clearFaults(service.url);
+});

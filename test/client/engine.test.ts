@@ -1,0 +1,181 @@
+// The upload engine in Node against the real reference service: byte-identical results through faults.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { UploadError } from '../../src/uploader/upload-error.ts';
+import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
+import { startFaultProxy } from './helpers/fault-proxy.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+let service: ServiceHandle;
+before(async () => {
+  service = await startService();
+});
+after(async () => {
+  await service.stop();
+});
+
+/** Uploads through a fresh engine and checks the stored bytes are exactly the file's. */
+async function uploadAndCheck(size: number, options: Parameters<typeof harness>[1] = {}, baseUrl = service.url) {
+  const h = harness(baseUrl, options);
+  const file = randomFile(size);
+  await h.engine.add('t1', file);
+  const stored = await h.engine.done('t1');
+  assert.equal(stored.name, file.name);
+  assert.equal(stored.size, String(size));
+  assert.equal(stored.md5Checksum, md5(file.bytes));
+  const bytes = await download(service.url, stored.id);
+  assert.equal(md5(bytes), md5(file.bytes));
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+  assert.deepEqual(await h.store.list(), [], 'no session record outlives a finished upload');
+  return { h, file, stored };
+}
+
+describe('strategies', () => {
+  test('a small file goes multipart with a pre-generated ID', async () => {
+    const { h, stored } = await uploadAndCheck(300 * KiB);
+    const last = h.events.at(-1)!;
+    assert.equal(last.event, 'success');
+    assert.equal(last.snapshot.strategy, 'multipart');
+    assert.equal(last.snapshot.bytesAcknowledged, 300 * KiB);
+    assert.match(stored.id, /\S+/);
+  });
+
+  test('a large file goes resumable in one request by default', async () => {
+    const { h } = await uploadAndCheck(6 * MiB + 123);
+    assert.equal(h.events.at(-1)!.snapshot.strategy, 'resumable');
+  });
+
+  test('chunkSize sends 256 KiB multiples, acknowledging each', async () => {
+    const { h } = await uploadAndCheck(MiB + 5, { chunkSize: 256 * KiB, resumableThreshold: 0 });
+    const acks = h.events.filter((e) => e.event === 'progress').map((e) => e.snapshot.bytesAcknowledged);
+    for (const at of [256 * KiB, 512 * KiB, 768 * KiB, MiB]) assert.ok(acks.includes(at), `acknowledged ${at}`);
+  });
+
+  test('adaptive chunks finish the upload byte-identically', async () => {
+    await uploadAndCheck(3 * MiB + 17, { chunkSize: 'adaptive', resumableThreshold: 0 });
+  });
+
+  test('a chunkSize that is not a multiple of 256 KiB is refused with a message', () => {
+    assert.throws(() => harness(service.url, { chunkSize: 1000 }), (error: UploadError) => {
+      assert.equal(error.code, 'bad-request');
+      assert.match(error.message, /multiple of 262144 bytes/);
+      return true;
+    });
+  });
+});
+
+describe('faults (spec §7)', () => {
+  test('connection cuts at random offsets: resumes from the service-reported range', async () => {
+    await clearFaults(service.url);
+    const size = 4 * MiB + 999;
+    const cuts = [1, 2, 3].map(() => 1 + Math.floor(Math.random() * (size - 2)));
+    for (const afterBytes of cuts) await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes } });
+    const { h } = await uploadAndCheck(size, { resumableThreshold: 0 });
+    const retries = h.events.filter((e) => e.event === 'retry');
+    assert.ok(retries.length >= 1, 'at least one cut hit a request');
+    assert.ok(retries.every((e) => e.snapshot.retry?.cause === 'network'));
+  });
+
+  test('cuts during chunked uploads', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes: 300 * KiB }, times: 2, skip: 1 });
+    await uploadAndCheck(2 * MiB, { resumableThreshold: 0, chunkSize: 512 * KiB });
+  });
+
+  test('a burst of 503s is retried with backoff', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, times: 3 });
+    const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB });
+    const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry);
+    assert.deepEqual(retries.map((r) => [r?.cause, r?.status]), [['server-error', 503], ['server-error', 503], ['server-error', 503]]);
+  });
+
+  test('a 503 on a multipart create is retried without a duplicate', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 503 }, times: 2 });
+    await uploadAndCheck(100 * KiB);
+  });
+
+  test('a 403 rate limit backs off and resumes', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 403 }, times: 2, skip: 1 });
+    const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB });
+    const causes = h.events.filter((e) => e.event === 'retry').map((e) => [e.snapshot.retry?.cause, e.snapshot.retry?.status]);
+    assert.deepEqual(causes, [['rate-limit', 403], ['rate-limit', 403]]);
+  });
+
+  test('the retry budget ends in retries-exhausted, not a hang', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 500 }, times: 10 });
+    const h = harness(service.url, { maxRetries: 2 });
+    const file = randomFile(10 * KiB);
+    await h.engine.add('t', file);
+    await assert.rejects(h.engine.done('t'), (error: UploadError) => {
+      assert.equal(error.code, 'retries-exhausted');
+      assert.equal(error.status, 500);
+      assert.match(error.message, /gave up after 2 retries/);
+      return true;
+    });
+    await clearFaults(service.url);
+    assert.deepEqual(await filesNamed(service.url, file.name), []);
+  });
+
+  test('a retried create that gets 409 is a success, never a duplicate', async () => {
+    let lost = false;
+    const proxy = await startFaultProxy(service.url, (req) => {
+      if (!lost && req.method === 'POST' && req.url?.includes('uploadType=multipart')) {
+        lost = true;
+        return 'lose-response';
+      }
+      return 'pass';
+    });
+    try {
+      const h = harness(proxy.url);
+      const file = randomFile(64 * KiB);
+      await h.engine.add('t', file);
+      const stored = await h.engine.done('t');
+      const creates = proxy.seen.filter((line) => line.startsWith('POST') && line.includes('uploadType=multipart'));
+      assert.equal(creates.length, 2, 'the create was sent twice');
+      assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+      assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('bytes corrupted on the way fail with code integrity', async () => {
+    let corrupted = false;
+    const proxy = await startFaultProxy(service.url, (req) => {
+      if (!corrupted && req.method === 'PUT' && req.url?.includes('upload_id=')) {
+        corrupted = true;
+        return 'corrupt-body';
+      }
+      return 'pass';
+    });
+    try {
+      const h = harness(proxy.url, { resumableThreshold: 0 });
+      await h.engine.add('t', randomFile(512 * KiB));
+      await assert.rejects(h.engine.done('t'), (error: UploadError) => {
+        assert.equal(error.code, 'integrity');
+        assert.match(error.message, /MD5 mismatch/);
+        return true;
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('an update of a file that does not exist fails with not-found and the service message', async () => {
+    const h = harness(service.url);
+    await h.engine.add('t', randomFile(KiB), { updateFileId: 'no-such-file' });
+    await assert.rejects(h.engine.done('t'), (error: UploadError) => {
+      assert.equal(error.code, 'not-found');
+      assert.equal(error.status, 404);
+      assert.equal(error.message, 'File not found: no-such-file.');
+      return true;
+    });
+  });
+});

@@ -1,0 +1,32 @@
+/** The React demo (React 19 + the kit's `@lit/react` wrappers) uploads a file to the real service. */
+import { expect, test } from '@playwright/test';
+import { randomBytes, startDemoFixture, type DemoFixture } from './demo-fixture.ts';
+
+let demo: DemoFixture;
+test.beforeAll(async () => {
+  demo = await startDemoFixture();
+});
+test.afterAll(async () => {
+  await demo?.stop();
+});
+
+test('the React demo uploads a file and shows its ID', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(demo.pageUrl('react/'));
+  await expect(page.getByRole('heading', { name: 'store-upload-kit in React' })).toBeVisible();
+
+  const bytes = randomBytes(300 * 1024, 11);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Browse files' }).click();
+  await (await chooser).setFiles({ name: 'from-react.bin', mimeType: 'application/octet-stream', buffer: bytes });
+
+  // The ID comes from the wrapper's onChange prop, through React state.
+  const item = page.getByRole('list', { name: 'Uploaded file IDs' }).getByRole('listitem');
+  await expect(item).toHaveCount(1, { timeout: 30_000 });
+  const id = (await item.textContent())!.trim();
+  const stored = await demo.service.api('GET', `/store/v3/files/${encodeURIComponent(id)}?alt=media`);
+  expect(stored.status).toBe(200);
+  expect(stored.body.equals(bytes)).toBe(true);
+  expect(errors).toEqual([]);
+});

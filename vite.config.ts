@@ -1,0 +1,51 @@
+// Builds the self-contained browser bundle: dist/browser/store-upload-kit.js exports the whole public API with every
+// dependency inside, and the upload worker is emitted beside it. A page without a bundler loads it with one
+// <script type="module">.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The sources say `new URL('./worker.js', import.meta.url)` (the name the file has once compiled, which bundlers of
+ * the npm package resolve); in this build the file is still `worker.ts`.
+ */
+function jsToTs(): Plugin {
+  return {
+    name: 'store-upload-kit:js-to-ts',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer || !source.startsWith('.') || !source.endsWith('.js')) return null;
+      const js = resolve(dirname(importer.split('?')[0]!), source);
+      const ts = js.slice(0, -3) + '.ts';
+      return !existsSync(js) && existsSync(ts) ? ts : null;
+    },
+  };
+}
+
+export default defineConfig({
+  root,
+  // Relative asset URLs: with an absolute base the worker URL points at the page's origin root and never loads.
+  base: './',
+  publicDir: false,
+  plugins: [jsToTs()],
+  worker: { format: 'es', plugins: () => [jsToTs()] },
+  build: {
+    outDir: 'dist/browser',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    minify: true,
+    lib: {
+      entry: resolve(root, 'src/index.ts'),
+      formats: ['es'],
+      fileName: () => 'store-upload-kit.js',
+    },
+    rolldownOptions: {
+      // Everything is bundled: the page has no bundler and no node_modules.
+      external: [],
+    },
+  },
+});
