@@ -65,7 +65,14 @@ export async function readJsonBody(req: ApiRequest, limit: number): Promise<unkn
       where: { location: 'Content-Type', locationType: 'header' },
     });
   }
-  return parseJsonText(new TextDecoder().decode(bytes));
+  let text: string;
+  try {
+    // Fatal: invalid UTF-8 must not turn into U+FFFD and be stored as if the client had sent it.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, 'parseError', 'Invalid JSON payload received. The body is not valid UTF-8.');
+  }
+  return parseJsonText(text);
 }
 
 /** Parses JSON text or throws 400 `parseError` carrying the parser's message. */

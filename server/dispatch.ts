@@ -2,7 +2,7 @@
  * The transport-independent core: route, authenticate, apply admin faults, run the handler, and turn every
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
-import { FieldsError, MultipartError } from '../src/protocol/index.ts';
+import { FieldsError, MultipartError, parseFields, validateFields } from '../src/protocol/index.ts';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -27,6 +27,8 @@ export async function dispatchRequest(svc: Service, req: ApiRequest): Promise<Ap
     if (!match.options.public) {
       if (!authenticate(req.headers, svc.config)) throw loginRequired();
     }
+    const fields = req.query.get('fields');
+    if (match.options.schema && fields !== null && fields !== '') validateFields(parseFields(fields), match.options.schema, fields);
     return await match.handler(createContext(faulted.request, match.params, svc));
   } catch (e) {
     return errorResponse(e);

@@ -1,6 +1,7 @@
 /** The one route table: method + path pattern → handler. Feature modules add routes with `registerRoutes`-style functions. */
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { RouteContext } from './context.ts';
+import type { FieldSchema } from '../src/protocol/index.ts';
 
 /** An endpoint implementation. */
 export type Handler = (ctx: RouteContext) => Promise<ApiResponse>;
@@ -12,6 +13,12 @@ export interface RouteOptions {
    * `ctx.user()` itself when it needs one): resumable session URIs are capabilities, admin routes are local.
    */
   readonly public?: boolean;
+  /**
+   * The schema of the data this route answers with. Dispatch checks the request's `fields` against it before the
+   * handler runs, so a bad selection is a 400 with no side effect (no file created, no bytes stored) rather than
+   * a 400 that follows a committed change the client then retries.
+   */
+  readonly schema?: FieldSchema;
 }
 
 interface Route {

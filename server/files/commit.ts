@@ -40,13 +40,46 @@ function checkParents(svc: Service, parents: readonly string[], who: Principal, 
     if (!row || !svc.files.roleOf(p, who)) throw fileNotFound(p);
     if (row.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${p} is not a folder.`);
     if (!FileStore.canWrite(svc.files.roleOf(p, who))) throw insufficientPermissions();
+    if (self !== undefined && isDescendant(svc, p, self)) {
+      throw badRequest(`The folder ${p} is inside ${self}; a folder cannot be moved into itself or one of its subfolders.`);
+    }
   }
+}
+
+/** True when `fileId` lies somewhere below `ancestor` (a move there would make a cycle that nothing can reach). */
+function isDescendant(svc: Service, fileId: string, ancestor: string): boolean {
+  const seen = new Set<string>();
+  const todo = [fileId];
+  for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const parent of svc.files.get(id)?.parents ?? []) {
+      if (parent === ancestor) return true;
+      todo.push(parent);
+    }
+  }
+  return false;
 }
 
 /** The native kind media must be converted to, if any (create: the metadata's `mimeType`). */
 export function conversionTarget(meta: IncomingMetadata, existing?: FileRow): string | undefined {
   if (meta.mimeType !== undefined) return isNativeDocumentKind(meta.mimeType) ? meta.mimeType : undefined;
   return existing && isNativeDocumentKind(existing.mimeType) ? existing.mimeType : undefined;
+}
+
+/**
+ * Refuses media sent as a native kind or a folder when nothing converts it: the bytes would be stored as is under
+ * a type that promises converted content (not downloadable, not exportable).
+ */
+export function checkMediaType(contentType: string, target: string | undefined): void {
+  if (target || !isNativeMime(contentType)) return;
+  const why =
+    contentType === FOLDER_MIME
+      ? 'a folder has no content'
+      : `it is a native kind; send the bytes in their own type, with mimeType ${contentType} in the metadata to convert them`;
+  throw new ApiError(400, 'badRequest', `Media cannot be uploaded with the type ${contentType}: ${why}.`, {
+    where: { location: 'Content-Type', locationType: 'header' },
+  });
 }
 
 /**
@@ -112,13 +145,14 @@ async function toContent(svc: Service, media: ReceivedMedia, target: string | un
 
 /** Creates a file (metadata-only when `media` is undefined). Re-checks everything: bytes may have taken a while. */
 export async function createFile(svc: Service, who: Principal, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
+  const target = conversionTarget(meta);
   try {
     checkCreate(svc, who, meta, media !== undefined);
+    if (media) checkMediaType(media.contentType, target);
   } catch (e) {
     if (media) await svc.blobs.remove(media.blob);
     throw e;
   }
-  const target = conversionTarget(meta);
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   const mimeType = target ?? meta.mimeType ?? media?.contentType ?? 'application/octet-stream';
   const isEmptyMedia = !content && !isNativeMime(mimeType);
@@ -141,13 +175,15 @@ export async function createFile(svc: Service, who: Principal, meta: IncomingMet
 /** Updates metadata and/or content of a file. */
 export async function updateFile(svc: Service, who: Principal, fileId: string, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
   let row: FileRow;
+  let target: string | undefined;
   try {
     row = checkUpdate(svc, who, fileId, meta, query, media !== undefined);
+    target = media ? conversionTarget(meta, row) : undefined;
+    if (media) checkMediaType(media.contentType, target);
   } catch (e) {
     if (media) await svc.blobs.remove(media.blob);
     throw e;
   }
-  const target = media ? conversionTarget(meta, row) : undefined;
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   let mimeType = meta.mimeType;
   if (media && !target && meta.mimeType === undefined && isNativeMime(row.mimeType) === false) mimeType = media.contentType;

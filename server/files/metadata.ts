@@ -1,4 +1,5 @@
 /** Validation of the file metadata a client sends (JSON body, multipart first part, resumable start). */
+import { isMediaType } from '../../src/protocol/index.ts';
 import { badRequest } from '../errors.ts';
 
 /** Writable metadata of a create or update. */
@@ -48,7 +49,7 @@ export function parseMetadata(raw: unknown, mode: 'create' | 'update'): Incoming
     out.parents = [...new Set(o.parents as string[])];
   }
   if (typeof out.name === 'string' && out.name.length > 32767) throw badRequest('The file name is longer than 32767 characters.');
-  if (typeof out.mimeType === 'string' && !/^[\w.+-]+\/[\w.+-]+$/.test(out.mimeType)) {
+  if (typeof out.mimeType === 'string' && !isMediaType(out.mimeType)) {
     throw badRequest(`The mimeType "${out.mimeType}" is not a valid MIME type.`);
   }
   return out as IncomingMetadata;

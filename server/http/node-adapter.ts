@@ -15,6 +15,29 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 const DEFAULT_ALLOWED_HEADERS =
   'Authorization, Content-Type, Content-Range, Content-Length, X-Upload-Content-Type, X-Upload-Content-Length, Range, If-Match, X-Requested-With';
 
+/** Reason phrases Node does not know (or names after another meaning of the code). */
+const REASON_PHRASES: Readonly<Record<number, string>> = { 308: 'Resume Incomplete', 499: 'Client Closed Request' };
+
+/**
+ * Headers that carry one value. Node keeps only the first of a repeated `Authorization` or `Content-Type` and
+ * silently drops the rest, so a request sent with two different ones would run as whichever came first: refuse
+ * it instead, naming the header.
+ */
+const SINGLE_VALUED = ['authorization', 'content-type', 'x-upload-content-type', 'x-upload-content-length', 'content-range', 'range'];
+
+/** A 400 for a single-valued header sent more than once with different values; undefined when there is none. */
+function conflictingHeader(req: IncomingMessage): ApiError | undefined {
+  for (const name of SINGLE_VALUED) {
+    const values = req.headersDistinct[name];
+    if (values && new Set(values.map((v) => v.trim())).size > 1) {
+      return new ApiError(400, 'badRequest', `The ${name} header was sent ${values.length} times with different values; send it once.`, {
+        where: { location: name, locationType: 'header' },
+      });
+    }
+  }
+  return undefined;
+}
+
 function headerMap(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
@@ -110,24 +133,28 @@ async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResp
     delete headers['Content-Length'];
   }
   const body = api.body;
+  const reason = REASON_PHRASES[api.status];
+  const head = (h: Record<string, string>) => (reason ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
   if (body === undefined || req.method === 'HEAD') {
     if (body instanceof Readable) body.destroy();
-    if (body === undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length') && api.status !== 204) {
-      headers['Content-Length'] = '0';
-    }
-    res.writeHead(api.status, headers);
+    const hasLength = Object.keys(headers).some((k) => k.toLowerCase() === 'content-length');
+    // HEAD answers with the length the GET would send (RFC 9110 §9.3.2).
+    if (!hasLength && body !== undefined && !(body instanceof Readable)) {
+      headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    } else if (body === undefined && !hasLength && api.status !== 204) headers['Content-Length'] = '0';
+    head(headers);
     res.end();
     return;
   }
   if (body instanceof Readable) {
-    res.writeHead(api.status, headers);
+    head(headers);
     await (gzip ? pipeline(body, createGzip(), res) : pipeline(body, res));
     return;
   }
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   if (gzip) bytes = gzipSync(bytes);
   headers['Content-Length'] = String(bytes.length);
-  res.writeHead(api.status, headers);
+  head(headers);
   res.end(bytes);
 }
 
@@ -157,7 +184,8 @@ export function createListener(svc: Service, fallbackBase: () => string): (req: 
         baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
         cutConnection: () => req.socket?.destroy(),
       };
-      const api = await svc.dispatch(apiReq);
+      const conflict = conflictingHeader(req);
+      const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);
       if (!req.socket || req.socket.destroyed || res.destroyed) {
         if (api.body instanceof Readable) api.body.destroy();
         return;

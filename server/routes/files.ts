@@ -6,7 +6,9 @@ import {
   GENERATE_IDS_PATH,
   GENERATED_IDS_SCHEMA,
   KIND,
+  UPLOAD_FILES_PATH,
 } from '../../src/protocol/index.ts';
+import { isJsonContentType, type RouteContext } from '../context.ts';
 import { badParameter, insufficientPermissions } from '../errors.ts';
 import { createFile, updateFile, visibleFile, writableFile } from '../files/commit.ts';
 import { downloadResponse } from '../files/download.ts';
@@ -26,8 +28,17 @@ export function intParam(query: URLSearchParams, name: string, min: number, max:
   return n;
 }
 
+/** A media upload sent to the metadata path: say where it belongs instead of only "not JSON". */
+function checkNotMedia(ctx: RouteContext): void {
+  const type = ctx.req.query.get('uploadType');
+  if (type !== null && !isJsonContentType(ctx.req.headers['content-type'])) {
+    throw badParameter('uploadType', `uploadType=${type} uploads media to ${UPLOAD_FILES_PATH}; ${FILES_PATH} takes JSON metadata only.`);
+  }
+}
+
 const create: Handler = async (ctx) => {
   const who = ctx.user();
+  checkNotMedia(ctx);
   const meta = parseMetadata(await ctx.readJson(), 'create');
   const row = await createFile(ctx.svc, who, meta, undefined, ctx.req.query);
   return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
@@ -46,6 +57,7 @@ const update: Handler = async (ctx) => {
   const who = ctx.user();
   const fileId = ctx.params.fileId as string;
   writableFile(ctx.svc, fileId, who);
+  checkNotMedia(ctx);
   const meta = parseMetadata(await ctx.readJson(), 'update');
   const row = await updateFile(ctx.svc, who, fileId, meta, undefined, ctx.req.query);
   return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
@@ -100,11 +112,12 @@ const generateIds: Handler = async (ctx) => {
 
 /** Registers the file metadata routes. */
 export function registerFileRoutes(router: Router, _svc: Service): void {
-  router.add('POST', FILES_PATH, create);
-  router.add('GET', FILES_PATH, list);
-  router.add('GET', GENERATE_IDS_PATH, generateIds);
-  router.add('GET', `${FILES_PATH}/:fileId`, get);
-  router.add('PATCH', `${FILES_PATH}/:fileId`, update);
-  router.add('PUT', `${FILES_PATH}/:fileId`, update);
+  const file = { schema: FILE_SCHEMA };
+  router.add('POST', FILES_PATH, create, file);
+  router.add('GET', FILES_PATH, list, { schema: FILE_LIST_SCHEMA });
+  router.add('GET', GENERATE_IDS_PATH, generateIds, { schema: GENERATED_IDS_SCHEMA });
+  router.add('GET', `${FILES_PATH}/:fileId`, get, file);
+  router.add('PATCH', `${FILES_PATH}/:fileId`, update, file);
+  router.add('PUT', `${FILES_PATH}/:fileId`, update, file);
   router.add('DELETE', `${FILES_PATH}/:fileId`, remove);
 }

@@ -9,7 +9,7 @@ import type { Service } from '../service.ts';
 import { receiveMultipart, receiveSimple } from '../uploads/receive.ts';
 import { startResumable } from '../uploads/resumable-start.ts';
 import { cancelSession, putSession } from '../uploads/resumable-put.ts';
-import { checkCreate, checkUpdate } from '../files/commit.ts';
+import { checkCreate, checkUpdate, conversionTarget } from '../files/commit.ts';
 
 function uploadType(ctx: RouteContext): 'media' | 'multipart' | 'resumable' {
   if (ctx.req.inBatch) throw badRequest('Media upload is not allowed in a batch request.');
@@ -26,9 +26,9 @@ async function upload(ctx: RouteContext, fileId: string | undefined): Promise<Ap
   if (type === 'resumable') return startResumable(ctx, fileId);
   const who = ctx.user();
   if (type === 'media') {
+    const existing = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, {}, ctx.req.query, true);
     if (fileId === undefined) checkCreate(ctx.svc, who, {}, true);
-    else checkUpdate(ctx.svc, who, fileId, {}, ctx.req.query, true);
-    const media = await receiveSimple(ctx);
+    const media = await receiveSimple(ctx, conversionTarget({}, existing));
     const row = fileId === undefined ? await createFile(ctx.svc, who, {}, media, ctx.req.query) : await updateFile(ctx.svc, who, fileId, {}, media, ctx.req.query);
     return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
   }
@@ -56,14 +56,16 @@ async function cancel(ctx: RouteContext, fileId: string | undefined): Promise<Ap
   return cancelSession(ctx, id, fileId);
 }
 
-/** Registers the upload routes (public: session URIs are capabilities; the others call `ctx.user()`). */
+/** Registers the upload routes. */
 export function registerUploadRoutes(router: Router, _svc: Service): void {
-  const open = { public: true };
+  // Public: session URIs are capabilities; the other handlers call `ctx.user()`. `fields` is checked up front so
+  // a bad selection never follows stored bytes or a committed file (a session keeps its start's selection).
+  const open = { public: true, schema: FILE_SCHEMA };
   router.add('POST', UPLOAD_FILES_PATH, (ctx) => upload(ctx, undefined), open);
   router.add('PUT', UPLOAD_FILES_PATH, (ctx) => put(ctx, undefined), open);
-  router.add('DELETE', UPLOAD_FILES_PATH, (ctx) => cancel(ctx, undefined), open);
+  router.add('DELETE', UPLOAD_FILES_PATH, (ctx) => cancel(ctx, undefined), { public: true });
   const one = `${UPLOAD_FILES_PATH}/:fileId`;
   router.add('PUT', one, (ctx) => put(ctx, ctx.params.fileId), open);
   router.add('PATCH', one, (ctx) => upload(ctx, ctx.params.fileId), open);
-  router.add('DELETE', one, (ctx) => cancel(ctx, ctx.params.fileId), open);
+  router.add('DELETE', one, (ctx) => cancel(ctx, ctx.params.fileId), { public: true });
 }

@@ -1,9 +1,9 @@
 /** Simple (`uploadType=media`) and multipart uploads: bytes streamed to a blob, then the file committed. */
-import { multipartBoundary, parseMultipartRelated } from '../../src/protocol/index.ts';
+import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } from '../../src/protocol/index.ts';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
-import { checkCreate, checkUpdate, type ReceivedMedia } from '../files/commit.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { checkCreate, checkMediaType, checkUpdate, conversionTarget, type ReceivedMedia } from '../files/commit.ts';
 import { type IncomingMetadata, parseMetadata } from '../files/metadata.ts';
 
 /** MIME type of a `Content-Type` header without parameters; octet-stream when absent. */
@@ -12,9 +12,30 @@ export function mediaTypeOf(header: string | undefined): string {
   return type === '' ? 'application/octet-stream' : type;
 }
 
-/** Streams the body of a simple upload into a blob. */
-export async function receiveSimple(ctx: RouteContext): Promise<ReceivedMedia> {
-  const contentType = mediaTypeOf(ctx.req.headers['content-type']);
+/**
+ * The MIME type a header names, or a 400 naming the header when it is not `type/subtype`: a garbled type would
+ * otherwise become the file's `mimeType` and be served back as its `Content-Type`.
+ */
+export function checkedMediaType(header: string | undefined, name: string): string {
+  const type = mediaTypeOf(header);
+  if (!isMediaType(type)) {
+    throw new ApiError(400, 'badRequest', `The ${name} header "${header}" is not a MIME type (type/subtype).`, {
+      where: { location: name, locationType: 'header' },
+    });
+  }
+  return type;
+}
+
+/** Streams the body of a simple upload into a blob. `Content-Type` is required (spec §4.1). */
+export async function receiveSimple(ctx: RouteContext, target: string | undefined): Promise<ReceivedMedia> {
+  const header = ctx.req.headers['content-type'];
+  if (header === undefined || bareMediaType(header) === '') {
+    throw new ApiError(400, 'required', 'uploadType=media needs a Content-Type header with the MIME type of the bytes.', {
+      where: { location: 'Content-Type', locationType: 'header' },
+    });
+  }
+  const contentType = checkedMediaType(header, 'Content-Type');
+  checkMediaType(contentType, target);
   if (contentType.startsWith('multipart/')) {
     throw badRequest(`uploadType=media sends the raw bytes; a ${contentType} body needs uploadType=multipart.`);
   }
@@ -39,9 +60,11 @@ export async function receiveMultipart(
     maxMetadataBytes: ctx.svc.config.maxJsonBytes,
   });
   const meta = parseMetadata(upload.metadata, mode.kind);
+  const existing = mode.kind === 'create' ? undefined : checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
   if (mode.kind === 'create') checkCreate(ctx.svc, who, meta, true);
-  else checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
   const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
+  // Before the media is stored: a native media type with nothing to convert it is refused.
+  if (upload.mediaType) checkMediaType(contentType, conversionTarget(meta, existing));
   const blob = await ctx.svc.blobs.write(upload.media);
   return { meta, media: { blob: blob.name, size: blob.size, md5: blob.md5, contentType } };
 }

@@ -84,7 +84,7 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     if (bodyLength === undefined && (await ctx.req.body.bytes(BLOCK_SIZE)).length > 0) {
       throw uploadProtocolError(400, `A status query (Content-Range: ${header}) must have an empty body.`);
     }
-    checkTotal(s, range.total, undefined);
+    checkTotal(s, range.total, undefined, stored);
     if (range.total !== undefined && s.total === undefined) sessions.setTotal(uploadId, range.total);
     if (range.total !== undefined && stored === range.total) return finish(ctx, s, stored, await sessions.hashAt(uploadId, stored), []);
     return incomplete(stored);
@@ -94,7 +94,7 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   const first = range ? range.first : 0;
   const last = range ? range.last : undefined;
   const total = range ? range.total : undefined;
-  checkTotal(s, total, last);
+  checkTotal(s, total, last, stored);
   if (range && last !== undefined && bodyLength !== undefined && bodyLength !== last - first + 1) {
     throw uploadProtocolError(400, `Content-Length is ${bodyLength} but Content-Range ${header} covers ${last - first + 1} byte(s).`);
   }
@@ -102,7 +102,6 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   const knownFinal = range === undefined ? true : last !== undefined ? total !== undefined && last + 1 === total : undefined;
   const expected = last !== undefined ? last - first + 1 : range === undefined ? bodyLength : undefined;
   if (knownFinal === false && expected !== undefined && expected < BLOCK_SIZE) throw chunkTooSmall(expected);
-  if (total !== undefined && s.total === undefined) sessions.setTotal(uploadId, total);
 
   const hash = await sessions.hashAt(uploadId, stored);
   const { received, tail } = await receive(ctx, s, stored, first, hash);
@@ -120,6 +119,8 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     // The whole file: its size is the body's.
     const conflict = contradiction(s, end);
     if (conflict) return revert(uploadProtocolError(400, conflict));
+    // A shorter "whole file" than what is stored cannot be the file those stored bytes belong to.
+    if (end < stored) return revert(uploadProtocolError(400, `The body has ${end} byte(s) but ${stored} byte(s) of this upload are already stored.`));
     final = true;
   } else if (last === undefined) {
     if (total !== undefined && end > total) return revert(uploadProtocolError(400, `The body runs past the total of ${total} byte(s) in Content-Range ${header}.`));
@@ -128,6 +129,8 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     final = knownFinal === true;
   }
   if (!final && received < BLOCK_SIZE) return revert(chunkTooSmall(received));
+  // Recorded only once the request is accepted: a rejected request changes nothing.
+  if (total !== undefined && s.total === undefined) sessions.setTotal(uploadId, total);
   if (final) {
     const size = Math.max(stored, end);
     if (range === undefined && s.total === undefined) sessions.setTotal(uploadId, size);
@@ -145,9 +148,15 @@ function chunkTooSmall(size: number): ApiError {
   );
 }
 
-/** A total (from Content-Range) that contradicts an earlier one or X-Upload-Content-Length, or a range past it. */
-function checkTotal(s: SessionRow, total: number | undefined, last: number | undefined): void {
+/**
+ * A total (from Content-Range) that contradicts an earlier one or X-Upload-Content-Length, is below what is already
+ * stored (the session could never finish), or a range past it.
+ */
+function checkTotal(s: SessionRow, total: number | undefined, last: number | undefined, stored: number): void {
   if (total !== undefined) {
+    if (total < stored) {
+      throw uploadProtocolError(400, `The total size ${total} is smaller than the ${stored} byte(s) already stored for this upload.`);
+    }
     if (s.total !== undefined && total !== s.total) {
       throw uploadProtocolError(400, `The total size ${total} contradicts the total ${s.total} given earlier for this upload.`);
     }

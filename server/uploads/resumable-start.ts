@@ -2,11 +2,11 @@
 import { H_SVC_UPLOAD_ID, sessionPath } from '../../src/protocol/index.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { checkCreate, checkUpdate } from '../files/commit.ts';
+import { checkCreate, checkMediaType, checkUpdate, conversionTarget } from '../files/commit.ts';
 import { parseMetadata } from '../files/metadata.ts';
 import type { ApiResponse } from '../http/types.ts';
 import { newUploadId } from '../store/ids.ts';
-import { mediaTypeOf } from './receive.ts';
+import { checkedMediaType } from './receive.ts';
 
 /** Handles `POST /upload/.../files?uploadType=resumable` (create) or `PUT|PATCH …/files/<id>` (update). */
 export async function startResumable(ctx: RouteContext, fileId: string | undefined): Promise<ApiResponse> {
@@ -23,10 +23,12 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
       });
     }
   }
+  const row = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
   if (fileId === undefined) checkCreate(ctx.svc, who, meta, true);
-  else checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
   const uploadHeader = ctx.req.headers['x-upload-content-type'];
-  const contentType = uploadHeader ? mediaTypeOf(uploadHeader) : (meta.mimeType ?? 'application/octet-stream');
+  const contentType = uploadHeader ? checkedMediaType(uploadHeader, 'X-Upload-Content-Type') : (meta.mimeType ?? 'application/octet-stream');
+  // Refused now rather than after the client has sent every byte.
+  if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
   const id = newUploadId();
   ctx.svc.sessions.create({
     id,

@@ -37,7 +37,11 @@ export const EXPOSED_HEADERS: readonly string[] = [
   'Content-Range',
   'Content-Type',
   'Content-Encoding',
+  'Content-Disposition',
+  'Accept-Ranges',
   'ETag',
+  'Allow',
+  'WWW-Authenticate',
 ];
 
 /** JSON content type the service sends (supplement §7). */
