@@ -39,7 +39,7 @@ export default defineConfig({
     sourcemap: true,
     minify: true,
     lib: {
-      entry: resolve(root, 'src/index.ts'),
+      entry: resolve(root, 'src/browser.ts'),
       formats: ['es'],
       fileName: () => 'store-upload-kit.js',
     },

@@ -2,11 +2,14 @@
  * Runs every `bench/*.bench.ts` module (or those whose name contains an argument: `npm run bench -- upload`),
  * prints a table, and writes `bench/results/latest.json`.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchModule, BenchResult } from './types.ts';
+
+/** A result as stored: the figures plus when and at what machine load they were measured. */
+type RecordedResult = BenchResult & { run?: Record<string, unknown> };
 
 const dir = import.meta.dirname;
 // Other work on this shared machine skews every figure: record the load before and after.
@@ -35,12 +38,12 @@ console.log(['| bench | figure | value | target | result |', '|---|---|---|---|-
 for (const r of results) console.log(`${r.name}: ${JSON.stringify(r.metrics)}`);
 
 mkdirSync(join(dir, 'results'), { recursive: true });
-writeFileSync(
-  join(dir, 'results', 'latest.json'),
-  JSON.stringify(
-    { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg(), results, failures },
-    null,
-    2,
-  ) + '\n',
-);
+// A partial run (`npm run bench -- push`) replaces only its own entries, so one file always holds the latest figure of
+// every benchmark, each with the date and load it was measured at.
+const latestPath = join(dir, 'results', 'latest.json');
+const previous = existsSync(latestPath) ? (JSON.parse(readFileSync(latestPath, 'utf8')) as { results?: RecordedResult[] }) : {};
+const run = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg() };
+const fresh: RecordedResult[] = results.map((r) => ({ ...r, run }));
+const kept = (previous.results ?? []).filter((r) => !fresh.some((f) => f.name === r.name));
+writeFileSync(latestPath, JSON.stringify({ ...run, results: [...kept, ...fresh].sort((a, b) => a.name.localeCompare(b.name)), failures }, null, 2) + '\n');
 process.exitCode = failures.length > 0 ? 1 : 0;

@@ -50,7 +50,12 @@ export interface DeliveryEngine {
   dropChannel(queueKey: string): void;
   /** Starts sending, beginning with what was pending before a restart. */
   start(): void;
-  /** Resolves once nothing is queued, in flight or waiting to retry. */
+  /** Resolves once the TLS trust is loaded; rejects with the reason when it cannot be (nothing can be sent). */
+  ready(): Promise<void>;
+  /**
+   * Resolves once nothing is queued, in flight or waiting to retry. Rejects when the TLS trust could not be loaded,
+   * since pending messages would then never leave (they stay in the outbox for a restart with a fixed config).
+   */
   idle(): Promise<void>;
   /** Stops sending; pending messages stay in the outbox for the next start. */
   close(): Promise<void>;
@@ -64,16 +69,6 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const backoff = options.backoff ?? {};
-  let agent: Agent | undefined;
-  const trustReady = Promise.resolve(options.trust).then(
-    (trust) => {
-      agent = new Agent({ keepAlive: true, ca: trust.ca, checkServerIdentity: trust.checkServerIdentity });
-    },
-    (error: unknown) => {
-      // Without trust nothing can be sent safely; messages stay in the outbox for a restart with a fixed config.
-      console.error('push: cannot load the TLS trust for receivers; nothing will be delivered:', error);
-    },
-  );
 
   /** Channels whose head message may be sent now, in arrival order (round-robin across channels). */
   const ready: string[] = [];
@@ -82,7 +77,20 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   const retryTimers = new Map<string, NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let running = false;
-  let idleWaiters: Array<() => void> = [];
+  let idleWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  let agent: Agent | undefined;
+  let trustError: Error | undefined;
+  const trustLoaded = Promise.resolve(options.trust).then((trust) => {
+    agent = new Agent({ keepAlive: true, ca: trust.ca, checkServerIdentity: trust.checkServerIdentity });
+  });
+  const trustReady = trustLoaded.catch((error: unknown) => {
+    // Without trust nothing can be sent safely; messages stay in the outbox for a restart with a fixed config.
+    trustError = error instanceof Error ? error : new Error(String(error));
+    console.error(`push: NOTHING WILL BE DELIVERED: ${trustError.message}`);
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w.reject(trustError);
+  });
 
   const schedule = (queueKey: string): void => {
     if (busy.has(queueKey)) return;
@@ -94,7 +102,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     if (busy.size > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
-    for (const w of waiters) w();
+    for (const w of waiters) w.resolve();
   };
 
   const pump = (): void => {
@@ -191,9 +199,15 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
       for (const queueKey of outbox.pendingQueues()) schedule(queueKey);
       void trustReady.then(pump);
     },
+    ready() {
+      return trustReady.then(() => {
+        if (trustError) throw trustError;
+      });
+    },
     idle() {
+      if (trustError && busy.size > 0) return Promise.reject(trustError);
       if (busy.size === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+      return new Promise((resolve, reject) => idleWaiters.push({ resolve, reject }));
     },
     async close() {
       running = false;

@@ -12,7 +12,7 @@ import type { FileStore } from '../store/files.ts';
 import { ChannelStore, type Channel } from './channel-store.ts';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery.ts';
 import type { ChangeType, PushMessage, ResourceState } from './message.ts';
-import { createPushTrust, readPemFiles } from './trust.ts';
+import { loadPushTrust } from './trust.ts';
 import { UserChangeLog } from './user-changes.ts';
 
 /** What push needs from the service. */
@@ -37,6 +37,11 @@ export interface PushService {
   open(channel: Omit<Channel, 'lastMessageNumber'>): boolean;
   /** Ends a channel: no more messages, pending ones dropped. */
   stop(channel: Channel): void;
+  /**
+   * Resolves once delivery can run; rejects with a `PushTrustError` naming the file when the configured `trustCa` or
+   * `crl` cannot be read or used (watch calls then fail rather than open channels that never hear anything).
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,11 +79,7 @@ export function createPushService(deps: PushDeps): PushService {
   const users = principalsOf(config);
   const channels = new ChannelStore(db);
   const changeLog = new UserChangeLog(db, files, () => users);
-  const trust = (async () =>
-    createPushTrust({
-      trustCa: await readPemFiles(config.trustCa),
-      crl: await readPemFiles(config.crl === undefined ? [] : [config.crl]),
-    }))();
+  const trust = loadPushTrust({ trustCa: config.trustCa, crl: config.crl });
   const engine = createDeliveryEngine({ ...deps.delivery, db, trust, now: () => clock.now() });
 
   const send = (channel: Channel, state: ResourceState, seq: number, changed?: readonly ChangeType[]): void => {
@@ -117,14 +118,17 @@ export function createPushService(deps: PushDeps): PushService {
       }
     }
 
-    // Channels on a parent folder hear `children` when the set of children changes.
-    const childrenChanged = event.type !== 'update' || event.changed.includes('parents');
-    if (childrenChanged) {
-      for (const channel of channels.watchingFiles(event.parentIds, now)) {
-        const owner = principal(channel.ownerEmail);
-        if (channel.fileId !== undefined && owner && files.roleOf(channel.fileId, owner)) {
-          send(channel, 'update', event.seq, ['children']);
-        }
+    // Channels on a parent folder hear `children` when the set of children *their owner can see* changes: a child
+    // they see (or saw) was added, removed, moved, trashed or untrashed, or a child in the folder became visible
+    // or invisible to them. A child they cannot see must not even reveal that it exists.
+    const moved = event.type !== 'update' || event.changed.includes('parents');
+    for (const channel of channels.watchingFiles(event.parentIds, now)) {
+      const sees = audience.now.has(channel.ownerEmail);
+      const saw = audience.before.has(channel.ownerEmail);
+      if (!(moved ? sees || saw : sees !== saw)) continue;
+      const owner = principal(channel.ownerEmail);
+      if (channel.fileId !== undefined && owner && files.roleOf(channel.fileId, owner)) {
+        send(channel, 'update', event.seq, ['children']);
       }
     }
 
@@ -159,6 +163,7 @@ export function createPushService(deps: PushDeps): PushService {
       });
       return true;
     },
+    ready: () => engine.ready(),
     stop(channel) {
       channels.remove(channel.project, channel.id);
       engine.dropChannel(queueKeyFor(channel));

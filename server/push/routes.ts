@@ -56,6 +56,7 @@ async function watchFile(ctx: RouteContext, push: PushService) {
   if (!ctx.svc.files.get(fileId) || !ctx.svc.files.roleOf(fileId, user)) throw fileNotFound(fileId);
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_FILE_TTL_S, ctx.svc.config);
+  await deliveryReady(push);
   const channel: Channel = {
     project: user.client,
     id: request.id,
@@ -79,6 +80,7 @@ async function watchChanges(ctx: RouteContext, push: PushService) {
   const pageToken = readPageToken(ctx);
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_CHANGES_TTL_S, ctx.svc.config);
+  await deliveryReady(push);
   const channel: Channel = {
     project: user.client,
     id: request.id,
@@ -95,6 +97,15 @@ async function watchChanges(ctx: RouteContext, push: PushService) {
   };
   if (!push.open(channel)) throw channelIdNotUnique(request.id);
   return ctx.json(200, channelResource(channel), CHANNEL_SCHEMA);
+}
+
+/** Fails the watch when delivery cannot run (unreadable `trustCa`/`crl`): a channel that never hears is worse. */
+async function deliveryReady(push: PushService): Promise<void> {
+  try {
+    await push.ready();
+  } catch (error) {
+    throw new ApiError(500, 'backendError', `Push notifications are unavailable: ${(error as Error).message}.`);
+  }
 }
 
 function channelIdNotUnique(id: string): ApiError {

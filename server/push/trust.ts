@@ -42,6 +42,54 @@ export async function readPemFiles(paths: readonly string[] = []): Promise<strin
   return Promise.all(paths.map((p) => readFile(p, 'utf8')));
 }
 
+/** Why push trust could not be built from the configured files; the message names the file and the setting. */
+export class PushTrustError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PushTrustError';
+  }
+}
+
+async function readPemFile(path: string, setting: 'trustCa' | 'crl', label: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new PushTrustError(`cannot read ${setting} file ${path}: ${(error as Error).message}`);
+  }
+  // A file without the expected block would otherwise be ignored silently, and trust would quietly be weaker.
+  if (splitPem(text, label).length === 0) {
+    throw new PushTrustError(`${setting} file ${path} holds no PEM "${label}" block`);
+  }
+  return text;
+}
+
+/**
+ * Reads the configured CA and CRL files and builds the trust. Rejects with a {@link PushTrustError} naming the file
+ * when one cannot be read, holds no PEM block of the right kind, or does not parse.
+ */
+export async function loadPushTrust(
+  files: { trustCa?: readonly string[]; crl?: string | undefined },
+  warn?: (message: string) => void,
+): Promise<PushTrust> {
+  const trustCa = await Promise.all((files.trustCa ?? []).map((p) => readPemFile(p, 'trustCa', 'CERTIFICATE')));
+  (files.trustCa ?? []).forEach((path, i) => {
+    for (const block of splitPem(trustCa[i]!, 'CERTIFICATE')) {
+      try {
+        new x509.X509Certificate(block);
+      } catch (error) {
+        throw new PushTrustError(`trustCa file ${path} holds a certificate that does not parse: ${(error as Error).message}`);
+      }
+    }
+  });
+  const crl = files.crl === undefined ? [] : [await readPemFile(files.crl, 'crl', 'X509 CRL')];
+  try {
+    return await createPushTrust({ trustCa, crl }, warn);
+  } catch (error) {
+    throw new PushTrustError(`cannot use the trustCa/crl files: ${(error as Error).message}`);
+  }
+}
+
 /** Builds the trust used for push delivery; `warn` hears about CRLs that cannot be used. */
 export async function createPushTrust(
   pem: PushTrustPem = {},

@@ -28,7 +28,16 @@ async function readIfExists(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Expiry of a stored leaf; a leaf that does not parse counts as expired, so a new one is issued. */
+function notAfterMs(pem: string): number {
+  try {
+    return certificateNotAfter(pem).getTime();
+  } catch {
+    return 0;
   }
 }
 
@@ -46,14 +55,18 @@ export async function ensureRelayCertificates(certDir: string): Promise<RelayCer
     [paths.ca, paths.caKey, paths.cert, paths.key].map(readIfExists),
   );
   let createdCa = false;
-  const ca = caPem && caKeyPem ? await loadDevCa({ cert: caPem, key: caKeyPem }) : await createDevCa();
+  let ca;
+  try {
+    ca = caPem && caKeyPem ? await loadDevCa({ cert: caPem, key: caKeyPem }) : await createDevCa();
+  } catch (error) {
+    throw new Error(`the CA in ${paths.ca} / ${paths.caKey} cannot be used (${(error as Error).message}); delete both to create a new one`);
+  }
   if (!(caPem && caKeyPem)) {
     createdCa = true;
     await writeFile(paths.caKey, ca.key, { mode: 0o600 });
     await writeFile(paths.ca, ca.cert);
   }
-  const leafFresh =
-    !createdCa && certPem && keyPem && certificateNotAfter(certPem).getTime() - Date.now() > RENEW_BEFORE_MS;
+  const leafFresh = !createdCa && certPem && keyPem && notAfterMs(certPem) - Date.now() > RENEW_BEFORE_MS;
   if (leafFresh) return { caPath: paths.ca, cert: certPem, key: keyPem, createdCa };
   const leaf = await ca.issueLeaf(RELAY_CERT_HOSTS);
   await writeFile(paths.key, leaf.key, { mode: 0o600 });

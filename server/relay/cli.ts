@@ -26,7 +26,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const relay = await startRelay({ port, host: values.host, certDir: values['cert-dir'] });
+let relay;
+try {
+  relay = await startRelay({ port, host: values.host, certDir: values['cert-dir'] });
+} catch (error) {
+  // Unreadable or corrupt certificate files, or a port in use: say which, and exit instead of a stack trace.
+  console.error(`store-relay: cannot start: ${(error as Error).message}`);
+  process.exit(1);
+}
 console.log(`store-relay listening on ${relay.url}`);
 console.log(`CA certificate${relay.createdCa ? ' (new)' : ''}: ${relay.caPath}`);
 console.log(`Service config: trust this CA (trustCa) and list ${relay.url} as a verified and registered domain.`);

@@ -6,3 +6,5 @@ export type { ApiCall, FieldsOption, QueryValues, RequestOptions, ResultOf } fro
 export type { StoreClient, StoreClientOptions, BatchOutcome, BatchOutcomes } from './types.ts';
 export type * from './resources.ts';
 export { pathWithQuery, joinUrl } from './url.ts';
+export { createWatcher, type Watcher, type Watch, type WatcherOptions, type WatchClient, type ChannelInfo } from './watch.ts';
+export { openRelaySubscription, RelayError, PUSH_STATES, type PushEvent, type PushState, type RelaySubscription } from './relay-events.ts';

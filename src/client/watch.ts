@@ -102,6 +102,11 @@ export function createWatcher(options: WatcherOptions): Watcher {
     #errorListeners = new Set<(error: unknown) => void>();
     #renewListeners = new Set<(channel: ChannelInfo) => void>();
     #channels: ChannelInfo[] = [];
+    /**
+     * Ids of channels that are live or being created. The sync message may arrive before the watch response
+     * (spec §3.2), so events are matched against the id the watch asked for, not the channels already granted.
+     */
+    #ids = new Set<string>();
     #opening: Promise<ChannelInfo> | undefined;
     #timer: ReturnType<typeof setTimeout> | undefined;
     #unsubscribe: (() => void) | undefined;
@@ -176,7 +181,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
 
     #listen(sub: RelaySubscription): () => void {
       const offEvent = sub.onEvent((event) => {
-        if (!this.#channels.some((c) => c.id === event.channelId)) return;
+        if (!this.#ids.has(event.channelId)) return;
         // Overlapping channels report the same change: pass it on once (sync is per channel, so keep each).
         const key = event.state === 'sync' ? `${event.channelId}/sync` : `${event.state}/${event.changed.join()}/${event.messageNumber}`;
         if (this.#seen.has(key)) return;
@@ -195,10 +200,19 @@ export function createWatcher(options: WatcherOptions): Watcher {
 
     async #create(sub: RelaySubscription): Promise<ChannelInfo> {
       const [path, query] = (await this.watchPath()).split('?') as [string, string | undefined];
-      const response = await options.client.request<ChannelResponse>('POST', path, {
-        ...(query && { query: Object.fromEntries(new URLSearchParams(query)) }),
-        body: { id: newId(), type: 'web_hook', address: sub.address, token: sub.token, expiration: String(now() + ttlMs) },
-      });
+      const id = newId();
+      this.#ids.add(id);
+      let response: ChannelResponse;
+      try {
+        response = await options.client.request<ChannelResponse>('POST', path, {
+          ...(query && { query: Object.fromEntries(new URLSearchParams(query)) }),
+          body: { id, type: 'web_hook', address: sub.address, token: sub.token, expiration: String(now() + ttlMs) },
+        });
+      } catch (error) {
+        this.#ids.delete(id);
+        throw error;
+      }
+      this.#ids.add(response.id); // the spec echoes the id sent; should a service not, its messages carry its own
       // The spec gives an integer, the modelled API a string: accept both.
       const expiration = Number(response.expiration ?? now() + ttlMs);
       return { id: response.id, resourceId: response.resourceId, resourceUri: response.resourceUri, expiration };
@@ -232,6 +246,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     }
 
     async #stop(channel: ChannelInfo): Promise<void> {
+      this.#ids.delete(channel.id);
       try {
         await options.client.request('POST', CHANNELS_STOP_PATH, { body: { id: channel.id, resourceId: channel.resourceId } });
       } catch (error) {

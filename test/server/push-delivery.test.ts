@@ -360,3 +360,17 @@ test('a message pending at shutdown is delivered after a restart', async () => {
     ],
   );
 });
+
+test('when the trust cannot be loaded, ready() and idle() reject with the reason instead of hanging', async () => {
+  const db = new Database(':memory:');
+  const reason = new Error('cannot read trustCa file /nowhere/ca.pem: ENOENT');
+  const { engine: e } = engine({ db, trust: Promise.reject(reason) });
+  e.start();
+  e.enqueue(message('https://localhost:1/hook'));
+  await assert.rejects(e.ready(), (error) => error === reason);
+  await assert.rejects(e.idle(), (error) => error === reason);
+  // The message waits in the outbox for a restart with a fixed config.
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM push_outbox').get() as { n: number }).n, 1);
+  await e.close();
+  db.close();
+});

@@ -7,31 +7,26 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig, startService, type RunningService } from '../../server/index.ts';
-import { registerPushRoutes } from '../../server/push/routes.ts';
+import { startService, type ServiceHandle } from './helpers/service.ts';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
 import { subscribeToRelay, type TestSubscription } from './push-helpers.ts';
 
 let dir: string;
 let relay: RunningRelay;
-let service: RunningService;
+let service: ServiceHandle;
 let sub: TestSubscription;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'push-service-'));
   relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
-  const config = parseConfig({ verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] });
-  service = await startService({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), config, admin: true });
-  // Until server/routes/index.ts lists the push module, register it here.
-  if (service.service.router.match('POST', '/store/v3/channels/stop').kind === 'none') {
-    registerPushRoutes(service.service.router, service.service);
-  }
+  // The real store-service process, trusting the relay's development CA and accepting its origin.
+  service = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
   sub = await subscribeToRelay(relay.url, readFileSync(relay.caPath, 'utf8'));
 });
 
 after(async () => {
   sub.close();
-  await service.close();
+  await service.stop();
   await relay.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -292,4 +287,102 @@ test('a channel ends at its expiration by the service clock', async () => {
     'notFound',
     `Channel '${short.id}' not found for project 'dev-client'`,
   );
+});
+
+test('sharing: a sharee\'s file channel hears remove when unshared and add when shared again', async () => {
+  const fileId = await createFile(ALICE, { name: 'shared.txt' });
+  const grant = await api('POST', `/store/v3/files/${fileId}/permissions?fields=id`, ALICE, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' });
+  assert.equal(grant.status, 200, JSON.stringify(grant.body));
+  const owners = (await api('POST', `/store/v3/files/${fileId}/watch`, ALICE, watchBody())).body;
+  const bobsReply = await api('POST', `/store/v3/files/${fileId}/watch`, BOB, watchBody());
+  assert.equal(bobsReply.status, 200, JSON.stringify(bobsReply.body));
+  const bobs = bobsReply.body;
+  const token = (await api('GET', '/store/v3/changes/startPageToken', BOB)).body.startPageToken;
+  const bobsLog = (await api('POST', `/store/v3/changes/watch?pageToken=${token}`, BOB, watchBody())).body;
+
+  const removed = await fetch(`${service.url}/store/v3/files/${fileId}/permissions/${grant.body.id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${ALICE}` },
+  });
+  assert.equal(removed.status, 204);
+  // Unshared, Bob can no longer watch the file: it is invisible to him.
+  assertError(await api('POST', `/store/v3/files/${fileId}/watch`, BOB, watchBody()), 404, 'notFound', `File not found: ${fileId}.`);
+  const regrant = await api('POST', `/store/v3/files/${fileId}/permissions`, ALICE, { type: 'domain', role: 'reader', domain: 'example.com' });
+  assert.equal(regrant.status, 200, JSON.stringify(regrant.body));
+  // Mallory is in the domain too but watches nothing; Carol is not in it. A later update ends each sequence.
+  await api('PATCH', `/store/v3/files/${fileId}`, ALICE, { name: 'shared-2.txt' });
+
+  const bobEvents = await sub.take(bobs.id, 4);
+  assert.deepEqual(bobEvents.map((e) => [e.state, e.changed]), [
+    ['sync', []],
+    ['remove', []],
+    ['add', []],
+    ['update', ['properties']],
+  ]);
+  const ownerEvents = await sub.take(owners.id, 4);
+  assert.deepEqual(ownerEvents.map((e) => [e.state, e.changed]), [
+    ['sync', []],
+    ['update', ['permissions']],
+    ['update', ['permissions']],
+    ['update', ['properties']],
+  ]);
+  // Bob's change log hears each step: the unshare is a tombstone in his log, the reshare brings the file back.
+  assert.deepEqual((await sub.take(bobsLog.id, 4)).map((e) => e.state), ['sync', 'change', 'change', 'change']);
+  const log = (await api('GET', `/store/v3/changes?pageToken=${token}`, BOB)).body;
+  assert.deepEqual(log.changes.map((c: any) => [c.fileId, c.removed, c.file?.name]), [[fileId, false, 'shared-2.txt']]);
+});
+
+test('sharing a file with someone who watches the change log tells them, and unsharing leaves a tombstone', async () => {
+  const token = (await api('GET', '/store/v3/changes/startPageToken', BOB)).body.startPageToken;
+  const bobsLog = (await api('POST', `/store/v3/changes/watch?pageToken=${token}`, BOB, watchBody())).body;
+  const fileId = await createFile(ALICE, { name: 'for-bob.txt' });
+  const grant = await api('POST', `/store/v3/files/${fileId}/permissions?fields=id`, ALICE, { type: 'user', role: 'writer', emailAddress: 'bob@example.com' });
+  assert.equal(grant.status, 200);
+  const shared = await sub.take(bobsLog.id, 2);
+  assert.deepEqual(shared.map((e) => e.state), ['sync', 'change']);
+  let log = (await api('GET', `/store/v3/changes?pageToken=${token}`, BOB)).body;
+  assert.deepEqual(log.changes.map((c: any) => [c.fileId, c.removed, c.file?.name]), [[fileId, false, 'for-bob.txt']]);
+
+  const removed = await fetch(`${service.url}/store/v3/files/${fileId}/permissions/${grant.body.id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${ALICE}` },
+  });
+  assert.equal(removed.status, 204);
+  assert.deepEqual((await sub.take(bobsLog.id, 3)).map((e) => e.state), ['sync', 'change', 'change']);
+  log = (await api('GET', `/store/v3/changes?pageToken=${token}`, BOB)).body;
+  assert.deepEqual(log.changes.map((c: any) => [c.fileId, c.removed, c.file]), [[fileId, true, undefined]]);
+});
+
+test('a folder watcher hears children only for children it can see', async () => {
+  const folderId = await createFile(ALICE, { name: 'team', mimeType: 'application/vnd.svc-apps.folder' });
+  const share = await api('POST', `/store/v3/files/${folderId}/permissions`, ALICE, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' });
+  assert.equal(share.status, 200);
+  const alices = (await api('POST', `/store/v3/files/${folderId}/watch`, ALICE, watchBody())).body;
+  const bobsReply = await api('POST', `/store/v3/files/${folderId}/watch`, BOB, watchBody());
+  assert.equal(bobsReply.status, 200, JSON.stringify(bobsReply.body));
+  const bobs = bobsReply.body;
+
+  // A private child: Alice's watcher hears it come and go; Bob's must not learn it exists.
+  const hidden = await createFile(ALICE, { name: 'private.txt', parents: [folderId] });
+  await api('PATCH', `/store/v3/files/${hidden}`, ALICE, { trashed: true });
+  assert.equal((await api('DELETE', `/store/v3/files/${hidden}`, ALICE)).status, 204);
+  // A child shared with Bob afterwards: from Bob's side a child appeared, so he hears children then.
+  const later = await createFile(ALICE, { name: 'later.txt', parents: [folderId] });
+  assert.equal((await api('POST', `/store/v3/files/${later}/permissions`, ALICE, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' })).status, 200);
+  // A rename of the folder closes both sequences (one channel's messages arrive in order).
+  await api('PATCH', `/store/v3/files/${folderId}`, ALICE, { name: 'team-2' });
+
+  assert.deepEqual((await sub.take(bobs.id, 3)).map((e) => [e.state, e.changed]), [
+    ['sync', []],
+    ['update', ['children']],
+    ['update', ['properties']],
+  ]);
+  assert.deepEqual((await sub.take(alices.id, 6)).map((e) => [e.state, e.changed]), [
+    ['sync', []],
+    ['update', ['children']], // private.txt created
+    ['update', ['children']], // trashed
+    ['update', ['children']], // deleted
+    ['update', ['children']], // later.txt created (the share changes nothing Alice sees)
+    ['update', ['properties']],
+  ]);
 });

@@ -9,17 +9,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventSource } from 'eventsource';
-import { parseConfig, startService, type RunningService } from '../../server/index.ts';
-import { registerPushRoutes } from '../../server/push/routes.ts';
+import { startService, type ServiceHandle } from './helpers/service.ts';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
 import { createStoreClient, type StoreClient } from '../../src/client/index.ts';
 import type { PushEvent } from '../../src/client/relay-events.ts';
-import { createWatcher, type Watcher } from '../../src/client/watch.ts';
+import type { RequestOptions } from '../../src/client/api-call.ts';
+import { createWatcher, type WatchClient, type Watcher } from '../../src/client/watch.ts';
 import { fetchTrusting } from './push-helpers.ts';
 
 let dir: string;
 let relay: RunningRelay;
-let service: RunningService;
+let service: ServiceHandle;
 let client: StoreClient;
 let caFetch: typeof fetch;
 const watchers: Watcher[] = [];
@@ -27,18 +27,15 @@ const watchers: Watcher[] = [];
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'push-watch-'));
   relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
-  const config = parseConfig({ verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] });
-  service = await startService({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), config, admin: true });
-  if (service.service.router.match('POST', '/store/v3/channels/stop').kind === 'none') {
-    registerPushRoutes(service.service.router, service.service);
-  }
+  // The real store-service process, trusting the relay's development CA and accepting its origin.
+  service = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
   client = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice' });
   caFetch = fetchTrusting(readFileSync(relay.caPath, 'utf8'));
 });
 
 after(async () => {
   for (const w of watchers) await w.close();
-  await service.close();
+  await service.stop();
   await relay.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -144,4 +141,32 @@ test('renews before expiry with a new channel id and stops the old channel', asy
     client.request('POST', '/store/v3/channels/stop', { body: { id: first.id, resourceId: first.resourceId } }),
     (error: { status: number }) => error.status === 404,
   );
+});
+
+test('a sync message that arrives before the watch response is passed on, not dropped', async () => {
+  const file = await client.files.create({ name: 'early-sync.txt' });
+  let streamHadSync!: () => void;
+  const syncArrived = new Promise<void>((resolve) => (streamHadSync = resolve));
+  // The same client, except that it answers a watch call only once the relay stream has delivered the sync:
+  // the order spec §3.2 allows ("it may arrive before the watch response").
+  const lateAnswers: WatchClient = {
+    async request<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
+      const result = await client.request<T>(method, path, options);
+      if (path.endsWith('/watch')) await syncArrived;
+      return result;
+    },
+  };
+  const { watcher: w } = watcher({
+    client: lateAnswers,
+    openEventStream: (url) => {
+      const source = new EventSource(url, { fetch: caFetch });
+      source.addEventListener('sync', () => streamHadSync());
+      return source;
+    },
+  });
+  const watch = w.watchFile(file.id);
+  const events = collector();
+  watch.on('*', events.listener);
+  const channel = await watch.ready();
+  assert.deepEqual(events.events.map((e) => [e.state, e.channelId]), [['sync', channel.id]]);
 });

@@ -6,7 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -335,4 +336,20 @@ test('the delivery engine, trusting the relay CA, delivers to the relay and the 
       ['change', 12, 'chan-E', 'Tue, 01 Jan 2030 00:00:00 GMT', { kind: 'store#changes' }],
     ],
   );
+});
+
+test('store-relay with an unusable CA in its cert folder says which files and exits 1', async () => {
+  const certDir = join(dir, 'broken-certs');
+  mkdirSync(certDir);
+  writeFileSync(join(certDir, 'ca.pem'), 'not a certificate\n');
+  writeFileSync(join(certDir, 'ca-key.pem'), 'not a key\n');
+  const child = spawn(process.execPath, ['bin/store-relay.js', '--port', '0', '--cert-dir', certDir], {
+    cwd: join(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 1);
+  assert.match(stderr, new RegExp(`^store-relay: cannot start: the CA in ${join(certDir, 'ca.pem')} / ${join(certDir, 'ca-key.pem')} cannot be used \\(.+\\); delete both to create a new one\\n$`));
 });
