@@ -1,5 +1,5 @@
 import { proxy, wrap, type Remote } from 'comlink';
-import { TaskHandle } from './task-handle.ts';
+import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
   AddOptions,
   InterruptedUpload,
@@ -60,6 +60,7 @@ class WorkerUploader extends EventTarget implements Uploader {
     );
     this.ready.catch((error: unknown) => this.failAll(error));
     this.detach = this.watchConnectivity();
+    if (options.persist !== false) requestPersistentStorage();
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
 
@@ -150,35 +151,57 @@ class WorkerUploader extends EventTarget implements Uploader {
       speed: 0,
       ...(options.convertTo && { convertTo: options.convertTo }),
     };
+    // Commands wait until the worker knows the task: a `pause()` right after `add()` must not miss it.
+    let known: Promise<unknown> = Promise.resolve();
+    const command = (run: () => unknown) => void known.then(run).catch(() => undefined);
     const task = new TaskHandle(snapshot, {
-      pause: (taskId) => void this.ready.then(() => this.remote.pause(taskId)),
-      resume: (taskId) => void this.ready.then(() => this.remote.resume(taskId)),
-      cancel: (taskId) => void this.ready.then(() => this.remote.cancel(taskId)),
+      pause: (taskId) => command(() => this.remote.pause(taskId)),
+      resume: (taskId) => command(() => this.remote.resume(taskId)),
+      cancel: (taskId) => command(() => this.remote.cancel(taskId)),
+      // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
+      retry: (taskId, settle) =>
+        void known
+          .then(() => this.remote.resume(taskId))
+          .then(() => this.settleWith(taskId, settle))
+          .catch((error: unknown) => this.failTask(task, error)),
     });
     this.tasks.set(id, task);
     this.dispatchEvent(new CustomEvent('add', { detail: { ...snapshot } }));
     this.scheduleChange(0);
-    void this.ready
-      .then(() => send(id))
-      .then(async () => {
-        const result = await this.remote.result(id);
-        if (result.ok) task.resolve(result.file);
-        else task.reject(new UploadError(result.error));
-      })
-      .catch((error: unknown) => {
-        const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
-        task.snapshot = { ...task.snapshot, state: 'failed', error: info };
-        task.reject(new UploadError(info));
-        this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
-        this.scheduleChange(0);
-      });
+    const settle = task.settle;
+    const sent = this.ready.then(() => send(id));
+    known = sent;
+    void sent.then(() => this.settleWith(id, settle)).catch((error: unknown) => this.failTask(task, error));
     return task;
+  }
+
+  /** Waits in the worker for the end of the task's current attempt and settles that attempt's `done`. */
+  private async settleWith(id: string, settle: Settle): Promise<void> {
+    const result = await this.remote.result(id);
+    // Events come through their own port: apply the final snapshot first, so `done` never settles ahead of it.
+    if (result.snapshot) this.onEvent(result.ok ? 'success' : result.snapshot.state === 'failed' ? 'error' : 'change', result.snapshot);
+    if (result.ok) settle.resolve(result.file);
+    else settle.reject(new UploadError(result.error));
+  }
+
+  /** The task could not even be handed to the worker (or re-armed there): it fails here, with an `error` event. */
+  private failTask(task: TaskHandle, error: unknown): void {
+    const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
+    task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+    task.settle.reject(new UploadError(info));
+    this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
+    this.scheduleChange(0);
   }
 
   private onEvent(event: JobEvent, snapshot: TaskSnapshot): void {
     const task = this.tasks.get(snapshot.id);
     if (!task) return;
+    const final = (state: TaskSnapshot['state']) => state === 'done' || state === 'failed' || state === 'cancelled';
+    // A late event of an attempt that has ended must not move the task back, nor announce the end twice.
+    if (final(task.snapshot.state) && !final(snapshot.state)) return;
+    const repeat = final(snapshot.state) && task.snapshot.state === snapshot.state;
     task.snapshot = snapshot;
+    if (repeat) return;
     if (event !== 'change') this.dispatchEvent(new CustomEvent(event, { detail: snapshot }));
     this.scheduleChange(event === 'progress' ? 100 : 0);
   }
@@ -199,7 +222,7 @@ class WorkerUploader extends EventTarget implements Uploader {
     const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
     for (const task of this.tasks.values()) {
       task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
-      task.reject(new UploadError({ code: 'unknown', message }));
+      task.settle.reject(new UploadError({ code: 'unknown', message }));
     }
     this.scheduleChange(0);
   }
@@ -237,6 +260,23 @@ async function fileFromHandle(handle: FileSystemFileHandle): Promise<File> {
   const h = handle as PermissionHandle;
   if ((await h.queryPermission?.({ mode: 'read' })) === 'prompt') await h.requestPermission?.({ mode: 'read' });
   return handle.getFile();
+}
+
+let persistenceAsked = false;
+
+/**
+ * Asks the browser once per page to keep the kit's IndexedDB data under storage pressure. `persist()` exists only in
+ * windows (not in the worker); a refusal changes nothing, records may just be evicted under pressure.
+ */
+function requestPersistentStorage(): void {
+  if (persistenceAsked) return;
+  persistenceAsked = true;
+  const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
+  try {
+    void storage?.persist?.().catch(() => undefined);
+  } catch {
+    // No storage manager here (SSR, old browsers): nothing to ask.
+  }
 }
 
 /** Rejects when the worker reports a load error or does not answer in time. */

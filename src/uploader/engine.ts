@@ -2,7 +2,9 @@ import type { StoreClient } from '../client/index.ts';
 import type { BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { IdPool } from './id-pool.ts';
-import type { ClockPort, HttpPort, OnlinePort, SessionRecord, SessionStore } from './ports.ts';
+import { MemoryLocks } from './adapters/memory-locks.ts';
+import { sessionLockKey } from './adapters/web-locks.ts';
+import type { ChannelPort, ClockPort, HttpPort, LockPort, OnlinePort, SessionRecord, SessionStore } from './ports.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
@@ -19,6 +21,10 @@ export interface EngineConfig {
   online: OnlinePort;
   clock: ClockPort;
   store?: SessionStore;
+  /** Cross-tab session locks (Web Locks in the browser); default: locks inside this engine only. */
+  locks?: LockPort;
+  /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
+  channel?: ChannelPort;
   concurrency?: number;
   chunkSize?: number | 'adaptive';
   resumableThreshold?: number;
@@ -51,8 +57,10 @@ export class UploadEngine {
   private running = 0;
   private readonly ids: IdPool;
   private readonly unsubscribeOnline: () => void;
+  private readonly locks: LockPort;
 
   constructor(private readonly config: EngineConfig) {
+    this.locks = config.locks ?? new MemoryLocks();
     if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
     this.ids = new IdPool(config.client);
     this.unsubscribeOnline = config.online.subscribe((online) => {
@@ -67,12 +75,8 @@ export class UploadEngine {
    */
   async add(taskId: string, file: EngineFile, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
+    // The record keeps its key: another tab may be uploading it under that key right now.
     const record = await this.findRecord(fingerprint, resumeId);
-    if (record && record.id !== taskId) {
-      await this.config.store?.delete(record.id);
-      record.id = taskId;
-      await this.config.store?.put(record);
-    }
     const quota = this.config.blobQuotaBytes ?? 0;
     const job = new UploadJob(
       {
@@ -81,6 +85,8 @@ export class UploadEngine {
         http: this.config.http,
         ids: this.ids,
         ...(this.config.store && { store: this.config.store }),
+        locks: this.locks,
+        ...(this.config.channel && { channel: this.config.channel }),
         stallTimeoutMs: this.config.stallTimeoutMs ?? 30_000,
         verify: this.config.verify ?? true,
         online: this.config.online,
@@ -105,6 +111,12 @@ export class UploadEngine {
     this.jobs.set(taskId, job);
     this.enqueue(job);
     return { ...job.snapshot };
+  }
+
+  /** A copy of the task's current snapshot. */
+  snapshot(taskId: string): TaskSnapshot | undefined {
+    const job = this.jobs.get(taskId);
+    return job && { ...job.snapshot };
   }
 
   /** The task's final file, or its `UploadError`. */
@@ -146,11 +158,16 @@ export class UploadEngine {
     if (job && isFinal(job.snapshot.state)) this.jobs.delete(taskId);
   }
 
-  /** Sessions stored by an earlier page life that no task of this one is using; expired ones are deleted. */
+  /**
+   * Sessions stored by an earlier page life that no task of this one is using and no other tab is uploading;
+   * expired ones are deleted.
+   */
   async interrupted(): Promise<InterruptedUpload[]> {
     const records = await this.liveRecords();
+    const held = await this.locks.held();
     return records
-      .filter((record) => !this.jobs.has(record.id))
+      .filter((record) => ![...this.jobs.values()].some((job) => job.recordId === record.id))
+      .filter((record) => !held.has(sessionLockKey(record.sessionUri)))
       .map((record) => ({
         id: record.id,
         name: record.name,
@@ -180,6 +197,7 @@ export class UploadEngine {
   /** Stops every request; stored sessions stay for the next page life. */
   destroy(): void {
     this.unsubscribeOnline();
+    this.config.channel?.close();
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
   }
@@ -210,11 +228,13 @@ export class UploadEngine {
   private async findRecord(fingerprint: string, resumeId?: string): Promise<SessionRecord | undefined> {
     if (!this.config.store) return undefined;
     const records = await this.liveRecords();
-    const busy = (record: SessionRecord) => {
-      const job = this.jobs.get(record.id);
-      return job !== undefined && !isFinal(job.snapshot.state);
-    };
-    return records.find((r) => (resumeId === undefined || r.id === resumeId) && r.fingerprint === fingerprint && !busy(r));
+    return records.find((r) => (resumeId === undefined || r.id === resumeId) && r.fingerprint === fingerprint && !this.busy(r));
+  }
+
+  /** True when a task of this engine that has not ended uploads this record. */
+  private busy(record: SessionRecord): boolean {
+    for (const job of this.jobs.values()) if (job.recordId === record.id && !isFinal(job.snapshot.state)) return true;
+    return false;
   }
 
   private async liveRecords(): Promise<SessionRecord[]> {

@@ -95,3 +95,33 @@ export interface ClockPort {
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
+
+/** Gives a held lock back. Calling it twice is harmless. */
+export type ReleaseLock = () => void;
+
+/**
+ * Exclusive locks shared by every tab and worker of the origin (Web Locks in the browser), so two tabs never upload
+ * the same session at once. A tab that closes or crashes loses its locks, which lets another tab take over.
+ */
+export interface LockPort {
+  /** Takes the lock when nobody holds it; `undefined` when someone does (`ifAvailable`). */
+  tryAcquire(key: string): Promise<ReleaseLock | undefined>;
+  /** Waits until the lock is free and takes it; rejects with the signal's reason when `signal` aborts first. */
+  acquire(key: string, signal: AbortSignal): Promise<ReleaseLock>;
+  /** Names of the locks held right now, by anyone in the origin. */
+  held(): Promise<Set<string>>;
+}
+
+/** What the tab uploading a session tells the other tabs about it. */
+export type SessionMessage =
+  | { type: 'progress'; sessionUri: string; bytesSent: number; bytesAcknowledged: number; total: number }
+  | { type: 'done'; sessionUri: string; file: import('./types.ts').StoreFile }
+  | { type: 'cancelled'; sessionUri: string };
+
+/** A message bus between the tabs of the origin (BroadcastChannel in the browser): the sender never hears itself. */
+export interface ChannelPort {
+  post(message: SessionMessage): void;
+  /** Calls `listener` for every message from another tab; returns an unsubscribe function. */
+  subscribe(listener: (message: SessionMessage) => void): () => void;
+  close(): void;
+}

@@ -14,7 +14,8 @@ import {
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
 import { Md5Tracker } from './md5-tracker.ts';
-import type { HttpResponse, SessionRecord } from './ports.ts';
+import { sessionLockKey } from './adapters/web-locks.ts';
+import type { HttpResponse, ReleaseLock, SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { sendGuarded } from './send-guarded.ts';
 import type { StoreFile } from './types.ts';
@@ -29,6 +30,14 @@ export class SessionExpired extends Error {
   }
 }
 
+/** Another tab holds this session's lock and is uploading it: this tab must not send (it follows instead). */
+export class HeldElsewhere extends Error {
+  constructor(readonly sessionUri: string) {
+    super('another tab is uploading this session');
+    this.name = 'HeldElsewhere';
+  }
+}
+
 /**
  * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
  * state is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte
@@ -40,6 +49,8 @@ export class ResumableUpload {
   /** True when the service's state is unknown and must be asked before sending. */
   private needsStatus: boolean;
   private tracker?: Md5Tracker;
+  /** This tab's hold on the session (Web Locks): no byte is sent without it. */
+  private lock?: ReleaseLock;
 
   constructor(
     private readonly ctx: UploadContext,
@@ -60,7 +71,12 @@ export class ResumableUpload {
   async run(signal: AbortSignal, token: string): Promise<StoreFile> {
     const total = this.input.file.size;
     if (!this.record) await this.start(signal, token);
-    else if (this.needsStatus) {
+    else if (!this.lock) {
+      const lock = await this.ctx.locks.tryAcquire(sessionLockKey(this.record.sessionUri));
+      if (!lock) throw new HeldElsewhere(this.record.sessionUri);
+      this.adoptLock(lock);
+    }
+    if (this.needsStatus) {
       const finished = await this.queryStatus(signal);
       if (finished) return this.finish(finished);
     }
@@ -74,7 +90,7 @@ export class ResumableUpload {
       const hashed = this.ctx.verify ? this.tracker.hashTo(this.input.file, end, hashing.signal) : Promise.resolve();
       hashed.catch(() => undefined); // awaited below on every path
       this.needsStatus = true;
-      const began = Date.now();
+      const began = this.ctx.clock.now();
       let response: HttpResponse;
       try {
         const whole = start === 0 && end === total;
@@ -104,7 +120,7 @@ export class ResumableUpload {
       if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
       const stored = this.stored(response);
-      this.sizer.record(end - start, Date.now() - began);
+      this.sizer.record(end - start, this.ctx.clock.now() - began);
       // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
       stuck = stored > start ? 0 : stuck + 1;
       if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
@@ -112,9 +128,35 @@ export class ResumableUpload {
     }
   }
 
+  /** The session URI, once a session exists. */
+  get sessionUri(): string | undefined {
+    return this.record?.sessionUri;
+  }
+
+  /** Takes over a lock this tab waited for: whatever the other tab did, the service is asked first. */
+  adoptLock(lock: ReleaseLock): void {
+    this.releaseLock();
+    this.lock = lock;
+    this.needsStatus = true;
+  }
+
+  /** Lets another tab take the session (after a pause, a failure, the end, or when this worker stops). */
+  releaseLock(): void {
+    const lock = this.lock;
+    this.lock = undefined;
+    lock?.();
+  }
+
+  /** Forgets the session without telling the service (another tab already finished or cancelled it). */
+  forget(): void {
+    this.releaseLock();
+    this.record = undefined;
+  }
+
   /** Forgets the session after a 404: the next `run` starts a new one from byte 0. */
   async reset(): Promise<void> {
     if (this.record) await this.ctx.store?.delete(this.record.id);
+    this.releaseLock();
     this.record = undefined;
     this.tracker = undefined;
     this.needsStatus = false;
@@ -158,10 +200,16 @@ export class ResumableUpload {
       if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
       throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
     }
-    const now = Date.now();
+    const sessionUri = new URL(location, ctx.baseUrl).href;
+    // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
+    const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
+    if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
+    this.releaseLock();
+    this.lock = lock;
+    const now = ctx.clock.now();
     this.record = {
       id: input.taskId,
-      sessionUri: new URL(location, ctx.baseUrl).href,
+      sessionUri,
       fingerprint: fingerprintOf({ name: input.name, size: input.file.size, lastModified: input.lastModified, type: input.type }),
       name: input.name,
       type: input.type,
@@ -207,7 +255,7 @@ export class ResumableUpload {
   private async acknowledge(stored: number): Promise<void> {
     const record = this.record!;
     record.acknowledged = stored;
-    record.updatedAt = Date.now();
+    record.updatedAt = this.ctx.clock.now();
     if (this.tracker && this.ctx.verify) {
       await this.tracker.seek(stored, this.input.file);
       this.tracker.confirm(stored);

@@ -5,22 +5,32 @@ export interface TaskCommands {
   pause(id: string): void;
   resume(id: string): void;
   cancel(id: string): void;
+  /** Runs a failed task again; the handle has already replaced its `done` with `settle`. */
+  retry(id: string, settle: Settle): void;
 }
 
-/** The main-thread view of one task: the latest snapshot the worker reported, and commands sent back to it. */
+/** Settles one attempt's `done`. */
+export interface Settle {
+  resolve(file: StoreFile): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The main-thread view of one task: the latest snapshot the worker reported, and commands sent back to it.
+ * `done` is the current attempt's promise: `retry()` after a failure replaces it (see `UploadTask.done`).
+ */
 export class TaskHandle implements UploadTask {
-  readonly done: Promise<StoreFile>;
-  resolve!: (file: StoreFile) => void;
-  reject!: (error: Error) => void;
+  private promise!: Promise<StoreFile>;
+  /** Settles the current `done`; capture it before waiting, so a late answer never settles a newer attempt. */
+  settle!: Settle;
 
   constructor(public snapshot: TaskSnapshot, private readonly commands: TaskCommands) {
-    this.done = new Promise<StoreFile>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    this.done.catch(() => undefined); // failures are also `error` events; an unobserved `done` must not be "unhandled"
+    this.renew();
   }
 
+  get done(): Promise<StoreFile> {
+    return this.promise;
+  }
   get id(): string {
     return this.snapshot.id;
   }
@@ -40,13 +50,23 @@ export class TaskHandle implements UploadTask {
     this.commands.pause(this.id);
   }
   resume(): void {
+    if (this.snapshot.state === 'failed') return this.retry();
     this.commands.resume(this.id);
   }
   cancel(): void {
     this.commands.cancel(this.id);
   }
-  /** Tries a failed task again (the same as `resume`). */
+  /** Tries a failed task again with a new `done`; on a task that has not failed it is the same as `resume`. */
   retry(): void {
-    this.commands.resume(this.id);
+    if (this.snapshot.state !== 'failed') return this.commands.resume(this.id);
+    this.renew();
+    const { error: _error, retry: _retry, ...rest } = this.snapshot;
+    this.snapshot = { ...rest, state: 'queued' };
+    this.commands.retry(this.id, this.settle);
+  }
+
+  private renew(): void {
+    this.promise = new Promise<StoreFile>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.promise.catch(() => undefined); // failures are also `error` events; an unobserved `done` must not be "unhandled"
   }
 }

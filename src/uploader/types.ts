@@ -92,6 +92,8 @@ export interface TaskSnapshot {
   /** Estimated milliseconds left; undefined when unknown. */
   etaMs?: number;
   strategy?: 'multipart' | 'resumable';
+  /** True while another tab of this origin uploads this session: the bytes mirror that tab's progress. */
+  inOtherTab?: boolean;
   convertTo?: string;
   retry?: RetryInfo;
   error?: UploadErrorInfo;
@@ -120,7 +122,12 @@ export interface UploadTask {
   readonly bytesAcknowledged: number;
   readonly total: number;
   readonly snapshot: TaskSnapshot;
-  /** Resolves with the stored file resource, rejects with an `UploadError`. */
+  /**
+   * The outcome of the current attempt: resolves with the stored file resource, rejects with an `UploadError`
+   * (code `cancelled` after `cancel()`). It settles together with the snapshot's final state and the `success` or
+   * `error` event. `retry()` after a failure replaces it with a new pending promise for the retried attempt, so read
+   * `task.done` again after calling `retry()`; the earlier promise stays rejected.
+   */
   readonly done: Promise<StoreFile>;
   pause(): void;
   resume(): void;
@@ -179,7 +186,12 @@ export interface UploaderOptions {
   resumableThreshold?: number;
   /** Compare the service's `md5Checksum` and `size` with what was sent (default true). */
   verify?: boolean;
-  /** Keep resumable sessions in IndexedDB (default true). */
+  /**
+   * Keep resumable sessions in IndexedDB (default true); the first uploader of the page then asks the browser for
+   * persistent storage. `blobQuotaBytes`: files up to this size are kept in IndexedDB with their session, so they
+   * resume after a reload without the user choosing them again (default 0: never; files given with a `handle`
+   * keep the handle instead).
+   */
   persist?: boolean | { blobQuotaBytes?: number };
   /** Milliseconds without progress before a request counts as stalled (default 30 000). */
   stallTimeoutMs?: number;

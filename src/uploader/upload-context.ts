@@ -1,6 +1,6 @@
 import type { StoreClient } from '../client/index.ts';
 import type { IdPool } from './id-pool.ts';
-import type { HttpPort, SessionStore } from './ports.ts';
+import type { ClockPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 import type { AddOptions, StoreFile } from './types.ts';
 
 /** What every upload strategy needs from the engine, for one task. */
@@ -10,6 +10,10 @@ export interface UploadContext {
   http: HttpPort;
   ids: IdPool;
   store?: SessionStore;
+  /** Cross-tab session locks (a resumable upload holds its session's lock while it sends). */
+  locks: LockPort;
+  /** Timestamps of session records (their expiry) come from here, so tests can move time. */
+  clock: ClockPort;
   stallTimeoutMs: number;
   verify: boolean;
   /** Bytes of the current request handed to the network; `start` is the request's first file offset. */

@@ -4,8 +4,9 @@ import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
 import { MultipartUpload } from './multipart-upload.ts';
-import type { ClockPort, OnlinePort, SessionRecord } from './ports.ts';
-import { ResumableUpload, SessionExpired } from './resumable-upload.ts';
+import { sessionLockKey } from './adapters/web-locks.ts';
+import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from './ports.ts';
+import { HeldElsewhere, ResumableUpload, SessionExpired } from './resumable-upload.ts';
 import type { RetryInfo, StoreFile, TaskSnapshot, UploadErrorInfo } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { UploadError } from './upload-error.ts';
@@ -22,6 +23,8 @@ export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'
   backoff?: BackoffOptions;
   resumableThreshold: number;
   chunkSize: number | 'adaptive' | undefined;
+  /** Progress of sessions uploaded by other tabs, and ours for them. */
+  channel?: ChannelPort;
   emit(event: JobEvent, snapshot: TaskSnapshot): void;
 }
 
@@ -33,10 +36,19 @@ const PROGRESS_PER_SECOND = 10;
  * back off and resume (5xx, network, stall, rate limit), start a new session (404), refresh the token once (401),
  * wait without spending retries while offline, or fail with a code. `run` returns when the task is done, failed,
  * paused or cancelled; the engine calls it again after `resume`/`retry`.
+ *
+ * `done` belongs to one attempt at the task: it settles when the task ends (`done`, `failed`, `cancelled`), and
+ * `rearm` after a failure replaces it with a new pending promise for the retried attempt (tus and Uppy report each
+ * attempt's outcome too). So the snapshot, the events and `done` always agree: `failed` ⇔ the `error` event ⇔ the
+ * current `done` rejected; `queued` again after a retry ⇔ a new, pending `done`.
+ *
+ * When another tab holds the session's lock, the job does not send: it follows that tab's progress (BroadcastChannel)
+ * with `inOtherTab` set, waits for the lock, and then asks the service where the upload stands — or ends with the
+ * other tab's outcome when it hears one.
  */
 export class UploadJob {
   readonly snapshot: TaskSnapshot;
-  readonly done: Promise<StoreFile>;
+  private current!: Promise<StoreFile>;
   private settle!: { resolve(file: StoreFile): void; reject(error: UploadError): void };
   private readonly strategy: MultipartUpload | ResumableUpload;
   private controller?: AbortController;
@@ -62,14 +74,23 @@ export class UploadJob {
       strategy: resumable ? 'resumable' : 'multipart',
       ...(input.options.convertTo && { convertTo: input.options.convertTo }),
     };
-    this.done = new Promise<StoreFile>((resolve, reject) => (this.settle = { resolve, reject }));
-    this.done.catch(() => undefined); // the app may never look at `done`; failures are also events
+    this.renew();
     const ctx: UploadContext = {
       ...deps,
       onSent: (start, sent) => this.onSent(start + sent),
       onAcknowledged: (n) => this.onAcknowledged(n),
     };
     this.strategy = resumable ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom) : new MultipartUpload(ctx, input);
+  }
+
+  /** The outcome of the current attempt at the task (replaced by `rearm` after a failure). */
+  get done(): Promise<StoreFile> {
+    return this.current;
+  }
+
+  /** The id of the session record this job uploads, if it has one. */
+  get recordId(): string | undefined {
+    return this.strategy instanceof ResumableUpload ? this.strategy.record?.id : undefined;
   }
 
   /** True while `run` is working on the task. */
@@ -89,6 +110,7 @@ export class UploadJob {
     let refreshToken = false;
     let authRetried = false;
     let delay = 0;
+    let follow: string | undefined;
     try {
       for (;;) {
         const ackBefore = this.snapshot.bytesAcknowledged;
@@ -99,6 +121,15 @@ export class UploadJob {
         try {
           if (delay > 0) await this.deps.clock.sleep(delay, signal);
           delay = 0;
+          if (follow !== undefined) {
+            const outcome = await this.followOtherTab(follow, attempt.signal);
+            follow = undefined;
+            if (outcome?.type === 'done') return this.finishWith(outcome.file);
+            if (outcome?.type === 'cancelled') {
+              (this.strategy as ResumableUpload).forget();
+              return this.endCancelled();
+            }
+          }
           if (!this.deps.online.isOnline()) await this.waitOnline(signal);
           if (this.snapshot.state !== 'uploading') this.set({ state: 'uploading', retry: undefined }, 'change');
           const token = await this.deps.client.accessToken(refreshToken);
@@ -112,6 +143,10 @@ export class UploadJob {
           if (interrupt?.kind === 'cancel') return await this.cancelNow();
           if (interrupt?.kind === 'destroy') return;
           if (interrupt?.kind === 'offline') continue; // the loop waits for `online`, spending nothing
+          if (caught instanceof HeldElsewhere) {
+            follow = caught.sessionUri;
+            continue;
+          }
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
           if (caught instanceof SessionExpired) {
             await (this.strategy as ResumableUpload).reset();
@@ -147,6 +182,7 @@ export class UploadJob {
     } catch (error) {
       this.failWith(error);
     } finally {
+      if (this.strategy instanceof ResumableUpload) this.strategy.releaseLock();
       if (this.controller === controller) this.controller = undefined;
     }
   }
@@ -172,9 +208,54 @@ export class UploadJob {
   /** Makes a paused or failed task runnable again; the engine then calls `run`. */
   rearm(): boolean {
     if (this.snapshot.state !== 'paused' && this.snapshot.state !== 'failed' && this.snapshot.state !== 'interrupted') return false;
+    if (this.snapshot.state === 'failed') this.renew(); // the failed attempt's `done` stays rejected
     this.attempts = 0;
     this.set({ state: 'queued', error: undefined, retry: undefined }, 'change');
     return true;
+  }
+
+  /** A fresh pending `done` for the next attempt. */
+  private renew(): void {
+    this.current = new Promise<StoreFile>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.current.catch(() => undefined); // the app may never look at `done`; failures are also events
+  }
+
+  /**
+   * Another tab is uploading this session: mirror its progress until it lets go of the lock (then this tab holds it
+   * and the loop asks the service where the upload stands) or reports the end of the upload.
+   */
+  private async followOtherTab(sessionUri: string, signal: AbortSignal): Promise<SessionMessage | undefined> {
+    const ended = new AbortController();
+    let outcome: SessionMessage | undefined;
+    const stop = this.deps.channel?.subscribe((message) => {
+      if (message.sessionUri !== sessionUri) return;
+      if (message.type === 'progress') {
+        this.snapshot.bytesAcknowledged = message.bytesAcknowledged;
+        this.snapshot.bytesSent = Math.max(message.bytesSent, message.bytesAcknowledged);
+        this.deps.emit('progress', this.copy());
+        return;
+      }
+      outcome = message;
+      ended.abort(new Interrupt('pause'));
+    });
+    this.set({ state: 'uploading', inOtherTab: true, retry: undefined, speed: 0 }, 'change');
+    try {
+      const lock = await this.deps.locks.acquire(sessionLockKey(sessionUri), AbortSignal.any([signal, ended.signal]));
+      (this.strategy as ResumableUpload).adoptLock(lock);
+      return undefined;
+    } catch (error) {
+      if (outcome) return outcome;
+      throw error;
+    } finally {
+      stop?.();
+      delete this.snapshot.inOtherTab;
+    }
+  }
+
+  /** Tells the other tabs about this session (they may be following it). */
+  private broadcast(message: (sessionUri: string) => SessionMessage): void {
+    const uri = this.strategy instanceof ResumableUpload ? this.strategy.sessionUri : undefined;
+    if (uri && this.deps.channel) this.deps.channel.post(message(uri));
   }
 
   private backoff(cause: RetryInfo['cause'], error?: StoreError): number {
@@ -225,6 +306,7 @@ export class UploadJob {
     if (now - this.lastProgressEmit >= 1000 / PROGRESS_PER_SECOND) {
       this.lastProgressEmit = now;
       this.deps.emit('progress', this.copy());
+      this.broadcastProgress();
     }
   }
 
@@ -233,9 +315,16 @@ export class UploadJob {
     this.snapshot.bytesSent = acknowledged;
     this.lastProgressEmit = this.deps.clock.now();
     this.deps.emit('progress', this.copy());
+    this.broadcastProgress();
+  }
+
+  private broadcastProgress(): void {
+    const { bytesSent, bytesAcknowledged, total } = this.snapshot;
+    this.broadcast((sessionUri) => ({ type: 'progress', sessionUri, bytesSent, bytesAcknowledged, total }));
   }
 
   private finishWith(file: StoreFile): void {
+    this.broadcast((sessionUri) => ({ type: 'done', sessionUri, file }));
     this.set({ state: 'done', file, finishedAt: this.deps.clock.now(), speed: 0, etaMs: undefined, retry: undefined }, 'success');
     this.settle.resolve(file);
   }
@@ -248,7 +337,12 @@ export class UploadJob {
   }
 
   private async cancelNow(): Promise<void> {
+    this.broadcast((sessionUri) => ({ type: 'cancelled', sessionUri }));
     if (this.strategy instanceof ResumableUpload) await this.strategy.cancel();
+    this.endCancelled();
+  }
+
+  private endCancelled(): void {
     this.set({ state: 'cancelled', finishedAt: this.deps.clock.now(), speed: 0, retry: undefined }, 'change');
     this.settle.reject(new UploadError({ code: 'cancelled', message: 'the upload was cancelled' }));
   }

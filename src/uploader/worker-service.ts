@@ -4,12 +4,14 @@ import { IdbSessionStore } from './adapters/idb-session-store.ts';
 import { MemorySessionStore } from './adapters/memory-session-store.ts';
 import { systemClock } from './adapters/system-clock.ts';
 import { xhrHttp } from './adapters/xhr-http.ts';
+import { broadcastChannel } from './adapters/broadcast-channel.ts';
+import { webLocks } from './adapters/web-locks.ts';
 import { UploadEngine } from './engine.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
-import type { HttpPort, SessionStore } from './ports.ts';
+import type { ChannelPort, ClockPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
 export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
@@ -19,7 +21,10 @@ export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'wo
 };
 
 /** How a task ended, as plain data (an Error's class and code do not survive structured clone). */
-export type TaskResult = { ok: true; file: StoreFile } | { ok: false; error: UploadErrorInfo };
+export type TaskResult = ({ ok: true; file: StoreFile } | { ok: false; error: UploadErrorInfo }) & {
+  /** The task's final snapshot: events travel on their own channel and may arrive after this answer. */
+  snapshot?: TaskSnapshot;
+};
 
 /** The File fields the engine reads, sent beside the Blob (a Blob sent alone loses them). */
 export interface FileInfo {
@@ -37,7 +42,8 @@ export class UploaderService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
 
-  constructor(private readonly ports: { http?: HttpPort; store?: SessionStore } = {}) {}
+  /** Ports default to the browser's: XHR, IndexedDB, Web Locks, BroadcastChannel and the wall clock. */
+  constructor(private readonly ports: { http?: HttpPort; store?: SessionStore; locks?: LockPort; channel?: ChannelPort; clock?: ClockPort } = {}) {}
 
   /** Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. */
   init(
@@ -48,14 +54,18 @@ export class UploaderService {
     this.online.set(options.online ?? true);
     const persist = options.persist ?? true;
     const store = this.ports.store ?? (persist ? new IdbSessionStore() : new MemorySessionStore());
-    if (persist) void requestPersistentStorage();
+    // Persistent storage is asked for by the facade: `navigator.storage.persist()` exists only in windows.
+    const locks = this.ports.locks ?? browserLocks();
+    const channel = this.ports.channel ?? (typeof BroadcastChannel === 'function' ? broadcastChannel() : undefined);
     this.engine = new UploadEngine({
       baseUrl: options.baseUrl,
       client: createStoreClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
       http: this.ports.http ?? xhrHttp,
       online: this.online,
-      clock: systemClock,
+      clock: this.ports.clock ?? systemClock,
       store,
+      ...(locks && { locks }),
+      ...(channel && { channel }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),
       ...(options.resumableThreshold !== undefined && { resumableThreshold: options.resumableThreshold }),
@@ -74,11 +84,13 @@ export class UploaderService {
 
   /** Resolves when the task ends, never rejects: the result says how. */
   async result(taskId: string): Promise<TaskResult> {
+    const engine = this.need();
     try {
-      return { ok: true, file: await this.need().done(taskId) };
+      const file = await engine.done(taskId);
+      return { ok: true, file, ...withSnapshot(engine, taskId) };
     } catch (error) {
       const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) };
-      return { ok: false, error: info };
+      return { ok: false, error: info, ...withSnapshot(engine, taskId) };
     }
   }
 
@@ -154,12 +166,13 @@ export class UploaderService {
   }
 }
 
-/** Asks the browser to keep the kit's IndexedDB data under storage pressure; a refusal changes nothing. */
-async function requestPersistentStorage(): Promise<void> {
-  const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
-  try {
-    await storage?.persist?.();
-  } catch {
-    // Not available in this context: uploads still work, records may just be evicted under pressure.
-  }
+function withSnapshot(engine: UploadEngine, taskId: string): { snapshot?: TaskSnapshot } {
+  const snapshot = engine.snapshot(taskId);
+  return snapshot ? { snapshot } : {};
+}
+
+/** Web Locks where the browser has them (windows and workers); otherwise the engine's own in-memory locks. */
+function browserLocks(): LockPort | undefined {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  return locks ? webLocks(locks) : undefined;
 }

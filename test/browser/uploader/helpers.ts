@@ -57,3 +57,18 @@ export function nextEvent<T>(target: EventTarget, type: string, accept: (detail:
     target.addEventListener(type, listener);
   });
 }
+
+/** The session records the uploader keeps in IndexedDB, read directly (the worker and the page share the origin). */
+export async function storedRecords(): Promise<{ id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown; blob?: Blob }[]> {
+  const { createStore, values } = await import('idb-keyval');
+  return values(createStore('store-upload-kit', 'sessions'));
+}
+
+/** Waits until `check` holds (polling), or fails with `what` after `ms`. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

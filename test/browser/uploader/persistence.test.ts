@@ -1,0 +1,157 @@
+// What outlives the page: file handles (from OPFS, which needs no permission prompt) and small files as Blobs kept
+// in IndexedDB with their session, persistent storage asked for once, records that expire after a week without
+// activity and never outlive a finished or cancelled upload. Records are read straight from IndexedDB.
+import { expect } from '@open-wc/testing';
+import { createStore, set } from 'idb-keyval';
+import { createUploader } from '../../../src/uploader/index.ts';
+import type { CreateUploaderOptions, InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
+import { addFault, clearFaults, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const DAY = 24 * 3600 * 1000;
+
+let baseUrl: string;
+const made: Uploader[] = [];
+
+function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
+  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 }, ...options });
+  made.push(u);
+  return u;
+}
+
+/** Starts an upload, lets the service acknowledge some of it, then ends that "page life". */
+async function interruptAfter(u: Uploader, file: File, bytes: number, options: Parameters<Uploader['add']>[1] = {}): Promise<void> {
+  u.add(file, options);
+  await nextEvent<TaskSnapshot>(u, 'progress', (s) => s.bytesAcknowledged >= bytes);
+  u.destroy();
+}
+
+/** The next page life's view of the upload, once the previous worker has let go of it. */
+async function findInterrupted(u: Uploader, name: string): Promise<InterruptedUpload> {
+  let found: InterruptedUpload | undefined;
+  await eventually(async () => (found = (await u.interrupted()).find((x) => x.name === name)) !== undefined, `${name} to be interrupted`);
+  return found!;
+}
+
+before(async () => {
+  baseUrl = await serviceUrl();
+});
+afterEach(async () => {
+  for (const u of made.splice(0)) u.destroy();
+  await clearFaults(baseUrl);
+});
+
+describe('persistence', () => {
+  // First in the file: the request is made once per page, by whichever uploader comes first.
+  it('asks for persistent storage once per page', async () => {
+    const storage = navigator.storage as StorageManager & { persist: () => Promise<boolean> };
+    const original = storage.persist.bind(storage);
+    let calls = 0;
+    storage.persist = () => {
+      calls++;
+      return original();
+    };
+    try {
+      uploader();
+      uploader();
+      uploader({ persist: { blobQuotaBytes: MiB } });
+      expect(calls).to.equal(1);
+    } finally {
+      storage.persist = original;
+    }
+  });
+
+  it('keeps an OPFS file handle with the session and resumes after a new page life without the file', async () => {
+    const root = await navigator.storage.getDirectory();
+    const name = `opfs-${crypto.randomUUID()}.bin`;
+    const handle = await root.getFileHandle(name, { create: true });
+    const writable = await handle.createWritable();
+    await writable.write(randomFile(2 * MiB + 5));
+    await writable.close();
+    const file = await handle.getFile();
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await interruptAfter(uploader(), file, 512 * KiB, { handle });
+
+    const [record] = (await storedRecords()).filter((r) => r.name === name);
+    expect(record?.handle).to.be.instanceOf(FileSystemFileHandle);
+    expect(record?.blob).to.equal(undefined);
+    const next = uploader();
+    const found = await findInterrupted(next, name);
+    expect(found.canResumeWithoutFile).to.equal(true);
+    expect(found.bytesAcknowledged).to.be.at.least(512 * KiB);
+    const task = await next.resumeInterrupted(found.id);
+    const stored = await task.done;
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    expect(await filesNamed(baseUrl, name)).to.deep.equal([{ id: stored.id }]);
+    expect((await storedRecords()).filter((r) => r.name === name)).to.deep.equal([]);
+    await root.removeEntry(name);
+  });
+
+  it('keeps files under blobQuotaBytes as Blobs, and only those', async () => {
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    const persist = { blobQuotaBytes: 2 * MiB };
+    const small = randomFile(2 * MiB);
+    const large = randomFile(2 * MiB + 1);
+    await interruptAfter(uploader({ persist }), small, 256 * KiB);
+    await interruptAfter(uploader({ persist }), large, 256 * KiB);
+    const records = await storedRecords();
+    expect(records.find((r) => r.name === small.name)?.blob?.size).to.equal(small.size);
+    expect(records.find((r) => r.name === large.name)?.blob).to.equal(undefined);
+
+    const next = uploader({ persist });
+    expect((await findInterrupted(next, large.name)).canResumeWithoutFile).to.equal(false);
+    const refused = await next.resumeInterrupted((await findInterrupted(next, large.name)).id).then(() => undefined, (e: UploadError) => e);
+    expect(refused?.code).to.equal('file-changed');
+    const found = await findInterrupted(next, small.name);
+    expect(found.canResumeWithoutFile).to.equal(true);
+    const stored = await (await next.resumeInterrupted(found.id)).done;
+    expect(await sameBytes(small, await download(baseUrl, stored.id))).to.equal(true);
+    expect((await storedRecords()).some((r) => r.name === small.name)).to.equal(false);
+    await next.discardInterrupted((await findInterrupted(next, large.name)).id);
+    expect((await storedRecords()).some((r) => r.name === large.name)).to.equal(false);
+  });
+
+  it('leaves no record behind after a success or a cancel', async () => {
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+    const u = uploader();
+    const done = randomFile(MiB + 1);
+    const cancelled = randomFile(MiB + 2);
+    const finishing = u.add(done);
+    const cancelling = u.add(cancelled);
+    await nextEvent<TaskSnapshot>(u, 'progress', (s) => s.name === cancelled.name && s.bytesAcknowledged >= 256 * KiB);
+    const names = async () => (await storedRecords()).map((r) => r.name);
+    expect(await names()).to.include.members([done.name, cancelled.name]);
+    cancelling.cancel();
+    expect(await cancelling.done.then(() => 'resolved', (e: UploadError) => e.code)).to.equal('cancelled');
+    await finishing.done;
+    const left = await names();
+    expect(left).to.not.include(done.name);
+    expect(left).to.not.include(cancelled.name);
+  });
+
+  it('drops records after one week without activity', async () => {
+    const db = createStore('store-upload-kit', 'sessions');
+    const record = (id: string, updatedAt: number) => ({
+      id,
+      sessionUri: `${baseUrl}/upload/store/v3/files?uploadType=resumable&upload_id=${id}`,
+      fingerprint: JSON.stringify([id, 10, 0, '']),
+      name: id,
+      type: '',
+      total: 10,
+      metadata: {},
+      acknowledged: 0,
+      hashedTo: 0,
+      createdAt: updatedAt,
+      updatedAt,
+    });
+    await set('stale', record('stale', Date.now() - 7 * DAY - 60_000), db);
+    await set('recent', record('recent', Date.now() - 6 * DAY), db);
+    const u = uploader();
+    await findInterrupted(u, 'recent');
+    expect((await u.interrupted()).map((x) => x.id)).to.not.include('stale');
+    expect((await storedRecords()).map((r) => r.id)).to.not.include('stale');
+    await u.discardInterrupted('recent');
+    expect((await storedRecords()).map((r) => r.id)).to.not.include('recent');
+  });
+});
