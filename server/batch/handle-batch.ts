@@ -64,6 +64,8 @@ async function answerPart(part: ParsedBatchRequest, index: number, outer: ApiReq
     res = errorResponse(err);
     body = await bodyBytes(res.body);
   }
+  // A HEAD answer carries no body (RFC 9110 §9.3.2), inside a batch as on the wire.
+  if (part.method === 'HEAD') body = '';
   return { status: res.status, headers: res.headers, body, contentId: part.contentId };
 }
 

@@ -10,5 +10,5 @@ export { ConversionError } from './conversion-error.ts';
 export type { ConversionErrorCode } from './conversion-error.ts';
 export { importFormats, exportFormats, maxImportSizes, maxUploadSize } from './formats.ts';
 export { OCR_LANGUAGES, ocrLangFor } from './ocr-language.ts';
-export { setOcrCacheDir, terminateOcr } from './ocr.ts';
+export { DEFAULT_OCR_IDLE_MS, setOcrCacheDir, setOcrIdleMs, terminateOcr } from './ocr.ts';
 export type * from './native-content.ts';

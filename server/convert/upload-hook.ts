@@ -66,8 +66,27 @@ const EMPTY: Readonly<Record<NativeKind, () => NativeContent>> = {
   'application/vnd.svc-apps.script': () => ({ kind: 'script', files: [] }),
 };
 
-/** Stored native content of a file; a native file created without media (no blob) is empty content of its kind. */
-export async function readNativeContent(blobPath: string | undefined, kind: NativeKind): Promise<NativeContent> {
+const KIND_NAME: Readonly<Record<NativeKind, NativeContent['kind']>> = {
+  'application/vnd.svc-apps.document': 'document',
+  'application/vnd.svc-apps.spreadsheet': 'spreadsheet',
+  'application/vnd.svc-apps.presentation': 'presentation',
+  'application/vnd.svc-apps.script': 'script',
+};
+
+/**
+ * Stored native content of a file; a native file created without media (no blob) is empty content of its kind.
+ * `undefined` when the blob is not converted content of that kind (raw bytes stored under a native type), so export
+ * can say so instead of failing on them.
+ */
+export async function readNativeContent(blobPath: string | undefined, kind: NativeKind): Promise<NativeContent | undefined> {
   if (blobPath === undefined) return EMPTY[kind]();
-  return JSON.parse(await readFile(blobPath, 'utf8')) as NativeContent;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(blobPath, 'utf8'));
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+  const ok = typeof parsed === 'object' && parsed !== null && (parsed as { kind?: unknown }).kind === KIND_NAME[kind];
+  return ok ? (parsed as NativeContent) : undefined;
 }

@@ -5,14 +5,16 @@
 import { join } from 'node:path';
 import { FILES_PATH, isNativeDocumentKind } from '../../src/protocol/index.ts';
 import { setConversionHook } from '../conversion-hook.ts';
-import { ConversionError, exportNative, setOcrCacheDir, terminateOcr } from '../convert/index.ts';
+import { ConversionError, DEFAULT_OCR_IDLE_MS, exportNative, setOcrCacheDir, setOcrIdleMs, terminateOcr } from '../convert/index.ts';
 import { apiErrorOf, convertUpload, readNativeContent } from '../convert/upload-hook.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, badRequest } from '../errors.ts';
 import { visibleFile } from '../files/commit.ts';
 import type { Handler, Router } from '../router.ts';
 import type { Service } from '../service.ts';
 
 const exportFile: Handler = async (ctx) => {
+  // The batch unwrapper refuses exports already; this keeps any other way in from streaming media into a batch.
+  if (ctx.req.inBatch) throw badRequest('Media download is not supported in a batch request.');
   const who = ctx.user();
   const row = visibleFile(ctx.svc, ctx.params.fileId as string, who);
   const mimeType = ctx.req.query.get('mimeType');
@@ -25,6 +27,11 @@ const exportFile: Handler = async (ctx) => {
     });
   }
   const content = await readNativeContent(row.blob === undefined ? undefined : ctx.svc.blobs.path(row.blob), row.mimeType);
+  if (content === undefined) {
+    throw new ApiError(403, 'fileNotExportable', `${row.id} holds bytes that were stored as ${row.mimeType} without conversion, so it cannot be exported. Upload the media in its own type with mimeType ${row.mimeType} in the metadata to convert it.`, {
+      where: { location: 'fileId', locationType: 'parameter' },
+    });
+  }
   try {
     const out = await exportNative(content, row.mimeType, mimeType);
     return { status: 200, headers: { 'Content-Type': out.mimeType, 'Content-Length': String(out.body.length) }, body: out.body };
@@ -34,10 +41,18 @@ const exportFile: Handler = async (ctx) => {
   }
 };
 
-/** Registers the export route and installs conversion on import (OCR data unpacks under the data dir). */
+/**
+ * Registers the export route and installs conversion on import (OCR data unpacks under the data dir). The config
+ * file's `ocrIdleMs` (non-negative number) sets how long an idle OCR worker is kept.
+ */
 export function registerExportRoutes(router: Router, svc: Service): void {
   router.add('GET', `${FILES_PATH}/:fileId/export`, exportFile);
   setOcrCacheDir(join(svc.dataDir, 'ocr-cache'));
+  const idle = svc.config.extra['ocrIdleMs'] ?? DEFAULT_OCR_IDLE_MS;
+  if (typeof idle !== 'number' || !Number.isFinite(idle) || idle < 0) {
+    throw new Error(`config: ocrIdleMs must be a non-negative number of milliseconds; got ${JSON.stringify(idle)}`);
+  }
+  setOcrIdleMs(idle);
   setConversionHook(convertUpload);
   // OCR workers are threads: stop them so a closed service lets the process exit.
   svc.onClose(() => terminateOcr());
