@@ -73,7 +73,25 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  cacheStatements(db);
   return db;
+}
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare` and the service's queries are constant strings, so each is
+ * compiled once and reused (no caller changes a statement's mode with `pluck`/`raw`, which would leak to others).
+ */
+function cacheStatements(db: Db): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, ReturnType<Db['prepare']>>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = compile(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** Reads a `meta` value. */
