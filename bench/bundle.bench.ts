@@ -1,8 +1,9 @@
 /**
- * Bundle sizes (min+gzip) of the whole kit, its main-thread part, the worker, the wasm hasher and each public
- * entry, with the issue 6 budgets as targets. The figures come from `scripts/check-size.ts`, which CI runs.
+ * Bundle sizes (min+gzip) of the kit: the main thread of a page using `<store-uploader>`, each chunk it loads lazily,
+ * the worker, the wasm hasher and each public entry, with the issue 6 budgets (enforced) and targets. The figures
+ * come from `scripts/check-size.ts`, which CI runs; its comment says what each line measures.
  */
-import { BUDGETS, kB, measureBundles } from '../scripts/check-size.ts';
+import { BUDGETS, TARGETS, kB, measureBundles } from '../scripts/check-size.ts';
 import type { BenchResult } from './types.ts';
 
 export default async function bundleBench(): Promise<BenchResult> {
@@ -10,17 +11,22 @@ export default async function bundleBench(): Promise<BenchResult> {
   const report = await measureBundles();
   const metrics: Record<string, number> = {};
   for (const row of report.rows) {
-    const key = row.name.replace(/ \(.*\)$/, '').replace(/^entry /, '').replace(/[^a-z0-9/.]+/gi, '_');
+    const key = row.key.replace(/[^a-z0-9/.]+/gi, '_');
     metrics[`${key}_min_bytes`] = row.minBytes;
     metrics[`${key}_gzip_bytes`] = row.gzipBytes;
   }
   metrics['kit_gzip_bytes'] = report.kitGzip;
+  const target = (budget: number, goal: number) => `< ${kB(budget)} enforced; issue 6 target < ${kB(goal)}`;
   return {
     name: 'bundle',
     metrics,
     targets: {
-      kit_gzip_bytes: { value: report.kitGzip, target: `< ${kB(BUDGETS.kit)}`, pass: report.kitGzip < BUDGETS.kit },
-      main_thread_gzip_bytes: { value: report.mainThreadGzip, target: `< ${kB(BUDGETS.mainThread)}`, pass: report.mainThreadGzip < BUDGETS.mainThread },
+      kit_gzip_bytes: { value: report.kitGzip, target: target(BUDGETS.kit, TARGETS.kit), pass: report.kitGzip < TARGETS.kit },
+      main_thread_gzip_bytes: {
+        value: report.mainThreadGzip,
+        target: target(BUDGETS.mainThread, TARGETS.mainThread),
+        pass: report.mainThreadGzip < TARGETS.mainThread,
+      },
     },
   };
 }

@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== typecheck"
 npm run --silent typecheck
+echo "== bundle size budgets"
+npm run --silent check-size
 echo "== node suites"
 bash scripts/test-node.sh
 echo "== browser suites"

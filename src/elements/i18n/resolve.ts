@@ -1,9 +1,6 @@
 import { en } from './en.ts';
-import { fr } from './fr.ts';
+import { loadLanguage, loadedLanguage } from './languages.ts';
 import type { DeepPartial, StoreI18n } from './types.ts';
-
-/** Built-in languages, by primary language subtag. Apps add others by passing a whole object as `i18n`. */
-export const builtInLanguages: Readonly<Record<string, StoreI18n>> = { en, fr };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,11 +22,24 @@ export function mergeI18n(base: StoreI18n, overrides?: DeepPartial<StoreI18n>): 
 
 /**
  * The words for an element: the built-in language of the nearest `lang` attribute (crossing shadow roots), English
- * when there is none or it is not built in, with the element's own overrides on top.
+ * when there is none or it is not built in, with the element's own overrides on top. A built-in language that is
+ * not loaded yet starts loading and reads as English meanwhile; the elements wait for it before they render
+ * (`languageLoading`), so users do not see the switch.
  */
 export function resolveI18n(element: Element, overrides?: DeepPartial<StoreI18n>): StoreI18n {
-  const lang = closestLang(element).toLowerCase().split('-')[0] ?? '';
-  return mergeI18n(builtInLanguages[lang] ?? en, overrides);
+  const lang = languageOf(element);
+  void loadLanguage(lang);
+  return mergeI18n(loadedLanguage(lang) ?? en, overrides);
+}
+
+/** The load an element must wait for before rendering in its page language, or `undefined` when its words are here. */
+export function languageLoading(element: Element): Promise<void> | undefined {
+  return loadLanguage(languageOf(element));
+}
+
+/** Primary language subtag of the nearest `lang` attribute, lower case (`fr` for `fr-CA`); `''` without one. */
+function languageOf(element: Element): string {
+  return closestLang(element).toLowerCase().split('-')[0] ?? '';
 }
 
 function closestLang(element: Element): string {

@@ -1,6 +1,6 @@
 import { LitElement } from 'lit';
 import type { PropertyDeclarations } from 'lit';
-import { resolveI18n } from '../i18n/resolve.ts';
+import { languageLoading, resolveI18n } from '../i18n/resolve.ts';
 import type { StoreI18n, StoreI18nOverrides } from '../i18n/types.ts';
 
 /**
@@ -25,5 +25,24 @@ export class StoreElement extends LitElement {
   /** The resolved words for this render. */
   protected get t(): StoreI18n {
     return resolveI18n(this, this.i18n);
+  }
+
+  /**
+   * Waits for the lazily loaded parts the next render needs (`pendingLoad`) before rendering, so the first render
+   * is already right (French words, not English ones for a frame) and `updateComplete` covers the load. A failed
+   * load still renders, with what is there.
+   */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const pending = this.pendingLoad();
+    if (!pending) return super.scheduleUpdate();
+    return pending.then(
+      () => super.scheduleUpdate(),
+      () => super.scheduleUpdate(),
+    );
+  }
+
+  /** A load the next render must wait for, or `undefined`: here, the page language's words. Subclasses add theirs. */
+  protected pendingLoad(): Promise<unknown> | undefined {
+    return languageLoading(this);
   }
 }

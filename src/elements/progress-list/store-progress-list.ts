@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import { virtualize } from '@lit-labs/virtualizer/virtualize.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { emit } from '../events.ts';
 import type { TaskAction } from '../events.ts';
 import { Announcer } from '../internal/announcer.ts';
@@ -8,15 +8,17 @@ import { formatBytes } from '../internal/format.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
+import type { StoreI18n } from '../i18n/types.ts';
 import type { TaskSnapshot, Uploader } from '../../uploader/types.ts';
+import { VIRTUALIZE_FROM, loadVirtualize, loadedVirtualize } from './lazy-virtualizer.ts';
 import { renderRow } from './render-row.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
 
 /**
  * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
  *
- * Follows an `uploader`'s snapshots through a reactive controller. Rows are virtualized, so 10,000 uploads stay
- * smooth. A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
+ * Follows an `uploader`'s snapshots through a reactive controller. Past 200 rows the list is virtualized, so
+ * 10,000 uploads stay smooth (the virtualizer loads then, on first need; shorter lists render plain rows). A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
  * Controls fire the cancelable `store-task-action`; unless it is cancelled the element calls the uploader.
  *
  * @csspart base - The whole list.
@@ -65,10 +67,23 @@ export class StoreProgressList extends StoreElement {
     if (messages.length) this.announcement = messages.join(' ');
   });
   #rechooseFor: string | undefined;
+  /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
+  #virtualized = false;
 
   constructor() {
     super();
     this.announcement = '';
+  }
+
+  /** Also waits for the virtualizer when the next render needs it, so that render has rows. */
+  protected override pendingLoad(): Promise<unknown> | undefined {
+    const language = super.pendingLoad();
+    const virtualizer = this.#needsVirtualizer() && !loadedVirtualize() ? loadVirtualize() : undefined;
+    return language && virtualizer ? Promise.all([language, virtualizer]) : (language ?? virtualizer);
+  }
+
+  #needsVirtualizer(): boolean {
+    return this.#virtualized || (this.uploader?.snapshot.tasks.length ?? 0) > VIRTUALIZE_FROM;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -103,18 +118,32 @@ export class StoreProgressList extends StoreElement {
         ${count ? html`<p part="summary" class="summary">${summary}</p>` : nothing}
         ${count
           ? html`<div part="list" class="scroller" role="list" aria-label=${t.list.label}>
-              ${virtualize({
-                items: tasks,
-                keyFunction: (task: TaskSnapshot) => task.id,
-                renderItem: (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act),
-                scroller: true,
-              })}
+              ${this.#renderRows(tasks, t)}
             </div>`
           : html`<p part="empty" class="empty">${t.list.empty}</p>`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
     `;
+  }
+
+  /** Plain keyed rows (focus stays on a row's button as others come and go), or the virtualizer past the threshold. */
+  #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
+    const count = tasks.length;
+    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act);
+    if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
+    this.#virtualized = true;
+    const virtualize = loadedVirtualize();
+    if (!virtualize) {
+      // Only when the list grew past the threshold between scheduling and rendering, or the load failed: try
+      // (again) and render once it is here; plain rows meanwhile would put thousands of nodes in the DOM.
+      loadVirtualize().then(
+        () => this.requestUpdate(),
+        () => undefined,
+      );
+      return nothing;
+    }
+    return virtualize({ items: tasks, keyFunction: (task: TaskSnapshot) => task.id, renderItem: row, scroller: true });
   }
 
   #act = (task: TaskSnapshot, action: TaskAction | 'rechoose'): void => {

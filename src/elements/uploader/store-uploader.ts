@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
 import { emit } from '../events.ts';
-import type { PickedFile, ShareGrant } from '../events.ts';
+import type { PickedFile } from '../events.ts';
 import { loadImportFormats, targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../conversion-picker/store-conversion-picker.ts';
@@ -15,8 +15,9 @@ import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import { DOCUMENT_MIME } from '../../protocol/native.ts';
 import type { AddOptions, InterruptedUpload, TaskState, Uploader } from '../../uploader/types.ts';
-import { parseGrants, shareThroughService } from './share.ts';
+import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
+import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
 
 const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused', 'retrying', 'verifying']);
@@ -117,6 +118,7 @@ export class StoreUploader extends StoreElement {
   readonly #controller = new UploaderController(this, () => this.#syncForm());
   #owned: Uploader | undefined;
   #formats: ImportFormats | undefined;
+  #formatsLoad: Promise<ImportFormats | undefined> | undefined;
   #value: string[] = [];
   #rechooseFor: string | undefined;
 
@@ -176,24 +178,53 @@ export class StoreUploader extends StoreElement {
     this.#owned = undefined;
   }
 
+  /** Also waits for the share step when the next render shows it. */
+  protected override pendingLoad(): Promise<unknown> | undefined {
+    const language = super.pendingLoad();
+    // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
+    const uploaded = this.#value.length > 0 || !!this.activeUploader?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
+    const step = this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
+    return language && step ? Promise.all([language, step]) : (language ?? step);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('baseUrl') && !this.uploader && this.baseUrl && !this.#owned && this.isConnected) void this.#createUploader();
     if (changed.has('uploader')) this.#follow(this.activeUploader);
-    if ((changed.has('baseUrl') || changed.has('importFormats')) && !this.importFormats && this.baseUrl) {
-      loadImportFormats(this.baseUrl, this.#tokenSource).then(
-        (formats) => {
-          this.#formats = formats;
-          this.requestUpdate();
-        },
-        () => undefined,
-      );
+    if (changed.has('baseUrl')) {
+      this.#formats = undefined;
+      this.#formatsLoad = undefined;
     }
+    // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
+    // on load: a page whose users never convert never loads the service client on the main thread.
+    if (this.conversion === 'per-file' ? this.pending.length > 0 : this.convertAll) void this.#loadFormats();
+  }
+
+  /** The service's import formats, loaded once per base URL; `undefined` when given, unavailable or failed. */
+  #loadFormats(): Promise<ImportFormats | undefined> {
+    if (this.importFormats || !this.baseUrl) return Promise.resolve(this.importFormats);
+    const baseUrl = this.baseUrl;
+    this.#formatsLoad ??= loadImportFormats(baseUrl, this.#tokenSource).then(
+      (formats) => {
+        if (baseUrl !== this.baseUrl) return undefined;
+        this.#formats = formats;
+        this.requestUpdate();
+        return formats;
+      },
+      () => {
+        // Forget the failure so the next need tries again (the shared cache forgets it too).
+        if (baseUrl === this.baseUrl) this.#formatsLoad = undefined;
+        return undefined;
+      },
+    );
+    return this.#formatsLoad;
   }
 
   #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);
 
   async #createUploader(): Promise<void> {
-    const { createUploader } = await import('../../uploader/index.ts');
+    // The facade only (comlink and the hand-over to the worker): the uploader entry would also pull the engine,
+    // the worker service and the MD5 hasher onto the main thread, where none of them runs.
+    const { createUploader } = await import('../../uploader/create-uploader.ts');
     if (this.uploader || this.#owned || !this.isConnected) return;
     this.#owned = createUploader({
       baseUrl: this.baseUrl,
@@ -338,28 +369,50 @@ export class StoreUploader extends StoreElement {
   }
 
   #renderShare(count: number) {
-    const t = this.t.uploader;
-    return html`
-      <form part="share" @submit=${this.#onShare} novalidate>
-        <fieldset>
-          <legend>${t.shareTitle}</legend>
-          <label for="emails">${t.shareEmails}</label>
-          <input id="emails" name="emails" type="text" autocomplete="email" aria-describedby="emails-hint share-error" aria-invalid=${this.shareError ? 'true' : 'false'} />
-          <p class="hint" id="emails-hint">${t.shareEmailsHint}</p>
-          <div class="row">
-            <label for="role">${t.shareRole}</label>
-            <select id="role" name="role">
-              <option value="reader">${t.roles.reader}</option>
-              <option value="writer">${t.roles.writer}</option>
-            </select>
-            <button type="submit" class="primary">${t.shareButton(count)}</button>
-          </div>
-          <p class="error message" id="share-error" role="alert">${this.shareError}</p>
-          <p class="message" role="status">${this.shareMessage}</p>
-        </fieldset>
-      </form>
-    `;
+    const step = loadedShareStep();
+    if (!step) {
+      // Only when the value changed between scheduling and rendering, or the load failed: render once it is here.
+      loadShareStep().then(
+        () => this.requestUpdate(),
+        () => undefined,
+      );
+      return nothing;
+    }
+    return step.renderShareStep(this.#shareHost, count);
   }
+
+  /** The share step's view of this element. */
+  readonly #shareHost: ShareStepHost = (() => {
+    const host = this;
+    return {
+      get words() {
+        return host.t.uploader;
+      },
+      get error() {
+        return host.shareError;
+      },
+      get message() {
+        return host.shareMessage;
+      },
+      get fileIds() {
+        return host.value;
+      },
+      get shareFiles() {
+        return host.shareFiles;
+      },
+      get baseUrl() {
+        return host.baseUrl;
+      },
+      getAccessToken: () => host.#tokenSource(),
+      show(error: string, message: string) {
+        host.shareError = error;
+        host.shareMessage = message;
+      },
+      complete(detail) {
+        emit(host, 'store-share-complete', detail);
+      },
+    };
+  })();
 
   #onAdd = (event: CustomEvent<{ files: PickedFile[] }>): void => {
     // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
@@ -372,10 +425,14 @@ export class StoreUploader extends StoreElement {
         this.#syncForm();
         return;
       }
+      const { convertAll, ocrLanguage } = this;
+      const add = (formats: ImportFormats | undefined) => {
+        for (const picked of event.detail.files) this.#add(picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
+      };
       const formats = this.#formatsNow();
-      for (const picked of event.detail.files) {
-        this.#add(picked, this.convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, this.ocrLanguage);
-      }
+      // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
+      if (convertAll && !formats) void this.#loadFormats().then(add);
+      else add(formats);
     });
   };
 
@@ -426,34 +483,4 @@ export class StoreUploader extends StoreElement {
     await this.activeUploader?.discardInterrupted(id);
     this.interrupted = this.interrupted.filter((u) => u.id !== id);
   }
-
-  #onShare = async (event: SubmitEvent): Promise<void> => {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const data = new FormData(form);
-    const role = data.get('role') === 'writer' ? 'writer' : 'reader';
-    const { grants, invalid } = parseGrants(String(data.get('emails') ?? ''), role);
-    const t = this.t.uploader;
-    this.shareMessage = '';
-    if (invalid.length || grants.length === 0) {
-      this.shareError = t.shareInvalid(invalid[0] ?? '');
-      return;
-    }
-    this.shareError = '';
-    const fileIds = this.value;
-    const share = this.shareFiles ?? (this.baseUrl ? shareThroughService(this.baseUrl, this.#tokenSource) : undefined);
-    if (!share) return;
-    let failed = 0;
-    try {
-      failed = (await share(fileIds, grants))?.failed ?? 0;
-    } catch {
-      failed = fileIds.length * grants.length;
-    }
-    if (failed) this.shareError = t.shareFailed(failed);
-    else {
-      this.shareMessage = t.shared(grants.length);
-      form.reset();
-    }
-    emit(this, 'store-share-complete', { fileIds, grants: grants as ShareGrant[], failed });
-  };
 }
