@@ -1,12 +1,15 @@
 /**
- * The demo's live change feed: watches the change log through the push relay (`src/client/watch.ts`) and lists
- * each notification as it arrives. Without a relay (or when it cannot be reached) the section says why instead.
+ * The demo's live change feed: watches the change log through the push relay (`src/client/watch.ts`) and, on each
+ * notification, reads the change log (`change-log.ts`) to list which file changed and how. Without a relay (or when
+ * it cannot be reached) the section says why instead.
  */
 import type { StoreClient } from '../src/client/index.ts';
 import { createWatcher, type Watcher } from '../src/client/watch.ts';
 import type { PushEvent } from '../src/client/relay-events.ts';
+import { ChangeLog, type FeedChange } from './change-log.ts';
 
 const MAX_ITEMS = 50;
+const VERBS: Record<FeedChange['kind'], string> = { added: 'added', changed: 'changed', trashed: 'moved to the trash', removed: 'removed' };
 
 /** Starts the feed; `onChange` runs on every change notification (the page refreshes its file list). */
 export function startLiveFeed(options: {
@@ -18,37 +21,46 @@ export function startLiveFeed(options: {
 }): Watcher | undefined {
   const { client, relayUrl, list, status, onChange } = options;
   if (!relayUrl) {
-    status.textContent = 'The live feed needs the push relay; npm start runs it when server/relay/ exists.';
+    status.textContent = 'No live feed: the push relay is not running (npm start runs it).';
     return undefined;
   }
   status.textContent = 'Connecting to the relay…';
+  // Taken before the channel opens, so no change between the two is missed.
+  const log = new ChangeLog(client);
   const watcher = createWatcher({ client, relayUrl });
   const watch = watcher.watchChanges();
+  const add = (text: string, detail: string, at = new Date()): void => {
+    const item = document.createElement('li');
+    const time = document.createElement('time');
+    time.dateTime = at.toISOString();
+    time.textContent = at.toLocaleTimeString();
+    const what = document.createElement('span');
+    what.textContent = text;
+    const more = document.createElement('span');
+    more.className = 'detail';
+    more.textContent = detail;
+    item.append(time, ' ', what, ' ', more);
+    list.prepend(item);
+    while (list.children.length > MAX_ITEMS) list.lastElementChild?.remove();
+  };
   watch.onError((error) => {
     status.textContent = `Live feed unavailable: ${(error as Error).message ?? String(error)}`;
   });
   watch.on('*', (event: PushEvent) => {
-    const item = document.createElement('li');
-    const time = document.createElement('time');
-    const now = new Date();
-    time.dateTime = now.toISOString();
-    time.textContent = now.toLocaleTimeString();
-    item.append(time, ` ${describe(event)}`);
-    list.prepend(item);
-    while (list.children.length > MAX_ITEMS) list.lastElementChild?.remove();
-    if (event.state !== 'sync') onChange();
+    if (event.state === 'sync') return add('Connected: changes to your files will show up here.', '(sync, message 1)');
+    onChange();
+    log.read().then(
+      (changes) => {
+        for (const c of changes) add(`${c.name} ${VERBS[c.kind]}`, `(${event.state}, message ${event.messageNumber})`, new Date(c.time));
+      },
+      (error: unknown) => add('The change log has new items.', `(could not read them: ${(error as Error).message})`),
+    );
   });
   void watch.ready().then(
     (channel) => {
-      status.textContent = `Watching the change log (channel ${channel.id.slice(0, 8)}…, until ${new Date(channel.expiration).toLocaleTimeString()}).`;
+      status.textContent = `Watching the change log until ${new Date(channel.expiration).toLocaleTimeString()} (channel ${channel.id.slice(0, 8)}…).`;
     },
     () => undefined,
   );
   return watcher;
-}
-
-function describe(event: PushEvent): string {
-  if (event.state === 'sync') return 'sync: the channel is open.';
-  const changed = event.changed.length ? ` (${event.changed.join(', ')})` : '';
-  return `${event.state}${changed}: message ${event.messageNumber}.`;
 }

@@ -8,6 +8,7 @@ import { createStoreClient } from '../src/client/index.ts';
 import { readDemoConfig } from './config.ts';
 import { StoredFiles } from './stored-files.ts';
 import { startLiveFeed } from './live-feed.ts';
+import { rerenderStoreElements } from './rerender.ts';
 
 const config = readDemoConfig();
 const byId = <T extends HTMLElement>(id: string): T => {
@@ -39,5 +40,27 @@ scheme.addEventListener('change', () => {
   if (value === 'light' || value === 'dark') uploader.setAttribute('color-scheme', value);
   else uploader.removeAttribute('color-scheme');
 });
+
+// The uploader's language and direction: from the query (`?lang=fr&dir=rtl`, so a reload keeps them), changed live
+// by the selects without a reload, which would interrupt running uploads.
+const section = byId('upload-section');
+const language = byId<HTMLSelectElement>('language');
+const direction = byId<HTMLSelectElement>('direction');
+const initial = new URLSearchParams(location.search);
+language.value = initial.get('lang') === 'fr' ? 'fr' : 'en';
+direction.value = initial.get('dir') === 'rtl' ? 'rtl' : 'ltr';
+const applyLocale = (): void => {
+  section.lang = language.value;
+  section.dir = direction.value;
+  rerenderStoreElements(section);
+  const query = new URLSearchParams(location.search);
+  query.set('lang', language.value);
+  query.set('dir', direction.value);
+  history.replaceState(null, '', `?${query}`);
+};
+section.lang = language.value;
+section.dir = direction.value;
+language.addEventListener('change', applyLocale);
+direction.addEventListener('change', applyLocale);
 
 startLiveFeed({ client, relayUrl: config.relayUrl, list: byId('feed'), status: byId('feed-status'), onChange: () => void stored.refresh() });

@@ -50,7 +50,7 @@ export class StoredFiles {
     render(
       count === 0
         ? html`<p class="empty">Nothing stored yet: drop a file above.</p>`
-        : html`<table>
+        : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Stored files table"><table>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">MD5</th><th scope="col">Modified</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
             </thead>
@@ -60,13 +60,13 @@ export class StoredFiles {
                   <th scope="row">${f.name}</th>
                   <td>${f.mimeType}</td>
                   <td class="num">${f.size === undefined ? '—' : formatSize(Number(f.size))}</td>
-                  <td><code>${f.md5Checksum ?? '—'}</code></td>
+                  <td class="md5"><code>${f.md5Checksum ?? '—'}</code></td>
                   <td>${f.modifiedTime ? new Date(f.modifiedTime).toLocaleString() : nothing}</td>
                   <td>${f.size === undefined ? nothing : html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`}</td>
                 </tr>`,
               )}
             </tbody>
-          </table>`,
+          </table></div>`,
       this.container,
     );
   }
@@ -88,8 +88,12 @@ export class StoredFiles {
   }
 }
 
+/**
+ * `1 byte`, `25 bytes`, `2.5 kB`, `3.1 MB`: whole words for bytes, short decimal units above, the way the elements
+ * show sizes, so one file reads the same in the progress list and in this table.
+ */
 function formatSize(bytes: number): string {
-  return new Intl.NumberFormat(undefined, { style: 'unit', unit: bytes < 1024 ? 'byte' : bytes < 1048576 ? 'kilobyte' : 'megabyte', maximumFractionDigits: 1 }).format(
-    bytes < 1024 ? bytes : bytes < 1048576 ? bytes / 1024 : bytes / 1048576,
-  );
+  if (bytes < 1000) return new Intl.NumberFormat(undefined, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes);
+  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kilobyte'] : bytes < 1e9 ? [bytes / 1e6, 'megabyte'] : [bytes / 1e9, 'gigabyte'];
+  return new Intl.NumberFormat(undefined, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { randomBytes, startDemoFixture, type DemoFixture } from './demo-fixture.ts';
+
+const BOB = 'dev-token-bob';
 
 let demo: DemoFixture;
 
@@ -60,20 +63,95 @@ test('a chosen file is stored byte-identical and listed', async ({ page }) => {
   await expect(page.locator('store-progress-list [data-state="done"]')).toHaveCount(1);
 });
 
-test('a CSV is converted to a spreadsheet when conversion is chosen', async ({ page }) => {
-  const about = await demo.service.api('GET', '/store/v3/about?fields=importFormats');
-  test.skip(about.status === 404, 'the service has no about resource yet (conversion has not landed), so there is nothing to convert with');
-  const formats = about.json<{ importFormats?: Record<string, string[]> }>().importFormats ?? {};
-  test.skip(!formats['text/csv']?.includes('application/vnd.svc-apps.spreadsheet'), 'the service does not offer CSV → spreadsheet yet');
-
+test('a CSV is converted to a spreadsheet when conversion is chosen, with the same cells', async ({ page }) => {
   await page.goto(demo.pageUrl());
   await page.getByRole('checkbox', { name: 'Convert files to native formats where possible' }).check();
-  await chooseFiles(page, [{ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,age\nAnn,34\nBen,29\n') }]);
+  // Quoted commas, an embedded quote and non-ASCII text: the cells must survive the round trip exactly.
+  const csv = 'name,age,city\nAnn,34,"Paris, France"\nBen,29,"Say ""hi"""\nZoë,41,Zürich\n';
+  await chooseFiles(page, [{ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
 
   const id = await storedId(page, 'people.csv');
   const file = (await demo.service.api('GET', `/store/v3/files/${id}?fields=mimeType`)).json<{ mimeType: string }>();
   expect(file.mimeType).toBe('application/vnd.svc-apps.spreadsheet');
   await expect(page.locator(`#stored tr[data-id="${id}"]`)).toContainText('application/vnd.svc-apps.spreadsheet');
+
+  // Exported back as CSV through the API, the spreadsheet holds exactly the cells that were uploaded.
+  const exported = await demo.service.api('GET', `/store/v3/files/${id}/export?mimeType=text/csv`);
+  expect(exported.status, exported.text).toBe(200);
+  expect(exported.headers['content-type']).toMatch(/^text\/csv/);
+  expect(parse(exported.text)).toEqual([
+    ['name', 'age', 'city'],
+    ['Ann', '34', 'Paris, France'],
+    ['Ben', '29', 'Say "hi"'],
+    ['Zoë', '41', 'Zürich'],
+  ]);
+});
+
+test('sharing two uploaded files with Bob grants both in one batch request', async ({ page }) => {
+  // Every request the page sends to the service, as the service sees it (method, path and body).
+  const sent: { method: string; path: string; body: string }[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(demo.service.url)) sent.push({ method: r.method(), path: new URL(r.url()).pathname, body: r.postData() ?? '' });
+  });
+  await page.goto(demo.pageUrl());
+  await chooseFiles(page, [
+    { name: 'share-a.txt', mimeType: 'text/plain', buffer: Buffer.from('first file for Bob') },
+    { name: 'share-b.txt', mimeType: 'text/plain', buffer: Buffer.from('second file for Bob') },
+  ]);
+  const ids = [await storedId(page, 'share-a.txt'), await storedId(page, 'share-b.txt')];
+  // Before sharing, Bob cannot see them.
+  for (const id of ids) expect((await demo.service.api('GET', `/store/v3/files/${id}?fields=id`, { token: BOB })).status).toBe(404);
+
+  const share = page.getByRole('group', { name: 'Share with' });
+  await share.getByLabel('E-mail addresses or domains').fill('bob@example.com');
+  await share.getByLabel('Access').selectOption('reader');
+  await share.getByRole('button', { name: 'Share 2 files' }).click();
+  await expect(share.getByRole('status')).toHaveText('Shared with 1 person.');
+  // No error shown (the step may leave its alert region out when there is nothing to say).
+  await expect(share.getByRole('alert').filter({ hasText: /\S/ })).toHaveCount(0);
+
+  // One batch request carried both grants, each without a notification e-mail; no permission call went alone.
+  const batches = sent.filter((r) => r.method === 'POST' && r.path === '/batch/store/v3');
+  expect(batches).toHaveLength(1);
+  expect(sent.filter((r) => r.path.includes('/permissions'))).toEqual([]);
+  const inner = [...batches[0]!.body.matchAll(/^POST (\S+) HTTP\/1\.1\r?$/gm)].map((m) => new URL(m[1]!, 'http://x'));
+  expect(inner.map((u) => u.pathname).sort()).toEqual(ids.map((id) => `/store/v3/files/${id}/permissions`).sort());
+  for (const u of inner) expect(u.searchParams.get('sendNotificationEmail')).toBe('false');
+
+  // Bob now sees both files, as a reader, with their content.
+  const bobsList = (await demo.service.api('GET', '/store/v3/files?fields=files(id,name)', { token: BOB })).json<{ files: { id: string; name: string }[] }>();
+  expect(bobsList.files.filter((f) => ids.includes(f.id)).map((f) => f.name).sort()).toEqual(['share-a.txt', 'share-b.txt']);
+  const contents = ['first file for Bob', 'second file for Bob'];
+  for (const [i, id] of ids.entries()) {
+    const content = await demo.service.api('GET', `/store/v3/files/${id}?alt=media`, { token: BOB });
+    expect(content.status).toBe(200);
+    expect(content.text).toBe(contents[i]);
+    const perms = (await demo.service.api('GET', `/store/v3/files/${id}/permissions?fields=permissions(type,role,emailAddress)`)).json<{
+      permissions: { type: string; role: string; emailAddress?: string }[];
+    }>();
+    expect(perms.permissions.filter((p) => p.emailAddress === 'bob@example.com')).toEqual([{ type: 'user', role: 'reader', emailAddress: 'bob@example.com' }]);
+    // A reader cannot change the file.
+    const rename = await demo.service.api('PATCH', `/store/v3/files/${id}`, { token: BOB, body: { name: 'renamed-by-bob.txt' } });
+    expect(rename.status).toBe(403);
+  }
+});
+
+test('the share step says what is wrong with an entry and grants nothing', async ({ page }) => {
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(demo.service.url) && r.method() === 'POST' && new URL(r.url()).pathname === '/batch/store/v3') sent.push(r.url());
+  });
+  await page.goto(demo.pageUrl());
+  await chooseFiles(page, [{ name: 'share-bad.txt', mimeType: 'text/plain', buffer: Buffer.from('nobody gets this') }]);
+  const id = await storedId(page, 'share-bad.txt');
+  const share = page.getByRole('group', { name: 'Share with' });
+  const emails = share.getByLabel('E-mail addresses or domains');
+  await emails.fill('bob@example.com, not an address');
+  await share.getByRole('button', { name: 'Share 1 file' }).click();
+  await expect(share.getByRole('alert')).toHaveText('"not" is neither an e-mail address nor a domain.');
+  await expect(emails).toHaveAttribute('aria-invalid', 'true');
+  expect(sent).toEqual([]);
+  expect((await demo.service.api('GET', `/store/v3/files/${id}?fields=id`, { token: BOB })).status).toBe(404);
 });
 
 test('cancelling an upload stores nothing', async ({ page }) => {
