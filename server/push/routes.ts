@@ -20,7 +20,7 @@ import type { Router } from '../router.ts';
 import type { Service } from '../service.ts';
 import type { Channel } from './channel-store.ts';
 import { createPushService, opaqueResourceId, type PushService } from './push-service.ts';
-import { MAX_CHANGES_TTL_S, MAX_FILE_TTL_S, parseWatchRequest } from './watch-request.ts';
+import { MAX_CHANGES_TTL_S, MAX_FILE_TTL_S, parseWatchRequest, type WatchRequest } from './watch-request.ts';
 
 /** Registers the push routes on the service's router and starts push delivery (a `RouteModule`). */
 export function registerPushRoutes(router: Router, svc: Service): void {
@@ -57,22 +57,12 @@ async function watchFile(ctx: RouteContext, push: PushService) {
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_FILE_TTL_S, ctx.svc.config);
   await deliveryReady(push);
-  const channel: Channel = {
-    project: user.client,
-    id: request.id,
+  return openChannel(ctx, push, request, {
     kind: 'file',
     fileId,
     resourceId: opaqueResourceId('file', fileId),
     resourceUri: `${ctx.req.baseUrl}${filePath(fileId)}?alt=json`,
-    address: request.address,
-    token: request.token,
-    expiration: request.expiration,
-    ownerEmail: user.email,
-    serviceAccount: user.serviceAccount,
-    lastMessageNumber: 1,
-  };
-  if (!push.open(channel)) throw channelIdNotUnique(request.id);
-  return ctx.json(200, channelResource(channel), CHANNEL_SCHEMA);
+  });
 }
 
 async function watchChanges(ctx: RouteContext, push: PushService) {
@@ -81,13 +71,26 @@ async function watchChanges(ctx: RouteContext, push: PushService) {
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_CHANGES_TTL_S, ctx.svc.config);
   await deliveryReady(push);
-  const channel: Channel = {
-    project: user.client,
-    id: request.id,
+  return openChannel(ctx, push, request, {
     kind: 'changes',
     fileId: undefined,
     resourceId: opaqueResourceId('changes', user.email),
     resourceUri: `${ctx.req.baseUrl}${CHANGES_PATH}?alt=json&pageToken=${pageToken}`,
+  });
+}
+
+/** Registers a validated watch request as a channel of the caller's project (its OAuth client) and answers it. */
+function openChannel(
+  ctx: RouteContext,
+  push: PushService,
+  request: WatchRequest,
+  resource: Pick<Channel, 'kind' | 'fileId' | 'resourceId' | 'resourceUri'>,
+) {
+  const user = ctx.user();
+  const channel: Channel = {
+    project: user.client,
+    id: request.id,
+    ...resource,
     address: request.address,
     token: request.token,
     expiration: request.expiration,
