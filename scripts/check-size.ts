@@ -39,7 +39,9 @@ const KB = 1000;
  * `batch.ts` lazily), and the uploader facade (4 kB) and Lit (7 kB) are most of the main thread's rest. Lower
  * these figures whenever a change brings the kit down.
  */
-export const BUDGETS = { kit: 40.5 * KB, mainThread: 23.5 * KB } as const;
+// Main thread raised from 23.5 kB when `createUploader` started validating its options synchronously (+0.7 kB: a bad
+// `chunkSize` must throw at the call, not fail later in the worker).
+export const BUDGETS = { kit: 40.5 * KB, mainThread: 24 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
@@ -59,6 +61,11 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     label: 'service client (import formats, share batch)',
     firstUpload: false,
     why: 'only once the user asks for conversion (the about resource) or shares uploaded files (a batch)',
+  },
+  'src/client/batch.ts': {
+    label: 'batch codec of the service client',
+    firstUpload: false,
+    why: 'only when an app or the share step sends a batch; the upload worker never batches',
   },
   'src/elements/uploader/share-step.ts': {
     label: 'share step of <store-uploader>',

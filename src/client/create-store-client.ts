@@ -1,6 +1,5 @@
 import { H_AUTHORIZATION, H_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../protocol/headers.ts';
 import type { ApiCall, RequestOptions } from './api-call.ts';
-import { runBatch } from './batch.ts';
 import { calls } from './calls.ts';
 import { StoreError } from './store-error.ts';
 import { TokenSource } from './token-source.ts';
@@ -15,9 +14,13 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const url = joinUrl(options.baseUrl, pathWithQuery(path, opts.query, opts.fields));
     const { body, contentType } = encodeBody(opts.body);
+    let sent: string | undefined;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { ...(contentType && { [H_CONTENT_TYPE]: contentType }), ...opts.headers };
-      if (!hasHeader(headers, H_AUTHORIZATION)) headers[H_AUTHORIZATION] = `Bearer ${await tokens.get(attempt > 0)}`;
+      if (!hasHeader(headers, H_AUTHORIZATION)) {
+        sent = await tokens.get(attempt > 0, sent);
+        headers[H_AUTHORIZATION] = `Bearer ${sent}`;
+      }
       let response: Response;
       try {
         response = await doFetch(url, { method, headers, ...(body !== undefined && { body }), ...(opts.signal && { signal: opts.signal }) });
@@ -26,7 +29,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
         throw new StoreError(0, `Network error on ${method} ${path}: ${(error as Error).message}`);
       }
       const text = await response.text();
-      if (response.status === 401 && attempt === 0 && !hasHeader(opts.headers ?? {}, H_AUTHORIZATION)) continue;
+      if (response.status === 401 && attempt === 0 && sent !== undefined) continue;
+      if (response.status !== 401 && sent !== undefined) tokens.accepted(sent);
       if (!response.ok) throw StoreError.fromResponse(response.status, text);
       return (text ? JSON.parse(text) : undefined) as T;
     }
@@ -40,8 +44,9 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
     baseUrl: options.baseUrl,
     request,
     send,
-    batch: (list, batchOptions = {}) =>
-      runBatch(list, {
+    // The batch codec loads on first use: the upload worker embeds this client but never batches.
+    batch: async (list, batchOptions = {}) =>
+      (await import('./batch.ts')).runBatch(list, {
         baseUrl: options.baseUrl,
         fetch: doFetch,
         tokens,
@@ -49,7 +54,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
         ...(options.backoff && { backoff: options.backoff }),
         retries: options.batchRetries ?? 5,
       }) as never,
-    accessToken: (refresh) => tokens.get(refresh),
+    accessToken: (refresh, failed) => tokens.get(refresh, failed),
+    tokenAccepted: (token) => tokens.accepted(token),
     files: {
       get: (fileId, o) => send(calls.getFile(fileId, o)),
       list: (o) => send(calls.listFiles(o)),

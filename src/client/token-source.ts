@@ -1,22 +1,53 @@
 /**
  * Holds the current access token. The app's `getAccessToken` is asked once and the answer reused until the service
  * answers 401; then it is asked once more (the app refreshes its token there) and the call retried once.
+ *
+ * One streak of 401s asks the app at most once, however many calls (the client's, the uploader's, parallel
+ * uploads) hit it: a call whose token was already replaced just takes the new one, and a refreshed token that no
+ * request has accepted yet is not refreshed again — an app whose tokens never work gets a clear `auth` failure, not
+ * a loop of prompts.
  */
 export class TokenSource {
   private current?: Promise<string>;
+  /** The resolved value of `current` (undefined while it is being asked for). */
+  private value?: string;
+  /** True while `current` came from a refresh that no request has accepted yet. */
+  private unproven = false;
 
   constructor(private readonly getAccessToken: () => string | Promise<string>) {}
 
-  /** The token to send; `refresh` asks the app again (after a 401). */
-  get(refresh = false): Promise<string> {
+  /**
+   * The token to send. `refresh` (after a 401) asks the app again, unless `failed` — the token the 401 answered —
+   * is no longer the current one, or the current one is itself an unproven refresh.
+   */
+  get(refresh = false, failed?: string): Promise<string> {
+    if (refresh && this.current) {
+      if (failed !== undefined && this.value !== undefined && this.value !== failed) return this.current;
+      if (this.unproven) return this.current;
+    }
     if (refresh || !this.current) {
       const asked = Promise.resolve().then(() => this.getAccessToken());
-      // A failed ask must not stick: the next call asks again.
-      asked.catch(() => {
-        if (this.current === asked) this.current = undefined;
-      });
+      this.value = undefined;
+      this.unproven = refresh;
+      asked.then(
+        (token) => {
+          if (this.current === asked) this.value = token;
+        },
+        () => {
+          // A failed ask must not stick: the next call asks again.
+          if (this.current === asked) {
+            this.current = undefined;
+            this.unproven = false;
+          }
+        },
+      );
       this.current = asked;
     }
     return this.current;
+  }
+
+  /** The service answered a request made with `token` with something other than 401: it works. */
+  accepted(token: string): void {
+    if (token === this.value) this.unproven = false;
   }
 }

@@ -44,8 +44,13 @@ export interface StoreClient {
    * calls that failed with 5xx or a rate limit (with backoff). Never rejects for an inner failure.
    */
   batch<const C extends readonly ApiCall<unknown>[]>(calls: C, options?: { signal?: AbortSignal }): Promise<BatchOutcomes<C>>;
-  /** The bearer token the client currently uses; `refresh` asks `getAccessToken` again. */
-  accessToken(refresh?: boolean): Promise<string>;
+  /**
+   * The bearer token the client currently uses. `refresh` (after a 401 answered `failed`) asks `getAccessToken`
+   * again — at most once per streak of 401s, and not at all when the failed token was already replaced.
+   */
+  accessToken(refresh?: boolean, failed?: string): Promise<string>;
+  /** Tells the client a request made with `token` got an answer other than 401, so a later 401 may refresh again. */
+  tokenAccepted(token: string): void;
   files: {
     get(fileId: string, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
     list(options?: ListFilesOptions): Promise<StoreFileList>;

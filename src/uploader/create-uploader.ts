@@ -11,16 +11,15 @@ import type {
   UploadTask,
 } from './types.ts';
 import { UploadError } from './upload-error.ts';
+import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
 import type { FileInfo, UploaderService, WorkerUploaderOptions } from './worker-service.ts';
 
 /** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
 const WORKER_START_TIMEOUT_MS = 15_000;
 
-/** Options of `createUploader`, plus test knobs. */
+/** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
-  /** Retry backoff (spec §7); tests shorten it. */
-  backoff?: { baseMs?: number; capMs?: number };
   /** Talk to this service instead of a worker (an in-page `UploaderService`, or a comlink remote of one). */
   service?: Remote<UploaderService> | UploaderService;
 };
@@ -31,6 +30,10 @@ export type CreateUploaderOptions = UploaderOptions & {
  * rendering: nothing touches `window` or `Worker` until it is called.
  */
 export function createUploader(options: CreateUploaderOptions): Uploader {
+  if (typeof options?.getAccessToken !== 'function') {
+    throw new UploadError({ code: 'bad-request', message: 'getAccessToken must be a function that returns the bearer token' });
+  }
+  validateOptions({ ...options, baseUrl: options.baseUrl ?? '' });
   return new WorkerUploader(options);
 }
 

@@ -1,6 +1,5 @@
 import type { StoreClient } from '../client/index.ts';
 import type { BackoffOptions } from '../protocol/backoff.ts';
-import { ChunkSizer } from './chunk-sizer.ts';
 import { IdPool } from './id-pool.ts';
 import { MemoryLocks } from './adapters/memory-locks.ts';
 import { sessionLockKey } from './adapters/web-locks.ts';
@@ -9,6 +8,7 @@ import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import { UploadJob, isFinal, type JobEvent } from './upload-job.ts';
+import { validateOptions } from './validate-options.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -61,7 +61,7 @@ export class UploadEngine {
 
   constructor(private readonly config: EngineConfig) {
     this.locks = config.locks ?? new MemoryLocks();
-    if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
+    validateOptions(config);
     this.ids = new IdPool(config.client);
     this.unsubscribeOnline = config.online.subscribe((online) => {
       // Offline: stop requests now instead of letting them fail into the retry budget.
@@ -152,10 +152,15 @@ export class UploadEngine {
     for (const [id, job] of this.jobs) if (job.snapshot.state === 'paused') this.resume(id);
   }
 
-  /** Drops a finished task from memory. */
+  /**
+   * Drops a finished task from memory. A failed task's resumable session goes too (record and service session):
+   * the user dismissed it, so it must not come back as an interrupted upload in the next page life.
+   */
   remove(taskId: string): void {
     const job = this.jobs.get(taskId);
-    if (job && isFinal(job.snapshot.state)) this.jobs.delete(taskId);
+    if (!job || !isFinal(job.snapshot.state)) return;
+    this.jobs.delete(taskId);
+    if (job.snapshot.state === 'failed') void job.discard().catch(() => undefined);
   }
 
   /**

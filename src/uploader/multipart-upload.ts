@@ -5,7 +5,7 @@ import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import { pathWithQuery, joinUrl } from '../client/url.ts';
 import { Md5Tracker } from './md5-tracker.ts';
 import { requestMetadata } from './request-metadata.ts';
-import { sendGuarded } from './send-guarded.ts';
+import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
 import type { StoreFile } from './types.ts';
@@ -43,7 +43,7 @@ export class MultipartUpload {
     const response = await sendGuarded(
       ctx.http,
       { method: update ? 'PATCH' : 'POST', url, headers: { [H_CONTENT_TYPE]: encoded.contentType, authorization: `Bearer ${token}` }, body: [body] },
-      { signal, stallTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.size, onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)) },
+      { signal, stallTimeoutMs: ctx.stallTimeoutMs, ...answerWithin(ctx, !!input.options.convertTo, true), bodyLength: body.size, onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)) },
     );
     await hashing;
     let file: StoreFile;

@@ -17,7 +17,7 @@ import { Md5Tracker } from './md5-tracker.ts';
 import { sessionLockKey } from './adapters/web-locks.ts';
 import type { HttpResponse, ReleaseLock, SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
-import { sendGuarded } from './send-guarded.ts';
+import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { StoreFile } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
@@ -106,6 +106,7 @@ export class ResumableUpload {
           {
             signal,
             stallTimeoutMs: this.ctx.stallTimeoutMs,
+            ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
             onProgress: (sent) => this.ctx.onSent(start, sent),
           },
@@ -193,7 +194,7 @@ export class ResumableUpload {
         },
         body: [body],
       },
-      { signal, stallTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
+      { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
     );
     const location = response.header(H_LOCATION);
     if (response.status !== 200 || !location) {
@@ -235,7 +236,7 @@ export class ResumableUpload {
     const response = await sendGuarded(
       this.ctx.http,
       { method: 'PUT', url: record.sessionUri, headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) } },
-      { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
+      { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, responseTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
     );
     if (response.status === 200 || response.status === 201) return JSON.parse(response.text) as StoreFile;
     if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);

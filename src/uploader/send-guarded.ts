@@ -5,8 +5,14 @@ import type { HttpPort, HttpRequest, HttpResponse } from './ports.ts';
 /** Options of one guarded request. */
 export interface GuardOptions {
   signal: AbortSignal;
-  /** Abort when the body makes no progress for this long (the response wait after the last byte is not limited). */
+  /** Abort when the body makes no progress for this long. */
   stallTimeoutMs: number;
+  /**
+   * Once the whole body is out, the answer must come within this long, or the request counts as stalled too: a
+   * service that took the bytes and never answers must not hang the upload. Undefined: no limit (a conversion's
+   * answer may take as long as OCR needs).
+   */
+  responseTimeoutMs?: number;
   /** Bytes in the body, to know when sending is over. */
   bodyLength: number;
   onProgress?: (sent: number) => void;
@@ -23,18 +29,18 @@ export async function sendGuarded(http: HttpPort, request: HttpRequest, options:
   if (options.signal.aborted) throw options.signal.reason;
   options.signal.addEventListener('abort', forward, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
+  const arm = (ms: number | undefined) => {
     clearTimeout(timer);
-    timer = setTimeout(() => inner.abort(new Interrupt('stall')), options.stallTimeoutMs);
+    if (ms !== undefined) timer = setTimeout(() => inner.abort(new Interrupt('stall')), ms);
   };
-  arm();
+  // An empty body never reports progress: its whole wait is for the answer.
+  arm(options.bodyLength === 0 ? options.responseTimeoutMs : options.stallTimeoutMs);
   try {
     return await http.send(request, {
       signal: inner.signal,
       onProgress: (sent) => {
-        // Once the whole body is out, waiting for the answer is the service's time (completion, conversion).
-        if (sent >= options.bodyLength) clearTimeout(timer);
-        else arm();
+        // Once the whole body is out, the wait is for the service's answer (completion, conversion).
+        arm(sent >= options.bodyLength ? options.responseTimeoutMs : options.stallTimeoutMs);
         options.onProgress?.(sent);
       },
     });
@@ -45,4 +51,16 @@ export async function sendGuarded(http: HttpPort, request: HttpRequest, options:
     clearTimeout(timer);
     options.signal.removeEventListener('abort', forward);
   }
+}
+
+/** How much longer than the stall timeout the request that completes a file may take to answer (storing, hashing). */
+const FINAL_ANSWER_FACTOR = 4;
+
+/**
+ * The answer timeout of an upload request: the stall timeout for a request that only adds bytes, a few times that
+ * for the request that completes the file, and none when the service converts it (OCR takes what it takes).
+ */
+export function answerWithin(ctx: { stallTimeoutMs: number }, converting: boolean, final: boolean): { responseTimeoutMs?: number } {
+  if (converting) return {};
+  return { responseTimeoutMs: final ? ctx.stallTimeoutMs * FINAL_ANSWER_FACTOR : ctx.stallTimeoutMs };
 }

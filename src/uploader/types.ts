@@ -195,8 +195,13 @@ export interface UploaderOptions {
   persist?: boolean | { blobQuotaBytes?: number };
   /** Milliseconds without progress before a request counts as stalled (default 30 000). */
   stallTimeoutMs?: number;
-  /** Tries per task before it fails with `retries-exhausted` (default 8). */
+  /** Tries per task before it fails with `retries-exhausted` (default 8); any acknowledged progress renews them. */
   maxRetries?: number;
+  /**
+   * Waiting between tries (spec §7): exponential with full jitter, a random delay below
+   * `min(capMs, baseMs × 2^attempt)` (defaults 1000 and 32 000 ms). Offline time never counts as a try.
+   */
+  backoff?: { baseMs?: number; capMs?: number };
   /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
   worker?: Worker;
 }

@@ -109,6 +109,8 @@ export class UploadJob {
     } else this.set({ state: 'uploading' }, 'change');
     let refreshToken = false;
     let authRetried = false;
+    /** The token of the latest attempt (a 401 names it, so a token another call already replaced is not refreshed). */
+    let token: string | undefined;
     let delay = 0;
     let follow: string | undefined;
     try {
@@ -132,9 +134,10 @@ export class UploadJob {
           }
           if (!this.deps.online.isOnline()) await this.waitOnline(signal);
           if (this.snapshot.state !== 'uploading') this.set({ state: 'uploading', retry: undefined }, 'change');
-          const token = await this.deps.client.accessToken(refreshToken);
+          token = await this.deps.client.accessToken(refreshToken, token);
           refreshToken = false;
           const file = await this.strategy.run(attempt.signal, token);
+          this.deps.client.tokenAccepted(token);
           this.finishWith(file);
           return;
         } catch (caught) {
@@ -158,6 +161,7 @@ export class UploadJob {
             continue;
           }
           if (caught instanceof StoreError) {
+            if (caught.status > 0 && caught.status !== 401 && token !== undefined) this.deps.client.tokenAccepted(token);
             if (caught.status === 0 && !this.deps.online.isOnline()) continue;
             if (caught.status === 401 && !authRetried) {
               authRetried = refreshToken = true;
@@ -197,6 +201,11 @@ export class UploadJob {
   async cancel(): Promise<void> {
     if (this.controller) this.controller.abort(new Interrupt('cancel'));
     else if (!isFinal(this.snapshot.state)) await this.cancelNow();
+  }
+
+  /** Forgets a failed task's resumable session: its record and, with a `DELETE`, the service's session. */
+  async discard(): Promise<void> {
+    if (this.strategy instanceof ResumableUpload && !this.running) await this.strategy.cancel();
   }
 
   /** Aborts the current request with `kind` (`offline`, `destroy`). */

@@ -15,8 +15,6 @@ import type { ChannelPort, ClockPort, HttpPort, LockPort, SessionStore } from '.
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
 export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
-  /** Shorter backoff for tests. */
-  backoff?: { baseMs?: number; capMs?: number };
   online?: boolean;
 };
 

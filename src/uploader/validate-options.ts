@@ -1,0 +1,47 @@
+import { ChunkSizer } from './chunk-sizer.ts';
+import type { UploaderOptions } from './types.ts';
+import { UploadError } from './upload-error.ts';
+
+/** The options both `createUploader` and the engine check, with the backoff tuning tests and apps may pass. */
+export type CheckedOptions = Partial<Pick<UploaderOptions, 'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries'>> & {
+  backoff?: { baseMs?: number; capMs?: number };
+};
+
+/**
+ * Throws a `bad-request` UploadError naming the first option that cannot work, so a mistake shows at
+ * `createUploader` instead of as failed uploads later (or a queue that never moves, for `concurrency: 0`).
+ */
+export function validateOptions(options: CheckedOptions): void {
+  const bad = (message: string): never => {
+    throw new UploadError({ code: 'bad-request', message });
+  };
+  if (options.baseUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      bad(`baseUrl must be an absolute http(s) URL of the service; got ${JSON.stringify(options.baseUrl)}`);
+    }
+  }
+  const { chunkSize } = options;
+  if (chunkSize !== undefined && chunkSize !== 'adaptive') {
+    if (typeof chunkSize !== 'number') bad(`chunkSize must be a multiple of 256 KiB or 'adaptive'; got ${JSON.stringify(chunkSize)}`);
+    ChunkSizer.validate(chunkSize);
+  }
+  integer(options.concurrency, 'concurrency', 1, bad);
+  integer(options.maxRetries, 'maxRetries', 0, bad);
+  integer(options.resumableThreshold, 'resumableThreshold', 0, bad);
+  integer(options.stallTimeoutMs, 'stallTimeoutMs', 1, bad);
+  integer(options.backoff?.baseMs, 'backoff.baseMs', 0, bad);
+  integer(options.backoff?.capMs, 'backoff.capMs', 0, bad);
+}
+
+function integer(value: unknown, name: string, min: number, bad: (message: string) => never): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    bad(`${name} must be a whole number of at least ${min}; got ${JSON.stringify(value)}`);
+  }
+}

@@ -1,0 +1,78 @@
+// Acceptance, from the npm entry in a real worker: what an app gets for bad options and for tokens. Bad options throw
+// at createUploader (nothing starts); a token that expired is refreshed once for the whole uploader even when several
+// uploads hit the 401 at once; a token that never works ends each task with `auth` after one refresh, no loop.
+import { expect } from '@open-wc/testing';
+import { createUploader } from '../../../src/uploader/index.ts';
+import type { Uploader, UploadError } from '../../../src/uploader/index.ts';
+import { download, filesNamed, randomFile, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+
+const KiB = 1024;
+let baseUrl: string;
+const made: Uploader[] = [];
+
+before(async () => {
+  baseUrl = await serviceUrl();
+});
+afterEach(() => {
+  for (const u of made.splice(0)) u.destroy();
+});
+
+/** An uploader whose getAccessToken answers `tokens` in turn (the last repeats), counting the calls. */
+function withTokens(tokens: string[], options: Partial<Parameters<typeof createUploader>[0]> = {}): { u: Uploader; calls: () => number } {
+  let calls = 0;
+  const u = createUploader({
+    baseUrl,
+    getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)]!,
+    backoff: { baseMs: 20, capMs: 100 },
+    ...options,
+  });
+  made.push(u);
+  return { u, calls: () => calls };
+}
+
+describe('acceptance: options and tokens', () => {
+  it('throws a bad-request UploadError at createUploader for options that cannot work', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ chunkSize: 100 * KiB }, /chunkSize must be a positive multiple of 262144 bytes \(256 KiB\); got 102400/],
+      [{ concurrency: 0 }, /concurrency must be a whole number of at least 1; got 0/],
+      [{ baseUrl: 'ftp://x' }, /baseUrl must be an absolute http\(s\) URL/],
+      [{ getAccessToken: 'token' }, /getAccessToken must be a function/],
+    ];
+    for (const [options, message] of cases) {
+      let caught: UploadError | undefined;
+      try {
+        made.push(createUploader({ baseUrl, getAccessToken: () => TOKEN, ...options } as Parameters<typeof createUploader>[0]));
+      } catch (error) {
+        caught = error as UploadError;
+      }
+      expect(caught?.name, JSON.stringify(options)).to.equal('UploadError');
+      expect(caught?.code).to.equal('bad-request');
+      expect(caught?.message).to.match(message);
+    }
+  });
+
+  it('three parallel uploads hitting 401 with an expired token ask for a new token once', async () => {
+    const { u, calls } = withTokens(['expired-token', TOKEN], { resumableThreshold: 0 });
+    const files = [randomFile(300 * KiB), randomFile(200 * KiB), randomFile(100 * KiB)];
+    const stored = await Promise.all(files.map((file) => u.add(file).done));
+    expect(calls()).to.equal(2);
+    for (const [i, file] of files.entries()) {
+      expect(await sameBytes(file, await download(baseUrl, stored[i]!.id))).to.equal(true);
+      expect(await filesNamed(baseUrl, file.name)).to.deep.equal([{ id: stored[i]!.id }]);
+    }
+    expect(await storedRecords()).to.deep.equal([]);
+  });
+
+  it('a token that never works: each task fails with auth, the app is asked twice in all', async () => {
+    const { u, calls } = withTokens(['bad-token']);
+    const retries: unknown[] = [];
+    u.addEventListener('retry', (e) => retries.push(e));
+    const errors = await Promise.all([randomFile(KiB), randomFile(2 * KiB)].map((f) => u.add(f).done.then(() => undefined, (e: UploadError) => e)));
+    for (const error of errors) {
+      expect(error?.code).to.equal('auth');
+      expect(error?.status).to.equal(401);
+    }
+    expect(calls()).to.equal(2);
+    expect(retries).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,144 @@
+// Acceptance: pause, resume and cancel at awkward moments — right after add (before the upload starts), while the
+// session start is on the wire, and between chunks. A cancelled upload leaves no file, no IndexedDB record, and a
+// session the service no longer knows (status query → 404). Build first: `npx vite build`.
+import { expect, test } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { startUploadPage, type UploadPage } from '../client/helpers/upload-page.ts';
+import { addFault, clearFaults, filesNamed, Harness, KiB, MiB, openHarness } from './acceptance-fixture.ts';
+
+let service: ServiceHandle;
+let pages: UploadPage;
+let h: Harness;
+
+test.beforeAll(async () => {
+  service = await startService();
+  pages = await startUploadPage();
+});
+test.afterAll(async () => {
+  await pages?.stop();
+  await service?.stop();
+});
+test.beforeEach(async ({ page }) => {
+  await clearFaults(service);
+  await openHarness(page, pages.origin, service.url);
+  h = new Harness(page, service);
+});
+
+const CHUNKED = { chunkSize: 256 * KiB, resumableThreshold: 0 };
+const slowStart = { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 };
+const slowChunks = { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 150 }, times: 100 };
+
+/** Adds a file and sends `command` in the same turn of the page, before the worker could start anything. */
+async function addThen(name: string, command: 'pause' | 'cancel'): Promise<string> {
+  return h.page.evaluate(([n, c]) => {
+    const id = window.h.add(n);
+    window.h.tasks.get(id)[c]();
+    return id;
+  }, [name, command] as const);
+}
+
+async function expectCancelled(id: string, name: string): Promise<void> {
+  expect(await h.outcome(id)).toMatchObject({ ok: false, code: 'cancelled' });
+  await h.waitFor(id, 'the cancelled state', (s) => s.state === 'cancelled');
+  expect(await filesNamed(service, name)).toEqual([]);
+  expect(await h.records()).toEqual([]);
+}
+
+for (const [label, options, size] of [
+  ['multipart', {}, 100 * KiB],
+  ['resumable', CHUNKED, MiB],
+] as const) {
+  test(`${label}: pause right after add, nothing is stored while paused, resume finishes`, async () => {
+    expect((await h.create(options)).ok).toBe(true);
+    const name = `pause-early-${randomUUID()}.bin`;
+    await h.makeFile(name, size);
+    const id = await addThen(name, 'pause');
+    await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+    await h.page.waitForTimeout(500);
+    expect((await h.snapshot(id)).state).toBe('paused');
+    expect(await filesNamed(service, name)).toEqual([]);
+    await h.command(id, 'resume');
+    await h.expectStoredOnce(name, await h.outcome(id));
+  });
+
+  test(`${label}: cancel right after add leaves nothing`, async () => {
+    expect((await h.create(options)).ok).toBe(true);
+    const name = `cancel-early-${randomUUID()}.bin`;
+    await h.makeFile(name, size);
+    await expectCancelled(await addThen(name, 'cancel'), name);
+  });
+}
+
+test('pause while the session start is on the wire, then resume: one file', async () => {
+  await addFault(service, slowStart);
+  expect((await h.create(CHUNKED)).ok).toBe(true);
+  const name = `pause-start-${randomUUID()}.bin`;
+  await h.makeFile(name, MiB);
+  const id = await h.add(name);
+  await h.waitFor(id, 'the upload to start', (s) => s.state === 'uploading');
+  await h.page.waitForTimeout(300);
+  await h.command(id, 'pause');
+  await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+  await h.page.waitForTimeout(1800); // the service answers the abandoned start meanwhile
+  await h.command(id, 'resume');
+  await h.expectStoredOnce(name, await h.outcome(id));
+});
+
+test('cancel while the session start is on the wire leaves nothing', async () => {
+  await addFault(service, slowStart);
+  expect((await h.create(CHUNKED)).ok).toBe(true);
+  const name = `cancel-start-${randomUUID()}.bin`;
+  await h.makeFile(name, MiB);
+  const id = await h.add(name);
+  await h.waitFor(id, 'the upload to start', (s) => s.state === 'uploading');
+  await h.page.waitForTimeout(300);
+  await h.command(id, 'cancel');
+  await expectCancelled(id, name);
+  await h.page.waitForTimeout(1800);
+  expect(await filesNamed(service, name)).toEqual([]);
+});
+
+test('pause between chunks keeps the acknowledged bytes; resume finishes byte-identical', async () => {
+  await addFault(service, slowChunks);
+  expect((await h.create(CHUNKED)).ok).toBe(true);
+  const name = `pause-chunks-${randomUUID()}.bin`;
+  await h.makeFile(name, MiB + 3);
+  const id = await h.add(name);
+  await h.waitFor(id, 'a first acknowledged chunk', (s) => s.bytesAcknowledged >= 256 * KiB);
+  await h.command(id, 'pause');
+  const paused = await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+  await h.page.waitForTimeout(600);
+  const later = await h.snapshot(id);
+  expect(later.state).toBe('paused');
+  expect(later.bytesAcknowledged).toBe(paused.bytesAcknowledged);
+  expect((await h.records()).map((r) => r.acknowledged)).toEqual([paused.bytesAcknowledged]);
+  await h.command(id, 'resume');
+  await h.expectStoredOnce(name, await h.outcome(id));
+});
+
+for (const when of ['uploading', 'paused'] as const) {
+  test(`cancel between chunks (${when}) deletes the session: status query 404, no file, no record`, async () => {
+    await addFault(service, slowChunks);
+    expect((await h.create(CHUNKED)).ok).toBe(true);
+    const name = `cancel-chunks-${when}-${randomUUID()}.bin`;
+    await h.makeFile(name, MiB);
+    const id = await h.add(name);
+    await h.waitFor(id, 'a first acknowledged chunk', (s) => s.bytesAcknowledged >= 256 * KiB);
+    const [record] = await h.records();
+    expect(record?.name).toBe(name);
+    if (when === 'paused') {
+      await h.command(id, 'pause');
+      await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+    }
+    await h.command(id, 'cancel');
+    await expectCancelled(id, name);
+    await clearFaults(service);
+    const status = await service.api('PUT', record!.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
+    expect(status.status).toBe(404);
+    // Commands after the end change nothing.
+    await h.command(id, 'resume');
+    await h.page.waitForTimeout(300);
+    expect((await h.snapshot(id)).state).toBe('cancelled');
+  });
+}
