@@ -39,9 +39,10 @@ const KB = 1000;
  * `batch.ts` lazily), and the uploader facade (4 kB) and Lit (7 kB) are most of the main thread's rest. Lower
  * these figures whenever a change brings the kit down.
  */
-// Main thread raised from 23.5 kB when `createUploader` started validating its options synchronously (+0.7 kB: a bad
-// `chunkSize` must throw at the call, not fail later in the worker).
-export const BUDGETS = { kit: 40.5 * KB, mainThread: 24 * KB } as const;
+// Raised from 23.5 / 40.5 kB for two things users need: `createUploader` validating its options synchronously (+0.7 kB:
+// a bad `chunkSize` must throw at the call, not fail later in the worker) and the elements' accessibility fixes from
+// the acceptance pass (+0.6 kB: focus kept on removal, form reset, blocked-submit message, parts re-exported).
+export const BUDGETS = { kit: 41 * KB, mainThread: 24.5 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

@@ -13,7 +13,8 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
 /**
  * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
  *
- * Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
+ * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser); Escape
+ * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
  * reported with `store-files-reject`, never silently dropped. Accepted files are announced with the cancelable
  * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add`.
  *
@@ -42,6 +43,9 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  */
 export class StoreDropzone extends StoreElement {
   static override styles = [themeStyles, dropzoneStyles];
+  // Focusing the element (or clicking its empty area) focuses "Browse files": a paste then lands here, and a form
+  // can anchor a validation message on it.
+  static override shadowRootOptions: ShadowRootInit = { ...StoreElement.shadowRootOptions, delegatesFocus: true };
 
   static override properties: PropertyDeclarations = {
     accept: {},
@@ -95,6 +99,9 @@ export class StoreDropzone extends StoreElement {
     this.addEventListener('dragleave', this.#onDragLeave);
     this.addEventListener('drop', this.#onDrop);
     this.addEventListener('paste', this.#onPaste);
+    this.addEventListener('keydown', (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && this.rejected.length) this.#dismiss();
+    });
   }
 
   override disconnectedCallback(): void {
@@ -167,9 +174,18 @@ export class StoreDropzone extends StoreElement {
       <ul>
         ${this.rejected.map((r) => html`<li data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r.reason))}</li>`)}
       </ul>
-      <button type="button" class="dismiss" @click=${() => (this.rejected = [])}>${dz.dismiss}</button>
+      <button type="button" class="dismiss" @click=${this.#dismiss}>${dz.dismiss}</button>
     `;
   }
+
+  /**
+   * Closes the list of refused files. Focus was on its button (clicked, or Escape pressed inside), which goes away:
+   * it moves to "Browse files" (not via `this.focus()`, which a delegating host ignores while focus is inside).
+   */
+  #dismiss = (): void => {
+    this.rejected = [];
+    this.renderRoot.querySelector<HTMLElement>('[part="browse-button"]')?.focus();
+  };
 
   #input(id: 'files' | 'folder'): HTMLInputElement {
     return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)!;

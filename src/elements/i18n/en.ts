@@ -30,7 +30,6 @@ export const en: StoreI18n = {
     speed: (perSecond) => `${perSecond}/s`,
     timeLeft: (duration) => `${duration} left`,
     converted: (kind) => `Uploaded as ${kind}`,
-    interruptedHint: 'Resume, or choose the file again if it is not found.',
   },
   states: {
     queued: 'Waiting',
@@ -102,7 +101,6 @@ export const en: StoreI18n = {
     perFileTitle: 'Choose how each file is stored',
     uploadPending: (count) => `Upload ${count} ${count === 1 ? 'file' : 'files'}`,
     clearPending: 'Clear',
-    pending: 'Ready to upload',
     shareTitle: 'Share with',
     shareEmails: 'E-mail addresses or domains',
     shareEmailsHint: 'Separate several with commas.',

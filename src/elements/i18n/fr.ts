@@ -32,7 +32,6 @@ export const fr: StoreI18n = {
     speed: (perSecond) => `${perSecond}/s`,
     timeLeft: (duration) => `encore ${duration}`,
     converted: (kind) => `Envoyé comme ${kind}`,
-    interruptedHint: 'Reprenez, ou choisissez de nouveau le fichier s’il est introuvable.',
   },
   states: {
     queued: 'En attente',
@@ -112,7 +111,6 @@ export const fr: StoreI18n = {
     perFileTitle: 'Choisissez comment enregistrer chaque fichier',
     uploadPending: (count) => `Envoyer ${count} ${plural(count, 'fichier', 'fichiers')}`,
     clearPending: 'Vider',
-    pending: 'Prêts à envoyer',
     shareTitle: 'Partager avec',
     shareEmails: 'Adresses e-mail ou domaines',
     shareEmailsHint: 'Séparez-les par des virgules.',

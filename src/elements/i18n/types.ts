@@ -38,8 +38,6 @@ export interface StoreI18n {
     timeLeft: (duration: string) => string;
     /** State text of a done task that was converted to a native kind (already translated). */
     converted: (kind: string) => string;
-    /** Hint on an interrupted row. */
-    interruptedHint: string;
   };
   states: Record<TaskState, string>;
   retryCauses: Record<RetryInfo['cause'], string>;
@@ -76,7 +74,6 @@ export interface StoreI18n {
     perFileTitle: string;
     uploadPending: (count: number) => string;
     clearPending: string;
-    pending: string;
     shareTitle: string;
     shareEmails: string;
     shareEmailsHint: string;

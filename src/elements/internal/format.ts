@@ -3,11 +3,11 @@
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function unitFormatter(locale: string, unit: string, digits: number): Intl.NumberFormat {
-  const key = `${locale}|${unit}|${digits}`;
+function unitFormatter(locale: string, unit: string, digits: number, display: 'short' | 'long' = 'short'): Intl.NumberFormat {
+  const key = `${locale}|${unit}|${digits}|${display}`;
   let f = formatters.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits });
+    f = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: display, maximumFractionDigits: digits });
     formatters.set(key, f);
   }
   return f;
@@ -21,7 +21,8 @@ export function formatBytes(bytes: number, locale: string): string {
     value /= 1000;
     i++;
   }
-  return unitFormatter(locale, UNITS[i]!, i === 0 || value >= 100 ? 0 : 1).format(value);
+  // Short `byte` has no plural in English ("8 byte"); the long form reads right ("8 bytes", "1 byte", "8 octets").
+  return unitFormatter(locale, UNITS[i]!, i === 0 || value >= 100 ? 0 : 1, i === 0 ? 'long' : 'short').format(value);
 }
 
 /** `95_000` ms → `1 min 35 s`; seconds only under a minute; hours and minutes above an hour. */

@@ -70,6 +70,9 @@ function actionButton(
     @click=${() => act(task, action)}>${t.buttons[key]}</button>`;
 }
 
+/** Id of a row's state text, which its progress bar points at: a failure's message is heard with the bar. */
+const stateId = (task: TaskSnapshot): string => `state-${task.id}`;
+
 /** Renders one task row; `act` runs a control. */
 export function renderRow(
   task: TaskSnapshot,
@@ -95,7 +98,7 @@ export function renderRow(
       data-id=${task.id}
       data-state=${task.state}
     >
-      <span class="name" part="name" title=${name}>${name}</span>
+      <span class="name" part="name" dir="auto" title=${name}>${name}</span>
       <span class="size" part="size">${size}</span>
       <div
         class="progress"
@@ -106,10 +109,11 @@ export function renderRow(
         aria-valuemax="100"
         aria-valuenow=${percent}
         aria-valuetext=${t.list.progressText(percent, sent, size)}
+        aria-describedby=${stateId(task)}
       >
         <div class="bar" part="progress-bar" style="inline-size:${percent}%"></div>
       </div>
-      <span class="state" part="state">${stateText(task, t)}</span>
+      <span class="state" part="state" id=${stateId(task)}>${stateText(task, t)}</span>
       <span class="rate" part="rate">
         ${moving ? t.list.speed(formatBytes(task.speed, t.locale)) : nothing}
         ${moving && task.etaMs !== undefined ? html` · ${t.list.timeLeft(formatDuration(task.etaMs, t.locale))}` : nothing}

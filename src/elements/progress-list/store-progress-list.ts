@@ -5,6 +5,7 @@ import { emit } from '../events.ts';
 import type { TaskAction } from '../events.ts';
 import { Announcer } from '../internal/announcer.ts';
 import { formatBytes } from '../internal/format.ts';
+import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
@@ -67,6 +68,8 @@ export class StoreProgressList extends StoreElement {
     if (messages.length) this.announcement = messages.join(' ');
   });
   #rechooseFor: string | undefined;
+  /** A row being removed whose button had focus, and where it was: focus moves on once the row is gone. */
+  #refocus: { id: string; index: number } | undefined;
   /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
   #virtualized = false;
 
@@ -117,10 +120,10 @@ export class StoreProgressList extends StoreElement {
       <div part="base" class="base">
         ${count ? html`<p part="summary" class="summary">${summary}</p>` : nothing}
         ${count
-          ? html`<div part="list" class="scroller" role="list" aria-label=${t.list.label}>
+          ? html`<div part="list" class="scroller" role="list" tabindex="-1" aria-label=${t.list.label}>
               ${this.#renderRows(tasks, t)}
             </div>`
-          : html`<p part="empty" class="empty">${t.list.empty}</p>`}
+          : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
@@ -146,6 +149,19 @@ export class StoreProgressList extends StoreElement {
     return virtualize({ items: tasks, keyFunction: (task: TaskSnapshot) => task.id, renderItem: row, scroller: true });
   }
 
+  /**
+   * Once a removed row whose button had focus is gone, focuses the row now in its place (or the one before), or the
+   * list, or the "no uploads" line: keyboard users never drop to <body>.
+   */
+  protected override updated(): void {
+    const r = this.#refocus;
+    const root = this.renderRoot as ShadowRoot;
+    if (!r || this.#controller.snapshot.tasks.some((t) => t.id === r.id)) return;
+    this.#refocus = undefined;
+    const rows = root.querySelectorAll('[role="listitem"]');
+    keepFocus(root, (rows[r.index] ?? rows[r.index - 1])?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
+  }
+
   #act = (task: TaskSnapshot, action: TaskAction | 'rechoose'): void => {
     if (action === 'rechoose') {
       this.#rechooseFor = task.id;
@@ -160,6 +176,9 @@ export class StoreProgressList extends StoreElement {
     const uploader = this.uploader;
     if (!uploader) return;
     const handle = uploader.task(taskId);
+    if ((action === 'remove' || action === 'discard-interrupted') && (this.renderRoot as ShadowRoot).activeElement) {
+      this.#refocus = { id: taskId, index: this.#controller.snapshot.tasks.findIndex((t) => t.id === taskId) };
+    }
     switch (action) {
       case 'pause':
         return handle?.pause();

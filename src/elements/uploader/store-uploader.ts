@@ -10,6 +10,8 @@ import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
 import { formatBytes } from '../internal/format.ts';
+import { en } from '../i18n/en.ts';
+import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
@@ -23,6 +25,19 @@ import { uploaderStyles } from './store-uploader.styles.ts';
 const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused', 'retrying', 'verifying']);
 
 /**
+ * The inner elements' parts, re-exported so a page styles them through the uploader (`store-uploader::part(row)`);
+ * each `base` is renamed after its element, the other names are unique already.
+ */
+const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
+// Every task state has English words, so their keys are the `row-<state>` parts.
+const LIST_PARTS = `base:progress-list-base,summary,empty,list,row,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+  en.states,
+).map((s) => `row-${s}`)}`;
+
+/** Keeps an inner control's `change` inside: the uploader's own `change` means its value changed. */
+const stop = (event: Event): void => event.stopPropagation();
+
+/**
  * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
  *
  * Combines `<store-dropzone>`, `<store-conversion-picker>` (one global switch, or one picker per file with
@@ -33,10 +48,12 @@ const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused'
  * cannot submit while uploads are pending.
  *
  * @csspart base - The wrapper.
- * @csspart dropzone - The inner `<store-dropzone>` (its own parts are not re-exported).
+ * @csspart dropzone - The inner `<store-dropzone>`; its parts are re-exported under their own names (`browse-button`,
+ *   `folder-button`, `prompt`, `buttons`, `rejections`), its `base` as `dropzone-base`.
  * @csspart conversion - The conversion choice.
  * @csspart pending - The per-file list of files waiting to be uploaded.
- * @csspart progress-list - The inner `<store-progress-list>`.
+ * @csspart progress-list - The inner `<store-progress-list>`; its parts are re-exported under their own names (`row`,
+ *   `row-<state>`, `name`, `progress`, `progress-bar`, `state`, `action`, …), its `base` as `progress-list-base`.
  * @csspart interrupted - The list of interrupted uploads.
  * @csspart share - The share step.
  *
@@ -53,6 +70,9 @@ const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused'
 export class StoreUploader extends StoreElement {
   static formAssociated = true;
   static override styles = [themeStyles, uploaderStyles];
+  // A form's blocked submit focuses the invalid control: delegating makes the host focusable, and the validity
+  // anchor (the dropzone) is where the browser shows the message.
+  static override shadowRootOptions: ShadowRootInit = { ...StoreElement.shadowRootOptions, delegatesFocus: true };
 
   static override properties: PropertyDeclarations = {
     baseUrl: { attribute: 'base-url' },
@@ -120,6 +140,8 @@ export class StoreUploader extends StoreElement {
   #formats: ImportFormats | undefined;
   #formatsLoad: Promise<ImportFormats | undefined> | undefined;
   #value: string[] = [];
+  /** Uploaded IDs a form reset took out of the value; uploads finished later count again. */
+  readonly #resetIds = new Set<string>();
   #rechooseFor: string | undefined;
 
   constructor() {
@@ -251,12 +273,14 @@ export class StoreUploader extends StoreElement {
   /** Form value = uploaded IDs; invalid while anything is still uploading. */
   #syncForm(): void {
     const tasks = this.#controller.snapshot.tasks;
-    const ids = tasks.flatMap((t) => (t.state === 'done' && t.file?.id ? [t.file.id] : []));
+    const ids = tasks.flatMap((t) => (t.state === 'done' && t.file?.id && !this.#resetIds.has(t.file.id) ? [t.file.id] : []));
     const busy = tasks.some((t) => PENDING.has(t.state)) || this.pending.length > 0;
     const data = new FormData();
     for (const id of ids) data.append(this.name || 'files', id);
     this.#internals.setFormValue(data);
-    if (busy) this.#internals.setValidity({ customError: true }, this.t.uploader.pendingValidity);
+    // Anchored on the dropzone (it delegates focus), so a blocked submit focuses it and shows the message there.
+    const anchor = this.renderRoot?.querySelector<HTMLElement>('store-dropzone') ?? undefined;
+    if (busy) this.#internals.setValidity({ customError: true }, this.t.uploader.pendingValidity, anchor);
     else this.#internals.setValidity({});
     if (ids.join() !== this.#value.join()) {
       this.#value = ids;
@@ -264,9 +288,12 @@ export class StoreUploader extends StoreElement {
     }
   }
 
+  /** A form reset empties the value (like a file input) and the files waiting for a conversion choice. */
   formResetCallback(): void {
+    for (const id of this.#value) this.#resetIds.add(id);
     this.pending = [];
     this.shareMessage = '';
+    this.#syncForm();
   }
 
   override render() {
@@ -280,6 +307,7 @@ export class StoreUploader extends StoreElement {
         ${this.conversion === 'global' ? this.#renderGlobalConversion() : nothing}
         <store-dropzone
           part="dropzone"
+          exportparts=${DROPZONE_PARTS}
           multiple
           accept=${this.accept}
           max-file-size=${this.maxFileSize}
@@ -291,6 +319,7 @@ export class StoreUploader extends StoreElement {
         ${this.conversion === 'per-file' && this.pending.length ? this.#renderPending() : nothing}
         <store-progress-list
           part="progress-list"
+          exportparts=${LIST_PARTS}
           .uploader=${uploader}
           .i18n=${this.i18n}
           color-scheme=${this.colorScheme ?? nothing}
@@ -332,13 +361,17 @@ export class StoreUploader extends StoreElement {
           ${this.pending.map(
             (p, i) => html`<li>
               <span>${p.relativePath} (${formatBytes(p.file.size, t.locale)})</span>
-              <store-conversion-picker data-index=${i} mime-type=${p.file.type} .importFormats=${this.#formatsNow() ?? {}} .i18n=${this.i18n}></store-conversion-picker>
+              <store-conversion-picker data-index=${i} mime-type=${p.file.type} .importFormats=${this.#formatsNow() ?? {}} .i18n=${this.i18n}
+                color-scheme=${this.colorScheme ?? nothing} @change=${stop}></store-conversion-picker>
             </li>`,
           )}
         </ul>
         <div class="row">
           <button type="button" class="primary" @click=${this.#uploadPending}>${t.uploader.uploadPending(this.pending.length)}</button>
-          <button type="button" @click=${() => (this.pending = [])}>${t.uploader.clearPending}</button>
+          <button type="button" @click=${() => {
+            this.pending = [];
+            this.#keepFocus();
+          }}>${t.uploader.clearPending}</button>
         </div>
       </fieldset>
     `;
@@ -445,6 +478,7 @@ export class StoreUploader extends StoreElement {
       this.#add(picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
     });
     this.#syncForm();
+    this.#keepFocus();
   };
 
   #add(picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
@@ -463,7 +497,21 @@ export class StoreUploader extends StoreElement {
     const uploader = this.activeUploader;
     if (!uploader) return;
     await uploader.resumeInterrupted(id, file);
+    this.#dropInterrupted(id);
+  }
+
+  /** Takes an item off the interrupted list; focus on it moves to the list's first button, or the dropzone. */
+  #dropInterrupted(id: string): void {
     this.interrupted = this.interrupted.filter((u) => u.id !== id);
+    this.#keepFocus();
+  }
+
+  /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */
+  #keepFocus(): void {
+    void this.updateComplete.then(() => {
+      const root = this.renderRoot as ShadowRoot;
+      keepFocus(root, root.querySelector('[part="interrupted"] button'), root.querySelector('store-dropzone'));
+    });
   }
 
   #rechoose(id: string): void {
@@ -481,6 +529,6 @@ export class StoreUploader extends StoreElement {
 
   async #discard(id: string): Promise<void> {
     await this.activeUploader?.discardInterrupted(id);
-    this.interrupted = this.interrupted.filter((u) => u.id !== id);
+    this.#dropInterrupted(id);
   }
 }

@@ -99,7 +99,7 @@ describe('<store-dropzone>', () => {
     const items = [...el.shadowRoot!.querySelectorAll('[part="rejections"] li')].map((li) => li.textContent);
     expect(items).to.deep.equal([
       'note.txt: this type of file is not accepted.',
-      'big.png: larger than the limit of 10 byte.',
+      'big.png: larger than the limit of 10 bytes.',
       'third.csv: at most 2 files can be added.',
     ]);
     expect(el.shadowRoot!.querySelector('[part="rejections"]')!.getAttribute('role')).to.equal('status');
