@@ -189,14 +189,25 @@ export class UploadEngine {
     return this.config.store?.get(id);
   }
 
-  /** Forgets an interrupted upload and cancels its session with the service. */
+  /**
+   * Forgets an interrupted upload and cancels its session with the service. A record that a task of this engine or
+   * another tab is uploading is no longer interrupted and is left alone: deleting it under that task would race its
+   * next record write (the record comes back) and its next request (the session is gone).
+   */
   async discard(id: string): Promise<void> {
     const record = await this.config.store?.get(id);
-    if (!record) return;
-    await this.config.store?.delete(id);
-    await this.config.http
-      .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: new AbortController().signal })
-      .catch(() => undefined);
+    if (!record || this.busy(record)) return;
+    // Held while deleting, so no tab starts uploading the session in between.
+    const lock = await this.locks.tryAcquire(sessionLockKey(record.sessionUri));
+    if (!lock) return;
+    try {
+      await this.config.store?.delete(id);
+      await this.config.http
+        .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: new AbortController().signal })
+        .catch(() => undefined);
+    } finally {
+      lock();
+    }
   }
 
   /** Stops every request; stored sessions stay for the next page life. */

@@ -165,7 +165,7 @@ export interface Uploader extends EventTarget {
   interrupted(): Promise<InterruptedUpload[]>;
   /** Resume an interrupted upload; `file` is needed unless `canResumeWithoutFile`. */
   resumeInterrupted(id: string, file?: File): Promise<UploadTask>;
-  /** Forget an interrupted upload and cancel its session with the service. */
+  /** Forget an interrupted upload and cancel its session with the service (not one a task or another tab is uploading). */
   discardInterrupted(id: string): Promise<void>;
   /** Drop a finished, failed or cancelled task from the list. */
   remove(id: string): void;

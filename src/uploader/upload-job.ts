@@ -55,6 +55,11 @@ export class UploadJob {
   /** Aborts only the current attempt (going offline), not the job. */
   private attempt?: AbortController;
   private attempts = 0;
+  /**
+   * Set when a cancel begins. Ending takes awaits (record delete, session `DELETE`) while the state still reads
+   * `paused`/`queued`; a resume or retry in that window must not re-arm the task and upload it after all.
+   */
+  private cancelling = false;
   private lastProgressEmit = 0;
   private speedSample = { at: 0, bytes: 0 };
 
@@ -200,7 +205,7 @@ export class UploadJob {
   /** Stops and forgets the upload (the resumable session is cancelled with the service). */
   async cancel(): Promise<void> {
     if (this.controller) this.controller.abort(new Interrupt('cancel'));
-    else if (!isFinal(this.snapshot.state)) await this.cancelNow();
+    else if (!isFinal(this.snapshot.state) && !this.cancelling) await this.cancelNow();
   }
 
   /** Forgets a failed task's resumable session: its record and, with a `DELETE`, the service's session. */
@@ -216,6 +221,7 @@ export class UploadJob {
 
   /** Makes a paused or failed task runnable again; the engine then calls `run`. */
   rearm(): boolean {
+    if (this.cancelling) return false;
     if (this.snapshot.state !== 'paused' && this.snapshot.state !== 'failed' && this.snapshot.state !== 'interrupted') return false;
     if (this.snapshot.state === 'failed') this.renew(); // the failed attempt's `done` stays rejected
     this.attempts = 0;
@@ -346,6 +352,7 @@ export class UploadJob {
   }
 
   private async cancelNow(): Promise<void> {
+    this.cancelling = true;
     this.broadcast((sessionUri) => ({ type: 'cancelled', sessionUri }));
     if (this.strategy instanceof ResumableUpload) await this.strategy.cancel();
     this.endCancelled();

@@ -187,7 +187,8 @@ export class Harness {
 
   /**
    * The demanding end check of every upload: the stored bytes hash like the page's file, exactly one file has its
-   * name, and no session record is left in IndexedDB.
+   * name, and no session record is left in IndexedDB. The record check is global: call it only once no resumable
+   * upload of the page is still running (a running one's record is rightly there).
    */
   async expectStoredOnce(name: string, outcome: Outcome): Promise<void> {
     expect(outcome.ok, `${outcome.code}: ${outcome.message}`).toBe(true);

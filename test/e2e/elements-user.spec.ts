@@ -110,9 +110,11 @@ test('keyboard only: Tab order with visible focus, Enter opens the file chooser,
   await page.keyboard.press('Shift+Tab');
   expect((await focused(page)).name).toBe('Browse files');
 
+  // Subscribe before any other round trip: Playwright turns on file-chooser interception asynchronously, and a key
+  // pressed straight after subscribing can open the (invisible, headless) native chooser instead.
+  const chooser = page.waitForEvent('filechooser');
   await recordAnnouncements(page);
   const bytes = randomBytes(3 * 262_144 + 17, 7);
-  const chooser = page.waitForEvent('filechooser');
   await page.keyboard.press('Enter');
   await (await chooser).setFiles({ name: 'hello.bin', mimeType: 'application/octet-stream', buffer: bytes });
   const row = page.getByRole('listitem').filter({ hasText: 'hello.bin' });
@@ -148,8 +150,8 @@ test('"Browse folder" with Space: the folder chooser, files keep their relative 
   writeFileSync(join(folder, 'a.txt'), 'aa');
   writeFileSync(join(folder, '2024', 'b.txt'), 'bbb');
   await open(page, 'folder', uploaderTag());
+  const chooser = page.waitForEvent('filechooser'); // before a round trip: see the keyboard test
   await page.getByRole('button', { name: 'Browse folder' }).focus();
-  const chooser = page.waitForEvent('filechooser');
   await page.keyboard.press('Space');
   await (await chooser).setFiles(folder);
   await expect(page.getByRole('listitem').filter({ hasText: 'photos/2024/b.txt' }).getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 30_000 });
@@ -191,7 +193,7 @@ test('drag and drop: drag-over state across children, rejections by type, size a
   const list = zone.getByRole('status');
   await expect(list.getByRole('listitem')).toHaveText([
     'b.png: this type of file is not accepted.',
-    'big.txt: larger than the limit of 100 byte.',
+    'big.txt: larger than the limit of 100 bytes.',
     'd.txt: at most 2 files can be added.',
   ]);
   await list.getByRole('button', { name: 'Dismiss' }).focus();

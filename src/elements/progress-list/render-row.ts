@@ -82,8 +82,11 @@ export function renderRow(
   act: (task: TaskSnapshot, action: TaskAction | 'rechoose') => void,
 ): TemplateResult {
   const finished = task.state === 'done';
-  const percent = percentOf(task.bytesSent, task.total, finished);
-  const sent = formatBytes(finished ? task.total : task.bytesSent, t.locale);
+  // Only a moving upload shows what is on the wire; retrying, paused, failed or interrupted rows show what the
+  // service has confirmed, so a failing upload never looks complete.
+  const shown = task.state === 'uploading' ? task.bytesSent : task.bytesAcknowledged;
+  const percent = percentOf(shown, task.total, finished);
+  const sent = formatBytes(finished ? task.total : shown, t.locale);
   const size = formatBytes(task.total, t.locale);
   const actions = actionsFor(task);
   const moving = task.state === 'uploading' && task.speed > 0;

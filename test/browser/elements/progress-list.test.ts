@@ -169,8 +169,18 @@ describe('<store-progress-list>', () => {
     ]);
   });
 
+  it('shows what the service accepted, not what was sent, while an upload retries', async () => {
+    const uploader = new ScriptedUploader({
+      tasks: [{ id: 'r', name: 'r.bin', total: 1000, state: 'retrying', bytesSent: 1000, bytesAcknowledged: 250, retry: { attempt: 3, delayMs: 2000, cause: 'server-error', status: 500 } }],
+    });
+    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    await settle(el);
+    const bar = row(el, 'r').querySelector('[role="progressbar"]')!;
+    expect(bar.getAttribute('aria-valuenow')).to.equal('25');
+  });
+
   it('speaks French under lang="fr"', async () => {
-    const uploader = new ScriptedUploader({ tasks: [{ id: 'a', name: 'a.bin', total: 2_500_000, state: 'paused', bytesSent: 1_000_000 }] });
+    const uploader = new ScriptedUploader({ tasks: [{ id: 'a', name: 'a.bin', total: 2_500_000, state: 'paused', bytesSent: 1_000_000, bytesAcknowledged: 1_000_000 }] });
     const wrapper = await fixture(html`<div lang="fr"><store-progress-list .uploader=${uploader}></store-progress-list></div>`);
     const el = wrapper.querySelector('store-progress-list')!;
     await settle(el);
