@@ -10,6 +10,7 @@ import {
   H_SVC_RESOURCE_STATE,
   H_SVC_RESOURCE_URI,
 } from '../../src/protocol/index.ts';
+import type { ChangeType, PushState } from '../../src/protocol/push.ts';
 
 /**
  * One push message as queued and sent (spec §6): what the channel and the event say, and the exact HTTP headers
@@ -17,10 +18,8 @@ import {
  */
 
 /** Values of `X-Svc-Resource-State` (spec §6.2). */
-export type ResourceState = 'sync' | 'add' | 'remove' | 'update' | 'trash' | 'untrash' | 'change';
-
-/** Values of `X-Svc-Changed` (spec §6.3). */
-export type ChangeType = 'content' | 'properties' | 'parents' | 'children' | 'permissions';
+export type ResourceState = PushState;
+export type { ChangeType };
 
 /** A message bound for one channel's address. */
 export interface PushMessage {

@@ -9,6 +9,17 @@
  * - `GET /subscriptions/<id>/events?key=<key>` → `text/event-stream`; `Last-Event-ID` (header or query
  *   `lastEventId`) replays what was missed from a bounded buffer; without it the whole buffer is replayed.
  */
+import {
+  H_SVC_CHANGED,
+  H_SVC_CHANNEL_EXPIRATION,
+  H_SVC_CHANNEL_ID,
+  H_SVC_CHANNEL_TOKEN,
+  H_SVC_MESSAGE_NUMBER,
+  H_SVC_RESOURCE_ID,
+  H_SVC_RESOURCE_STATE,
+  H_SVC_RESOURCE_URI,
+} from '../../src/protocol/headers.ts';
+import { PUSH_STATES, isPushState } from '../../src/protocol/push.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sameSecret, SubscriptionStore, type RelayEvent, type SubscriptionGrant } from './subscriptions.ts';
 
@@ -97,19 +108,20 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
   async function hook(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sub = store.get(id);
     if (!sub) return fail(res, 404, `Unknown subscription '${id}'`);
-    const token = req.headers['x-svc-channel-token'];
+    const token = req.headers[H_SVC_CHANNEL_TOKEN];
     if (typeof token !== 'string') return fail(res, 401, 'X-Svc-Channel-Token is missing');
     // The token is query-parameter style so a client may add its own parameters; `sub` and `key` must match.
     const params = new URLSearchParams(token);
     if (params.get('sub') !== sub.id || !sameSecret(params.get('key') ?? '', sub.key)) {
       return fail(res, 403, 'X-Svc-Channel-Token does not match this subscription');
     }
-    const channelId = req.headers['x-svc-channel-id'];
-    const state = req.headers['x-svc-resource-state'];
-    const messageNumber = Number(req.headers['x-svc-message-number']);
+    const channelId = req.headers[H_SVC_CHANNEL_ID];
+    const state = req.headers[H_SVC_RESOURCE_STATE];
+    const messageNumber = Number(req.headers[H_SVC_MESSAGE_NUMBER]);
     if (typeof channelId !== 'string' || typeof state !== 'string' || !Number.isSafeInteger(messageNumber)) {
       return fail(res, 400, 'X-Svc-Channel-Id, X-Svc-Resource-State and an integer X-Svc-Message-Number are required');
     }
+    if (!isPushState(state)) return fail(res, 400, `X-Svc-Resource-State '${state}' is not one of ${PUSH_STATES.join(', ')}`);
     const raw = await readBody(req);
     if (raw === undefined) return fail(res, 413, `Body exceeds ${MAX_BODY} bytes`);
     let body: unknown = null;
@@ -127,15 +139,15 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
     send(res, 200);
     store.accept(sub, {
       channelId,
-      resourceId: header('x-svc-resource-id'),
-      resourceUri: header('x-svc-resource-uri'),
+      resourceId: header(H_SVC_RESOURCE_ID),
+      resourceUri: header(H_SVC_RESOURCE_URI),
       state,
-      changed: header('x-svc-changed')
+      changed: header(H_SVC_CHANGED)
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
       messageNumber,
-      expiration: header('x-svc-channel-expiration') || null,
+      expiration: header(H_SVC_CHANNEL_EXPIRATION) || null,
       body,
     });
   }

@@ -3,23 +3,9 @@
  * `Last-Event-ID` replay), duplicate suppression, and the live SSE listeners.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
+import type { RelayEvent } from '../../src/protocol/push.ts';
 
-/** One push message as the relay hands it to pages (the `data` of an SSE event). */
-export interface RelayEvent {
-  /** Relay-assigned, rising per subscription; the SSE `id`. */
-  sequence: number;
-  channelId: string;
-  resourceId: string;
-  resourceUri: string;
-  state: string;
-  /** `X-Svc-Changed` split on commas; empty when absent. */
-  changed: string[];
-  messageNumber: number;
-  /** `X-Svc-Channel-Expiration` as sent (an RFC 1123 date), or null. */
-  expiration: string | null;
-  /** The parsed JSON body (change-log messages), or null. */
-  body: unknown;
-}
+export type { RelayEvent } from '../../src/protocol/push.ts';
 
 /** What `POST /subscriptions` answers. */
 export interface SubscriptionGrant {

@@ -5,28 +5,12 @@
  * was missed.
  */
 
-/** Values of `X-Svc-Resource-State` (spec §6.2). */
-export type PushState = 'sync' | 'add' | 'remove' | 'update' | 'trash' | 'untrash' | 'change';
+import { PUSH_STATES, type PushState, type RelayEvent } from '../protocol/push.ts';
 
-/** Every state, for listeners. */
-export const PUSH_STATES: readonly PushState[] = ['sync', 'add', 'remove', 'update', 'trash', 'untrash', 'change'];
+export { PUSH_STATES, type PushState };
 
-/** One push message as the relay forwards it. */
-export interface PushEvent<S extends PushState = PushState> {
-  /** Relay sequence number (the SSE id). */
-  sequence: number;
-  channelId: string;
-  resourceId: string;
-  resourceUri: string;
-  state: S;
-  /** Change types of an `update` (`content`, `properties`, `parents`, `children`, `permissions`). */
-  changed: string[];
-  messageNumber: number;
-  /** The channel's expiry as the service wrote it (RFC 1123), or null. */
-  expiration: string | null;
-  /** JSON body (`{kind: "store#changes"}` for the change log), or null. */
-  body: unknown;
-}
+/** One push event as the relay streams it (`src/protocol/push.ts`). */
+export type PushEvent<S extends PushState = PushState> = RelayEvent<S>;
 
 /** Sent by the relay when a reconnect came too late for its buffer: events `from`..`to` are lost. */
 export interface RelayGap {

@@ -11,3 +11,4 @@ export * from './schema.ts';
 export * from './fields.ts';
 export * from './multipart.ts';
 export * from './batch-codec.ts';
+export * from './push.ts';

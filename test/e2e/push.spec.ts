@@ -8,6 +8,7 @@
  * The page trusts the relay's development CA by ignoring certificate errors (a developer trusts it once); the
  * service's trust is real: it verifies the relay through `trustCa` like any receiver.
  */
+import type { RelayEvent } from '../../src/protocol/push.ts';
 import { test, expect, type Page } from '@playwright/test';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,17 +26,7 @@ const BOB = 'dev-token-bob';
 const FOLDER = 'application/vnd.svc-apps.folder';
 
 /** What the page's `EventSource` and watch listeners hand over (the relay's JSON). */
-interface Received {
-  sequence: number;
-  channelId: string;
-  resourceId: string;
-  resourceUri: string;
-  state: string;
-  changed: string[];
-  messageNumber: number;
-  expiration: string | null;
-  body: unknown;
-}
+type Received = RelayEvent;
 
 interface Channel {
   id: string;

@@ -2,6 +2,7 @@
  * Helpers of the push tests: a relay subscription read as an event stream over real HTTPS, with a way to await
  * the events of one channel.
  */
+import type { RelayEvent } from '../../src/protocol/push.ts';
 import { request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
@@ -33,17 +34,7 @@ export function fetchTrusting(caPem: string): typeof fetch {
 }
 
 /** A push event as the relay forwards it. */
-export interface RelayEventData {
-  sequence: number;
-  channelId: string;
-  resourceId: string;
-  resourceUri: string;
-  state: string;
-  changed: string[];
-  messageNumber: number;
-  expiration: string | null;
-  body: unknown;
-}
+export type RelayEventData = RelayEvent;
 
 /** A subscription on a relay, with its event stream open. */
 export interface TestSubscription {

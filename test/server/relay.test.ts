@@ -353,3 +353,10 @@ test('store-relay with an unusable CA in its cert folder says which files and ex
   assert.equal(code, 1);
   assert.match(stderr, new RegExp(`^store-relay: cannot start: the CA in ${join(certDir, 'ca.pem')} / ${join(certDir, 'ca-key.pem')} cannot be used \\(.+\\); delete both to create a new one\\n$`));
 });
+
+test('a message with an unknown X-Svc-Resource-State is refused with a 400 that names the allowed states', async () => {
+  const grant = await subscribe();
+  const reply = await call('POST', hookPath(grant), pushHeaders(grant, 1, { 'x-svc-resource-state': 'exploded' }));
+  assert.equal(reply.status, 400);
+  assert.match(reply.body, /X-Svc-Resource-State 'exploded' is not one of sync, add, remove, update, trash, untrash, change/);
+});
