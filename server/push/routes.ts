@@ -8,6 +8,7 @@ import {
   CHANGES_WATCH_PATH,
   CHANNEL_SCHEMA,
   CHANNELS_STOP_PATH,
+  FILES_PATH,
   KIND,
   START_PAGE_TOKEN_PATH,
   START_PAGE_TOKEN_SCHEMA,
@@ -31,7 +32,7 @@ export function registerPushRoutes(router: Router, svc: Service): void {
 
 /** Adds the push routes for an existing {@link PushService}. */
 export function addPushRoutes(router: Router, push: PushService): void {
-  router.add('POST', '/store/v3/files/:fileId/watch', (ctx) => watchFile(ctx, push));
+  router.add('POST', `${FILES_PATH}/:fileId/watch`, (ctx) => watchFile(ctx, push));
   router.add('POST', CHANGES_WATCH_PATH, (ctx) => watchChanges(ctx, push));
   router.add('POST', CHANNELS_STOP_PATH, (ctx) => stopChannel(ctx, push));
   router.add('GET', START_PAGE_TOKEN_PATH, (ctx) => startPageToken(ctx));

@@ -3,7 +3,7 @@
  * Who may share: the owner and writers. Grants are `user` (by e-mail address) or `domain` (every user whose
  * address is in the domain), with role `reader` or `writer`; visibility follows from them in the data layer.
  */
-import { KIND, parseFields, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA, validateFields } from '../../src/protocol/index.ts';
+import { FILES_PATH, KIND, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA } from '../../src/protocol/index.ts';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter } from '../errors.ts';
@@ -11,16 +11,17 @@ import { visibleFile as visible, writableFile } from '../files/commit.ts';
 import type { Router } from '../router.ts';
 import { permissionResource, type FileRow, type PermissionRow } from '../store/files.ts';
 
-const COLLECTION = '/store/v3/files/:fileId/permissions';
+const COLLECTION = `${FILES_PATH}/:fileId/permissions`;
 const ITEM = `${COLLECTION}/:permissionId`;
 const GRANT_TYPES = ['user', 'domain'] as const;
 const GRANT_ROLES = ['reader', 'writer'] as const;
 
 /** Adds the permission routes to the service's route table. */
 export function registerPermissionRoutes(router: Router): void {
-  router.add('POST', COLLECTION, createPermission);
-  router.add('GET', COLLECTION, listPermissions);
-  router.add('GET', ITEM, getPermission);
+  // `schema`: dispatch checks `fields` before the handler runs, so a bad selection stores no grant.
+  router.add('POST', COLLECTION, createPermission, { schema: PERMISSION_SCHEMA });
+  router.add('GET', COLLECTION, listPermissions, { schema: PERMISSION_LIST_SCHEMA });
+  router.add('GET', ITEM, getPermission, { schema: PERMISSION_SCHEMA });
   router.add('DELETE', ITEM, deletePermission);
 }
 
@@ -35,9 +36,6 @@ interface Grant {
 async function createPermission(ctx: RouteContext) {
   const user = ctx.user();
   readBoolean(ctx, 'sendNotificationEmail'); // validated only: the reference service sends no mail
-  // A bad `fields` must fail before the grant is stored, not after (the caller would retry a done change).
-  const selection = ctx.req.query.get('fields');
-  if (selection) validateFields(parseFields(selection), PERMISSION_SCHEMA, selection);
   const file = sharableFile(ctx, user);
   const grant = validateGrant(await ctx.readJson());
   if (grant.type === 'user' && grant.email === file.owner) {

@@ -1,8 +1,9 @@
 /** Streams bytes into an open file with few, pipelined syscalls (throughput matters for 1 GiB uploads). */
 import type { FileHandle } from 'node:fs/promises';
+import { BLOCK_SIZE } from '../../src/protocol/blocks.ts';
 
 /** Writes are issued whenever the data crosses a multiple of this (absolute file position). */
-const FLUSH_EVERY = 256 * 1024;
+const FLUSH_EVERY = BLOCK_SIZE;
 /** Most bytes queued behind an in-flight write before `push` waits. */
 const MAX_QUEUED = 2 * 1024 * 1024;
 
