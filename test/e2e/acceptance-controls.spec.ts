@@ -3,27 +3,13 @@
 // session the service no longer knows (status query → 404). Build first: `npx vite build`.
 import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { startUploadPage, type UploadPage } from '../client/helpers/upload-page.ts';
-import { addFault, clearFaults, filesNamed, Harness, KiB, MiB, openHarness } from './acceptance-fixture.ts';
+import type { ServiceHandle } from '../server/helpers/service.ts';
+import { addFault, clearFaults, filesNamed, Harness, KiB, MiB, useAcceptanceEnv } from './acceptance-fixture.ts';
 
 let service: ServiceHandle;
-let pages: UploadPage;
 let h: Harness;
 
-test.beforeAll(async () => {
-  service = await startService();
-  pages = await startUploadPage();
-});
-test.afterAll(async () => {
-  await pages?.stop();
-  await service?.stop();
-});
-test.beforeEach(async ({ page }) => {
-  await clearFaults(service);
-  await openHarness(page, pages.origin, service.url);
-  h = new Harness(page, service);
-});
+useAcceptanceEnv((env) => ({ service, h } = env));
 
 const CHUNKED = { chunkSize: 256 * KiB, resumableThreshold: 0 };
 const slowStart = { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 };

@@ -5,11 +5,12 @@
  * made in the page; the spec downloads what the service stored and compares SHA-256 digests, counts files by name,
  * and reads the kit's IndexedDB records directly.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceHandle } from '../server/helpers/service.ts';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { startUploadPage, type UploadPage } from '../client/helpers/upload-page.ts';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -268,4 +269,34 @@ declare global {
     // The harness page's object; typed loosely on purpose (it is plain JS in the page).
     h: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   }
+}
+
+/** What an acceptance spec file works with: one service and one harness page server per file, a fresh harness per test. */
+export interface AcceptanceEnv {
+  service: ServiceHandle;
+  pages: UploadPage;
+  h: Harness;
+}
+
+/**
+ * Registers the hooks every acceptance spec file shares: start a service and the harness page server once, and
+ * before each test clear the faults and open a fresh harness. `use` receives the values each time they change.
+ */
+export function useAcceptanceEnv(use: (env: AcceptanceEnv) => void): void {
+  const env = {} as AcceptanceEnv;
+  test.beforeAll(async () => {
+    env.service = await startService();
+    env.pages = await startUploadPage();
+    use(env);
+  });
+  test.afterAll(async () => {
+    await env.pages?.stop();
+    await env.service?.stop();
+  });
+  test.beforeEach(async ({ page }) => {
+    await clearFaults(env.service);
+    await openHarness(page, env.pages.origin, env.service.url);
+    env.h = new Harness(page, env.service);
+    use(env);
+  });
 }

@@ -3,27 +3,15 @@
 // 12 MiB file in adaptive mode. Build first: `npx vite build`.
 import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { startUploadPage, type UploadPage } from '../client/helpers/upload-page.ts';
-import { addFault, clearFaults, Harness, KiB, MiB, openHarness, startInFlightProxy, TOKEN } from './acceptance-fixture.ts';
+import type { ServiceHandle } from '../server/helpers/service.ts';
+import type { UploadPage } from '../client/helpers/upload-page.ts';
+import { addFault, Harness, KiB, MiB, startInFlightProxy, TOKEN, useAcceptanceEnv } from './acceptance-fixture.ts';
 
 let service: ServiceHandle;
 let pages: UploadPage;
 let h: Harness;
 
-test.beforeAll(async () => {
-  service = await startService();
-  pages = await startUploadPage();
-});
-test.afterAll(async () => {
-  await pages?.stop();
-  await service?.stop();
-});
-test.beforeEach(async ({ page }) => {
-  await clearFaults(service);
-  await openHarness(page, pages.origin, service.url);
-  h = new Harness(page, service);
-});
+useAcceptanceEnv((env) => ({ service, pages, h } = env));
 
 test.describe('bad options fail at createUploader with a clear error', () => {
   for (const [option, value, pattern] of [
