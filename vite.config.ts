@@ -31,7 +31,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   plugins: [jsToTs()],
-  worker: { format: 'es', plugins: () => [jsToTs()] },
+  worker: { format: 'es', plugins: () => [jsToTs()], rolldownOptions: { output: { minify: true } } },
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,
@@ -46,6 +46,9 @@ export default defineConfig({
     rolldownOptions: {
       // Everything is bundled: the page has no bundler and no node_modules.
       external: [],
+      // Library mode keeps whitespace in ES output for later bundlers; this bundle is the end product a page
+      // fetches, so it is minified whole.
+      output: { minify: true },
     },
   },
 });

@@ -1,5 +1,5 @@
 /** Bearer-token authentication (spec §5, supplement §7). */
-import { MESSAGES } from '../src/protocol/index.ts';
+import { MESSAGES } from 'store-upload-kit/protocol';
 import type { ServiceConfig } from './config.ts';
 import { ApiError } from './errors.ts';
 

@@ -1,5 +1,5 @@
 /** What a handler gets: the request, path parameters, the service, and helpers for auth, JSON and `fields`. */
-import { type FieldSchema, JSON_CONTENT_TYPE, selectFields } from '../src/protocol/index.ts';
+import { type FieldSchema, JSON_CONTENT_TYPE, selectFields } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired, type Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';

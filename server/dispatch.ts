@@ -2,7 +2,7 @@
  * The transport-independent core: route, authenticate, apply admin faults, run the handler, and turn every
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
-import { FieldsError, MultipartError, parseFields, validateFields } from '../src/protocol/index.ts';
+import { FieldsError, MultipartError, parseFields, validateFields } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { ApiError } from './errors.ts';

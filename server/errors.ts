@@ -1,5 +1,5 @@
 /** The service's error type: thrown anywhere, turned into the JSON (or plain-text) error answer by dispatch. */
-import { errorBody, type ErrorLocation, type ErrorReason, JSON_CONTENT_TYPE, MESSAGES, TEXT_CONTENT_TYPE } from '../src/protocol/index.ts';
+import { errorBody, type ErrorLocation, type ErrorReason, JSON_CONTENT_TYPE, MESSAGES, TEXT_CONTENT_TYPE } from 'store-upload-kit/protocol';
 import type { ApiResponse } from './http/types.ts';
 
 /** An error with an HTTP status, a reason (supplement §7) and a message that says what was wrong. */

@@ -1,7 +1,7 @@
 /** The one route table: method + path pattern → handler. Feature modules add routes with `registerRoutes`-style functions. */
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { RouteContext } from './context.ts';
-import type { FieldSchema } from '../src/protocol/index.ts';
+import type { FieldSchema } from 'store-upload-kit/protocol';
 
 /** An endpoint implementation. */
 export type Handler = (ctx: RouteContext) => Promise<ApiResponse>;

@@ -11,7 +11,7 @@ import {
   parseBatchRequest,
   type BatchResponseInit,
   type ParsedBatchRequest,
-} from '../../src/protocol/index.ts';
+} from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import { innerRequest } from './inner-request.ts';

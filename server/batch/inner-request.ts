@@ -3,7 +3,7 @@
  * outer headers other than `Content-*` and outer query parameters are inherited, inner ones override; targets the
  * batch may not carry are refused with a 400 for that part only.
  */
-import { API_ROOT, BATCH_MAX_URL_LENGTH, type ParsedBatchRequest } from '../../src/protocol/index.ts';
+import { API_ROOT, BATCH_MAX_URL_LENGTH, type ParsedBatchRequest } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import { bufferedBody, type ApiRequest, type RequestBody } from '../http/types.ts';
 

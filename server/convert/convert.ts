@@ -1,7 +1,7 @@
 /** `convert`: checks type, size and OCR language, reads the source file, and runs the matching importer. */
 import { readFile } from 'node:fs/promises';
-import { isNativeDocumentKind } from '../../src/protocol/native.ts';
-import type { NativeKind } from '../../src/protocol/native.ts';
+import { isNativeDocumentKind } from 'store-upload-kit/protocol';
+import type { NativeKind } from 'store-upload-kit/protocol';
 import { ConversionError, corrupt } from './conversion-error.ts';
 import { importerFor, maxImportSizes } from './formats.ts';
 import { baseMime, charsetOf } from './mime-types.ts';

@@ -1,6 +1,6 @@
 /** `exportNative`: renders stored native content in one of the MIME types `exportFormats` lists for its kind. */
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../src/protocol/native.ts';
-import type { NativeKind } from '../../src/protocol/native.ts';
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from 'store-upload-kit/protocol';
+import type { NativeKind } from 'store-upload-kit/protocol';
 import { ConversionError } from './conversion-error.ts';
 import { documentToHtml, documentToMarkdown, documentToText } from './export-document.ts';
 import { documentToDocx } from './export-docx.ts';

@@ -2,7 +2,7 @@
  * JSON and the script plain-text type → script project. A JSON object shaped like a script project
  * (`{files: [{name, type, source}]}`) keeps its files; any other valid JSON becomes one `json` file, so nothing is lost.
  */
-import { SCRIPT_TEXT_MIME } from '../../src/protocol/native.ts';
+import { SCRIPT_TEXT_MIME } from 'store-upload-kit/protocol';
 import { ConversionError } from './conversion-error.ts';
 import { decodeText } from './decode-text.ts';
 import type { Importer } from './importer.ts';

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { isNativeDocumentKind } from '../../src/protocol/native.ts';
-import type { NativeKind } from '../../src/protocol/native.ts';
+import { isNativeDocumentKind } from 'store-upload-kit/protocol';
+import type { NativeKind } from 'store-upload-kit/protocol';
 import type { ConvertUpload } from '../conversion-hook.ts';
 import { ApiError } from '../errors.ts';
 import { ConversionError } from './conversion-error.ts';

@@ -2,7 +2,7 @@
  * Creating and updating files from validated metadata and optional media: permission and parent checks,
  * pre-generated IDs (supplement §4), conversion to native kinds (through the conversion hook).
  */
-import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from '../../src/protocol/index.ts';
+import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from 'store-upload-kit/protocol';
 import type { Principal } from '../auth.ts';
 import { conversionHook } from '../conversion-hook.ts';
 import { ApiError, badRequest, fileNotFound, insufficientPermissions } from '../errors.ts';

@@ -6,7 +6,7 @@ import {
   isNativeMime,
   MESSAGES,
   resolveByteRange,
-} from '../../src/protocol/index.ts';
+} from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { ApiResponse } from '../http/types.ts';
 import type { Service } from '../service.ts';

@@ -1,5 +1,5 @@
 /** Validation of the file metadata a client sends (JSON body, multipart first part, resumable start). */
-import { isMediaType } from '../../src/protocol/index.ts';
+import { isMediaType } from 'store-upload-kit/protocol';
 import { badRequest } from '../errors.ts';
 
 /** Writable metadata of a create or update. */

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
-import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from '../../src/protocol/index.ts';
+import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { Service } from '../service.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';

@@ -8,7 +8,7 @@
  */
 import { Agent } from 'node:https';
 import type { Database } from 'better-sqlite3';
-import { backoffDelay, type BackoffOptions } from '../../src/protocol/index.ts';
+import { backoffDelay, type BackoffOptions } from 'store-upload-kit/protocol';
 import type { PushMessage } from './message.ts';
 import { Outbox, queueKeyOf } from './outbox.ts';
 import { postPushMessage, type PostOutcome } from './post.ts';

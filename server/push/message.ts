@@ -9,8 +9,8 @@ import {
   H_SVC_RESOURCE_ID,
   H_SVC_RESOURCE_STATE,
   H_SVC_RESOURCE_URI,
-} from '../../src/protocol/index.ts';
-import type { ChangeType, PushState } from '../../src/protocol/push.ts';
+} from 'store-upload-kit/protocol';
+import type { ChangeType, PushState } from 'store-upload-kit/protocol';
 
 /**
  * One push message as queued and sent (spec §6): what the channel and the event say, and the exact HTTP headers

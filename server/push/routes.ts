@@ -13,7 +13,7 @@ import {
   START_PAGE_TOKEN_PATH,
   START_PAGE_TOKEN_SCHEMA,
   filePath,
-} from '../../src/protocol/index.ts';
+} from 'store-upload-kit/protocol';
 import { rfc3339 } from '../clock.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter, fileNotFound } from '../errors.ts';

@@ -18,8 +18,9 @@ import {
   H_SVC_RESOURCE_ID,
   H_SVC_RESOURCE_STATE,
   H_SVC_RESOURCE_URI,
-} from '../../src/protocol/headers.ts';
-import { PUSH_STATES, isPushState } from '../../src/protocol/push.ts';
+  PUSH_STATES,
+  isPushState,
+} from 'store-upload-kit/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sameSecret, SubscriptionStore, type RelayEvent, type SubscriptionGrant } from './subscriptions.ts';
 

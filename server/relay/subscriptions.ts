@@ -3,9 +3,9 @@
  * `Last-Event-ID` replay), duplicate suppression, and the live SSE listeners.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import type { RelayEvent } from '../../src/protocol/push.ts';
+import type { RelayEvent } from 'store-upload-kit/protocol';
 
-export type { RelayEvent } from '../../src/protocol/push.ts';
+export type { RelayEvent } from 'store-upload-kit/protocol';
 
 /** What `POST /subscriptions` answers. */
 export interface SubscriptionGrant {

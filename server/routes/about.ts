@@ -3,7 +3,7 @@
  * `fields` the full resource is returned (spec wins over the modelled API, which requires `fields`). Sizes are
  * int64 values and so, as in the modelled API, decimal strings.
  */
-import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from '../../src/protocol/index.ts';
+import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from 'store-upload-kit/protocol';
 import { exportFormats, importFormats, maxImportSizes, maxUploadSize } from '../convert/index.ts';
 import type { Handler, Router } from '../router.ts';
 import type { Service } from '../service.ts';

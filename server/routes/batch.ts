@@ -1,5 +1,5 @@
 /** `POST /batch/store/v3` (spec §4.11): the batch endpoint, a thin route over {@link handleBatch}. */
-import { BATCH_PATH } from '../../src/protocol/index.ts';
+import { BATCH_PATH } from 'store-upload-kit/protocol';
 import { handleBatch } from '../batch/handle-batch.ts';
 import type { Router } from '../router.ts';
 import type { Service } from '../service.ts';

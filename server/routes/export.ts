@@ -3,7 +3,7 @@
  * hook for uploads that ask for a native `mimeType` (installed here, where the feature registers).
  */
 import { join } from 'node:path';
-import { FILES_PATH, isNativeDocumentKind } from '../../src/protocol/index.ts';
+import { FILES_PATH, isNativeDocumentKind } from 'store-upload-kit/protocol';
 import { setConversionHook } from '../conversion-hook.ts';
 import { ConversionError, DEFAULT_OCR_IDLE_MS, exportNative, setOcrCacheDir, setOcrIdleMs, terminateOcr } from '../convert/index.ts';
 import { apiErrorOf, convertUpload, readNativeContent } from '../convert/upload-hook.ts';

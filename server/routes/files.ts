@@ -7,7 +7,7 @@ import {
   GENERATED_IDS_SCHEMA,
   KIND,
   UPLOAD_FILES_PATH,
-} from '../../src/protocol/index.ts';
+} from 'store-upload-kit/protocol';
 import { isJsonContentType, type RouteContext } from '../context.ts';
 import { badParameter, insufficientPermissions } from '../errors.ts';
 import { createFile, updateFile, visibleFile, writableFile } from '../files/commit.ts';

@@ -3,7 +3,7 @@
  * Who may share: the owner and writers. Grants are `user` (by e-mail address) or `domain` (every user whose
  * address is in the domain), with role `reader` or `writer`; visibility follows from them in the data layer.
  */
-import { FILES_PATH, KIND, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA } from '../../src/protocol/index.ts';
+import { FILES_PATH, KIND, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA } from 'store-upload-kit/protocol';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter } from '../errors.ts';

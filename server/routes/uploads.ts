@@ -1,5 +1,5 @@
 /** The upload paths `/upload/store/v3/files[/<id>]`: simple, multipart, resumable start, and session URIs. */
-import { FILE_SCHEMA, UPLOAD_FILES_PATH } from '../../src/protocol/index.ts';
+import { FILE_SCHEMA, UPLOAD_FILES_PATH } from 'store-upload-kit/protocol';
 import type { RouteContext } from '../context.ts';
 import { badParameter, badRequest } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';

@@ -1,6 +1,6 @@
 /** Streams bytes into an open file with few, pipelined syscalls (throughput matters for 1 GiB uploads). */
 import type { FileHandle } from 'node:fs/promises';
-import { BLOCK_SIZE } from '../../src/protocol/blocks.ts';
+import { BLOCK_SIZE } from 'store-upload-kit/protocol';
 
 /** Writes are issued whenever the data crosses a multiple of this (absolute file position). */
 const FLUSH_EVERY = BLOCK_SIZE;

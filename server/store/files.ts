@@ -2,7 +2,7 @@
  * The file data layer: rows, permissions, pre-generated IDs and the change log, each mutation one SQLite
  * transaction that also appends to `changes`, followed by a {@link FileEvent}.
  */
-import { FOLDER_MIME, isNativeMime, KIND } from '../../src/protocol/index.ts';
+import { FOLDER_MIME, isNativeMime, KIND } from 'store-upload-kit/protocol';
 import type { Principal } from '../auth.ts';
 import type { Clock } from '../clock.ts';
 import { rfc3339 } from '../clock.ts';

@@ -7,7 +7,7 @@
  */
 import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { floorToBlock } from '../../src/protocol/index.ts';
+import { floorToBlock } from 'store-upload-kit/protocol';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db.ts';
 import type { BlobStore } from './blobs.ts';

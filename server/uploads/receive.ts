@@ -1,5 +1,5 @@
 /** Simple (`uploadType=media`) and multipart uploads: bytes streamed to a blob, then the file committed. */
-import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } from '../../src/protocol/index.ts';
+import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } from 'store-upload-kit/protocol';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';

@@ -14,7 +14,7 @@ import {
   parseContentRange,
   STATUS_CLIENT_CLOSED,
   STATUS_RESUME_INCOMPLETE,
-} from '../../src/protocol/index.ts';
+} from 'store-upload-kit/protocol';
 import { open, rm } from 'node:fs/promises';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';

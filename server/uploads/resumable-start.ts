@@ -1,5 +1,5 @@
 /** Starting a resumable session (spec §4.3, supplement §1). */
-import { H_SVC_UPLOAD_ID, sessionPath } from '../../src/protocol/index.ts';
+import { H_SVC_UPLOAD_ID, sessionPath } from 'store-upload-kit/protocol';
 import type { RouteContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkCreate, checkMediaType, checkUpdate, conversionTarget } from '../files/commit.ts';

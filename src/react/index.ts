@@ -14,7 +14,10 @@ import {
 import type { StoreEventMap } from '../elements/events.ts';
 
 const on = <K extends keyof StoreEventMap>(name: K) => name as EventName<StoreEventMap[K]>;
-const change = 'change' as EventName<Event>;
+/** The native `change` of an element: fired by the element itself, so its target is the element. */
+export type ElementChangeEvent<E extends HTMLElement> = Event & { readonly target: E; readonly currentTarget: E };
+/** `onChange` typed so `event.currentTarget.value` reads the element's value. */
+const change = <E extends HTMLElement>() => 'change' as EventName<ElementChangeEvent<E>>;
 
 /** `<store-dropzone>` for React: `onFilesAdd`, `onFilesReject`. */
 export const StoreDropzone = createComponent({
@@ -37,7 +40,7 @@ export const StoreConversionPicker = createComponent({
   tagName: 'store-conversion-picker',
   elementClass: ConversionPickerElement,
   react: React,
-  events: { onChange: change },
+  events: { onChange: change<ConversionPickerElement>() },
 });
 
 /** `<store-uploader>` for React: `onChange` (uploaded IDs), `onFilesAdd`, `onFilesReject`, `onTaskAction`, `onShareComplete`. */
@@ -46,7 +49,7 @@ export const StoreUploader = createComponent({
   elementClass: UploaderElement,
   react: React,
   events: {
-    onChange: change,
+    onChange: change<UploaderElement>(),
     onFilesAdd: on('store-files-add'),
     onFilesReject: on('store-files-reject'),
     onTaskAction: on('store-task-action'),

@@ -1,15 +1,30 @@
 /**
- * Vue 3 typings of the `store-*` elements (`store-upload-kit/vue`): importing this module (types only, nothing
- * runs) adds the elements to Vue's `GlobalComponents`, so templates type-check their properties and `@store-*`
- * events under vue-tsc / Volar. The elements themselves are registered by importing `store-upload-kit`'s elements
+ * Vue 3 support for the `store-*` elements (`store-upload-kit/vue`): `isStoreElement` for Vue's compiler, and
+ * typings — importing this module adds the elements to Vue's `GlobalComponents`, so templates type-check their
+ * properties and `@store-*` events (and `$event.target` of `change`) under vue-tsc / Volar. The elements themselves are registered by importing `store-upload-kit`'s elements
  * entry; Vue must be told they are custom elements (see `README.md` here).
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { StoreConversionPicker, StoreDropzone, StoreProgressList, StoreUploader } from '../elements/index.ts';
 import type { StoreEventMap } from '../elements/events.ts';
 
+/**
+ * For Vue's `compilerOptions.isCustomElement`: the kit's tags are custom elements, not Vue components.
+ * `vue({ template: { compilerOptions: { isCustomElement: isStoreElement } } })`.
+ */
+export const isStoreElement = (tag: string): boolean => tag.startsWith('store-');
+
+/** The native `change` of an element: fired by the element itself, so `$event.target.value` is its value. */
+export type ElementChangeEvent<E extends HTMLElement> = Event & { readonly target: E; readonly currentTarget: E };
+
 /** Events of an element, by name. */
 type EventMap = Record<string, Event>;
+
+/**
+ * Vue's checker reads `@change` from the `onChange` prop before `$emit`, and `HTMLAttributes` types it with a plain
+ * `Event`: an element that fires its own `change` gets it typed with the element as target instead.
+ */
+type ChangeProp<T extends EventMap> = T extends { change: infer C } ? { onChange?: (event: C) => void } : Pick<HTMLAttributes, 'onChange'>;
 
 /** `$emit` typed from an event map, as Vue's template checker expects. */
 type VueEmit<T extends EventMap> = EmitFn<{ [K in keyof T]: (event: T[K]) => void }>;
@@ -20,7 +35,7 @@ type VueEmit<T extends EventMap> = EmitFn<{ [K in keyof T]: (event: T[K]) => voi
  */
 export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}, Props extends keyof Element = never> = new () => Element & {
   /** For template prop types only; do not read it on an element ref. */
-  $props: HTMLAttributes & Partial<Pick<Element, Props>> & PublicProps;
+  $props: Omit<HTMLAttributes, 'onChange'> & ChangeProp<Events> & Partial<Pick<Element, Props>> & PublicProps;
   /** For template event types only; do not call it on an element ref. */
   $emit: VueEmit<Events>;
 };
@@ -40,14 +55,14 @@ export type VueStoreProgressList = DefineCustomElement<StoreProgressList, Pick<S
 /** `<store-conversion-picker>` in Vue templates. */
 export type VueStoreConversionPicker = DefineCustomElement<
   StoreConversionPicker,
-  { change: Event },
+  { change: ElementChangeEvent<StoreConversionPicker> },
   Common | 'mimeType' | 'value' | 'ocrLanguage' | 'name' | 'disabled' | 'baseUrl' | 'token' | 'importFormats' | 'ocrLanguages' | 'getAccessToken'
 >;
 
 /** `<store-uploader>` in Vue templates. */
 export type VueStoreUploader = DefineCustomElement<
   StoreUploader,
-  { change: Event } & Pick<StoreEventMap, 'store-files-add' | 'store-files-reject' | 'store-task-action' | 'store-share-complete'>,
+  { change: ElementChangeEvent<StoreUploader> } & Pick<StoreEventMap, 'store-files-add' | 'store-files-reject' | 'store-task-action' | 'store-share-complete'>,
   | Common
   | 'baseUrl'
   | 'token'

@@ -1,0 +1,38 @@
+/**
+ * Builds everything the `store-upload-kit` package ships, fresh, into `packages/store-upload-kit/` (its `prepack`):
+ * - `dist/lib/` — unbundled ES modules with types from `src/` (tsc; `src/testing/` left out), which keep
+ *   `new Worker(new URL('./worker.js', import.meta.url))` literal so the app's bundler re-bundles the worker;
+ * - `dist/browser/` — the self-contained, minified script-tag bundle with its worker beside it (Vite);
+ * - `custom-elements.json` — the manifest, its module paths pointing at the shipped `dist/lib` files.
+ * A stale `dist/` is removed first, so a publisher can never ship an old copy.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const PKG = join(ROOT, 'packages/store-upload-kit');
+const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
+
+rmSync(join(PKG, 'dist'), { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'tsconfig.lib.json']);
+run(bin('vite'), ['build', '--logLevel', 'error', '--outDir', join(PKG, 'dist/browser')]);
+run(bin('cem'), ['analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', 'packages/store-upload-kit']);
+
+// The analyzer reads the TypeScript sources; the package ships their compiled modules under dist/lib.
+const manifestPath = join(PKG, 'custom-elements.json');
+const shipped = readFileSync(manifestPath, 'utf8').replace(
+  /"(path|module)": "\/?src\/([^"]+)\.ts"/g,
+  (_all, key: string, rest: string) => `"${key}": "dist/lib/${rest}.js"`,
+).replace(/"module": "(\.\.?\/[^"]+)\.ts"/g, (_all, rel: string) => `"module": "${rel}.js"`);
+writeFileSync(manifestPath, shipped);
+
+// The package's README is the repository README's "Using the kit" part (one text, kept in one place).
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const from = readme.indexOf('## Using the kit');
+const to = readme.indexOf('\n## ', from + 1);
+writeFileSync(
+  join(PKG, 'README.md'),
+  `# store-upload-kit\n\nUpload files from any web page to the store file service: Lit web components over a Web Worker uploader\n(256 KiB-multiple chunks or whole-file PUTs, retries, MD5 verification, resume after a reload), and a typed service\nclient. MIT licensed.\n\n${readme.slice(from, to === -1 ? undefined : to).trim()}\n`,
+);

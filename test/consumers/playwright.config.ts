@@ -1,0 +1,13 @@
+// The consumer apps in Debian's Chromium (never a downloaded one); scripts/test-consumers.sh installs and builds
+// them first and passes their folder in CONSUMERS_DIR.
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../browser/chromium.js';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  workers: 1,
+  timeout: 60_000,
+  reporter: process.env.CI ? 'list' : 'line',
+  use: { headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+});
