@@ -241,6 +241,7 @@ async function receive(
       await writer.finish();
     } catch (e) {
       // Cut off: keep the whole blocks that reached the disk.
+      // Whole blocks still queued must reach the disk before the cut (finish leaves no write pending, even failing).
       await writer.finish().catch(() => undefined);
       await fh.truncate(state.upTo).catch(() => undefined);
       sessions.touch(s.id);
