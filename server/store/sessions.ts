@@ -87,6 +87,8 @@ export class SessionStore {
   readonly ttlMs: number;
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #hashes = new Map<string, SessionHash>();
+  /** How to end the request that holds a session's lock. */
+  readonly #holders = new Map<string, () => void>();
 
   constructor(db: Db, clock: Clock, dir: string, ttlMs: number) {
     this.#db = db;
@@ -191,15 +193,26 @@ export class SessionStore {
     this.#hashes.delete(id);
   }
 
-  /** Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. */
-  async withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. The
+   * newest request wins: `end` of the request holding the lock is called (its connection is dropped; it keeps its
+   * whole blocks and releases the lock), so a client that lost its connection can query status at once (§3.1)
+   * instead of waiting behind its own dead request.
+   */
+  async withLock<T>(id: string, fn: () => Promise<T>, end?: () => void): Promise<T> {
+    this.#holders.get(id)?.();
     const previous = this.#locks.get(id) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
+    const hold = () => {
+      if (end) this.#holders.set(id, end);
+      return fn();
+    };
+    const run = previous.then(hold, hold);
     const tail = run.catch(() => undefined);
     this.#locks.set(id, tail);
     try {
       return await run;
     } finally {
+      if (this.#holders.get(id) === end) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
     }
   }

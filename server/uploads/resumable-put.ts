@@ -59,7 +59,7 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 
 /** `PUT <session>`: whole file, chunk, or status query. */
 export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId));
+  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), ctx.req.cutConnection);
 }
 
 async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
