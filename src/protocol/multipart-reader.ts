@@ -251,6 +251,14 @@ export class MultipartReader {
         );
       }
       const value = line.slice(colon + 1).trim();
+      // A bare CR or another control character would be echoed into a response header (batch Content-ID).
+      const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+      if (control) {
+        throw new MultipartError(
+          'malformedPartHeaders',
+          `The ${name} header of part ${this.parts} holds the control character 0x${control[0].charCodeAt(0).toString(16).padStart(2, '0')}, which header values may not contain.`,
+        );
+      }
       headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
       last = name;
     }

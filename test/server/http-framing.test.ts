@@ -73,3 +73,11 @@ test('a session URI still needs no token', async () => {
   const r = await svc.api('PUT', start.headers.location as string, { token: null, body: 'abc' });
   assert.equal(r.status, 200, r.text);
 });
+
+test('a bare CR in a batch part Content-ID is refused (400 naming it), never echoed into a header', async () => {
+  const body = '--x\r\nContent-Type: application/http\r\nContent-ID: <a\rInjected: yes>\r\n\r\nGET /store/v3/about?fields=kind\r\n\r\n\r\n--x--';
+  const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': 'multipart/mixed; boundary=x' }, body });
+  assert.equal(r.status, 400, r.text);
+  assert.match(r.json().error.message, /content-id header of part 1 holds the control character 0x0d/);
+  assert.ok(!r.text.includes('Injected: yes\r\n'));
+});
