@@ -55,7 +55,7 @@ export function createService(options: ServiceOptions): Service {
   const blobs = new BlobStore(options.dataDir);
   // A failed removal leaves an unreferenced blob, which the next start's sweep removes.
   const files = new FileStore(db, clock, events, (name) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e)));
-  const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs);
+  const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs, options.config.stalledRequestMs);
   sessions.recover(blobs, files);
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];

@@ -52,7 +52,7 @@ function headerMap(req: IncomingMessage): Record<string, string> {
  * The chunks of a request body. While the consumer waits for the next chunk a timer runs: no byte for `idleMs`
  * ends the request (a stalled client must not hold a session lock or a connection for ever).
  */
-async function* chunksOf(req: IncomingMessage, idleMs: number): AsyncGenerator<Buffer> {
+async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): AsyncGenerator<Buffer> {
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
   // request, or the error answer could not be written; Node discards the unread rest.
   const it = req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
@@ -60,10 +60,12 @@ async function* chunksOf(req: IncomingMessage, idleMs: number): AsyncGenerator<B
     for (;;) {
       const timer = setTimeout(() => req.destroy(new BodyIdleError(idleMs)), idleMs);
       let next: IteratorResult<Buffer>;
+      waiting.since = Date.now();
       try {
         next = await it.next();
       } finally {
         clearTimeout(timer);
+        waiting.since = undefined;
       }
       if (next.done) return;
       yield next.value;
@@ -73,7 +75,7 @@ async function* chunksOf(req: IncomingMessage, idleMs: number): AsyncGenerator<B
   }
 }
 
-function nodeBody(req: IncomingMessage, idleMs: number): RequestBody {
+function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -88,7 +90,7 @@ function nodeBody(req: IncomingMessage, idleMs: number): RequestBody {
       if (length !== undefined && length > limit) throw tooLarge(limit);
       const parts: Buffer[] = [];
       let size = 0;
-      for await (const chunk of chunksOf(req, idleMs)) {
+      for await (const chunk of chunksOf(req, idleMs, waiting)) {
         size += chunk.length;
         if (size > limit) throw tooLarge(limit);
         parts.push(chunk);
@@ -98,7 +100,7 @@ function nodeBody(req: IncomingMessage, idleMs: number): RequestBody {
     async *stream() {
       claim();
       let received = 0;
-      for await (const chunk of chunksOf(req, idleMs)) {
+      for await (const chunk of chunksOf(req, idleMs, waiting)) {
         received += chunk.length;
         yield chunk;
       }
@@ -207,14 +209,16 @@ export function createListener(svc: Service, fallbackBase: () => string): (req: 
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
+      const waiting: { since: number | undefined } = { since: undefined };
       const apiReq: ApiRequest = {
         method: (req.method ?? 'GET').toUpperCase(),
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
-        body: nodeBody(req, svc.config.bodyIdleTimeoutMs),
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, waiting),
         baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
         cutConnection: () => req.socket?.destroy(),
+        stalledFor: () => (waiting.since === undefined ? 0 : Date.now() - waiting.since),
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);

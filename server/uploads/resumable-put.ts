@@ -59,7 +59,9 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 
 /** `PUT <session>`: whole file, chunk, or status query. */
 export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), ctx.req.cutConnection);
+  const { cutConnection, stalledFor } = ctx.req;
+  const me = cutConnection && stalledFor ? { end: cutConnection, stalledFor } : undefined;
+  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), me);
 }
 
 async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
