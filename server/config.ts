@@ -33,6 +33,22 @@ export interface ServiceConfig {
   readonly maxHeaderSize: number;
   /** Resumable session inactivity lifetime in ms. Default one week. */
   readonly sessionTtlMs: number;
+  /** A request whose headers are not complete this long after its connection opened (or went idle) is closed. */
+  readonly headersTimeoutMs: number;
+  /**
+   * A request body with no byte for this long ends the request: a resumable session keeps its whole 256 KiB
+   * blocks and its lock is released. Default 30 s.
+   */
+  readonly bodyIdleTimeoutMs: number;
+  /**
+   * A request holding a resumable session's lock that has gone this long without a body byte is ended as soon as
+   * another request for the same session waits (a status query after a cut). Default 1 s.
+   */
+  readonly stalledRequestMs: number;
+  /** An idle keep-alive connection is closed after this long. Default 5 s. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections allowed from one client address; more are refused with 503. Default 256. */
+  readonly maxConnectionsPerClient: number;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -61,6 +77,11 @@ export function defaultConfig(): ServiceConfig {
     maxJsonBytes: 1024 * 1024,
     maxHeaderSize: 16 * 1024,
     sessionTtlMs: WEEK_MS,
+    headersTimeoutMs: 20_000,
+    bodyIdleTimeoutMs: 30_000,
+    stalledRequestMs: 1_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnectionsPerClient: 256,
     extra: {},
   };
 }
@@ -75,6 +96,11 @@ const KNOWN_KEYS = new Set([
   'maxJsonBytes',
   'maxHeaderSize',
   'sessionTtlMs',
+  'headersTimeoutMs',
+  'bodyIdleTimeoutMs',
+  'stalledRequestMs',
+  'keepAliveTimeoutMs',
+  'maxConnectionsPerClient',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -130,6 +156,12 @@ export function parseConfig(raw: unknown): ServiceConfig {
     maxJsonBytes: o.maxJsonBytes === undefined ? base.maxJsonBytes : positiveInt(o.maxJsonBytes, 'maxJsonBytes'),
     maxHeaderSize: o.maxHeaderSize === undefined ? base.maxHeaderSize : positiveInt(o.maxHeaderSize, 'maxHeaderSize'),
     sessionTtlMs: o.sessionTtlMs === undefined ? base.sessionTtlMs : positiveInt(o.sessionTtlMs, 'sessionTtlMs'),
+    headersTimeoutMs: o.headersTimeoutMs === undefined ? base.headersTimeoutMs : positiveInt(o.headersTimeoutMs, 'headersTimeoutMs'),
+    bodyIdleTimeoutMs: o.bodyIdleTimeoutMs === undefined ? base.bodyIdleTimeoutMs : positiveInt(o.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs'),
+    stalledRequestMs: o.stalledRequestMs === undefined ? base.stalledRequestMs : positiveInt(o.stalledRequestMs, 'stalledRequestMs'),
+    keepAliveTimeoutMs: o.keepAliveTimeoutMs === undefined ? base.keepAliveTimeoutMs : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
+    maxConnectionsPerClient:
+      o.maxConnectionsPerClient === undefined ? base.maxConnectionsPerClient : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
     extra,
   };
 }

@@ -1,5 +1,5 @@
 /** What a handler gets: the request, path parameters, the service, and helpers for auth, JSON and `fields`. */
-import { type FieldSchema, JSON_CONTENT_TYPE, selectFields } from 'store-upload-kit/protocol';
+import { type FieldSchema, JSON_CONTENT_TYPE, selectFields, strictJsonText } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired, type Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
@@ -65,14 +65,10 @@ export async function readJsonBody(req: ApiRequest, limit: number): Promise<unkn
       where: { location: 'Content-Type', locationType: 'header' },
     });
   }
-  let text: string;
-  try {
-    // Fatal: invalid UTF-8 must not turn into U+FFFD and be stored as if the client had sent it.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ApiError(400, 'parseError', 'Invalid JSON payload received. The body is not valid UTF-8.');
-  }
-  return parseJsonText(text);
+  // Invalid UTF-8 or a lone surrogate must not turn into U+FFFD and be stored as if the client had sent it.
+  const strict = strictJsonText(bytes);
+  if ('problem' in strict) throw new ApiError(400, 'parseError', `Invalid JSON payload received. ${strict.problem}`);
+  return parseJsonText(strict.text);
 }
 
 /** Parses JSON text or throws 400 `parseError` carrying the parser's message. */

@@ -24,7 +24,8 @@ export async function dispatchRequest(svc: Service, req: ApiRequest): Promise<Ap
         headers: { Allow: match.allow.join(', ') },
       });
     }
-    if (!match.options.public) {
+    const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
+    if (!open) {
       if (!authenticate(req.headers, svc.config)) throw loginRequired();
     }
     const fields = req.query.get('fields');
@@ -54,5 +55,5 @@ export function errorResponse(e: unknown): ApiResponse {
 function isDisconnect(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as NodeJS.ErrnoException).code;
-  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
+  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || e.name === 'BodyIdleError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
 }

@@ -11,8 +11,10 @@ export interface RouteOptions {
   /**
    * When true, dispatch does not require a valid `Authorization` before calling the handler (the handler calls
    * `ctx.user()` itself when it needs one): resumable session URIs are capabilities, admin routes are local.
+   * A predicate makes only some requests of the route public (the upload paths: only those naming a session),
+   * so every other request is authenticated before any of its parameters is looked at.
    */
-  readonly public?: boolean;
+  readonly public?: boolean | ((req: ApiRequest) => boolean);
   /**
    * The schema of the data this route answers with. Dispatch checks the request's `fields` against it before the
    * handler runs, so a bad selection is a 400 with no side effect (no file created, no bytes stored) rather than

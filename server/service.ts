@@ -53,8 +53,9 @@ export function createService(options: ServiceOptions): Service {
   const clock = createClock(Number(getMeta(db, 'clockOffsetMs') ?? '0'), (offset) => setMeta(db, 'clockOffsetMs', String(offset)));
   const events = new FileEvents();
   const blobs = new BlobStore(options.dataDir);
-  const files = new FileStore(db, clock, events, (name) => void blobs.remove(name));
-  const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs);
+  // A failed removal leaves an unreferenced blob, which the next start's sweep removes.
+  const files = new FileStore(db, clock, events, (name) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e)));
+  const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs, options.config.stalledRequestMs);
   sessions.recover(blobs, files);
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];

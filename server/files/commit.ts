@@ -156,7 +156,7 @@ export async function createFile(svc: Service, who: Principal, meta: IncomingMet
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   const mimeType = target ?? meta.mimeType ?? media?.contentType ?? 'application/octet-stream';
   const isEmptyMedia = !content && !isNativeMime(mimeType);
-  return svc.files.create(
+  return committing(svc, content, () => svc.files.create(
     {
       ...(meta.id !== undefined ? { id: meta.id } : {}),
       name: meta.name ?? 'Untitled',
@@ -169,7 +169,20 @@ export async function createFile(svc: Service, who: Principal, meta: IncomingMet
       ...(content ? { content } : isEmptyMedia ? { content: { blob: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } } : {}),
     },
     who,
-  );
+  ));
+}
+
+/**
+ * Runs the commit of new content; when it is refused (the file was deleted or the caller's access revoked while
+ * the bytes arrived or converted) the content is removed, so no blob is left that no file points to.
+ */
+async function committing(svc: Service, content: ContentRef | undefined, commit: () => FileRow): Promise<FileRow> {
+  try {
+    return commit();
+  } catch (e) {
+    if (content?.blob !== undefined) await svc.blobs.remove(content.blob);
+    throw e;
+  }
 }
 
 /** Updates metadata and/or content of a file. */
@@ -188,7 +201,7 @@ export async function updateFile(svc: Service, who: Principal, fileId: string, m
   let mimeType = meta.mimeType;
   if (media && !target && meta.mimeType === undefined && isNativeMime(row.mimeType) === false) mimeType = media.contentType;
   if (target) mimeType = target;
-  return svc.files.update(
+  return committing(svc, content, () => svc.files.update(
     fileId,
     {
       ...(meta.name !== undefined ? { name: meta.name } : {}),
@@ -201,5 +214,5 @@ export async function updateFile(svc: Service, who: Principal, fileId: string, m
       ...(content ? { content } : {}),
     },
     who,
-  );
+  ));
 }

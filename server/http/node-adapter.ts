@@ -3,6 +3,7 @@
  * {@link ApiResponse} with CORS (every route, incl. preflight) and gzip (spec §4.10, supplement §7).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -47,7 +48,34 @@ function headerMap(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function nodeBody(req: IncomingMessage): RequestBody {
+/**
+ * The chunks of a request body. While the consumer waits for the next chunk a timer runs: no byte for `idleMs`
+ * ends the request (a stalled client must not hold a session lock or a connection for ever).
+ */
+async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): AsyncGenerator<Buffer> {
+  // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
+  // request, or the error answer could not be written; Node discards the unread rest.
+  const it = req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+  try {
+    for (;;) {
+      const timer = setTimeout(() => req.destroy(new BodyIdleError(idleMs)), idleMs);
+      let next: IteratorResult<Buffer>;
+      waiting.since = Date.now();
+      try {
+        next = await it.next();
+      } finally {
+        clearTimeout(timer);
+        waiting.since = undefined;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
+function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -62,7 +90,7 @@ function nodeBody(req: IncomingMessage): RequestBody {
       if (length !== undefined && length > limit) throw tooLarge(limit);
       const parts: Buffer[] = [];
       let size = 0;
-      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      for await (const chunk of chunksOf(req, idleMs, waiting)) {
         size += chunk.length;
         if (size > limit) throw tooLarge(limit);
         parts.push(chunk);
@@ -72,9 +100,7 @@ function nodeBody(req: IncomingMessage): RequestBody {
     async *stream() {
       claim();
       let received = 0;
-      // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
-      // request, or the error answer could not be written; Node discards the unread rest.
-      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      for await (const chunk of chunksOf(req, idleMs, waiting)) {
         received += chunk.length;
         yield chunk;
       }
@@ -82,6 +108,14 @@ function nodeBody(req: IncomingMessage): RequestBody {
       if (!req.complete || (length !== undefined && received < length)) throw new BodyCutError(received, length);
     },
   };
+}
+
+/** No byte of the request body arrived for the idle timeout: the request was ended. */
+export class BodyIdleError extends Error {
+  constructor(idleMs: number) {
+    super(`no byte of the request body arrived for ${idleMs} ms`);
+    this.name = 'BodyIdleError';
+  }
 }
 
 /** The request body ended before it was complete (the client went away). */
@@ -175,14 +209,16 @@ export function createListener(svc: Service, fallbackBase: () => string): (req: 
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
+      const waiting: { since: number | undefined } = { since: undefined };
       const apiReq: ApiRequest = {
         method: (req.method ?? 'GET').toUpperCase(),
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
-        body: nodeBody(req),
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, waiting),
         baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
         cutConnection: () => req.socket?.destroy(),
+        stalledFor: () => (waiting.since === undefined ? 0 : Date.now() - waiting.since),
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);
@@ -202,26 +238,83 @@ export function createListener(svc: Service, fallbackBase: () => string): (req: 
   };
 }
 
-/** An HTTP server for the service: no request timeout (1 GiB uploads), header cap → 431 with a JSON body. */
+/** The connection the Node server is still answering on `socket`, if any (pipelined requests queue behind it). */
+function pendingResponse(socket: Socket): ServerResponse | undefined {
+  const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return res && !res.writableFinished ? res : undefined;
+}
+
+/**
+ * An HTTP server for the service. No whole-request timeout (1 GiB uploads take long); instead the headers, an idle
+ * body and an idle keep-alive connection each have one, and one client address may hold only so many
+ * connections. Unparsable input gets a JSON 400 (431 for oversized headers) — written after any answer still
+ * owed on the connection, so pipelined answers stay in order (RFC 9112 §9.3.2).
+ */
 export function createHttpServer(svc: Service): Server {
   let server: Server;
   const base = () => {
     const a = server.address();
     return a && typeof a === 'object' ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'http://localhost';
   };
-  server = createServer({ maxHeaderSize: svc.config.maxHeaderSize, requestTimeout: 0, headersTimeout: 60_000 }, createListener(svc, base));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  const { headersTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerClient } = svc.config;
+  server = createServer(
+    {
+      maxHeaderSize: svc.config.maxHeaderSize,
+      requestTimeout: 0,
+      headersTimeout: headersTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // How often Node looks for connections past the headers timeout.
+      connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    createListener(svc, base),
+  );
+  // Node's default keeps the first 2000 raw header entries and drops the rest silently; the size cap (431) bounds
+  // what a request may send instead.
+  server.maxHeadersCount = 0;
+  const perClient = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const who = socket.remoteAddress ?? '';
+    const open = (perClient.get(who) ?? 0) + 1;
+    perClient.set(who, open);
+    socket.once('close', () => {
+      const left = (perClient.get(who) ?? 1) - 1;
+      if (left <= 0) perClient.delete(who);
+      else perClient.set(who, left);
+    });
+    if (open > maxConnectionsPerClient) {
+      const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
+      socket.on('error', () => socket.destroy());
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const tooBig = err.code === 'HPE_HEADER_OVERFLOW';
+    const code = err.code ?? '';
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ECONNRESET') return socket.destroy();
+    const tooBig = code === 'HPE_HEADER_OVERFLOW';
     const status = tooBig ? 431 : 400;
     const message = tooBig
       ? `The request headers are larger than the limit of ${svc.config.maxHeaderSize} bytes.`
-      : `The request is not valid HTTP: ${err.message}`;
+      : `The request is not valid HTTP: ${err.message}${code ? ` (${code})` : ''}.`;
     const body = JSON.stringify(errorBody(status, tooBig ? 'headersTooLarge' : 'badRequest', message));
-    socket.end(
-      `HTTP/1.1 ${status} ${tooBig ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
-        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      if (!socket.writable) return socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${tooBig ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
+          `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    const owed = pendingResponse(socket);
+    if (!owed) return answer();
+    // The earlier request's answer goes first; the connection closes after this one.
+    owed.once('finish', answer);
+    owed.once('close', answer);
   });
   return server;
 }

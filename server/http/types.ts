@@ -30,6 +30,8 @@ export interface ApiRequest {
   readonly inBatch?: boolean;
   /** Drops the underlying connection at once (admin cut faults); absent for batch inner calls. */
   readonly cutConnection?: () => void;
+  /** Ms since the handler began waiting for a body byte that has not come (0 when not waiting); transport only. */
+  readonly stalledFor?: () => number;
 }
 
 /** What a handler answers; the adapter adds CORS and gzip and writes it. */

@@ -4,7 +4,9 @@
  * requests themselves, which is why this exists.
  *
  * Endpoints:
- * - `POST /subscriptions` → 201 `{subscriptionId, key, address, token}`.
+ * - `POST /subscriptions` → 201 `{subscriptionId, key, address, token}`; 429 (with `Retry-After`) past the
+ *   per-address creation rate or when all of the address's subscriptions have live streams; 503 when the relay
+ *   is full of live streams. Subscriptions without an open stream expire when idle; a live one is never evicted.
  * - `POST /hooks/<id>` (the service) → 200 at once; 401 without, 403 with a wrong `X-Svc-Channel-Token`.
  * - `GET /subscriptions/<id>/events?key=<key>` → `text/event-stream`; `Last-Event-ID` (header or query
  *   `lastEventId`) replays what was missed from a bounded buffer; without it the whole buffer is replayed.
@@ -22,6 +24,7 @@ import {
   isPushState,
 } from 'store-upload-kit/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RateLimiter } from './rate-limit.ts';
 import { sameSecret, SubscriptionStore, type RelayEvent, type SubscriptionGrant } from './subscriptions.ts';
 
 /** Settings of `createRelay`. */
@@ -32,6 +35,14 @@ export interface RelayOptions {
   bufferSize?: number;
   /** Subscriptions kept in memory. Default 10 000. */
   maxSubscriptions?: number;
+  /** Subscriptions kept per client address. Default 50. */
+  maxSubscriptionsPerClient?: number;
+  /** A subscription with no open stream expires after this long without activity, ms. Default 3 600 000. */
+  subscriptionIdleMs?: number;
+  /** Subscriptions one address may create at once (token bucket size). Default 30. */
+  createBurst?: number;
+  /** Subscriptions one address may create per minute, sustained. Default 60. */
+  createPerMinute?: number;
   /** Interval of SSE keep-alive comments, ms. Default 15 000. */
   keepAliveMs?: number;
 }
@@ -90,12 +101,29 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
     bufferSize: options.bufferSize ?? 500,
     dedupeSize: 10_000,
     maxSubscriptions: options.maxSubscriptions ?? 10_000,
+    maxPerClient: options.maxSubscriptionsPerClient ?? 50,
+    idleMs: options.subscriptionIdleMs ?? 3_600_000,
   });
+  const creations = new RateLimiter(options.createBurst ?? 30, options.createPerMinute ?? 60);
+  // Expired subscriptions are also swept when one is created; this bounds memory on a quiet relay.
+  const sweeper = setInterval(() => store.sweep(Date.now()), Math.min(60_000, store.limits.idleMs));
+  sweeper.unref();
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const streams = new Set<ServerResponse>();
 
   function subscribe(req: IncomingMessage, res: ServerResponse): void {
-    const sub = store.create();
+    const client = req.socket.remoteAddress ?? '';
+    const now = Date.now();
+    const wait = creations.take(client, now);
+    if (wait > 0) {
+      res.setHeader('retry-after', String(Math.ceil(wait / 1000)));
+      return fail(res, 429, 'Too many subscriptions created from this address; retry later');
+    }
+    const sub = store.create(client, now);
+    if (sub === 'clientFull') {
+      return fail(res, 429, `This address already has ${store.limits.maxPerClient} subscriptions with open event streams`);
+    }
+    if (sub === 'relayFull') return fail(res, 503, 'The relay is full of subscriptions with open event streams; retry later');
     const origin = options.publicUrl ?? `https://${req.headers.host ?? 'localhost'}`;
     const grant: SubscriptionGrant = {
       subscriptionId: sub.id,
@@ -180,11 +208,13 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
       res.write(sseFrame(event));
     };
     sub.listeners.add(listener);
+    sub.lastActive = Date.now();
     streams.add(res);
     const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
     res.on('close', () => {
       clearInterval(timer);
       sub.listeners.delete(listener);
+      sub.lastActive = Date.now();
       streams.delete(res);
     });
   }
@@ -212,6 +242,7 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
   };
   return Object.assign(handler, {
     close() {
+      clearInterval(sweeper);
       for (const res of streams) res.end();
       streams.clear();
     },

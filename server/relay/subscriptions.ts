@@ -22,6 +22,10 @@ export interface SubscriptionGrant {
 export interface Subscription {
   readonly id: string;
   readonly key: string;
+  /** Address of the client that created it (the per-client bound counts these). */
+  readonly client: string;
+  /** Last creation, stream open/close or accepted message (ms); idle expiry counts from here. */
+  lastActive: number;
   readonly events: RelayEvent[];
   readonly listeners: Set<(event: RelayEvent) => void>;
   nextSequence: number;
@@ -35,9 +39,16 @@ export interface SubscriptionLimits {
   bufferSize: number;
   /** Message keys remembered per subscription for duplicate suppression. */
   dedupeSize: number;
-  /** Subscriptions kept; the oldest is forgotten beyond this. */
+  /** Subscriptions kept in total. */
   maxSubscriptions: number;
+  /** Subscriptions kept per client address. */
+  maxPerClient: number;
+  /** A subscription without an open event stream expires after this long without activity (ms). */
+  idleMs: number;
 }
+
+/** Why a subscription could not be created: every one in the way has a live event stream. */
+export type CreateRefusal = 'clientFull' | 'relayFull';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -46,27 +57,63 @@ export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** In-memory subscription store. */
+/**
+ * In-memory subscription store, bounded per client and in total. Room is made by forgetting subscriptions without
+ * an open event stream — expired ones first, then the least recently active — never one a page is listening on.
+ */
 export class SubscriptionStore {
   readonly #subs = new Map<string, Subscription>();
+  /** The same subscriptions by client address, so the per-client bound costs no scan of the whole store. */
+  readonly #byClient = new Map<string, Set<Subscription>>();
   constructor(readonly limits: SubscriptionLimits) {}
 
-  /** Creates a subscription with random id and key. */
-  create(): Subscription {
+  /** Number of subscriptions kept. */
+  get size(): number {
+    return this.#subs.size;
+  }
+
+  /** Creates a subscription with random id and key for `client`, or says why there is no room. */
+  create(client: string, now: number): Subscription | CreateRefusal {
+    this.sweep(now);
+    const own = this.#byClient.get(client) ?? new Set<Subscription>();
+    if (own.size >= this.limits.maxPerClient && !this.#forgetIdlest(own.values())) return 'clientFull';
+    if (this.#subs.size >= this.limits.maxSubscriptions && !this.#forgetIdlest(this.#subs.values())) return 'relayFull';
     const sub: Subscription = {
       id: randomBytes(12).toString('base64url'),
       key: randomBytes(24).toString('base64url'),
+      client,
+      lastActive: now,
       events: [],
       listeners: new Set(),
       nextSequence: 1,
       seen: new Map(),
     };
     this.#subs.set(sub.id, sub);
-    if (this.#subs.size > this.limits.maxSubscriptions) {
-      const oldest = this.#subs.keys().next().value;
-      if (oldest !== undefined) this.#subs.delete(oldest);
-    }
+    own.add(sub);
+    this.#byClient.set(client, own);
     return sub;
+  }
+
+  #forget(sub: Subscription): void {
+    this.#subs.delete(sub.id);
+    const own = this.#byClient.get(sub.client);
+    own?.delete(sub);
+    if (own?.size === 0) this.#byClient.delete(sub.client);
+  }
+
+  /** Forgets the least recently active of `candidates` that has no open stream; false when all are live. */
+  #forgetIdlest(candidates: Iterable<Subscription>): boolean {
+    let idlest: Subscription | undefined;
+    for (const s of candidates) if (s.listeners.size === 0 && (!idlest || s.lastActive < idlest.lastActive)) idlest = s;
+    if (idlest) this.#forget(idlest);
+    return idlest !== undefined;
+  }
+
+  /** Forgets subscriptions without an open stream that have been idle for `idleMs`. */
+  sweep(now: number): void {
+    for (const s of this.#subs.values()) {
+      if (s.listeners.size === 0 && now - s.lastActive >= this.limits.idleMs) this.#forget(s);
+    }
   }
 
   /** A subscription by id. */
@@ -84,6 +131,7 @@ export class SubscriptionStore {
     sub.seen.set(key, true);
     if (sub.seen.size > this.limits.dedupeSize) sub.seen.delete(sub.seen.keys().next().value!);
     const event: RelayEvent = { sequence: sub.nextSequence++, ...message };
+    sub.lastActive = Date.now();
     sub.events.push(event);
     if (sub.events.length > this.limits.bufferSize) sub.events.shift();
     for (const listener of sub.listeners) listener(event);

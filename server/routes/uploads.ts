@@ -3,7 +3,7 @@ import { FILE_SCHEMA, UPLOAD_FILES_PATH } from 'store-upload-kit/protocol';
 import type { RouteContext } from '../context.ts';
 import { badParameter, badRequest } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
-import type { ApiResponse } from '../http/types.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Router } from '../router.ts';
 import type { Service } from '../service.ts';
 import { receiveMultipart, receiveSimple } from '../uploads/receive.ts';
@@ -58,14 +58,16 @@ async function cancel(ctx: RouteContext, fileId: string | undefined): Promise<Ap
 
 /** Registers the upload routes. */
 export function registerUploadRoutes(router: Router, _svc: Service): void {
-  // Public: session URIs are capabilities; the other handlers call `ctx.user()`. `fields` is checked up front so
-  // a bad selection never follows stored bytes or a committed file (a session keeps its start's selection).
-  const open = { public: true, schema: FILE_SCHEMA };
+  // Only requests naming a session are public (session URIs are capabilities); every other upload request is
+  // authenticated before its uploadType, upload_id or fields is looked at. `fields` is checked up front so a bad
+  // selection never follows stored bytes or a committed file (a session keeps its start's selection).
+  const namesSession = (req: ApiRequest) => req.query.has('upload_id') && req.query.get('upload_id') !== '';
+  const open = { public: namesSession, schema: FILE_SCHEMA };
   router.add('POST', UPLOAD_FILES_PATH, (ctx) => upload(ctx, undefined), open);
   router.add('PUT', UPLOAD_FILES_PATH, (ctx) => put(ctx, undefined), open);
-  router.add('DELETE', UPLOAD_FILES_PATH, (ctx) => cancel(ctx, undefined), { public: true });
+  router.add('DELETE', UPLOAD_FILES_PATH, (ctx) => cancel(ctx, undefined), { public: namesSession });
   const one = `${UPLOAD_FILES_PATH}/:fileId`;
   router.add('PUT', one, (ctx) => put(ctx, ctx.params.fileId), open);
   router.add('PATCH', one, (ctx) => upload(ctx, ctx.params.fileId), open);
-  router.add('DELETE', one, (ctx) => cancel(ctx, ctx.params.fileId), { public: true });
+  router.add('DELETE', one, (ctx) => cancel(ctx, ctx.params.fileId), { public: namesSession });
 }

@@ -55,9 +55,9 @@ export class BlobStore {
     const tmp = join(this.tmpDir, `${name}.tmp`);
     const fh = await open(tmp, 'w');
     const hash = new Md5Hasher();
+    const writer = new FileWriter(fh, 0);
     let size = 0;
     try {
-      const writer = new FileWriter(fh, 0);
       for await (const chunk of source) {
         size += chunk.length;
         if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
@@ -68,6 +68,8 @@ export class BlobStore {
       await fh.close();
     } catch (e) {
       hash.dispose();
+      // The handle closes only once no write is pending on it.
+      await writer.settle();
       await fh.close().catch(() => undefined);
       await rm(tmp, { force: true });
       throw e;

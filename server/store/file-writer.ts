@@ -12,14 +12,21 @@ const MAX_QUEUED = 2 * 1024 * 1024;
  * boundary of the file, so every complete resumable block reaches the OS promptly and a kill -9 loses at most
  * the block in progress (plus what arrived during one write). While a write is in flight, chunks keep queuing
  * (writes grow with load) up to 2 MiB; then `push` waits, which is the backpressure on the socket.
+ *
+ * The writer owns its background writes: a failed write is kept and rethrown by the next `push`/`finish`, and
+ * {@link settle} waits for the write in flight, so the owner never closes the handle under a pending write (which
+ * failed with EBADF as an unhandled rejection and took the process down).
  */
 export class FileWriter {
   readonly #fh: FileHandle;
   #position: number;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
+  /** The write in flight; never rejects (its failure is kept in `#failure`). */
   #inFlight: Promise<void> = Promise.resolve();
   #busy = false;
+  #failure: unknown;
+  #failed = false;
 
   constructor(fh: FileHandle, position: number) {
     this.#fh = fh;
@@ -33,6 +40,7 @@ export class FileWriter {
 
   /** Queues a chunk (the caller must not reuse its memory). */
   async push(chunk: Uint8Array): Promise<void> {
+    this.#throwIfFailed();
     if (chunk.length === 0) return;
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
@@ -42,6 +50,10 @@ export class FileWriter {
     await this.#flush();
   }
 
+  #throwIfFailed(): void {
+    if (this.#failed) throw this.#failure;
+  }
+
   #crossesBlock(): boolean {
     const end = this.#position + this.#pendingBytes;
     return Math.floor(end / FLUSH_EVERY) > Math.floor(this.#position / FLUSH_EVERY);
@@ -49,6 +61,7 @@ export class FileWriter {
 
   async #flush(): Promise<void> {
     await this.#inFlight;
+    this.#throwIfFailed();
     if (this.#pendingBytes === 0) return;
     const buffers = this.#pending;
     const at = this.#position;
@@ -56,16 +69,34 @@ export class FileWriter {
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#busy = true;
-    this.#inFlight = writeAll(this.#fh, buffers, at).then(() => {
-      this.#busy = false;
-      // Blocks that completed during the write go out now, even if no more data comes (a stalled client).
-      if (this.#crossesBlock()) void this.#flush().catch(() => undefined);
-    });
+    this.#inFlight = writeAll(this.#fh, buffers, at).then(
+      () => {
+        this.#busy = false;
+        // Blocks that completed during the write go out now, even if no more data comes (a stalled client).
+        if (this.#crossesBlock()) void this.#flush().catch(() => undefined);
+      },
+      (e: unknown) => {
+        this.#busy = false;
+        this.#failed = true;
+        this.#failure = e;
+      },
+    );
   }
 
-  /** Writes everything queued and waits for it. */
+  /** Writes everything queued and waits for it; throws the first write failure. */
   async finish(): Promise<void> {
     await this.#flush();
+    await this.#inFlight;
+    this.#throwIfFailed();
+  }
+
+  /**
+   * Waits for the write in flight and drops what is queued, without throwing: for an owner that is giving up
+   * (cut body, malformed envelope) and is about to close the handle.
+   */
+  async settle(): Promise<void> {
+    this.#pending = [];
+    this.#pendingBytes = 0;
     await this.#inFlight;
   }
 }

@@ -3,10 +3,12 @@
  * transaction that also appends to `changes`, followed by a {@link FileEvent}.
  */
 import { FOLDER_MIME, isNativeMime, KIND } from 'store-upload-kit/protocol';
+import { type Need, requireAccess, type Role } from '../access.ts';
 import type { Principal } from '../auth.ts';
 import type { Clock } from '../clock.ts';
 import { rfc3339 } from '../clock.ts';
 import type { Db } from '../db.ts';
+import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
 import type { FileQuery } from './query.ts';
@@ -33,8 +35,7 @@ export interface FileRow {
   readonly owner: string;
 }
 
-/** Permission roles, strongest first. */
-export type Role = 'owner' | 'writer' | 'commenter' | 'reader';
+export type { Role } from '../access.ts';
 const ROLE_RANK: Record<string, number> = { owner: 4, organizer: 4, fileOrganizer: 3, writer: 3, commenter: 2, reader: 1 };
 
 /** A permission as stored. */
@@ -195,6 +196,17 @@ export class FileStore {
     return role === 'owner' || role === 'writer';
   }
 
+  /**
+   * The file, checked for `need` by `who` — called inside the transaction that commits a change, so a delete or a
+   * revocation that committed first always wins (404 / 403), however long the request took to arrive.
+   */
+  #authorized(fileId: string, who: Principal, need: Need): FileRow {
+    const row = this.get(fileId);
+    if (!row) throw fileNotFound(fileId);
+    requireAccess(fileId, this.roleOf(fileId, who), need);
+    return row;
+  }
+
   /** The JSON resource of a file as `viewer` sees it. */
   resource(row: FileRow, viewer?: Principal): FileResource {
     const perms = this.permissions(row.id);
@@ -261,13 +273,39 @@ export class FileStore {
     return this.get(id) as FileRow;
   }
 
-  /** Applies a patch; fires `trash`/`untrash` when `trashed` flips, otherwise `update` with what changed. */
+  /**
+   * Applies a patch for `by` (who must be able to write, checked in the committing transaction); fires
+   * `trash`/`untrash` when `trashed` flips, otherwise `update` with what changed.
+   */
   update(id: string, patch: FilePatch, by: Principal): FileRow {
-    const before = this.get(id);
-    if (!before) throw new Error(`update of a missing file ${id}`);
-    let parents = [...before.parents];
-    for (const p of patch.removeParents ?? []) parents = parents.filter((x) => x !== p);
-    for (const p of patch.addParents ?? []) if (!parents.includes(p)) parents.push(p);
+    const now = this.#clock.now();
+    const { before, parents, seq } = this.#db.transaction(() => {
+      const row = this.#authorized(id, by, 'write');
+      let next = [...row.parents];
+      for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
+      for (const p of patch.addParents ?? []) if (!next.includes(p)) next.push(p);
+      this.#db
+        .prepare(
+          `UPDATE files SET name = @name, mime_type = @mimeType, description = @description,
+             original_filename = @originalFilename, parents = @parents, size = @size, md5 = @md5, blob = @blob,
+             trashed = @trashed, modified_time = @now, version = version + 1 WHERE id = @id`,
+        )
+        .run({
+          id,
+          name: patch.name ?? row.name,
+          mimeType: patch.mimeType ?? row.mimeType,
+          description: patch.description ?? row.description ?? null,
+          originalFilename: patch.originalFilename ?? row.originalFilename ?? null,
+          parents: JSON.stringify(next),
+          size: patch.content ? (patch.content.size ?? null) : (row.size ?? null),
+          md5: patch.content ? (patch.content.md5 ?? null) : (row.md5 ?? null),
+          blob: patch.content ? (patch.content.blob ?? null) : (row.blob ?? null),
+          trashed: (patch.trashed ?? row.trashed) ? 1 : 0,
+          now,
+        });
+      return { before: row, parents: next, seq: this.#recordChange(id, false, now) };
+    })();
+    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
     const changed: FileChange[] = [];
     if (patch.content) changed.push('content');
     const props =
@@ -279,30 +317,6 @@ export class FileStore {
     const parentsChanged = parents.length !== before.parents.length || parents.some((p, i) => p !== before.parents[i]);
     if (parentsChanged) changed.push('parents');
     const trashFlip = patch.trashed !== undefined && patch.trashed !== before.trashed;
-    const now = this.#clock.now();
-    const seq = this.#db.transaction(() => {
-      this.#db
-        .prepare(
-          `UPDATE files SET name = @name, mime_type = @mimeType, description = @description,
-             original_filename = @originalFilename, parents = @parents, size = @size, md5 = @md5, blob = @blob,
-             trashed = @trashed, modified_time = @now, version = version + 1 WHERE id = @id`,
-        )
-        .run({
-          id,
-          name: patch.name ?? before.name,
-          mimeType: patch.mimeType ?? before.mimeType,
-          description: patch.description ?? before.description ?? null,
-          originalFilename: patch.originalFilename ?? before.originalFilename ?? null,
-          parents: JSON.stringify(parents),
-          size: patch.content ? (patch.content.size ?? null) : (before.size ?? null),
-          md5: patch.content ? (patch.content.md5 ?? null) : (before.md5 ?? null),
-          blob: patch.content ? (patch.content.blob ?? null) : (before.blob ?? null),
-          trashed: (patch.trashed ?? before.trashed) ? 1 : 0,
-          now,
-        });
-      return this.#recordChange(id, false, now);
-    })();
-    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
     const parentIds = [...new Set([...before.parents, ...parents])];
     if (trashFlip) {
       const type: FileEventType = patch.trashed ? 'trash' : 'untrash';
@@ -314,29 +328,34 @@ export class FileStore {
     return this.get(id) as FileRow;
   }
 
-  /** Deletes a file for good, and the descendants of a folder; fires `remove` for each. */
+  /**
+   * Deletes a file for good, and the descendants of a folder; fires `remove` for each. Only the owner may (checked
+   * in the committing transaction).
+   */
   delete(id: string, by: Principal): void {
-    const doomed: FileRow[] = [];
-    const collect = (fileId: string) => {
-      const row = this.get(fileId);
-      if (!row || doomed.some((d) => d.id === fileId)) return;
-      doomed.push(row);
-      if (row.mimeType === FOLDER_MIME) {
-        const kids = this.#db
-          .prepare('SELECT f.id FROM files f WHERE EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = ?)')
-          .all(fileId) as { id: string }[];
-        for (const k of kids) collect(k.id);
-      }
-    };
-    collect(id);
     const now = this.#clock.now();
-    const seqs = this.#db.transaction(() =>
-      doomed.map((row) => {
+    const { doomed, seqs } = this.#db.transaction(() => {
+      this.#authorized(id, by, 'delete');
+      const rows: FileRow[] = [];
+      const collect = (fileId: string) => {
+        const row = this.get(fileId);
+        if (!row || rows.some((d) => d.id === fileId)) return;
+        rows.push(row);
+        if (row.mimeType === FOLDER_MIME) {
+          const kids = this.#db
+            .prepare('SELECT f.id FROM files f WHERE EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = ?)')
+            .all(fileId) as { id: string }[];
+          for (const k of kids) collect(k.id);
+        }
+      };
+      collect(id);
+      const numbers = rows.map((row) => {
         this.#db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
         this.#db.prepare('DELETE FROM permissions WHERE file_id = ?').run(row.id);
         return this.#recordChange(row.id, true, now);
-      }),
-    )();
+      });
+      return { doomed: rows, seqs: numbers };
+    })();
     doomed.forEach((row, i) => {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
       this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] as number });
@@ -374,15 +393,15 @@ export class FileStore {
   }
 
   #mutatePermissions(fileId: string, by: Principal, change: () => void): void {
-    const row = this.get(fileId);
-    if (!row) throw new Error(`permission change on a missing file ${fileId}`);
     const now = this.#clock.now();
+    let row: FileRow | undefined;
     const seq = this.#db.transaction(() => {
+      row = this.#authorized(fileId, by, 'share');
       change();
       this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
       return this.#recordChange(fileId, false, now);
     })();
-    this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...row.parents], byUser: by.email, seq });
+    this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...(row?.parents ?? [])], byUser: by.email, seq });
   }
 
   #insertPermission(p: PermissionRow): void {

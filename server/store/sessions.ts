@@ -79,6 +79,14 @@ export interface SessionHash {
   upTo: number;
 }
 
+/** A request holding a session's lock, as another request waiting for it sees it. */
+export interface LockHolder {
+  /** Ms it has been waiting for a body byte that has not come (0 while receiving or not reading). */
+  stalledFor(): number;
+  /** Ends it (drops its connection). */
+  end(): void;
+}
+
 /** The session store. */
 export class SessionStore {
   readonly #db: Db;
@@ -87,8 +95,14 @@ export class SessionStore {
   readonly ttlMs: number;
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #hashes = new Map<string, SessionHash>();
+  /** The request that holds a session's lock. */
+  readonly #holders = new Map<string, LockHolder>();
 
-  constructor(db: Db, clock: Clock, dir: string, ttlMs: number) {
+  /** A lock holder stalled this long is ended when another request for the session waits. */
+  readonly stalledMs: number;
+
+  constructor(db: Db, clock: Clock, dir: string, ttlMs: number, stalledMs = 1_000) {
+    this.stalledMs = stalledMs;
     this.#db = db;
     this.#clock = clock;
     this.dir = dir;
@@ -191,15 +205,32 @@ export class SessionStore {
     this.#hashes.delete(id);
   }
 
-  /** Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. */
-  async withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. A
+   * waiting request never waits on a dead one: while it waits, a holder that has gone `stalledMs` without a body
+   * byte is ended (its connection dropped; it keeps its whole blocks and releases the lock), so a client cut off
+   * can query status and continue (spec §3.1). A holder that is still receiving is never ended by a newcomer (a
+   * stale request that arrives late must not kill the live one).
+   */
+  async withLock<T>(id: string, fn: () => Promise<T>, me?: LockHolder): Promise<T> {
     const previous = this.#locks.get(id) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
+    const hold = () => {
+      clearInterval(watch);
+      if (me) this.#holders.set(id, me);
+      return fn();
+    };
+    const watch = setInterval(() => {
+      const holder = this.#holders.get(id);
+      if (holder && holder.stalledFor() >= this.stalledMs) holder.end();
+    }, Math.max(10, Math.min(250, this.stalledMs / 4)));
+    const run = previous.then(hold, hold);
     const tail = run.catch(() => undefined);
     this.#locks.set(id, tail);
     try {
       return await run;
     } finally {
+      clearInterval(watch);
+      if (me && this.#holders.get(id) === me) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
     }
   }

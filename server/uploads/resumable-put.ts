@@ -59,7 +59,9 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 
 /** `PUT <session>`: whole file, chunk, or status query. */
 export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId));
+  const { cutConnection, stalledFor } = ctx.req;
+  const me = cutConnection && stalledFor ? { end: cutConnection, stalledFor } : undefined;
+  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), me);
 }
 
 async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
@@ -241,6 +243,7 @@ async function receive(
       await writer.finish();
     } catch (e) {
       // Cut off: keep the whole blocks that reached the disk.
+      // Whole blocks still queued must reach the disk before the cut (finish leaves no write pending, even failing).
       await writer.finish().catch(() => undefined);
       await fh.truncate(state.upTo).catch(() => undefined);
       sessions.touch(s.id);

@@ -5,7 +5,7 @@ import { multipartBoundary } from '../protocol/multipart.ts';
 import { utf8Decode } from '../protocol/multipart-text.ts';
 import { BATCH_PATH } from '../protocol/routes.ts';
 import type { ApiCall } from './api-call.ts';
-import { encodeBody } from './create-store-client.ts';
+import { encodeBody } from './encode-body.ts';
 import { StoreError } from './store-error.ts';
 import type { TokenSource } from './token-source.ts';
 import type { BatchOutcome } from './types.ts';

@@ -1,4 +1,5 @@
-import { H_AUTHORIZATION, H_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../protocol/headers.ts';
+import { H_AUTHORIZATION, H_CONTENT_TYPE } from '../protocol/headers.ts';
+import { encodeBody } from './encode-body.ts';
 import type { ApiCall, RequestOptions } from './api-call.ts';
 import { calls } from './calls.ts';
 import { StoreError } from './store-error.ts';
@@ -68,17 +69,6 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
     createPermission: (fileId, permission, o) => send(calls.createPermission(fileId, permission, o)),
   };
   return client;
-}
-
-/** What `fetch` accepts as a body, named without the DOM-only `BodyInit` so Node-side code typechecks too. */
-type RequestBody = NonNullable<RequestInit['body']>;
-
-/** Plain objects and arrays go as JSON; strings, bytes and Blobs as they are. */
-export function encodeBody(body: unknown): { body?: RequestBody; contentType?: string } {
-  if (body === undefined || body === null) return {};
-  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) return { body: body as RequestBody };
-  if (typeof Blob !== 'undefined' && body instanceof Blob) return { body };
-  return { body: JSON.stringify(body), contentType: JSON_CONTENT_TYPE };
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {

@@ -10,5 +10,6 @@ export * from './media-type.ts';
 export * from './schema.ts';
 export * from './fields.ts';
 export * from './multipart.ts';
+export { invalidUtf8At, loneSurrogateAt, strictJsonText } from './json-text.ts';
 export * from './batch-codec.ts';
 export * from './push.ts';

@@ -8,8 +8,12 @@
  * headers), while the supplement (§2) requires tolerating LF-only bodies. This state machine hands part bytes
  * on as they arrive and holds back at most the few bytes that could begin a delimiter.
  *
- * Tolerated: any preamble (so a leading CRLF), CRLF or bare LF line breaks anywhere, transport padding after a
- * delimiter, header continuation lines, no line break after the closing delimiter, any epilogue.
+ * Tolerated: any preamble (so a leading CRLF), CRLF or bare LF line breaks, transport padding after a delimiter,
+ * header continuation lines, no line break after the closing delimiter, any epilogue.
+ *
+ * Framing: the line break that ends the opening delimiter line decides what precedes every later delimiter. In a
+ * CRLF-framed body a delimiter is `CRLF--boundary` (a bare `LF--boundary` is content); in an LF-framed body (as
+ * Google's Python client writes) it is `LF--boundary`, and a CR before that LF is the content's last byte.
  */
 import { MultipartError } from './multipart-error.ts';
 import { concatBytes, latin1Decode, utf8Encode } from './multipart-text.ts';
@@ -56,6 +60,8 @@ export class MultipartReader {
   private headerLines: string[] = [];
   private headerBytes = 0;
   private parts = 0;
+  /** The body's line break, decided by the opening delimiter line. */
+  private newline: 'crlf' | 'lf' | undefined;
 
   constructor(boundary: string, options: MultipartReaderOptions = {}) {
     this.boundary = boundary;
@@ -141,16 +147,17 @@ export class MultipartReader {
       const lf = buf.indexOf(LF, search);
       if (lf === -1) break;
       const m = this.matchDelimiter(buf, lf + 1);
-      if (m !== 'no') {
-        candidate = lf > pos && buf[lf - 1] === CR ? lf - 1 : lf;
+      const cr = lf > pos && buf[lf - 1] === CR;
+      if (m !== 'no' && (cr || this.newline !== 'crlf')) {
+        candidate = cr && this.newline !== 'lf' ? lf - 1 : lf;
         matchAt = m === 'yes' ? lf + 1 : -1;
         break;
       }
       search = lf + 1;
     }
     if (candidate === -1) {
-      // Keep a trailing CR: it may be the start of the CRLF before the next delimiter.
-      const keepFrom = buf.length > pos && buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
+      // Keep a trailing CR unless the body is LF-framed: it may be the start of the CRLF before the next delimiter.
+      const keepFrom = this.newline !== 'lf' && buf.length > pos && buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
       if (emit && keepFrom > pos) events.push({ type: 'data', bytes: buf.subarray(pos, keepFrom) });
       if (keepFrom > pos) this.atStart = false;
       this.pending = buf.subarray(keepFrom);
@@ -189,12 +196,14 @@ export class MultipartReader {
     while (i < buf.length && (buf[i] === SPACE || buf[i] === TAB)) i++;
     if (i - pos > MAX_PADDING) this.malformedDelimiter();
     if (i >= buf.length) return this.wait(buf, pos);
-    if (buf[i] === CR) {
+    const crlf = buf[i] === CR;
+    if (crlf) {
       if (i + 1 >= buf.length) return this.wait(buf, pos);
       if (buf[i + 1] !== LF) this.malformedDelimiter();
       i++;
     }
     if (buf[i] !== LF) this.malformedDelimiter();
+    this.newline ??= crlf ? 'crlf' : 'lf';
     this.state = 'headers';
     this.parts++;
     this.headerLines = [];
@@ -242,6 +251,14 @@ export class MultipartReader {
         );
       }
       const value = line.slice(colon + 1).trim();
+      // A bare CR or another control character would be echoed into a response header (batch Content-ID).
+      const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+      if (control) {
+        throw new MultipartError(
+          'malformedPartHeaders',
+          `The ${name} header of part ${this.parts} holds the control character 0x${control[0].charCodeAt(0).toString(16).padStart(2, '0')}, which header values may not contain.`,
+        );
+      }
       headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
       last = name;
     }

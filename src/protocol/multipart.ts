@@ -5,7 +5,8 @@
 import { MultipartError } from './multipart-error.ts';
 import { MultipartReader, type MultipartEvent } from './multipart-reader.ts';
 import { parseContentType } from './multipart-content-type.ts';
-import { randomHex, utf8Decode, concatBytes } from './multipart-text.ts';
+import { strictJsonText } from './json-text.ts';
+import { randomHex, concatBytes } from './multipart-text.ts';
 
 export { MultipartError, type MultipartErrorCode } from './multipart-error.ts';
 export { MultipartReader, type MultipartEvent, type MultipartReaderOptions } from './multipart-reader.ts';
@@ -171,8 +172,10 @@ function tooFew(found: number): MultipartError {
 }
 
 function parseMetadata(bytes: Uint8Array): unknown {
+  const strict = strictJsonText(bytes);
+  if ('problem' in strict) throw new MultipartError('metadataInvalidJson', `The metadata part is not valid JSON: ${strict.problem}`);
   try {
-    return JSON.parse(utf8Decode(bytes, true));
+    return JSON.parse(strict.text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new MultipartError('metadataInvalidJson', `The metadata part is not valid JSON: ${why}`);

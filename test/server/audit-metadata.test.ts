@@ -43,7 +43,7 @@ describe('create', () => {
     const utf = await svc.api('POST', '/store/v3/files', { body: Buffer.from('{"name":"\xff"}', 'latin1'), headers: { 'Content-Type': 'application/json' } });
     assert.equal(utf.status, 400);
     assert.equal(utf.json().error.errors[0].reason, 'parseError');
-    assert.equal(utf.json().error.message, 'Invalid JSON payload received. The body is not valid UTF-8.');
+    assert.equal(utf.json().error.message, 'Invalid JSON payload received. The body is not valid UTF-8: invalid byte sequence at byte 9.');
     const cases: [object | string, string][] = [
       ['[1]', 'The file metadata must be a JSON object.'],
       [{ name: 5 }, 'The file field "name" must be a string.'],

@@ -66,8 +66,13 @@ export interface ServiceHandle {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the service again on the same data dir and port (after `kill`, or it sends SIGTERM first). */
   restart(): Promise<void>;
-  /** Kills the process and removes a temp data dir this helper created. */
+  /**
+   * Kills the process and removes a temp data dir this helper created. Rejects when the service crashed: it
+   * logged an uncaught exception or unhandled rejection, or exited without being asked to (the process guard).
+   */
   stop(): Promise<void>;
+  /** The crash seen so far (see `stop`), or undefined while the service is healthy. */
+  readonly crash: Error | undefined;
   /** One HTTP request; `path` may carry a query or be an absolute URL (a session `Location`). */
   api(method: string, path: string, options?: ApiOptions): Promise<ApiResult>;
 }
@@ -115,6 +120,11 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
 
   let child: ChildProcess;
   let url = '';
+  let crash: Error | undefined;
+  let stopping = false;
+  const crashed = (why: string) => {
+    crash ??= new Error(`store-service crashed: ${why}`);
+  };
   const launch = (port = '0') =>
     new Promise<void>((resolveLaunch, reject) => {
       args[2] = port;
@@ -124,6 +134,8 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       child.stderr?.on('data', (c: Buffer) => {
         err += c.toString();
         process.stderr.write(c);
+        const fatal = /store-service: FATAL .*|Unhandled.*rejection.*|uncaught.*exception.*/i.exec(err);
+        if (fatal) crashed(fatal[0]);
       });
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
@@ -139,7 +151,11 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     });
   await launch();
   let exited = false;
-  const watchExit = () => child.once('exit', () => (exited = true));
+  const watchExit = () =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      if (!stopping) crashed(`the process exited by itself (code ${code}, signal ${signal})`);
+    });
   watchExit();
 
   const handle: ServiceHandle = {
@@ -150,8 +166,12 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     get pid() {
       return child.pid as number;
     },
+    get crash() {
+      return crash;
+    },
     async kill(signal: NodeJS.Signals = 'SIGTERM') {
       if (exited) return;
+      stopping = true;
       const done = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill(signal);
       await done;
@@ -162,6 +182,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       const port = new URL(url).port;
       url = '';
       exited = false;
+      stopping = false;
       await launch(port);
       watchExit();
     },
@@ -169,8 +190,10 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       await handle.kill('SIGTERM');
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
       if (configPath && typeof options.config !== 'string') rmSync(configPath, { force: true });
+      if (crash) throw crash;
     },
     api(method, path, opts = {}) {
+      if (crash) return Promise.reject(crash);
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       const token = opts.token === undefined ? 'dev-token-alice' : opts.token;
       if (token !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Bearer ${token}`;

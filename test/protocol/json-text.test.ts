@@ -1,0 +1,35 @@
+/** Strict JSON text checks: the first invalid UTF-8 byte and the first lone surrogate, by position. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { invalidUtf8At, loneSurrogateAt } from '../../src/protocol/index.ts';
+
+test('invalidUtf8At agrees with a fatal TextDecoder on any bytes', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+  console.log(`fast-check seed ${seed}`);
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+      let ok = true;
+      try {
+        fatal.decode(bytes);
+      } catch {
+        ok = false;
+      }
+      assert.equal(invalidUtf8At(bytes) === -1, ok);
+    }),
+    { seed, numRuns: 2000 },
+  );
+  assert.equal(invalidUtf8At(Buffer.from('abc\xc3\x28', 'latin1')), 3);
+  assert.equal(invalidUtf8At(Buffer.from([0xed, 0xa0, 0x80])), 0, 'an encoded surrogate');
+  assert.equal(invalidUtf8At(Buffer.from([0xe2, 0x82])), 0, 'cut off at the end');
+});
+
+test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', () => {
+  assert.equal(loneSurrogateAt('{"a":"lone \\ud800"}'), 11);
+  assert.equal(loneSurrogateAt('{"a":"\\ud83d\\ude00"}'), -1);
+  assert.equal(loneSurrogateAt('{"a":"\\\\ud800"}'), -1, 'an escaped backslash then text');
+  assert.equal(loneSurrogateAt('{"a":"\\ude00"}'), 6);
+  assert.equal(loneSurrogateAt('{"a":"x\ud800"}'), 7);
+  assert.equal(loneSurrogateAt('{"a":"\ud83d\ude00"}'), -1);
+});

@@ -1,0 +1,110 @@
+/**
+ * Raw HTTP/1.1 over a TCP socket, for what `http.request` will not send: bodies cut off part-way, stalls, stray
+ * bytes after a body, pipelined requests, malformed headers. Every wait has a timeout.
+ */
+import { connect, type Socket } from 'node:net';
+
+/** A raw connection to the service. */
+export interface RawConnection {
+  readonly socket: Socket;
+  /** Everything received so far. */
+  received(): Buffer;
+  /** Writes bytes and waits until they are handed to the OS. */
+  write(bytes: string | Uint8Array): Promise<void>;
+  /** Resolves once the received bytes satisfy `test` (or rejects after `timeoutMs`). */
+  waitFor(test: (text: string) => boolean, timeoutMs?: number, what?: string): Promise<string>;
+  /** Resolves when the server closes the connection (or rejects after `timeoutMs`). */
+  closed(timeoutMs?: number): Promise<string>;
+  /** Destroys the connection (a client that drops). */
+  drop(): void;
+}
+
+/** Opens a raw connection to `baseUrl` (`http://host:port`). */
+export function openRaw(baseUrl: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    let ended = false;
+    const waiters = new Set<() => void>();
+    const wake = () => waiters.forEach((w) => w());
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      wake();
+    });
+    socket.on('close', () => {
+      ended = true;
+      wake();
+    });
+    // A reset from the server is one way for a connection to close; the tests assert on what was received.
+    socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      const conn: RawConnection = {
+        socket,
+        received: () => Buffer.concat(chunks),
+        write: (bytes) =>
+          new Promise((res, rej) => {
+            if (socket.destroyed) return rej(new Error('the connection is closed'));
+            socket.write(bytes, (e) => (e ? rej(e) : res()));
+          }),
+        waitFor(test, timeoutMs = 10_000, what = 'the expected answer') {
+          return new Promise((res, rej) => {
+            const check = () => {
+              const text = conn.received().toString('latin1');
+              if (test(text)) {
+                done();
+                res(text);
+              } else if (ended) {
+                done();
+                rej(new Error(`the connection closed before ${what}; received:\n${text.slice(0, 2000)}`));
+              }
+            };
+            const timer = setTimeout(() => {
+              done();
+              rej(new Error(`no ${what} within ${timeoutMs} ms; received:\n${conn.received().toString('latin1').slice(0, 2000)}`));
+            }, timeoutMs);
+            const done = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          });
+        },
+        closed(timeoutMs = 10_000) {
+          return new Promise((res, rej) => {
+            const check = () => {
+              if (!ended) return;
+              done();
+              res(conn.received().toString('latin1'));
+            };
+            const timer = setTimeout(() => {
+              done();
+              rej(new Error(`the server kept the connection open for ${timeoutMs} ms`));
+            }, timeoutMs);
+            const done = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          });
+        },
+        drop: () => socket.destroy(),
+      };
+      resolve(conn);
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** The request head of `method path` with `headers` (CRLF framed, ends with the blank line). */
+export function requestHead(method: string, path: string, headers: Record<string, string | number>): string {
+  const lines = [`${method} ${path} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Status codes of every response head in `text`, in order. */
+export function statuses(text: string): number[] {
+  return [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+}

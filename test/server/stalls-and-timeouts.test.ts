@@ -1,0 +1,125 @@
+/**
+ * Issue 10, failure 4 and the connection limits: a stalled request never locks its session (the newest request
+ * wins, and an idle body ends after `bodyIdleTimeoutMs`), slow headers and idle keep-alive connections are closed,
+ * and one client address holds at most `maxConnectionsPerClient` connections. Timeouts are configured short and
+ * the tests wait for the state they expect, never for a fixed time.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startService, type ServiceHandle } from './helpers/service.ts';
+import { openRaw, requestHead, statuses } from './helpers/raw-http.ts';
+
+const BLOCK = 256 * 1024;
+
+async function startSession(svc: ServiceHandle, total: number): Promise<string> {
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+    body: { name: 'stall.bin' },
+    headers: { 'X-Upload-Content-Length': String(total) },
+  });
+  assert.equal(r.status, 200, r.text);
+  return r.headers.location as string;
+}
+
+/** Sends a chunk PUT's head and `sent` of its `declared` bytes, then goes silent (the connection stays open). */
+async function stalledChunk(svc: ServiceHandle, session: string, declared: number, sent: number, total: number) {
+  const conn = await openRaw(svc.url);
+  const url = new URL(session);
+  await conn.write(
+    requestHead('PUT', url.pathname + url.search, { Host: 'x', 'Content-Length': declared, 'Content-Range': `bytes 0-${declared - 1}/${total}` }),
+  );
+  await conn.write(Buffer.alloc(sent, 5));
+  return conn;
+}
+
+function statusQuery(svc: ServiceHandle, session: string, total: number) {
+  return svc.api('PUT', session, { token: null, headers: { 'Content-Range': `bytes */${total}`, 'Content-Length': '0' } });
+}
+
+describe('with the default (long) body idle timeout', () => {
+  let svc: ServiceHandle;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.stop());
+
+  test('a status query on a session whose chunk PUT stalled half-way is not blocked: the stalled holder is ended (stalledRequestMs)', async () => {
+    const total = 8 * BLOCK;
+    const session = await startSession(svc, total);
+    // Half of a 4-block chunk: two whole blocks reach the service, then silence.
+    const stalled = await stalledChunk(svc, session, 4 * BLOCK, 2 * BLOCK + 1000, total);
+    // The query does not wait for the body idle timeout (30 s by default): once the holder has gone
+    // stalledRequestMs (1 s) without a byte while the query waits, it is ended. Its whole blocks are kept.
+    const asked = Date.now();
+    const q = await statusQuery(svc, session, total);
+    assert.ok(Date.now() - asked < 10_000, `the status query took ${Date.now() - asked} ms`);
+    assert.equal(q.status, 308, q.text);
+    // Whatever had arrived when the query won, in whole blocks (the client must not assume more, spec §3.1).
+    const kept = q.headers.range === undefined ? 0 : Number(/^bytes=0-(\d+)$/.exec(q.headers.range as string)?.[1]) + 1;
+    assert.ok(kept % BLOCK === 0 && kept <= 2 * BLOCK, `kept ${kept}`);
+    await stalled.closed(5_000);
+    // The client continues from the reported range and finishes with every byte in place.
+    const rest = await svc.api('PUT', session, {
+      token: null,
+      headers: { 'Content-Range': `bytes ${kept}-${total - 1}/${total}` },
+      body: Buffer.alloc(total - kept, 5),
+    });
+    assert.equal(rest.status, 200, rest.text);
+    assert.equal(rest.json().size, String(total));
+    const content = await svc.api('GET', `/store/v3/files/${rest.json().id}?alt=media`);
+    assert.ok(content.body.equals(Buffer.alloc(total, 5)));
+  });
+});
+
+describe('with short timeouts', () => {
+  let svc: ServiceHandle;
+  before(async () => {
+    svc = await startService({
+      config: { bodyIdleTimeoutMs: 300, headersTimeoutMs: 400, keepAliveTimeoutMs: 300, maxConnectionsPerClient: 20 },
+    });
+  });
+  after(() => svc.stop());
+
+  test('a chunk PUT idle for bodyIdleTimeoutMs is ended; its whole blocks are kept and the session is free', async () => {
+    const total = 8 * BLOCK;
+    const session = await startSession(svc, total);
+    const stalled = await stalledChunk(svc, session, 4 * BLOCK, 3 * BLOCK + 10, total);
+    await stalled.closed(5_000);
+    const q = await statusQuery(svc, session, total);
+    assert.equal(q.status, 308);
+    assert.equal(q.headers.range, `bytes=0-${3 * BLOCK - 1}`);
+  });
+
+  test('a JSON body that stalls is ended too', async () => {
+    const conn = await openRaw(svc.url);
+    await conn.write(requestHead('POST', '/store/v3/files', { Host: 'x', Authorization: 'Bearer dev-token-alice', 'Content-Type': 'application/json', 'Content-Length': 100 }));
+    await conn.write('{"name":');
+    await conn.closed(5_000);
+    const list = await svc.api('GET', '/store/v3/files?fields=files(id)');
+    assert.deepEqual(list.json().files, []);
+  });
+
+  test('headers that never finish are cut off after headersTimeoutMs', async () => {
+    const conn = await openRaw(svc.url);
+    await conn.write('GET /store/v3/about HTTP/1.1\r\nHost: x\r\n');
+    await conn.closed(5_000);
+  });
+
+  test('an idle keep-alive connection is closed after keepAliveTimeoutMs', async () => {
+    const conn = await openRaw(svc.url);
+    await conn.write(requestHead('GET', '/store/v3/about?fields=kind', { Host: 'x', Authorization: 'Bearer dev-token-alice' }));
+    await conn.waitFor((t) => statuses(t).length === 1, 5_000, 'the answer');
+    const text = await conn.closed(5_000);
+    assert.deepEqual(statuses(text), [200]);
+  });
+
+  test('one address holds at most maxConnectionsPerClient connections; more are refused with 503', async () => {
+    const conns = await Promise.all(Array.from({ length: 20 }, () => openRaw(svc.url)));
+    // Keep them busy but open (a slow header each).
+    await Promise.all(conns.map((c) => c.write('GET /store/v3/about HTTP/1.1\r\n')));
+    const extra = await openRaw(svc.url);
+    const text = await extra.closed(5_000);
+    assert.deepEqual(statuses(text), [503]);
+    assert.match(text, /Too many connections/);
+    conns.forEach((c) => c.drop());
+  });
+});
