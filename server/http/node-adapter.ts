@@ -56,6 +56,8 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
   // request, or the error answer could not be written; Node discards the unread rest.
   const it = req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+  // Set when the consumer stops early; an iterator that ended or failed is not told to return (it would wait).
+  let early = true;
   try {
     for (;;) {
       const timer = setTimeout(() => req.destroy(new BodyIdleError(idleMs)), idleMs);
@@ -63,15 +65,21 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
       waiting.since = Date.now();
       try {
         next = await it.next();
+      } catch (e) {
+        early = false;
+        throw e;
       } finally {
         clearTimeout(timer);
         waiting.since = undefined;
       }
-      if (next.done) return;
+      if (next.done) {
+        early = false;
+        return;
+      }
       yield next.value;
     }
   } finally {
-    await it.return?.();
+    if (early) await it.return?.();
   }
 }
 
@@ -293,7 +301,11 @@ export function createHttpServer(svc: Service): Server {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
     const code = err.code ?? '';
-    if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ECONNRESET') return socket.destroy();
+    // Only the parser's complaints (HPE_*) about bytes that follow a complete request get an answer. A socket
+    // failure, or the connection ending mid-body (HPE_INVALID_EOF_STATE), ends the connection now, so the request
+    // in progress sees the end of its body at once (an answer queued behind it would wait for ever).
+    const owed = pendingResponse(socket);
+    if (!code.startsWith('HPE_') || code === 'HPE_INVALID_EOF_STATE' || (owed && !owed.req.complete)) return socket.destroy();
     const tooBig = code === 'HPE_HEADER_OVERFLOW';
     const status = tooBig ? 431 : 400;
     const message = tooBig
@@ -310,7 +322,6 @@ export function createHttpServer(svc: Service): Server {
           `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
-    const owed = pendingResponse(socket);
     if (!owed) return answer();
     // The earlier request's answer goes first; the connection closes after this one.
     owed.once('finish', answer);

@@ -5,7 +5,7 @@
  * blocks (or the session is complete). After a crash a part file may end mid-block; it is cut back to the last
  * whole block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
  */
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { floorToBlock } from 'store-upload-kit/protocol';
 import type { Clock } from '../clock.ts';
@@ -250,6 +250,11 @@ export class SessionStore {
       const row = owner && files.get(owner.id);
       if (row) this.complete(r.id, files.resource(row));
       else renameSync(blob, part);
+    }
+    // Part files of sessions that are no longer open (or unknown) hold bytes nothing can reach.
+    const openIds = new Set(open.map((r) => r.id));
+    for (const f of readdirSync(this.dir)) {
+      if (!f.endsWith('.part') || !openIds.has(f.slice(0, -'.part'.length))) rmSync(join(this.dir, f), { force: true });
     }
   }
 }

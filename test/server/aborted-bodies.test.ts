@@ -96,3 +96,22 @@ test('a multipart body dropped part-way through its media, 20 times, leaves the 
   const r = await svc.api('GET', '/store/v3/about?fields=kind');
   assert.equal(r.status, 200);
 });
+
+test('startup sweeps orphans: temp files, unreferenced blobs and part files of sessions that are not open', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'open' } });
+  const session = start.headers.location as string;
+  const keep = await svc.api('PUT', session, { token: null, body: Buffer.alloc(256 * 1024, 3), headers: { 'Content-Range': 'bytes 0-262143/*' } });
+  assert.equal(keep.status, 308);
+  const kept = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'kept', headers: { 'Content-Type': 'text/plain' } });
+  writeFileSync(join(svc.dataDir, 'tmp', 'b-left.tmp'), 'x');
+  writeFileSync(join(svc.dataDir, 'blobs', 'b-orphan'), 'x');
+  writeFileSync(join(svc.dataDir, 'sessions', 'no-such-session.part'), 'x');
+  await svc.restart();
+  assert.deepEqual(readdirSync(join(svc.dataDir, 'tmp')), []);
+  assert.ok(!readdirSync(join(svc.dataDir, 'blobs')).includes('b-orphan'));
+  assert.deepEqual(readdirSync(join(svc.dataDir, 'sessions')).length, 1, 'only the open session keeps its part');
+  assert.equal((await svc.api('GET', `/store/v3/files/${kept.json().id}?alt=media`)).text, 'kept');
+  const q = await svc.api('PUT', session, { token: null, headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' } });
+  assert.equal(q.headers.range, 'bytes=0-262143');
+});
