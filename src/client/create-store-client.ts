@@ -1,5 +1,7 @@
 import { H_AUTHORIZATION, H_CONTENT_TYPE } from '../protocol/headers.ts';
+import { fileExportPath, filePath } from '../protocol/routes.ts';
 import { encodeBody } from './encode-body.ts';
+import { readBlob, type DownloadOptions } from './read-blob.ts';
 import type { ApiCall, RequestOptions } from './api-call.ts';
 import { calls } from './calls.ts';
 import { StoreError } from './store-error.ts';
@@ -12,7 +14,11 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
   const tokens = new TokenSource(options.getAccessToken);
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  /**
+   * Sends one request with the bearer token (asked again once after a 401) and returns the answer, any status.
+   * Network failures become a `StoreError` with status 0; an aborted signal rethrows its reason.
+   */
+  async function authorizedFetch(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     const url = joinUrl(options.baseUrl, pathWithQuery(path, opts.query, opts.fields));
     const { body, contentType } = encodeBody(opts.body);
     let sent: string | undefined;
@@ -29,12 +35,26 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
         if (opts.signal?.aborted) throw opts.signal.reason;
         throw new StoreError(0, `Network error on ${method} ${path}: ${(error as Error).message}`);
       }
-      const text = await response.text();
-      if (response.status === 401 && attempt === 0 && sent !== undefined) continue;
+      if (response.status === 401 && attempt === 0 && sent !== undefined) {
+        await response.body?.cancel();
+        continue;
+      }
       if (response.status !== 401 && sent !== undefined) tokens.accepted(sent);
-      if (!response.ok) throw StoreError.fromResponse(response.status, text);
-      return (text ? JSON.parse(text) : undefined) as T;
+      return response;
     }
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const response = await authorizedFetch(method, path, opts);
+    const text = await response.text();
+    if (!response.ok) throw StoreError.fromResponse(response.status, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async function fetchBlob(path: string, query: Record<string, string>, opts: DownloadOptions = {}): Promise<Blob> {
+    const response = await authorizedFetch('GET', path, { query, ...(opts.signal && { signal: opts.signal }) });
+    if (!response.ok) throw StoreError.fromResponse(response.status, await response.text());
+    return readBlob(response, opts);
   }
 
   function send<T>(call: ApiCall<T>): Promise<T> {
@@ -63,6 +83,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
       create: (metadata, o) => send(calls.createFile(metadata, o)),
       update: (fileId, metadata, o) => send(calls.updateFile(fileId, metadata, o)),
       delete: (fileId) => send(calls.deleteFile(fileId)),
+      download: (fileId, o) => fetchBlob(filePath(fileId), { alt: 'media' }, o),
+      export: (fileId, mimeType, o) => fetchBlob(fileExportPath(fileId), { mimeType }, o),
     },
     generateIds: async (count) => (await send(calls.generateIds(count))).ids,
     about: (o) => send(calls.about(o)),

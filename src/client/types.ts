@@ -3,6 +3,7 @@ import type { ApiCall, RequestOptions, ResultOf } from './api-call.ts';
 import type { ListFilesOptions, UpdateFileOptions, FileField, AboutField, PermissionField } from './calls.ts';
 import type { FieldsOption } from './api-call.ts';
 import type { StoreError } from './store-error.ts';
+import type { DownloadOptions } from './read-blob.ts';
 import type {
   FileMetadataInput,
   PermissionInput,
@@ -57,6 +58,13 @@ export interface StoreClient {
     create(metadata: FileMetadataInput, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
     update(fileId: string, metadata: FileMetadataInput, options?: UpdateFileOptions): Promise<StoreFile>;
     delete(fileId: string): Promise<void>;
+    /** The file's content (`?alt=media`) as a Blob of its stored type; native kinds answer 403 (use `export`). */
+    download(fileId: string, options?: DownloadOptions): Promise<Blob>;
+    /**
+     * A native file (document, spreadsheet, presentation, script) converted to `mimeType`, one of the about
+     * resource's `exportFormats` for its kind.
+     */
+    export(fileId: string, mimeType: string, options?: DownloadOptions): Promise<Blob>;
   };
   /** Pre-generated file IDs (supplement §4). */
   generateIds(count?: number): Promise<string[]>;

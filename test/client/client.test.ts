@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { calls, createStoreClient, StoreError, type StoreClient } from '../../src/client/index.ts';
 import { addFault, clearFaults } from './helpers/engine-harness.ts';
+import { encodeMultipartRelated } from '../../src/protocol/index.ts';
 
 let service: ServiceHandle;
 let client: StoreClient;
@@ -125,5 +126,46 @@ describe('batch', () => {
     // Bob can see it now: the permission really exists.
     const bob = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-bob' });
     assert.equal((await bob.files.get(file.id, { fields: ['id'] })).id, file.id);
+  });
+});
+
+describe('getting files back', () => {
+  /** Uploads `media` with `metadata` as a multipart create (the service's own path, as any client would). */
+  async function upload(metadata: object, media: Uint8Array | string, mediaType: string): Promise<{ id: string }> {
+    const encoded = encodeMultipartRelated(metadata, media, mediaType);
+    const body = Buffer.concat(encoded.body.map((piece) => Buffer.from(piece)));
+    const r = await service.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'content-type': encoded.contentType } });
+    assert.equal(r.status, 200, r.text);
+    return r.json();
+  }
+
+  test('download gives back the stored bytes as a Blob of the stored type, reporting progress to the total', async () => {
+    const bytes = new Uint8Array(300_000).map((_, i) => (i * 7) % 251);
+    const { id } = await upload({ name: 'bytes.bin' }, bytes, 'application/x-test');
+    const progress: { loaded: number; total?: number }[] = [];
+    const blob = await client.files.download(id, { onProgress: (p) => progress.push(p) });
+    assert.equal(blob.type, 'application/x-test');
+    assert.deepEqual(new Uint8Array(await blob.arrayBuffer()), bytes);
+    assert.ok(progress.length >= 2);
+    assert.deepEqual(progress.at(-1), { loaded: bytes.length, total: bytes.length });
+    assert.ok(progress.every((p, i) => i === 0 || p.loaded >= progress[i - 1]!.loaded));
+  });
+
+  test('a CSV converted to a spreadsheet exports back as CSV with the same cells', async () => {
+    const csv = 'name,count\r\napples,3\r\n"pears, green",12\r\n';
+    const { id } = await upload({ name: 'fruit', mimeType: 'application/vnd.svc-apps.spreadsheet' }, csv, 'text/csv');
+    const about = await client.about({ fields: ['exportFormats'] });
+    assert.ok(about.exportFormats?.['application/vnd.svc-apps.spreadsheet']?.includes('text/csv'));
+    const exported = await client.files.export(id, 'text/csv');
+    assert.match(exported.type, /^text\/csv/);
+    const rows = (await exported.text()).trim().split(/\r?\n/);
+    assert.deepEqual(rows, ['name,count', 'apples,3', '"pears, green",12']);
+  });
+
+  test('download of a native file is refused (403 fileNotDownloadable), of a missing one 404', async () => {
+    const { id } = await upload({ name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' }, 'a,b\n1,2\n', 'text/csv');
+    await assert.rejects(client.files.download(id), (error: StoreError) => error.status === 403 && error.reason === 'fileNotDownloadable');
+    await assert.rejects(client.files.download('no-such-file'), (error: StoreError) => error.status === 404);
+    await assert.rejects(client.files.export(id, 'application/x-nope'), (error: StoreError) => error.status === 400);
   });
 });
