@@ -4,8 +4,7 @@ import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
 import { MultipartUpload } from './multipart-upload.ts';
-import { sessionLockKey } from './adapters/web-locks.ts';
-import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from './ports.ts';
+import { sessionLockKey, type ChannelPort, type ClockPort, type OnlinePort, type SessionMessage, type SessionRecord } from './ports.ts';
 import { HeldElsewhere, ResumableUpload, SessionExpired } from './resumable-upload.ts';
 import type { RetryInfo, StoreFile, TaskSnapshot, UploadErrorInfo } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
@@ -15,7 +14,7 @@ import { UploadError } from './upload-error.ts';
 export type JobEvent = 'start' | 'progress' | 'retry' | 'success' | 'error' | 'change';
 
 /** What a job needs from the engine. */
-export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
+export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged' | 'onStored'> {
   client: StoreClient;
   online: OnlinePort;
   clock: ClockPort;
@@ -83,7 +82,8 @@ export class UploadJob {
     const ctx: UploadContext = {
       ...deps,
       onSent: (start, sent) => this.onSent(start + sent),
-      onAcknowledged: (n) => this.onAcknowledged(n),
+      onAcknowledged: (n) => this.onAcknowledged(n, n),
+      onStored: (n) => this.onAcknowledged(n, Math.max(n, this.snapshot.bytesSent)),
     };
     this.strategy = resumable ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom) : new MultipartUpload(ctx, input);
   }
@@ -325,9 +325,10 @@ export class UploadJob {
     }
   }
 
-  private onAcknowledged(acknowledged: number): void {
+  private onAcknowledged(acknowledged: number, sent: number): void {
+    if (acknowledged < this.snapshot.bytesAcknowledged && sent > acknowledged) return; // a late, older write
     this.snapshot.bytesAcknowledged = acknowledged;
-    this.snapshot.bytesSent = acknowledged;
+    this.snapshot.bytesSent = sent;
     this.lastProgressEmit = this.deps.clock.now();
     this.deps.emit('progress', this.copy());
     this.broadcastProgress();
