@@ -8,13 +8,16 @@ import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
 import type { StoreFile } from './types.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
 
 /**
  * A small file in one `multipart/related` request (spec §4.2). A create carries a pre-generated ID (supplement §4)
  * so that retrying after an unanswered request cannot make a duplicate: a 409 for an ID this upload already sent
  * means the earlier try created the file, which is then fetched. Conversions and updates use no pre-generated ID.
  */
-export class MultipartUpload {
+export class MultipartUpload implements UploadStrategy {
+  readonly recordId = undefined;
+  readonly sessionUri = undefined;
   private fileId?: string;
   /** True once a create with `fileId` may have reached the service. */
   private idSent = false;
@@ -71,4 +74,13 @@ export class MultipartUpload {
     }
     return file;
   }
+
+  /** No session, so nothing to lock, forget or cancel. */
+  adoptLock(lock: () => void): void {
+    lock();
+  }
+  releaseLock(): void {}
+  forget(): void {}
+  async reset(): Promise<void> {}
+  async cancel(): Promise<void> {}
 }

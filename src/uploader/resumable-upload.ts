@@ -20,6 +20,7 @@ import { answerWithin, sendGuarded } from './send-guarded.ts';
 import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
 
 /** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
@@ -44,7 +45,7 @@ export class HeldElsewhere extends Error {
  * not acknowledged. The service may keep less than was sent, so the acknowledged offset only ever comes from the
  * service's answers, never from what was sent.
  */
-export class ResumableUpload {
+export class ResumableUpload implements UploadStrategy {
   record?: SessionRecord;
   /** True when the service's state is unknown and must be asked before sending. */
   private needsStatus: boolean;
@@ -64,9 +65,8 @@ export class ResumableUpload {
     this.needsStatus = resumeFrom !== undefined;
   }
 
-  /** Bytes the service confirmed. */
-  get acknowledged(): number {
-    return this.record?.acknowledged ?? 0;
+  get recordId(): string | undefined {
+    return this.record?.id;
   }
 
   /** One attempt from wherever the upload stands; throws for the job to judge (and calls `run` again). */
