@@ -172,6 +172,11 @@ export interface Uploader extends EventTarget {
   pauseAll(): void;
   resumeAll(): void;
   destroy(): void;
+  /** Typed for the uploader's own events: `e.detail` is the snapshot (or list) that event carries. */
+  addEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
 }
 
 /** Options of `createUploader`. */
