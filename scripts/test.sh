@@ -10,3 +10,5 @@ echo "== node suites"
 bash scripts/test-node.sh
 echo "== browser suites"
 bash scripts/test-browser.sh
+echo "== consumers: the packed tarballs installed into fixture apps"
+bash scripts/test-consumers.sh

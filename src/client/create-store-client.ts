@@ -1,7 +1,5 @@
 import { H_AUTHORIZATION, H_CONTENT_TYPE } from '../protocol/headers.ts';
-import { fileExportPath, filePath } from '../protocol/routes.ts';
 import { encodeBody } from './encode-body.ts';
-import { readBlob, type DownloadOptions } from './read-blob.ts';
 import type { ApiCall, RequestOptions } from './api-call.ts';
 import { calls } from './calls.ts';
 import { StoreError } from './store-error.ts';
@@ -51,12 +49,6 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  async function fetchBlob(path: string, query: Record<string, string>, opts: DownloadOptions = {}): Promise<Blob> {
-    const response = await authorizedFetch('GET', path, { query, ...(opts.signal && { signal: opts.signal }) });
-    if (!response.ok) throw StoreError.fromResponse(response.status, await response.text());
-    return readBlob(response, opts);
-  }
-
   function send<T>(call: ApiCall<T>): Promise<T> {
     return request<T>(call.method, call.path, call);
   }
@@ -83,8 +75,9 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
       create: (metadata, o) => send(calls.createFile(metadata, o)),
       update: (fileId, metadata, o) => send(calls.updateFile(fileId, metadata, o)),
       delete: (fileId) => send(calls.deleteFile(fileId)),
-      download: (fileId, o) => fetchBlob(filePath(fileId), { alt: 'media' }, o),
-      export: (fileId, mimeType, o) => fetchBlob(fileExportPath(fileId), { mimeType }, o),
+      // Loaded on first use: the upload worker embeds this client and never downloads.
+      download: async (fileId, o) => (await import('./download.ts')).download(authorizedFetch, fileId, o),
+      export: async (fileId, mimeType, o) => (await import('./download.ts')).exportAs(authorizedFetch, fileId, mimeType, o),
     },
     generateIds: async (count) => (await send(calls.generateIds(count))).ids,
     about: (o) => send(calls.about(o)),

@@ -4,7 +4,7 @@ export { calls, type FileField, type FileListField, type AboutField, type Permis
 export { StoreError, isRetryable, isRateLimit } from './store-error.ts';
 export type { ApiCall, FieldsOption, QueryValues, RequestOptions, ResultOf } from './api-call.ts';
 export type { StoreClient, StoreClientOptions, BatchOutcome, BatchOutcomes } from './types.ts';
-export type { DownloadOptions, DownloadProgress } from './read-blob.ts';
+export type { DownloadOptions, DownloadProgress } from './download.ts';
 export type * from './resources.ts';
 export { pathWithQuery, joinUrl } from './url.ts';
 export { createWatcher, type Watcher, type Watch, type WatcherOptions, type WatchClient, type ChannelInfo } from './watch.ts';

@@ -3,7 +3,7 @@ import type { ApiCall, RequestOptions, ResultOf } from './api-call.ts';
 import type { ListFilesOptions, UpdateFileOptions, FileField, AboutField, PermissionField } from './calls.ts';
 import type { FieldsOption } from './api-call.ts';
 import type { StoreError } from './store-error.ts';
-import type { DownloadOptions } from './read-blob.ts';
+import type { DownloadOptions } from './download.ts';
 import type {
   FileMetadataInput,
   PermissionInput,

@@ -34,10 +34,17 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
     throw new UploadError({ code: 'bad-request', message: 'getAccessToken must be a function that returns the bearer token' });
   }
   validateOptions({ ...options, baseUrl: options.baseUrl ?? '' });
-  return new WorkerUploader(options);
+  if (!options.service && !options.worker && typeof Worker === 'undefined') {
+    throw new UploadError({
+      code: 'bad-request',
+      message: 'createUploader needs a browser with Web Workers (it was called where there is no Worker, e.g. Node or server-side rendering); create it in the browser, after the page loads',
+    });
+  }
+  return new MainThreadUploader(options);
 }
 
-class WorkerUploader extends EventTarget implements Uploader {
+/** The uploader as the page sees it: lives on the main thread, hands files to the upload worker, keeps snapshots. */
+class MainThreadUploader extends EventTarget implements Uploader {
   private readonly tasks = new Map<string, TaskHandle>();
   private readonly remote: Remote<UploaderService> | UploaderService;
   private readonly ready: Promise<void>;
@@ -134,10 +141,18 @@ class WorkerUploader extends EventTarget implements Uploader {
 
   override addEventListener<K extends keyof UploaderEventMap>(
     type: K | string,
-    listener: ((event: UploaderEventMap[K]) => void) | EventListenerOrEventListenerObject | null,
+    listener: ((this: Uploader, event: UploaderEventMap[K]) => void) | EventListenerOrEventListenerObject | null,
     options?: boolean | AddEventListenerOptions,
   ): void {
     super.addEventListener(type, listener as EventListenerOrEventListenerObject | null, options);
+  }
+
+  override removeEventListener<K extends keyof UploaderEventMap>(
+    type: K | string,
+    listener: ((this: Uploader, event: UploaderEventMap[K]) => void) | EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void {
+    super.removeEventListener(type, listener as EventListenerOrEventListenerObject | null, options);
   }
 
   private start(info: FileInfo, options: AddOptions, send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot, size: number): TaskHandle {

@@ -1,9 +1,8 @@
 import type { StoreClient } from '../client/index.ts';
 import type { BackoffOptions } from '../protocol/backoff.ts';
+import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { IdPool } from './id-pool.ts';
-import { MemoryLocks } from './adapters/memory-locks.ts';
-import { sessionLockKey } from './adapters/web-locks.ts';
-import type { ChannelPort, ClockPort, HttpPort, LockPort, OnlinePort, SessionRecord, SessionStore } from './ports.ts';
+import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
@@ -21,14 +20,17 @@ export interface EngineConfig {
   online: OnlinePort;
   clock: ClockPort;
   store?: SessionStore;
-  /** Cross-tab session locks (Web Locks in the browser); default: locks inside this engine only. */
-  locks?: LockPort;
+  /** Cross-tab session locks: Web Locks in the browser, `MemoryLocks` where one engine is alone. */
+  locks: LockPort;
   /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
   channel?: ChannelPort;
   concurrency?: number;
   chunkSize?: number | 'adaptive';
   resumableThreshold?: number;
+  /** Compare the service's MD5 with the bytes sent (default true); false never hashes. */
   verify?: boolean;
+  /** Where MD5 trackers run when verifying; default: in this thread. */
+  hasher?: HasherPort;
   stallTimeoutMs?: number;
   maxRetries?: number;
   backoff?: BackoffOptions;
@@ -58,9 +60,11 @@ export class UploadEngine {
   private readonly ids: IdPool;
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
+  private readonly hasher?: HasherPort;
 
   constructor(private readonly config: EngineConfig) {
-    this.locks = config.locks ?? new MemoryLocks();
+    this.locks = config.locks;
+    if (config.verify ?? true) this.hasher = config.hasher ?? lazyInThreadHasher();
     validateOptions(config);
     this.ids = new IdPool(config.client);
     this.unsubscribeOnline = config.online.subscribe((online) => {
@@ -88,7 +92,7 @@ export class UploadEngine {
         locks: this.locks,
         ...(this.config.channel && { channel: this.config.channel }),
         stallTimeoutMs: this.config.stallTimeoutMs ?? 30_000,
-        verify: this.config.verify ?? true,
+        ...(this.hasher && { hasher: this.hasher }),
         online: this.config.online,
         clock: this.config.clock,
         maxRetries: this.config.maxRetries ?? 8,

@@ -8,7 +8,8 @@ export { IdbSessionStore, SESSION_DB, SESSION_STORE } from './adapters/idb-sessi
 export { xhrHttp } from './adapters/xhr-http.ts';
 export { systemClock } from './adapters/system-clock.ts';
 export { navigatorOnline, ManualOnline } from './adapters/navigator-online.ts';
-export { webLocks, sessionLockKey } from './adapters/web-locks.ts';
+export { webLocks } from './adapters/web-locks.ts';
+export { sessionLockKey } from './ports.ts';
 export { MemoryLocks } from './adapters/memory-locks.ts';
 export { broadcastChannel } from './adapters/broadcast-channel.ts';
 export type * from './ports.ts';

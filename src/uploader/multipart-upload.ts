@@ -1,21 +1,23 @@
 import { StoreError } from '../client/index.ts';
 import { H_CONTENT_TYPE } from '../protocol/headers.ts';
-import { encodeMultipartRelated } from '../protocol/multipart.ts';
+import { encodeMultipartRelated } from '../protocol/multipart-encode.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import { pathWithQuery, joinUrl } from '../client/url.ts';
-import { Md5Tracker } from './md5-tracker.ts';
 import { requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
 import type { StoreFile } from './types.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
 
 /**
  * A small file in one `multipart/related` request (spec §4.2). A create carries a pre-generated ID (supplement §4)
  * so that retrying after an unanswered request cannot make a duplicate: a 409 for an ID this upload already sent
  * means the earlier try created the file, which is then fetched. Conversions and updates use no pre-generated ID.
  */
-export class MultipartUpload {
+export class MultipartUpload implements UploadStrategy {
+  readonly recordId = undefined;
+  readonly sessionUri = undefined;
   private fileId?: string;
   /** True once a create with `fileId` may have reached the service. */
   private idSent = false;
@@ -35,17 +37,23 @@ export class MultipartUpload {
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
     const body = new Blob(encoded.body as BlobPart[]);
-    const hasher = ctx.verify ? await Md5Tracker.create() : undefined;
-    const hashing = hasher?.hashTo(input.file, input.file.size, signal);
-    hashing?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
+    // Hashed beside the request (in the hash worker in a browser); only the result waits for it.
+    const tracker = ctx.hasher ? await ctx.hasher.open(undefined, 0) : undefined;
+    const digest = tracker?.digest(input.file, input.file.size);
+    digest?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
     const retriedCreate = this.idSent;
     if (metadata.id !== undefined) this.idSent = true;
-    const response = await sendGuarded(
+    let response;
+    try {
+      response = await sendGuarded(
       ctx.http,
       { method: update ? 'PATCH' : 'POST', url, headers: { [H_CONTENT_TYPE]: encoded.contentType, authorization: `Bearer ${token}` }, body: [body] },
       { signal, stallTimeoutMs: ctx.stallTimeoutMs, ...answerWithin(ctx, !!input.options.convertTo, true), bodyLength: body.size, onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)) },
-    );
-    await hashing;
+      );
+    } catch (error) {
+      tracker?.close();
+      throw error;
+    }
     let file: StoreFile;
     if (response.status === 200 || response.status === 201) {
       file = JSON.parse(response.text) as StoreFile;
@@ -59,7 +67,20 @@ export class MultipartUpload {
       }
     }
     ctx.onAcknowledged(input.file.size);
-    if (hasher) verifyResult(file, input.file.size, hasher.hex());
+    if (tracker) {
+      const md5 = await digest!;
+      tracker.close();
+      verifyResult(file, input.file.size, md5);
+    }
     return file;
   }
+
+  /** No session, so nothing to lock, forget or cancel. */
+  adoptLock(lock: () => void): void {
+    lock();
+  }
+  releaseLock(): void {}
+  forget(): void {}
+  async reset(): Promise<void> {}
+  async cancel(): Promise<void> {}
 }

@@ -1,3 +1,5 @@
+import type { SavedHash } from './hashing/md5-engine.ts';
+
 /**
  * The ports the upload engine talks through. The engine is a state machine that never touches `window`, `XMLHttpRequest`,
  * `fetch`, IndexedDB or `node:` modules itself; each environment plugs in one small adapter per port, so the same engine
@@ -64,8 +66,8 @@ export interface SessionRecord {
   updateFileId?: string;
   /** Bytes the service confirmed (first byte not yet stored). */
   acknowledged: number;
-  /** hash-wasm MD5 state covering bytes [0, hashedTo). */
-  hashState?: Uint8Array;
+  /** MD5 state covering bytes [0, hashedTo) (records older than the named states hold a bare hash-wasm state). */
+  hashState?: SavedHash | Uint8Array;
   hashedTo: number;
   createdAt: number;
   updatedAt: number;
@@ -96,6 +98,14 @@ export interface ClockPort {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** The prefix of every lock the kit takes, so its names never clash with the app's own locks. */
+const LOCK_PREFIX = 'store-upload-kit:session:';
+
+/** The lock name of one resumable session: its URI, which is the same in every tab. */
+export function sessionLockKey(sessionUri: string): string {
+  return LOCK_PREFIX + sessionUri;
+}
+
 /** Gives a held lock back. Calling it twice is harmless. */
 export type ReleaseLock = () => void;
 
@@ -124,4 +134,27 @@ export interface ChannelPort {
   /** Calls `listener` for every message from another tab; returns an unsubscribe function. */
   subscribe(listener: (message: SessionMessage) => void): () => void;
   close(): void;
+}
+
+/**
+ * The running MD5 of one upload. Calls are queued in order; the tracker may live in another thread (the hash
+ * worker), so every answer is a promise and the source is passed by reference (a Blob), never as bytes.
+ */
+export interface HashTracker {
+  /** Hashes [start, end) of `source`, first moving to `start` (a rewind or a skip) when the hash is elsewhere. */
+  hashTo(source: Blob, start: number, end: number): Promise<void>;
+  /** The state covering [0, offset), to store with an acknowledged offset; no rewind goes below it afterwards. */
+  stateAt(source: Blob, offset: number): Promise<SavedHash>;
+  /** Hex digest of [0, offset). */
+  digest(source: Blob, offset: number): Promise<string>;
+  /** Stops the hashing queued so far (the request it shadowed failed). */
+  abort(): void;
+  /** Frees the tracker. */
+  close(): void;
+}
+
+/** Opens MD5 trackers, in this thread or another; absent when the uploader does not verify. */
+export interface HasherPort {
+  /** A tracker at `offset` from a saved state, or at 0 (a state it cannot load is dropped: the file is re-hashed). */
+  open(saved: SavedHash | undefined, offset: number): Promise<HashTracker>;
 }

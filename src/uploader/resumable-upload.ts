@@ -13,13 +13,14 @@ import {
 } from '../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
-import { Md5Tracker } from './md5-tracker.ts';
-import { sessionLockKey } from './adapters/web-locks.ts';
-import type { HttpResponse, ReleaseLock, SessionRecord } from './ports.ts';
+import { savedHashOf } from './hashing/md5-engine.ts';
+import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded } from './send-guarded.ts';
+import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
 
 /** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
@@ -44,11 +45,13 @@ export class HeldElsewhere extends Error {
  * not acknowledged. The service may keep less than was sent, so the acknowledged offset only ever comes from the
  * service's answers, never from what was sent.
  */
-export class ResumableUpload {
+export class ResumableUpload implements UploadStrategy {
   record?: SessionRecord;
   /** True when the service's state is unknown and must be asked before sending. */
   private needsStatus: boolean;
-  private tracker?: Md5Tracker;
+  /** The MD5 of the bytes sent, hashed beside the requests (absent when the uploader does not verify). */
+  private tracker?: HashTracker;
+  private writer?: SessionWriter;
   /** This tab's hold on the session (Web Locks): no byte is sent without it. */
   private lock?: ReleaseLock;
 
@@ -62,13 +65,21 @@ export class ResumableUpload {
     this.needsStatus = resumeFrom !== undefined;
   }
 
-  /** Bytes the service confirmed. */
-  get acknowledged(): number {
-    return this.record?.acknowledged ?? 0;
+  get recordId(): string | undefined {
+    return this.record?.id;
   }
 
   /** One attempt from wherever the upload stands; throws for the job to judge (and calls `run` again). */
   async run(signal: AbortSignal, token: string): Promise<StoreFile> {
+    try {
+      return await this.attempt(signal, token);
+    } finally {
+      // Whatever ends the attempt, the stored record must show the latest acknowledged offset before anyone looks.
+      await this.writer?.flush();
+    }
+  }
+
+  private async attempt(signal: AbortSignal, token: string): Promise<StoreFile> {
     const total = this.input.file.size;
     if (!this.record) await this.start(signal, token);
     else if (!this.lock) {
@@ -76,19 +87,18 @@ export class ResumableUpload {
       if (!lock) throw new HeldElsewhere(this.record.sessionUri);
       this.adoptLock(lock);
     }
+    const tracker = await this.openTracker();
     if (this.needsStatus) {
       const finished = await this.queryStatus(signal);
       if (finished) return this.finish(finished);
     }
     const record = this.record!;
-    this.tracker ??= await Md5Tracker.create(record.hashState, record.hashedTo);
+    const writer = this.writerFor(record);
     for (let stuck = 0; ; ) {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
-      await this.tracker.seek(start, this.input.file);
-      const hashing = new AbortController();
-      const hashed = this.ctx.verify ? this.tracker.hashTo(this.input.file, end, hashing.signal) : Promise.resolve();
-      hashed.catch(() => undefined); // awaited below on every path
+      // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
+      tracker?.hashTo(this.input.file, start, end).catch(() => undefined);
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;
@@ -112,12 +122,10 @@ export class ResumableUpload {
           },
         );
       } catch (error) {
-        hashing.abort();
-        await hashed;
+        tracker?.abort();
         this.sizer.shrink();
         throw error;
       }
-      await hashed;
       if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
       const stored = this.stored(response);
@@ -125,7 +133,11 @@ export class ResumableUpload {
       // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
       stuck = stored > start ? 0 : stuck + 1;
       if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
-      await this.acknowledge(stored);
+      // The next request starts now; the record follows in the background (never ahead of `stored`), and the
+      // offset is reported once it is stored.
+      record.acknowledged = stored;
+      record.updatedAt = this.ctx.clock.now();
+      writer.schedule();
     }
   }
 
@@ -150,15 +162,18 @@ export class ResumableUpload {
 
   /** Forgets the session without telling the service (another tab already finished or cancelled it). */
   forget(): void {
+    void this.dropWriter();
     this.releaseLock();
     this.record = undefined;
   }
 
   /** Forgets the session after a 404: the next `run` starts a new one from byte 0. */
   async reset(): Promise<void> {
+    await this.dropWriter();
     if (this.record) await this.ctx.store?.delete(this.record.id);
     this.releaseLock();
     this.record = undefined;
+    this.tracker?.close();
     this.tracker = undefined;
     this.needsStatus = false;
     this.ctx.onAcknowledged(0);
@@ -168,7 +183,10 @@ export class ResumableUpload {
   async cancel(): Promise<void> {
     const record = this.record;
     if (!record) return;
+    await this.dropWriter();
     this.record = undefined;
+    this.tracker?.close();
+    this.tracker = undefined;
     await this.ctx.store?.delete(record.id);
     const controller = new AbortController();
     await this.ctx.http.send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: controller.signal }).catch(() => undefined);
@@ -253,19 +271,38 @@ export class ResumableUpload {
     return stored;
   }
 
+  /** After a status query: the service's offset replaces ours, and the record is stored before sending on. */
   private async acknowledge(stored: number): Promise<void> {
     const record = this.record!;
     record.acknowledged = stored;
     record.updatedAt = this.ctx.clock.now();
-    if (this.tracker && this.ctx.verify) {
-      await this.tracker.seek(stored, this.input.file);
-      this.tracker.confirm(stored);
-      record.hashState = this.tracker.save();
-      record.hashedTo = stored;
-    }
-    // Persist first: an acknowledged offset the page reports is one a reload can resume from.
-    await this.ctx.store?.put(record);
+    const writer = this.writerFor(record);
+    writer.schedule();
+    await writer.flush();
+    // Reported here too: after a failure the bytes sent fall back to what the service kept.
     this.ctx.onAcknowledged(stored);
+  }
+
+  /** The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing). */
+  private async openTracker(): Promise<HashTracker | undefined> {
+    if (!this.ctx.hasher || !this.record) return undefined;
+    if (!this.tracker) {
+      const saved = savedHashOf(this.record.hashState);
+      this.tracker = await this.ctx.hasher.open(saved, saved ? this.record.hashedTo : 0);
+    }
+    return this.tracker;
+  }
+
+  private writerFor(record: SessionRecord): SessionWriter {
+    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.file, () => this.tracker, (n) => this.ctx.onStored(n));
+    return this.writer;
+  }
+
+  /** Stops record writes and waits for the one in flight, so a delete that follows is not undone by it. */
+  private async dropWriter(): Promise<void> {
+    const writer = this.writer;
+    this.writer = undefined;
+    await writer?.close();
   }
 
   private async finish(file: StoreFile): Promise<StoreFile> {
@@ -273,11 +310,14 @@ export class ResumableUpload {
     const record = this.record!;
     this.ctx.onAcknowledged(total);
     // The session is complete whatever the check finds: its record must not outlive it.
+    await this.dropWriter();
     await this.ctx.store?.delete(record.id);
-    if (this.ctx.verify) {
-      this.tracker ??= await Md5Tracker.create(record.hashState, record.hashedTo);
-      await this.tracker.seek(total, this.input.file);
-      verifyResult(file, total, this.tracker.hex());
+    const tracker = await this.openTracker();
+    if (tracker) {
+      const md5 = await tracker.digest(this.input.file, total);
+      tracker.close();
+      this.tracker = undefined;
+      verifyResult(file, total, md5);
     }
     return file;
   }

@@ -172,6 +172,11 @@ export interface Uploader extends EventTarget {
   pauseAll(): void;
   resumeAll(): void;
   destroy(): void;
+  /** Typed for the uploader's own events: `e.detail` is the snapshot (or list) that event carries. */
+  addEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
 }
 
 /** Options of `createUploader`. */
@@ -184,8 +189,18 @@ export interface UploaderOptions {
   chunkSize?: number | 'adaptive';
   /** Files larger than this go resumable (default 5 MiB). */
   resumableThreshold?: number;
-  /** Compare the service's `md5Checksum` and `size` with what was sent (default true). */
+  /**
+   * Compare the service's `md5Checksum` and `size` with what was sent (default true). The MD5 is computed in a
+   * second worker beside the requests; `false` never hashes.
+   */
   verify?: boolean;
+  /**
+   * Hash with WebAssembly (hash-wasm, default true). Set `false` on pages whose Content-Security-Policy lacks
+   * `'wasm-unsafe-eval'`: the kit then uses its JavaScript MD5 (spark-md5, slower) without trying WebAssembly, so the
+   * browser reports no violation. Left on under such a policy, the first compile is refused once and the kit falls
+   * back by itself.
+   */
+  wasm?: boolean;
   /**
    * Keep resumable sessions in IndexedDB (default true); the first uploader of the page then asks the browser for
    * persistent storage. `blobQuotaBytes`: files up to this size are kept in IndexedDB with their session, so they

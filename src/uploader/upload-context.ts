@@ -1,6 +1,6 @@
 import type { StoreClient } from '../client/index.ts';
 import type { IdPool } from './id-pool.ts';
-import type { ClockPort, HttpPort, LockPort, SessionStore } from './ports.ts';
+import type { ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 import type { AddOptions, StoreFile } from './types.ts';
 
 /** What every upload strategy needs from the engine, for one task. */
@@ -15,11 +15,14 @@ export interface UploadContext {
   /** Timestamps of session records (their expiry) come from here, so tests can move time. */
   clock: ClockPort;
   stallTimeoutMs: number;
-  verify: boolean;
+  /** MD5 trackers for verification; absent when the uploader does not verify (then nothing is ever hashed). */
+  hasher?: HasherPort;
   /** Bytes of the current request handed to the network; `start` is the request's first file offset. */
   onSent(start: number, sent: number): void;
-  /** The service confirmed bytes [0, acknowledged). */
+  /** The service confirmed bytes [0, acknowledged); the bytes sent are what it kept (after a failure, less). */
   onAcknowledged(acknowledged: number): void;
+  /** An acknowledged offset is stored while the next request may already be sending: the bytes sent stay ahead. */
+  onStored(acknowledged: number): void;
 }
 
 /** The file being uploaded and what the app asked for. */

@@ -2,20 +2,23 @@ import { StoreError, isRateLimit, type StoreClient } from '../client/index.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
+import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
 import { MultipartUpload } from './multipart-upload.ts';
-import { sessionLockKey } from './adapters/web-locks.ts';
 import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from './ports.ts';
+import { ProgressMeter } from './progress-meter.ts';
 import { HeldElsewhere, ResumableUpload, SessionExpired } from './resumable-upload.ts';
+import { decide, type Failure } from './retry-policy.ts';
 import type { RetryInfo, StoreFile, TaskSnapshot, UploadErrorInfo } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { UploadError } from './upload-error.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
 
 /** Events a job reports; `progress` is throttled by the job, the others are sent as they happen. */
 export type JobEvent = 'start' | 'progress' | 'retry' | 'success' | 'error' | 'change';
 
 /** What a job needs from the engine. */
-export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
+export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged' | 'onStored'> {
   client: StoreClient;
   online: OnlinePort;
   clock: ClockPort;
@@ -27,9 +30,6 @@ export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'
   channel?: ChannelPort;
   emit(event: JobEvent, snapshot: TaskSnapshot): void;
 }
-
-/** Progress events per task per second at most (plus one per acknowledged chunk). */
-const PROGRESS_PER_SECOND = 10;
 
 /**
  * One upload task's life: picks the strategy, runs attempts, and decides after each failure what spec §7 says —
@@ -50,7 +50,8 @@ export class UploadJob {
   readonly snapshot: TaskSnapshot;
   private current!: Promise<StoreFile>;
   private settle!: { resolve(file: StoreFile): void; reject(error: UploadError): void };
-  private readonly strategy: MultipartUpload | ResumableUpload;
+  private readonly strategy: UploadStrategy;
+  private readonly meter: ProgressMeter;
   private controller?: AbortController;
   /** Aborts only the current attempt (going offline), not the job. */
   private attempt?: AbortController;
@@ -60,8 +61,6 @@ export class UploadJob {
    * `paused`/`queued`; a resume or retry in that window must not re-arm the task and upload it after all.
    */
   private cancelling = false;
-  private lastProgressEmit = 0;
-  private speedSample = { at: 0, bytes: 0 };
 
   constructor(private readonly deps: JobDeps, readonly input: UploadInput, resumeFrom?: SessionRecord) {
     const file = input.file;
@@ -80,10 +79,15 @@ export class UploadJob {
       ...(input.options.convertTo && { convertTo: input.options.convertTo }),
     };
     this.renew();
+    this.meter = new ProgressMeter(this.snapshot, deps.clock, () => {
+      this.deps.emit('progress', this.copy());
+      this.broadcastProgress();
+    });
     const ctx: UploadContext = {
       ...deps,
-      onSent: (start, sent) => this.onSent(start + sent),
-      onAcknowledged: (n) => this.onAcknowledged(n),
+      onSent: (start, sent) => this.meter.sent(start + sent),
+      onAcknowledged: (n) => this.meter.acknowledged(n, n),
+      onStored: (n) => this.meter.acknowledged(n, Math.max(n, this.snapshot.bytesSent)),
     };
     this.strategy = resumable ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom) : new MultipartUpload(ctx, input);
   }
@@ -95,7 +99,7 @@ export class UploadJob {
 
   /** The id of the session record this job uploads, if it has one. */
   get recordId(): string | undefined {
-    return this.strategy instanceof ResumableUpload ? this.strategy.record?.id : undefined;
+    return this.strategy.recordId;
   }
 
   /** True while `run` is working on the task. */
@@ -112,6 +116,8 @@ export class UploadJob {
       this.snapshot.startedAt = this.deps.clock.now();
       this.set({ state: 'uploading' }, 'start');
     } else this.set({ state: 'uploading' }, 'change');
+    const heartbeat = new AbortController();
+    void this.meter.heartbeat(AbortSignal.any([signal, heartbeat.signal]));
     let refreshToken = false;
     let authRetried = false;
     /** The token of the latest attempt (a 401 names it, so a token another call already replaced is not refreshed). */
@@ -129,11 +135,12 @@ export class UploadJob {
           if (delay > 0) await this.deps.clock.sleep(delay, signal);
           delay = 0;
           if (follow !== undefined) {
-            const outcome = await this.followOtherTab(follow, attempt.signal);
+            this.set({ state: 'uploading', inOtherTab: true, retry: undefined, speed: 0 }, 'change');
+            const outcome = await followOtherTab(this.deps, this.snapshot, this.strategy, follow, attempt.signal, () => this.deps.emit('progress', this.copy()));
             follow = undefined;
             if (outcome?.type === 'done') return this.finishWith(outcome.file);
             if (outcome?.type === 'cancelled') {
-              (this.strategy as ResumableUpload).forget();
+              this.strategy.forget();
               return this.endCancelled();
             }
           }
@@ -147,43 +154,51 @@ export class UploadJob {
           return;
         } catch (caught) {
           const interrupt = interruptOf(caught) ?? (attempt.signal.aborted ? interruptOf(attempt.signal.reason) : undefined);
-          if (interrupt?.kind === 'pause') return this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change');
-          if (interrupt?.kind === 'cancel') return await this.cancelNow();
-          if (interrupt?.kind === 'destroy') return;
-          if (interrupt?.kind === 'offline') continue; // the loop waits for `online`, spending nothing
-          if (caught instanceof HeldElsewhere) {
-            follow = caught.sessionUri;
-            continue;
-          }
+          if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined) this.deps.client.tokenAccepted(token);
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
-          if (caught instanceof SessionExpired) {
-            await (this.strategy as ResumableUpload).reset();
-            delay = this.backoff('session-expired');
-            continue;
-          }
-          if (interrupt?.kind === 'stall') {
-            delay = this.backoff('stall');
-            continue;
-          }
-          if (caught instanceof StoreError) {
-            if (caught.status > 0 && caught.status !== 401 && token !== undefined) this.deps.client.tokenAccepted(token);
-            if (caught.status === 0 && !this.deps.online.isOnline()) continue;
-            if (caught.status === 401 && !authRetried) {
+          const failure: Failure = interrupt
+            ? { kind: interrupt.kind }
+            : caught instanceof HeldElsewhere
+              ? { kind: 'held-elsewhere' }
+              : caught instanceof SessionExpired
+                ? { kind: 'session-expired' }
+                : caught instanceof StoreError
+                  ? { kind: 'http', status: caught.status, retryable: caught.retryable, rateLimit: isRateLimit(caught.status, caught.reason), online: this.deps.online.isOnline(), authRetried }
+                  : { kind: 'other' };
+          const decision = decide(failure);
+          switch (decision.action) {
+            case 'pause':
+              return this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change');
+            case 'cancel':
+              return await this.cancelNow();
+            case 'stop':
+              return;
+            case 'wait-online':
+              continue; // the loop waits for `online`, spending nothing
+            case 'follow-other-tab':
+              follow = (caught as HeldElsewhere).sessionUri;
+              continue;
+            case 'refresh-token':
               authRetried = refreshToken = true;
               continue;
-            }
-            if (caught.status === 0 || caught.retryable) {
-              delay = this.backoff(caught.status === 0 ? 'network' : isRateLimit(caught.status, caught.reason) ? 'rate-limit' : 'server-error', caught);
+            case 'new-session':
+              await this.strategy.reset();
+              delay = this.backoff(decision.cause);
               continue;
-            }
-            throw new UploadError({
-              code: errorCodeOf(caught, !!this.input.options.convertTo),
-              message: caught.message,
-              status: caught.status,
-              ...(caught.reason !== undefined && { reason: caught.reason }),
-            });
+            case 'back-off':
+              delay = this.backoff(decision.cause, caught instanceof StoreError ? caught : undefined);
+              continue;
+            case 'fail':
+              if (caught instanceof StoreError) {
+                throw new UploadError({
+                  code: errorCodeOf(caught, !!this.input.options.convertTo),
+                  message: caught.message,
+                  status: caught.status,
+                  ...(caught.reason !== undefined && { reason: caught.reason }),
+                });
+              }
+              throw caught;
           }
-          throw caught;
         } finally {
           signal.removeEventListener('abort', forward);
         }
@@ -191,7 +206,8 @@ export class UploadJob {
     } catch (error) {
       this.failWith(error);
     } finally {
-      if (this.strategy instanceof ResumableUpload) this.strategy.releaseLock();
+      heartbeat.abort();
+      this.strategy.releaseLock();
       if (this.controller === controller) this.controller = undefined;
     }
   }
@@ -210,7 +226,7 @@ export class UploadJob {
 
   /** Forgets a failed task's resumable session: its record and, with a `DELETE`, the service's session. */
   async discard(): Promise<void> {
-    if (this.strategy instanceof ResumableUpload && !this.running) await this.strategy.cancel();
+    if (!this.running) await this.strategy.cancel();
   }
 
   /** Aborts the current request with `kind` (`offline`, `destroy`). */
@@ -235,41 +251,9 @@ export class UploadJob {
     this.current.catch(() => undefined); // the app may never look at `done`; failures are also events
   }
 
-  /**
-   * Another tab is uploading this session: mirror its progress until it lets go of the lock (then this tab holds it
-   * and the loop asks the service where the upload stands) or reports the end of the upload.
-   */
-  private async followOtherTab(sessionUri: string, signal: AbortSignal): Promise<SessionMessage | undefined> {
-    const ended = new AbortController();
-    let outcome: SessionMessage | undefined;
-    const stop = this.deps.channel?.subscribe((message) => {
-      if (message.sessionUri !== sessionUri) return;
-      if (message.type === 'progress') {
-        this.snapshot.bytesAcknowledged = message.bytesAcknowledged;
-        this.snapshot.bytesSent = Math.max(message.bytesSent, message.bytesAcknowledged);
-        this.deps.emit('progress', this.copy());
-        return;
-      }
-      outcome = message;
-      ended.abort(new Interrupt('pause'));
-    });
-    this.set({ state: 'uploading', inOtherTab: true, retry: undefined, speed: 0 }, 'change');
-    try {
-      const lock = await this.deps.locks.acquire(sessionLockKey(sessionUri), AbortSignal.any([signal, ended.signal]));
-      (this.strategy as ResumableUpload).adoptLock(lock);
-      return undefined;
-    } catch (error) {
-      if (outcome) return outcome;
-      throw error;
-    } finally {
-      stop?.();
-      delete this.snapshot.inOtherTab;
-    }
-  }
-
   /** Tells the other tabs about this session (they may be following it). */
   private broadcast(message: (sessionUri: string) => SessionMessage): void {
-    const uri = this.strategy instanceof ResumableUpload ? this.strategy.sessionUri : undefined;
+    const uri = this.strategy.sessionUri;
     if (uri && this.deps.channel) this.deps.channel.post(message(uri));
   }
 
@@ -306,33 +290,6 @@ export class UploadJob {
     });
   }
 
-  private onSent(position: number): void {
-    const now = this.deps.clock.now();
-    const sample = this.speedSample;
-    if (now - sample.at >= 250) {
-      if (sample.at > 0 && position > sample.bytes) {
-        const instant = ((position - sample.bytes) * 1000) / (now - sample.at);
-        this.snapshot.speed = this.snapshot.speed ? 0.7 * this.snapshot.speed + 0.3 * instant : instant;
-      }
-      this.speedSample = { at: now, bytes: position };
-    }
-    this.snapshot.bytesSent = Math.max(this.snapshot.bytesAcknowledged, Math.min(position, this.snapshot.total));
-    if (this.snapshot.speed > 0) this.snapshot.etaMs = ((this.snapshot.total - this.snapshot.bytesSent) * 1000) / this.snapshot.speed;
-    if (now - this.lastProgressEmit >= 1000 / PROGRESS_PER_SECOND) {
-      this.lastProgressEmit = now;
-      this.deps.emit('progress', this.copy());
-      this.broadcastProgress();
-    }
-  }
-
-  private onAcknowledged(acknowledged: number): void {
-    this.snapshot.bytesAcknowledged = acknowledged;
-    this.snapshot.bytesSent = acknowledged;
-    this.lastProgressEmit = this.deps.clock.now();
-    this.deps.emit('progress', this.copy());
-    this.broadcastProgress();
-  }
-
   private broadcastProgress(): void {
     const { bytesSent, bytesAcknowledged, total } = this.snapshot;
     this.broadcast((sessionUri) => ({ type: 'progress', sessionUri, bytesSent, bytesAcknowledged, total }));
@@ -354,7 +311,7 @@ export class UploadJob {
   private async cancelNow(): Promise<void> {
     this.cancelling = true;
     this.broadcast((sessionUri) => ({ type: 'cancelled', sessionUri }));
-    if (this.strategy instanceof ResumableUpload) await this.strategy.cancel();
+    await this.strategy.cancel();
     this.endCancelled();
   }
 

@@ -1,17 +1,11 @@
 import { createStoreClient } from '../client/index.ts';
 import { ManualOnline } from './adapters/navigator-online.ts';
-import { IdbSessionStore } from './adapters/idb-session-store.ts';
-import { MemorySessionStore } from './adapters/memory-session-store.ts';
-import { systemClock } from './adapters/system-clock.ts';
-import { xhrHttp } from './adapters/xhr-http.ts';
-import { broadcastChannel } from './adapters/broadcast-channel.ts';
-import { webLocks } from './adapters/web-locks.ts';
 import { UploadEngine } from './engine.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
-import type { ChannelPort, ClockPort, HttpPort, LockPort, SessionStore } from './ports.ts';
+import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
 export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
@@ -31,6 +25,17 @@ export interface FileInfo {
   lastModified: number;
 }
 
+/** The adapters the engine runs on, chosen by the composition root (`worker.ts`) once the options are known. */
+export interface EnginePorts {
+  http: HttpPort;
+  store: SessionStore;
+  clock: ClockPort;
+  locks: LockPort;
+  channel?: ChannelPort;
+  /** Absent when the uploader does not verify. */
+  hasher?: HasherPort;
+}
+
 /**
  * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploaderService>`
  * is the cross-thread protocol, so there are no hand-kept message types. Also usable in the page itself (tests, or
@@ -40,30 +45,23 @@ export class UploaderService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
 
-  /** Ports default to the browser's: XHR, IndexedDB, Web Locks, BroadcastChannel and the wall clock. */
-  constructor(private readonly ports: { http?: HttpPort; store?: SessionStore; locks?: LockPort; channel?: ChannelPort; clock?: ClockPort } = {}) {}
+  /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
+  constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
 
   /** Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. */
-  init(
+  async init(
     options: WorkerUploaderOptions,
     getAccessToken: () => string | Promise<string>,
     onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
-  ): void {
+  ): Promise<void> {
     this.online.set(options.online ?? true);
+    const ports = await this.portsFor(options);
     const persist = options.persist ?? true;
-    const store = this.ports.store ?? (persist ? new IdbSessionStore() : new MemorySessionStore());
-    // Persistent storage is asked for by the facade: `navigator.storage.persist()` exists only in windows.
-    const locks = this.ports.locks ?? browserLocks();
-    const channel = this.ports.channel ?? (typeof BroadcastChannel === 'function' ? broadcastChannel() : undefined);
     this.engine = new UploadEngine({
+      ...ports,
       baseUrl: options.baseUrl,
       client: createStoreClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
-      http: this.ports.http ?? xhrHttp,
       online: this.online,
-      clock: this.ports.clock ?? systemClock,
-      store,
-      ...(locks && { locks }),
-      ...(channel && { channel }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),
       ...(options.resumableThreshold !== undefined && { resumableThreshold: options.resumableThreshold }),
@@ -167,10 +165,4 @@ export class UploaderService {
 function withSnapshot(engine: UploadEngine, taskId: string): { snapshot?: TaskSnapshot } {
   const snapshot = engine.snapshot(taskId);
   return snapshot ? { snapshot } : {};
-}
-
-/** Web Locks where the browser has them (windows and workers); otherwise the engine's own in-memory locks. */
-function browserLocks(): LockPort | undefined {
-  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  return locks ? webLocks(locks) : undefined;
 }

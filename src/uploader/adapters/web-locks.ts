@@ -1,13 +1,5 @@
 import type { LockPort, ReleaseLock } from '../ports.ts';
 
-/** The prefix of every lock the kit takes, so its names never clash with the app's own locks. */
-export const LOCK_PREFIX = 'store-upload-kit:session:';
-
-/** The lock name of one resumable session: its URI, which is the same in every tab. */
-export function sessionLockKey(sessionUri: string): string {
-  return LOCK_PREFIX + sessionUri;
-}
-
 /**
  * The lock port over the Web Locks API (`navigator.locks`, in windows and workers). A granted lock is held by a
  * promise that stays pending until `release` is called; the browser also releases it when the tab goes away.

@@ -2,6 +2,7 @@
 // hand-driven connectivity port; records every event so tests can assert on them.
 import { createHash, randomBytes } from 'node:crypto';
 import { createStoreClient } from '../../../src/client/index.ts';
+import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
 import { ManualOnline } from '../../../src/uploader/adapters/navigator-online.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
@@ -33,6 +34,7 @@ export function harness(baseUrl: string, overrides: Partial<EngineConfig> = {}):
     online,
     clock: systemClock,
     store,
+    locks: new MemoryLocks(),
     backoff: { baseMs: 20, capMs: 200 },
     stallTimeoutMs: 5000,
     ...overrides,

@@ -1,0 +1,131 @@
+// Verification beside the requests (issue 14): `verify: false` never hashes, progress keeps coming while a request
+// sits and the hash runs, and a resumed upload's MD5 covers the whole file (bytes sent by the earlier page life
+// included, through the saved hash state). Real worker or a real in-page service, real store-service.
+import { expect } from '@open-wc/testing';
+import { createStore, get, set } from 'idb-keyval';
+import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
+import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
+import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
+import { xhrHttp } from '../../../src/uploader/adapters/xhr-http.ts';
+import { Md5Tracker } from '../../../src/uploader/hashing/md5-tracker.ts';
+import { createUploader, UploaderService } from '../../../src/uploader/index.ts';
+import type { CreateUploaderOptions, HasherPort, SessionRecord, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
+import { addFault, clearFaults, download, eventually, nextEvent, randomFile, sameBytes, serviceUrl, TOKEN } from './helpers.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+let baseUrl: string;
+const made: Uploader[] = [];
+
+function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
+  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, backoff: { baseMs: 20, capMs: 200 }, ...options });
+  made.push(u);
+  return u;
+}
+
+/** Real trackers that count what they read, handed to the engine whatever `verify` says: the engine decides. */
+function countingHasher(): HasherPort & { opened: number; bytes(): number } {
+  const trackers: Md5Tracker[] = [];
+  return {
+    opened: 0,
+    async open(saved, offset) {
+      this.opened++;
+      const tracker = await Md5Tracker.open('auto', saved, offset);
+      trackers.push(tracker);
+      return tracker;
+    },
+    bytes: () => trackers.reduce((sum, t) => sum + t.bytesHashed, 0),
+  };
+}
+
+/** An uploader over an in-page service with real adapters and the counting hasher. */
+function inPage(hasher: HasherPort, options: Partial<CreateUploaderOptions>): Uploader {
+  const service = new UploaderService(() => ({ http: xhrHttp, store: new MemorySessionStore(), clock: systemClock, locks: new MemoryLocks(), hasher }));
+  return uploader({ service, persist: false, ...options });
+}
+
+before(async () => {
+  baseUrl = await serviceUrl();
+});
+afterEach(async () => {
+  for (const u of made.splice(0)) u.destroy();
+  await clearFaults(baseUrl);
+});
+
+describe('verification', () => {
+  it('verify: false hashes nothing, chunked or whole', async () => {
+    const hasher = countingHasher();
+    const file = randomFile(3 * MiB + 5);
+    const chunked = inPage(hasher, { verify: false, chunkSize: 256 * KiB, resumableThreshold: 0 });
+    const stored = await chunked.add(file).done;
+    const whole = inPage(hasher, { verify: false, resumableThreshold: 0 });
+    await whole.add(randomFile(2 * MiB)).done;
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    expect(hasher.opened).to.equal(0);
+    expect(hasher.bytes()).to.equal(0);
+  });
+
+  it('verify on reads each byte once for the hash: no chunk is hashed twice', async () => {
+    const hasher = countingHasher();
+    const file = randomFile(3 * MiB + 5);
+    const stored = await inPage(hasher, { chunkSize: 256 * KiB, resumableThreshold: 0 }).add(file).done;
+    expect(stored.size).to.equal(String(file.size));
+    expect(hasher.opened).to.equal(1);
+    expect(hasher.bytes()).to.equal(file.size);
+  });
+
+  it('progress arrives within 250 ms of the request and keeps arriving while the service holds it and the hash runs', async () => {
+    const u = uploader({ resumableThreshold: 0, wasm: false, persist: false });
+    // The service sits on the one PUT for 1.5 s: the browser reports no upload progress meanwhile.
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 });
+    const times: number[] = [];
+    let started = 0;
+    u.addEventListener('start', () => (started = performance.now()));
+    u.addEventListener('progress', () => times.push(performance.now()));
+    const stored = await u.add(randomFile(8 * MiB)).done;
+    expect(stored.size).to.equal(String(8 * MiB));
+    const gaps = times.map((t, i) => t - (i === 0 ? started : times[i - 1]!));
+    expect(times.length, `progress at ${times.map((t) => Math.round(t - started)).join(', ')} ms`).to.be.at.least(8);
+    expect(Math.max(...gaps), `gaps ${gaps.map(Math.round).join(', ')} ms`).to.be.at.most(250);
+  });
+
+  it('a resumed upload verifies the whole file: a saved hash state of other bytes fails it, the real one passes', async () => {
+    const db = createStore('store-upload-kit', 'sessions');
+    const interrupt = async (file: File): Promise<SessionRecord> => {
+      const first = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+      await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 40 });
+      first.add(file);
+      await nextEvent<TaskSnapshot>(first, 'progress', (s) => s.bytesAcknowledged >= 512 * KiB);
+      first.destroy();
+      let record: SessionRecord | undefined;
+      await eventually(async () => {
+        const all = await (await import('idb-keyval')).values<SessionRecord>(db);
+        record = all.find((r) => r.name === file.name && r.hashedTo >= 512 * KiB);
+        return record !== undefined;
+      }, 'a record with a hash state');
+      await clearFaults(baseUrl);
+      return record!;
+    };
+    const resume = async (id: string, file: File) => {
+      const second = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+      await eventually(async () => (await second.interrupted()).some((x) => x.id === id), 'the upload to be interrupted');
+      return (await second.resumeInterrupted(id, file)).done;
+    };
+
+    const tampered = randomFile(2 * MiB);
+    const record = await interrupt(tampered);
+    // The state of as many zero bytes: what the saved state would be had other bytes been sent before the reload.
+    const zeros = new Blob([new Uint8Array(record.hashedTo)]);
+    const other = await Md5Tracker.open('auto');
+    await other.hashTo(zeros, 0, record.hashedTo);
+    await set(record.id, { ...(await get<SessionRecord>(record.id, db))!, hashState: await other.stateAt(zeros, record.hashedTo) }, db);
+    const error = await resume(record.id, tampered).then(() => undefined, (e: UploadError) => e);
+    expect(error?.code).to.equal('integrity');
+
+    const honest = randomFile(2 * MiB);
+    const kept = await interrupt(honest);
+    const stored = await resume(kept.id, honest);
+    expect(await sameBytes(honest, await download(baseUrl, stored.id))).to.equal(true);
+  });
+});

@@ -1,0 +1,51 @@
+// The MD5 tracker over both implementations (hash-wasm and spark-md5): digests equal Node's, saved states resume,
+// a state of the other implementation is dropped and the file re-hashed, rewinds re-hash only what they must.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { Md5Tracker } from '../../src/uploader/hashing/md5-tracker.ts';
+
+const MiB = 1024 * 1024;
+const bytes = randomBytes(5 * MiB + 123);
+const blob = new Blob([bytes]);
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+for (const preference of ['auto', 'js'] as const) {
+  test(`${preference}: chunks hashed ahead, states saved at acknowledged offsets, digest equals Node's`, async () => {
+    const tracker = await Md5Tracker.open(preference);
+    const cut = 768 * 1024;
+    const queued = [tracker.hashTo(blob, 0, cut), tracker.hashTo(blob, cut, 3 * MiB)];
+    const state = await tracker.stateAt(blob, cut);
+    await Promise.all(queued);
+    await tracker.hashTo(blob, 3 * MiB, bytes.length);
+    assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
+    assert.equal(tracker.bytesHashed, bytes.length);
+
+    // A new page life from the state saved at `cut`.
+    const resumed = await Md5Tracker.open(preference, state, cut);
+    await resumed.hashTo(blob, cut, bytes.length);
+    assert.equal(await resumed.digest(blob, bytes.length), md5(bytes));
+    assert.equal(resumed.bytesHashed, bytes.length - cut);
+  });
+}
+
+test('a state of the other implementation is dropped: the file is re-hashed from byte 0', async () => {
+  const js = await Md5Tracker.open('js');
+  await js.hashTo(blob, 0, 2 * MiB);
+  const jsState = await js.stateAt(blob, 2 * MiB);
+  const wasm = await Md5Tracker.open('auto', jsState, 2 * MiB);
+  await wasm.hashTo(blob, 2 * MiB, bytes.length);
+  assert.equal(await wasm.digest(blob, bytes.length), md5(bytes));
+  assert.equal(wasm.bytesHashed, bytes.length);
+});
+
+test('the service kept less than was sent: a rewind re-hashes from the nearest saved state only', async () => {
+  const tracker = await Md5Tracker.open('auto');
+  await tracker.hashTo(blob, 0, 4 * MiB);
+  // The service kept 2.5 MiB of the 4 sent: the next request starts there.
+  const kept = 2.5 * MiB;
+  await tracker.hashTo(blob, kept, bytes.length);
+  assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
+  // 4 MiB, then 0.5 MiB from the 2 MiB checkpoint, then the rest from 2.5 MiB.
+  assert.equal(tracker.bytesHashed, 4 * MiB + 0.5 * MiB + (bytes.length - kept));
+});
