@@ -53,7 +53,7 @@ export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
  * only when a user needs them, and each says when.
  */
 export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: boolean; why: string }>> = {
-  'src/uploader/create-uploader.ts': {
+  'src/elements/uploader/uploader-facade.ts': {
     label: 'uploader facade (createUploader, comlink)',
     firstUpload: true,
     why: '<store-uploader> imports it when it gets a base-url: every upload needs it',

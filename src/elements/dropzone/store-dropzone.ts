@@ -7,7 +7,7 @@ import { formatBytes } from '../internal/format.ts';
 import { applyRestrictions } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
-import type { Uploader } from '../../uploader/types.ts';
+import type { Uploader } from '../../uploader/index.ts';
 import { dropzoneStyles } from './store-dropzone.styles.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { StoreI18n } from './types.ts';
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/native.ts';
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
 /** English words of every element: the defaults every other language and override is merged over. */
 export const en: StoreI18n = {

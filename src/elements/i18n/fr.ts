@@ -1,5 +1,5 @@
 import type { StoreI18n } from './types.ts';
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/native.ts';
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
 const plural = (n: number, one: string, many: string): string => (n <= 1 ? one : many);
 

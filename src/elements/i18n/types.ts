@@ -1,4 +1,4 @@
-import type { TaskState, UploadErrorCode, RetryInfo } from '../../uploader/types.ts';
+import type { TaskState, UploadErrorCode, RetryInfo } from '../../uploader/index.ts';
 import type { RejectReason } from '../events.ts';
 
 /** Counts the summary line is built from. */

@@ -1,5 +1,5 @@
 import type { StoreI18n } from '../i18n/types.ts';
-import type { TaskSnapshot, TaskState } from '../../uploader/types.ts';
+import type { TaskSnapshot, TaskState } from '../../uploader/index.ts';
 import { percentOf } from './format.ts';
 
 const MILESTONES = [25, 50, 75] as const;

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Uploader, UploaderSnapshot } from '../../uploader/types.ts';
+import type { Uploader, UploaderSnapshot } from '../../uploader/index.ts';
 
 const EMPTY: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
 

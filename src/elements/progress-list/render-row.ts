@@ -2,8 +2,9 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TaskAction } from '../events.ts';
 import type { StoreI18n } from '../i18n/types.ts';
+import { cssomStyle } from '../internal/cssom-style.ts';
 import { formatBytes, formatDuration, percentOf } from '../internal/format.ts';
-import type { TaskSnapshot } from '../../uploader/types.ts';
+import type { TaskSnapshot } from '../../uploader/index.ts';
 
 /** The two action slots of a row; keeping them in fixed places lets focus stay on a button whose label changes. */
 interface RowActions {
@@ -114,7 +115,7 @@ export function renderRow(
         aria-valuetext=${t.list.progressText(percent, sent, size)}
         aria-describedby=${stateId(task)}
       >
-        <div class="bar" part="progress-bar" style="inline-size:${percent}%"></div>
+        <div class="bar" part="progress-bar" ${cssomStyle({ 'inline-size': `${percent}%` })}></div>
       </div>
       <span class="state" part="state" id=${stateId(task)}>${stateText(task, t)}</span>
       <span class="rate" part="rate">

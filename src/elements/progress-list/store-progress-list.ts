@@ -10,7 +10,7 @@ import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import type { StoreI18n } from '../i18n/types.ts';
-import type { TaskSnapshot, Uploader } from '../../uploader/types.ts';
+import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
 import { VIRTUALIZE_FROM, loadVirtualize, loadedVirtualize } from './lazy-virtualizer.ts';
 import { renderRow } from './render-row.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
