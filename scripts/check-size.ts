@@ -42,7 +42,11 @@ const KB = 1000;
 // Raised from 23.5 / 40.5 kB for two things users need: `createUploader` validating its options synchronously (+0.7 kB:
 // a bad `chunkSize` must throw at the call, not fail later in the worker) and the elements' accessibility fixes from
 // the acceptance pass (+0.6 kB: focus kept on removal, form reset, blocked-submit message, parts re-exported).
-export const BUDGETS = { kit: 41 * KB, mainThread: 24.5 * KB } as const;
+// Raised from 41 / 24.5 kB for issue 12's row design and long lists (+3.8 kB): file-type, state and control icons
+// as inline SVG, the header with its total bar, arrow-key navigation that reaches rows a virtualized list has not
+// rendered, CSSOM widths for strict CSP pages, and adding files in slices. Still to win back: the row styles ship as
+// unminified CSS text (~1.5 kB gzip) and the ten file-type marks could load after the first render.
+export const BUDGETS = { kit: 45 * KB, mainThread: 28.5 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

@@ -27,7 +27,8 @@ export const en: StoreI18n = {
       (c.active ? `, ${c.active} in progress` : '') +
       (c.failed ? `, ${c.failed} failed` : ''),
     progressText: (percent, sent, size) => `${percent}% (${sent} of ${size})`,
-    speed: (perSecond) => `${perSecond}/s`,
+    speed: (rate) => rate,
+    totalProgress: 'Total progress',
     timeLeft: (duration) => `${duration} left`,
     converted: (kind) => `Uploaded as ${kind}`,
   },

@@ -29,7 +29,8 @@ export const fr: StoreI18n = {
       (c.active ? `, ${c.active} en cours` : '') +
       (c.failed ? `, ${c.failed} en échec` : ''),
     progressText: (percent, sent, size) => `${percent} % (${sent} sur ${size})`,
-    speed: (perSecond) => `${perSecond}/s`,
+    speed: (rate) => rate,
+    totalProgress: 'Progression totale',
     timeLeft: (duration) => `encore ${duration}`,
     converted: (kind) => `Envoyé comme ${kind}`,
   },
