@@ -44,7 +44,11 @@ const KB = 1000;
 // the acceptance pass (+0.6 kB: focus kept on removal, form reset, blocked-submit message, parts re-exported).
 // The upload worker's budget is issue 14's target, 15 KiB (not kB): the hasher moved to its own worker, the multipart
 // parser and the single-tab locks out of the upload worker.
-export const BUDGETS = { kit: 41 * KB, mainThread: 24.5 * KB, worker: 15 * 1024 } as const;
+// Raised from 41 / 24.5 kB for issue 12's row design and long lists (+3.8 kB): file-type, state and control icons
+// as inline SVG, the header with its total bar, arrow-key navigation that reaches rows a virtualized list has not
+// rendered, CSSOM widths for strict CSP pages, and adding files in slices. Still to win back: the row styles ship as
+// unminified CSS text (~1.5 kB gzip) and the ten file-type marks could load after the first render.
+export const BUDGETS = { kit: 45 * KB, mainThread: 28.5 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
@@ -55,7 +59,7 @@ export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
  * only when a user needs them, and each says when.
  */
 export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: boolean; why: string }>> = {
-  'src/uploader/create-uploader.ts': {
+  'src/elements/uploader/uploader-facade.ts': {
     label: 'uploader facade (createUploader, comlink)',
     firstUpload: true,
     why: '<store-uploader> imports it when it gets a base-url: every upload needs it',

@@ -6,46 +6,35 @@
  * right-to-left and French on a 360 px wide phone.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join } from 'node:path';
+import { startBundleServer, type BundleServer } from './bundle-server.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { randomBytes } from './demo-fixture.ts';
 
-const BUNDLE_DIR = resolve(process.env['ELEMENTS_BUNDLE_DIR'] ?? 'dist/browser');
 const TOKEN = 'dev-token-alice';
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.map': 'application/json' };
 
 let service: ServiceHandle;
-let server: Server;
+let server: BundleServer | undefined;
 let origin = '';
 const pages = new Map<string, string>();
 let dir = '';
 
 test.beforeAll(async () => {
-  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js'))) throw new Error(`No browser bundle in ${BUNDLE_DIR}: run npm run build:browser`);
   service = await startService();
   dir = mkdtempSync(join(tmpdir(), 'elements-e2e-'));
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+  server = await startBundleServer((_req, res, path) => {
     const page = pages.get(path);
-    if (page !== undefined) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-    const file = join(BUNDLE_DIR, path.replace(/^\/kit\//, '/'));
-    if (!path.startsWith('/kit/') || !file.startsWith(BUNDLE_DIR) || !existsSync(file) || !statSync(file).isFile()) {
-      return void res.writeHead(404).end();
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
+    if (page === undefined) return false;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    return true;
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  origin = server.origin;
 });
 
 test.afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  await server?.close();
   await service?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import { DOCUMENT_MIME } from '../../protocol/native.ts';
+import { DOCUMENT_MIME } from '../../protocol/index.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { isOcrSource, loadImportFormats, targetsFor } from './import-formats.ts';

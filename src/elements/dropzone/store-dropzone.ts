@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations } from 'lit';
+import { inSlices } from '../internal/in-slices.ts';
 import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
@@ -7,7 +8,7 @@ import { formatBytes } from '../internal/format.ts';
 import { applyRestrictions } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
-import type { Uploader } from '../../uploader/types.ts';
+import type { Uploader } from '../../uploader/index.ts';
 import { dropzoneStyles } from './store-dropzone.styles.ts';
 
 /**
@@ -134,12 +135,13 @@ export class StoreDropzone extends StoreElement {
     if (rejected.length) emit(this, 'store-files-reject', { files: rejected });
     if (accepted.length === 0) return;
     if (emit(this, 'store-files-add', { files: accepted }) && this.uploader) {
-      for (const picked of accepted) {
-        this.uploader.add(picked.file, {
+      const uploader = this.uploader;
+      await inSlices(accepted, (picked) =>
+        uploader.add(picked.file, {
           ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
           ...(picked.handle ? { handle: picked.handle } : {}),
-        });
-      }
+        }),
+      );
     }
   }
 

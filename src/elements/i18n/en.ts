@@ -1,5 +1,5 @@
 import type { StoreI18n } from './types.ts';
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/native.ts';
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
 /** English words of every element: the defaults every other language and override is merged over. */
 export const en: StoreI18n = {
@@ -27,7 +27,8 @@ export const en: StoreI18n = {
       (c.active ? `, ${c.active} in progress` : '') +
       (c.failed ? `, ${c.failed} failed` : ''),
     progressText: (percent, sent, size) => `${percent}% (${sent} of ${size})`,
-    speed: (perSecond) => `${perSecond}/s`,
+    speed: (rate) => rate,
+    totalProgress: 'Total progress',
     timeLeft: (duration) => `${duration} left`,
     converted: (kind) => `Uploaded as ${kind}`,
   },

@@ -1,5 +1,5 @@
 import type { StoreI18n } from './types.ts';
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/native.ts';
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
 const plural = (n: number, one: string, many: string): string => (n <= 1 ? one : many);
 
@@ -29,7 +29,8 @@ export const fr: StoreI18n = {
       (c.active ? `, ${c.active} en cours` : '') +
       (c.failed ? `, ${c.failed} en échec` : ''),
     progressText: (percent, sent, size) => `${percent} % (${sent} sur ${size})`,
-    speed: (perSecond) => `${perSecond}/s`,
+    speed: (rate) => rate,
+    totalProgress: 'Progression totale',
     timeLeft: (duration) => `encore ${duration}`,
     converted: (kind) => `Envoyé comme ${kind}`,
   },

@@ -1,4 +1,4 @@
-import type { TaskState, UploadErrorCode, RetryInfo } from '../../uploader/types.ts';
+import type { TaskState, UploadErrorCode, RetryInfo } from '../../uploader/index.ts';
 import type { RejectReason } from '../events.ts';
 
 /** Counts the summary line is built from. */
@@ -34,7 +34,10 @@ export interface StoreI18n {
     empty: string;
     summary: (c: SummaryCounts) => string;
     progressText: (percent: number, sent: string, size: string) => string;
-    speed: (perSecond: string) => string;
+    /** Accessible name of the bar of all uploads together, in the list's header. */
+    totalProgress: string;
+    /** Places a rate that already carries its unit and "per second" (`1.5 MB/s`, formatted by `Intl`). */
+    speed: (rate: string) => string;
     timeLeft: (duration: string) => string;
     /** State text of a done task that was converted to a native kind (already translated). */
     converted: (kind: string) => string;

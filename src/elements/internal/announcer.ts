@@ -1,5 +1,5 @@
 import type { StoreI18n } from '../i18n/types.ts';
-import type { TaskSnapshot, TaskState } from '../../uploader/types.ts';
+import type { TaskSnapshot, TaskState } from '../../uploader/index.ts';
 import { percentOf } from './format.ts';
 
 const MILESTONES = [25, 50, 75] as const;
@@ -7,6 +7,8 @@ const MILESTONES = [25, 50, 75] as const;
 const MAX_MESSAGES = 3;
 
 interface Seen {
+  /** The snapshot object last looked at: an uploader keeps a task's object until the task changes. */
+  task: TaskSnapshot;
   state: TaskState;
   milestone: number;
   started: boolean;
@@ -15,7 +17,8 @@ interface Seen {
 /**
  * Decides what a polite live region says as snapshots arrive: a task starting, crossing 25/50/75 %, finishing or
  * failing — never every progress tick. Tasks already present in the first snapshot are taken as the baseline and
- * not announced, so opening a page with 10,000 rows stays quiet.
+ * not announced, so opening a page with 10,000 rows stays quiet. A task whose snapshot object is the one seen last
+ * time is skipped at once, so a snapshot of 10,000 tasks where a few moved costs little.
  */
 export class Announcer {
   #seen = new Map<string, Seen>();
@@ -30,13 +33,14 @@ export class Announcer {
   /** The messages for this snapshot, already worded. */
   update(tasks: readonly TaskSnapshot[], t: StoreI18n): string[] {
     const messages: string[] = [];
-    const next = new Map<string, Seen>();
+    const seen = this.#seen;
     for (const task of tasks) {
+      const before = seen.get(task.id);
+      if (before?.task === task) continue;
       const percent = percentOf(task.bytesSent, task.total, task.state === 'done');
-      const milestone = MILESTONES.filter((m) => percent >= m).at(-1) ?? 0;
-      const before = this.#seen.get(task.id);
-      const now: Seen = { state: task.state, milestone, started: (before?.started ?? false) || task.state === 'uploading' };
-      next.set(task.id, now);
+      let milestone = 0;
+      for (const m of MILESTONES) if (percent >= m) milestone = m;
+      seen.set(task.id, { task, state: task.state, milestone, started: (before?.started ?? false) || task.state === 'uploading' });
       if (!this.#primed || (before && before.state === task.state && before.milestone === milestone)) continue;
       const name = task.name;
       if (task.state !== before?.state && task.state === 'done') messages.push(t.announce.done(name));
@@ -45,7 +49,11 @@ export class Announcer {
       } else if (task.state === 'uploading' && !before?.started) messages.push(t.announce.start(name));
       else if (task.state === 'uploading' && milestone > (before?.milestone ?? 0)) messages.push(t.announce.milestone(name, milestone));
     }
-    this.#seen = next;
+    // Removed tasks: forget them, so one added again later (same id) is new.
+    if (seen.size > tasks.length) {
+      const ids = new Set(tasks.map((task) => task.id));
+      for (const id of seen.keys()) if (!ids.has(id)) seen.delete(id);
+    }
     this.#primed = true;
     return messages.length > MAX_MESSAGES ? [t.announce.many(messages.length)] : messages;
   }

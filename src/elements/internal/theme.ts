@@ -17,9 +17,15 @@ export const themeStyles = css`
     --_on-accent: var(--store-color-on-accent, light-dark(#ffffff, #062e6f));
     --_danger: var(--store-color-danger, light-dark(#b3261e, #f2b8b5));
     --_success: var(--store-color-success, light-dark(#146c2e, #8fd6a0));
+    --_warning: var(--store-color-warning, light-dark(#8a5300, #f5c26b));
     --_radius: var(--store-radius, 0.5rem);
     --_focus: var(--store-focus-ring, 2px solid var(--_accent));
-    font: var(--store-font, inherit);
+    /* A system font stack by default: a page's own font (Times New Roman in a bare page) is not inherited. */
+    font: var(
+      --store-font,
+      400 var(--store-font-size, 0.875rem) / 1.43
+        var(--store-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans CJK JP', 'Helvetica Neue', Arial, sans-serif)
+    );
     color: var(--_fg);
   }
   :host([color-scheme='light']) {
@@ -49,6 +55,22 @@ export const themeStyles = css`
     color: var(--_on-accent);
     background: var(--_accent);
     border-color: var(--_accent);
+  }
+  button.icon-button {
+    display: inline-grid;
+    place-items: center;
+    inline-size: 2rem;
+    block-size: 2rem;
+    min-block-size: 0;
+    padding: 0;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_muted);
+    border-radius: 999px;
+  }
+  button.icon-button:hover {
+    background: var(--_bg-alt);
+    color: var(--_fg);
   }
   button:disabled {
     cursor: not-allowed;

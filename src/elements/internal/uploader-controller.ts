@@ -1,6 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Uploader, UploaderSnapshot } from '../../uploader/types.ts';
+import type { Uploader, UploaderSnapshot } from '../../uploader/index.ts';
 
+/** Lists longer than this re-render at most every `LONG_LIST_INTERVAL_MS` (the progress list virtualizes them). */
+const LONG_LIST = 200;
+const LONG_LIST_INTERVAL_MS = 100;
 const EMPTY: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
 
 /**
@@ -13,11 +16,38 @@ export class UploaderController implements ReactiveController {
   #connected = false;
   readonly #host: ReactiveControllerHost;
   readonly #onChange: ((snapshot: UploaderSnapshot) => void) | undefined;
+  /**
+   * The latest snapshot, from the uploader's `change` event: an uploader builds a snapshot of every task each time
+   * it is asked, which with 10,000 tasks is worth doing once per change, not once per reader.
+   */
+  #latest: UploaderSnapshot | undefined;
   readonly #listener = (event: Event): void => {
-    const snapshot = (event as CustomEvent<UploaderSnapshot>).detail ?? this.snapshot;
+    const snapshot = (event as CustomEvent<UploaderSnapshot>).detail ?? this.#uploader?.snapshot ?? EMPTY;
+    this.#latest = snapshot;
     this.#onChange?.(snapshot);
-    this.#host.requestUpdate();
+    this.#requestUpdate(snapshot.tasks.length);
   };
+  #lastUpdate = -Infinity;
+  #trailing: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Re-renders the host now, or — for a long list whose last render was under `LONG_LIST_INTERVAL_MS` ago — once
+   * that interval is over, with the latest snapshot. An uploader sends a change per finished file; with 10,000
+   * small files that is hundreds a second, and each render of a long list re-lays out its visible rows.
+   */
+  #requestUpdate(taskCount: number): void {
+    const now = performance.now();
+    if (taskCount <= LONG_LIST || now - this.#lastUpdate >= LONG_LIST_INTERVAL_MS) {
+      this.#lastUpdate = now;
+      this.#host.requestUpdate();
+      return;
+    }
+    this.#trailing ??= setTimeout(() => {
+      this.#trailing = undefined;
+      this.#lastUpdate = performance.now();
+      this.#host.requestUpdate();
+    }, LONG_LIST_INTERVAL_MS - (now - this.#lastUpdate));
+  }
 
   constructor(host: ReactiveControllerHost, onChange?: (snapshot: UploaderSnapshot) => void) {
     this.#host = host;
@@ -34,28 +64,35 @@ export class UploaderController implements ReactiveController {
     if (next === this.#uploader) return;
     if (this.#connected) this.#uploader?.removeEventListener('change', this.#listener);
     this.#uploader = next;
+    this.#latest = undefined;
     if (this.#connected && next) {
       next.addEventListener('change', this.#listener);
-      this.#onChange?.(next.snapshot);
+      this.#onChange?.(this.snapshot);
     }
     this.#host.requestUpdate();
   }
 
   /** The latest snapshot, or an empty one without an uploader. */
   get snapshot(): UploaderSnapshot {
-    return this.#uploader?.snapshot ?? EMPTY;
+    if (!this.#uploader) return EMPTY;
+    // Not following (disconnected), or no change seen yet: ask the uploader.
+    if (!this.#connected || !this.#latest) this.#latest = this.#uploader.snapshot;
+    return this.#latest;
   }
 
   hostConnected(): void {
     this.#connected = true;
+    this.#latest = undefined;
     if (this.#uploader) {
       this.#uploader.addEventListener('change', this.#listener);
-      this.#onChange?.(this.#uploader.snapshot);
+      this.#onChange?.(this.snapshot);
     }
   }
 
   hostDisconnected(): void {
     this.#connected = false;
+    clearTimeout(this.#trailing);
+    this.#trailing = undefined;
     this.#uploader?.removeEventListener('change', this.#listener);
   }
 }

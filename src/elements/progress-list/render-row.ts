@@ -2,8 +2,11 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TaskAction } from '../events.ts';
 import type { StoreI18n } from '../i18n/types.ts';
-import { formatBytes, formatDuration, percentOf } from '../internal/format.ts';
-import type { TaskSnapshot } from '../../uploader/types.ts';
+import { cssomStyle } from '../internal/cssom-style.ts';
+import { fileKind, fileKindIcon } from '../internal/file-kind.ts';
+import { formatBytes, formatDuration, formatRate, percentOf } from '../internal/format.ts';
+import { ACTION_ICONS, STATE_ICONS } from '../internal/icons.ts';
+import type { TaskSnapshot } from '../../uploader/index.ts';
 
 /** The two action slots of a row; keeping them in fixed places lets focus stay on a button whose label changes. */
 interface RowActions {
@@ -66,14 +69,19 @@ function actionButton(
   act: (task: TaskSnapshot, action: TaskAction | 'rechoose') => void,
 ): TemplateResult {
   const key = BUTTON[action];
-  return html`<button type="button" part="action action-${slot}" data-action=${action} aria-label=${t.actions[key](name)}
-    @click=${() => act(task, action)}>${t.buttons[key]}</button>`;
+  // An icon button: the accessible name says what and which file; the tooltip is the short word.
+  return html`<button type="button" class="icon-button" part="action action-${slot}" data-action=${action}
+    aria-label=${t.actions[key](name)} title=${t.buttons[key]} @click=${() => act(task, action)}>${ACTION_ICONS[key]}</button>`;
 }
 
 /** Id of a row's state text, which its progress bar points at: a failure's message is heard with the bar. */
 const stateId = (task: TaskSnapshot): string => `state-${task.id}`;
 
-/** Renders one task row; `act` runs a control. */
+/**
+ * Renders one task row on one line — kind icon, name, size, state (icon and words), speed and time left, controls —
+ * over a thin progress bar; `act` runs a control. Every number with its unit sits in its own `<bdi>`, so it reads
+ * in its own direction inside a right-to-left row.
+ */
 export function renderRow(
   task: TaskSnapshot,
   index: number,
@@ -91,18 +99,29 @@ export function renderRow(
   const actions = actionsFor(task);
   const moving = task.state === 'uploading' && task.speed > 0;
   const name = task.relativePath ?? task.name;
+  const kind = fileKind(task.name, task.type);
+  const state = stateText(task, t);
   return html`
     <div
       class="row"
       part="row row-${task.state}"
       role="listitem"
+      tabindex="-1"
       aria-setsize=${count}
       aria-posinset=${index + 1}
       data-id=${task.id}
       data-state=${task.state}
     >
-      <span class="name" part="name" dir="auto" title=${name}>${name}</span>
-      <span class="size" part="size">${size}</span>
+      <span class="icon" part="icon" data-kind=${kind}>${fileKindIcon(kind)}</span>
+      <bdi class="name" part="name" title=${name}>${name}</bdi>
+      <span class="meta">
+        <bdi class="size" part="size">${size}</bdi>
+        <span class="rate" part="rate">
+          ${moving ? html`<bdi>${t.list.speed(formatRate(task.speed, t.locale))}</bdi>` : nothing}
+          ${moving && task.etaMs !== undefined ? html`<span aria-hidden="true">·</span> <bdi>${t.list.timeLeft(formatDuration(task.etaMs, t.locale))}</bdi>` : nothing}
+        </span>
+        <span class="state" part="state" title=${state}>${STATE_ICONS[task.state]}<bdi class="state-text" id=${stateId(task)}>${state}</bdi></span>
+      </span>
       <div
         class="progress"
         part="progress"
@@ -114,13 +133,8 @@ export function renderRow(
         aria-valuetext=${t.list.progressText(percent, sent, size)}
         aria-describedby=${stateId(task)}
       >
-        <div class="bar" part="progress-bar" style="inline-size:${percent}%"></div>
+        <div class="bar" part="progress-bar" ${cssomStyle({ 'inline-size': `${percent}%` })}></div>
       </div>
-      <span class="state" part="state" id=${stateId(task)}>${stateText(task, t)}</span>
-      <span class="rate" part="rate">
-        ${moving ? t.list.speed(formatBytes(task.speed, t.locale)) : nothing}
-        ${moving && task.etaMs !== undefined ? html` · ${t.list.timeLeft(formatDuration(task.etaMs, t.locale))}` : nothing}
-      </span>
       <span class="actions" part="actions">
         ${actions.primary ? actionButton('primary', actions.primary, task, name, t, act) : nothing}
         ${actions.rechoose ? actionButton('rechoose', 'rechoose', task, name, t, act) : nothing}

@@ -1,25 +1,60 @@
 import { css } from 'lit';
 
-/** Styles of `<store-progress-list>`. */
+/**
+ * Styles of `<store-progress-list>`. Rows have one fixed height (`--store-progress-list-row-height`), so the list's
+ * height is known from its row count with or without the virtualizer: it grows with its rows up to
+ * `--store-progress-list-max-height`, then scrolls. States differ by icon shape and colour as well as words.
+ */
 export const progressListStyles = css`
   :host {
     display: block;
+    container-type: inline-size;
+    --_row-height: var(--store-progress-list-row-height, 3rem);
+    --_max-height: var(--store-progress-list-max-height, 24rem);
   }
   .base {
     background: var(--store-progress-list-background, var(--_bg));
     border: 1px solid var(--store-progress-list-border-color, var(--_border));
     border-radius: var(--store-progress-list-radius, var(--_radius));
+    overflow: hidden;
+  }
+  .header {
+    display: grid;
+    gap: 0.375rem;
+    padding: 0.625rem 0.75rem 0.5rem;
+    border-block-end: 1px solid var(--store-progress-list-row-border-color, var(--_bg-alt));
   }
   .summary {
     margin: 0;
-    padding: 0.5rem 0.75rem;
-    border-block-end: 1px solid var(--store-progress-list-border-color, var(--_border));
     color: var(--_fg);
+    font-weight: 600;
+  }
+  .total {
+    display: flex;
+    block-size: 0.375rem;
+    background: var(--store-progress-list-track-color, var(--_bg-alt));
+    border-radius: 999px;
+    overflow: hidden;
+  }
+  .total .bar {
+    background: var(--store-progress-list-bar-color, var(--_accent));
+  }
+  .total[aria-valuenow='100'] .bar {
+    background: var(--store-progress-list-done-color, var(--_success));
   }
   .scroller {
     display: block;
-    max-block-size: var(--store-progress-list-max-height, 24rem);
+    max-block-size: var(--_max-height);
     overflow: auto;
+    overscroll-behavior: contain;
+  }
+  /* The virtualizer contains the list's size (so its intrinsic height is 0) and sets a 150px floor: the height comes from the row count instead. */
+  .scroller.virtual {
+    block-size: min(var(--_max-height), calc(var(--_rows, 1) * var(--_row-height)));
+    min-block-size: 0 !important;
+  }
+  .scroller:focus-visible {
+    outline-offset: -2px;
   }
   .empty {
     margin: 0;
@@ -27,15 +62,40 @@ export const progressListStyles = css`
     color: var(--_muted);
   }
   .row {
+    --_state: var(--_muted);
     box-sizing: border-box;
     inline-size: 100%;
+    block-size: var(--_row-height);
     display: grid;
-    grid-template-columns: minmax(0, 1fr) auto;
-    grid-template-areas: 'name size' 'progress progress' 'state actions' 'rate actions';
-    gap: 0.25rem 0.75rem;
-    padding: 0.5rem 0.75rem;
+    grid-template-columns: 1.5rem minmax(0, 1fr) auto auto;
+    grid-template-rows: 1fr auto;
+    grid-template-areas: 'icon name meta actions' 'icon progress progress actions';
+    align-items: center;
+    column-gap: 0.625rem;
+    padding-block: 0.25rem 0.375rem;
+    padding-inline: 0.75rem 0.375rem;
     border-block-end: 1px solid var(--store-progress-list-row-border-color, var(--_bg-alt));
   }
+  .row:focus-visible {
+    outline-offset: -2px;
+  }
+  .icon {
+    grid-area: icon;
+    display: flex;
+    color: var(--_muted);
+  }
+  .icon .page {
+    stroke: var(--_muted);
+  }
+  .icon[data-kind='document'] { color: light-dark(#1a5fd0, #8ab4f8); }
+  .icon[data-kind='spreadsheet'] { color: light-dark(#137333, #81c995); }
+  .icon[data-kind='presentation'] { color: light-dark(#b95000, #fcad70); }
+  .icon[data-kind='pdf'] { color: light-dark(#c5221f, #f28b82); --_on-kind: light-dark(#fff, #3c0a08); }
+  .icon[data-kind='image'] { color: light-dark(#8430ce, #d7aefb); }
+  .icon[data-kind='audio'] { color: light-dark(#b80672, #ff8bcb); }
+  .icon[data-kind='video'] { color: light-dark(#00727a, #78d9ec); }
+  .icon[data-kind='archive'] { color: light-dark(#795548, #d7b8a8); }
+  .icon[data-kind='code'] { color: light-dark(#3c4043, #dadce0); }
   .name {
     grid-area: name;
     overflow: hidden;
@@ -43,43 +103,99 @@ export const progressListStyles = css`
     white-space: nowrap;
     font-weight: 600;
   }
-  .size {
-    grid-area: size;
+  .meta {
+    grid-area: meta;
+    display: flex;
+    align-items: center;
+    gap: 0.625rem;
+    white-space: nowrap;
     color: var(--_muted);
+    font-variant-numeric: tabular-nums;
+    min-inline-size: 0;
+  }
+  .size,
+  .rate {
+    color: var(--_muted);
+  }
+  .rate:empty {
+    display: none;
+  }
+  .state {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.25rem;
+    color: var(--_state);
+    font-weight: 500;
+    max-inline-size: 16rem;
+    min-inline-size: 0;
+  }
+  .state svg {
+    flex: none;
+    inline-size: 1rem;
+    block-size: 1rem;
+  }
+  .state-text {
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  .row[data-state='uploading'],
+  .row[data-state='verifying'] {
+    --_state: var(--store-progress-list-bar-color, var(--_accent));
+  }
+  .row[data-state='paused'],
+  .row[data-state='retrying'],
+  .row[data-state='interrupted'] {
+    --_state: var(--store-progress-list-warning-color, var(--_warning));
+  }
+  .row[data-state='done'] {
+    --_state: var(--store-progress-list-done-color, var(--_success));
+  }
+  .row[data-state='failed'] {
+    --_state: var(--store-progress-list-error-color, var(--_danger));
+  }
+  .row[data-state='cancelled'] .name {
+    text-decoration: line-through;
+    color: var(--_muted);
+    font-weight: 400;
   }
   .progress {
     grid-area: progress;
     display: flex;
-    block-size: var(--store-progress-list-bar-height, 0.5rem);
+    block-size: var(--store-progress-list-bar-height, 0.25rem);
     background: var(--store-progress-list-track-color, var(--_bg-alt));
     border-radius: 999px;
     overflow: hidden;
   }
   .bar {
-    background: var(--store-progress-list-bar-color, var(--_accent));
+    background: var(--_state);
+    border-radius: inherit;
+    transition: inline-size 0.2s linear;
   }
-  .row[data-state='done'] .bar {
-    background: var(--store-progress-list-done-color, var(--_success));
-  }
-  .row[data-state='failed'] .bar {
-    background: var(--store-progress-list-error-color, var(--_danger));
-  }
-  .state {
-    grid-area: state;
-  }
-  .row[data-state='failed'] .state {
-    color: var(--store-progress-list-error-color, var(--_danger));
-  }
-  .rate {
-    grid-area: rate;
-    color: var(--_muted);
-    font-variant-numeric: tabular-nums;
+  .row[data-state='queued'] .bar,
+  .row[data-state='cancelled'] .bar {
+    background: var(--_border);
   }
   .actions {
     grid-area: actions;
     display: flex;
-    gap: 0.25rem;
+    gap: 0.125rem;
     align-items: center;
     justify-content: flex-end;
+    min-inline-size: 4.125rem;
+  }
+  /* A phone: the words of the state give way to its icon (they stay the bar's description), the rate to the size. */
+  @container (max-width: 30rem) {
+    .rate,
+    .state-text {
+      display: none;
+    }
+    .meta {
+      gap: 0.375rem;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .bar {
+      transition: none;
+    }
   }
 `;

@@ -4,14 +4,16 @@ import { repeat } from 'lit/directives/repeat.js';
 import { emit } from '../events.ts';
 import type { TaskAction } from '../events.ts';
 import { Announcer } from '../internal/announcer.ts';
-import { formatBytes } from '../internal/format.ts';
+import { formatBytes, percentOf } from '../internal/format.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import type { StoreI18n } from '../i18n/types.ts';
-import type { TaskSnapshot, Uploader } from '../../uploader/types.ts';
-import { VIRTUALIZE_FROM, loadVirtualize, loadedVirtualize } from './lazy-virtualizer.ts';
+import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
+import { cssomStyle } from '../internal/cssom-style.ts';
+import { VIRTUALIZE_FROM, loadVirtualizer, loadedVirtualizer } from './lazy-virtualizer.ts';
+import { moveFocus } from './list-keyboard.ts';
 import { renderRow } from './render-row.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
 
@@ -19,23 +21,32 @@ import { progressListStyles } from './store-progress-list.styles.ts';
  * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
  *
  * Follows an `uploader`'s snapshots through a reactive controller. Past 200 rows the list is virtualized, so
- * 10,000 uploads stay smooth (the virtualizer loads then, on first need; shorter lists render plain rows). A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
+ * 10,000 uploads stay smooth (the virtualizer loads then, on first need; shorter lists render plain rows). Rows have
+ * one height, so the list grows with them up to `--store-progress-list-max-height` either way. ↑/↓, Page Up/Down,
+ * Home and End move focus between rows, scrolling a virtualized list to the row first. A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
  * Controls fire the cancelable `store-task-action`; unless it is cancelled the element calls the uploader.
  *
  * @csspart base - The whole list.
- * @csspart summary - The summary line.
+ * @csspart header - The header: the summary line and the total progress bar.
+ * @csspart summary - The summary line: files and bytes uploaded of all.
+ * @csspart total-progress - The bar of all uploads together (`role=progressbar`).
  * @csspart list - The scrolling list of rows.
  * @csspart row - One row; also `row-<state>` (`row-uploading`, `row-failed`, …).
+ * @csspart icon - The file-type icon (inline SVG; `data-kind` is document, spreadsheet, presentation, pdf, image,
+ *   audio, video, archive, code or other).
  * @csspart name - File name or relative path.
  * @csspart size - File size.
  * @csspart progress - The progress bar track (`role=progressbar`).
  * @csspart progress-bar - The filled part of the bar.
- * @csspart state - State text, with the retry reason or error message.
+ * @csspart state - State icon and text, with the retry reason or error message.
  * @csspart rate - Speed and time left.
  * @csspart actions - The row's buttons.
- * @csspart action - Each button; also `action-primary`, `action-secondary`, `action-rechoose`.
+ * @csspart action - Each icon button (accessible name and tooltip); also `action-primary`, `action-secondary`,
+ *   `action-rechoose`.
  *
- * @cssproperty --store-progress-list-max-height - Height before the list scrolls (default 24rem).
+ * @cssproperty --store-progress-list-max-height - Height before the list scrolls (default 24rem: 8 rows).
+ * @cssproperty --store-progress-list-row-height - Height of every row (default 3rem).
+ * @cssproperty --store-progress-list-warning-color - Colour of paused, retrying and interrupted rows.
  * @cssproperty --store-progress-list-background - Background (falls back to `--store-color-surface`).
  * @cssproperty --store-progress-list-border-color - Border colour (falls back to `--store-color-border`).
  * @cssproperty --store-progress-list-row-border-color - Row separator colour.
@@ -81,12 +92,13 @@ export class StoreProgressList extends StoreElement {
   /** Also waits for the virtualizer when the next render needs it, so that render has rows. */
   protected override pendingLoad(): Promise<unknown> | undefined {
     const language = super.pendingLoad();
-    const virtualizer = this.#needsVirtualizer() && !loadedVirtualize() ? loadVirtualize() : undefined;
+    const virtualizer = this.#needsVirtualizer() && !loadedVirtualizer() ? loadVirtualizer() : undefined;
     return language && virtualizer ? Promise.all([language, virtualizer]) : (language ?? virtualizer);
   }
 
   #needsVirtualizer(): boolean {
-    return this.#virtualized || (this.uploader?.snapshot.tasks.length ?? 0) > VIRTUALIZE_FROM;
+    const snapshot = this.uploader === this.#controller.uploader ? this.#controller.snapshot : this.uploader?.snapshot;
+    return this.#virtualized || (snapshot?.tasks.length ?? 0) > VIRTUALIZE_FROM;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -116,11 +128,21 @@ export class StoreProgressList extends StoreElement {
       size: formatBytes(totalBytes, t.locale),
     });
     const count = tasks.length;
+    const overall = percentOf(sentBytes, totalBytes, count > 0 && done === count);
     return html`
       <div part="base" class="base">
-        ${count ? html`<p part="summary" class="summary">${summary}</p>` : nothing}
         ${count
-          ? html`<div part="list" class="scroller" role="list" tabindex="-1" aria-label=${t.list.label}>
+          ? html`<div class="header" part="header">
+              <p part="summary" class="summary" dir="auto">${summary}</p>
+              <div class="total" part="total-progress" role="progressbar" aria-label=${t.list.totalProgress}
+                aria-valuemin="0" aria-valuemax="100" aria-valuenow=${overall} aria-valuetext=${summary}>
+                <div class="bar" ${cssomStyle({ 'inline-size': `${overall}%` })}></div>
+              </div>
+            </div>`
+          : nothing}
+        ${count
+          ? html`<div part="list" class="scroller ${this.#virtualized || count > VIRTUALIZE_FROM ? 'virtual' : ''}" role="list"
+              tabindex="-1" aria-label=${t.list.label} ${cssomStyle({ '--_rows': String(count) })} @keydown=${this.#onKeydown}>
               ${this.#renderRows(tasks, t)}
             </div>`
           : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
@@ -130,17 +152,43 @@ export class StoreProgressList extends StoreElement {
     `;
   }
 
+  #onKeydown = (event: KeyboardEvent): void => {
+    const root = this.renderRoot as ShadowRoot;
+    const scroller = root.querySelector<HTMLElement>('[part="list"]');
+    const rowHeight = root.querySelector<HTMLElement>('.row')?.offsetHeight || 48;
+    const page = Math.max(1, Math.floor((scroller?.clientHeight ?? 0) / rowHeight) - 1);
+    if (moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow)) event.preventDefault();
+  };
+
+  /** Scrolls row `index` into view and waits until it is rendered (the virtualizer lays rows out asynchronously). */
+  #showRow = async (index: number): Promise<void> => {
+    const root = this.renderRoot as ShadowRoot;
+    const scroller = root.querySelector<HTMLElement>('[part="list"]');
+    const rendered = () => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
+    const ref = loadedVirtualizer()?.virtualizerRef;
+    const virtualizer = ref && scroller ? (scroller as HTMLElement & { [k: symbol]: unknown })[ref] : undefined;
+    if (virtualizer && typeof virtualizer === 'object') {
+      const v = virtualizer as { element(i: number): { scrollIntoView(o?: ScrollIntoViewOptions): void } | undefined; layoutComplete: Promise<void> };
+      v.element(index)?.scrollIntoView({ block: 'nearest' });
+      for (let frame = 0; frame < 30 && !rendered(); frame++) {
+        await v.layoutComplete.catch(() => undefined);
+        await new Promise((done) => requestAnimationFrame(done));
+      }
+    }
+    (rendered() as HTMLElement | null)?.scrollIntoView({ block: 'nearest' });
+  };
+
   /** Plain keyed rows (focus stays on a row's button as others come and go), or the virtualizer past the threshold. */
   #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
     const count = tasks.length;
     const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act);
     if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
     this.#virtualized = true;
-    const virtualize = loadedVirtualize();
+    const virtualize = loadedVirtualizer()?.virtualize;
     if (!virtualize) {
       // Only when the list grew past the threshold between scheduling and rendering, or the load failed: try
       // (again) and render once it is here; plain rows meanwhile would put thousands of nodes in the DOM.
-      loadVirtualize().then(
+      loadVirtualizer().then(
         () => this.requestUpdate(),
         () => undefined,
       );

@@ -15,8 +15,8 @@ import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
-import { DOCUMENT_MIME } from '../../protocol/native.ts';
-import type { AddOptions, InterruptedUpload, TaskState, Uploader } from '../../uploader/types.ts';
+import { DOCUMENT_MIME } from '../../protocol/index.ts';
+import type { AddOptions, InterruptedUpload, TaskState, Uploader } from '../../uploader/index.ts';
 import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
 import type { ShareStepHost } from './share-step.ts';
@@ -246,7 +246,7 @@ export class StoreUploader extends StoreElement {
   async #createUploader(): Promise<void> {
     // The facade only (comlink and the hand-over to the worker): the uploader entry would also pull the engine,
     // the worker service and the MD5 hasher onto the main thread, where none of them runs.
-    const { createUploader } = await import('../../uploader/create-uploader.ts');
+    const { createUploader } = await import('./uploader-facade.ts');
     if (this.uploader || this.#owned || !this.isConnected) return;
     this.#owned = createUploader({
       baseUrl: this.baseUrl,

@@ -68,7 +68,8 @@ describe('<store-progress-list>', () => {
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
     await settle(el);
     const state = (id: string) => text(row(el, id).querySelector('[part="state"]'));
-    const buttons = (id: string) => [...row(el, id).querySelectorAll('button')].map((b) => [b.textContent!.trim(), b.getAttribute('aria-label')]);
+    // Icon buttons: the tooltip (title) is the short word, the accessible name says which file.
+    const buttons = (id: string) => [...row(el, id).querySelectorAll('button')].map((b) => [b.title, b.getAttribute('aria-label')]);
     expect(state('r')).to.equal('Retrying (try 2) because the connection dropped, in 4 sec');
     expect(state('f')).to.equal('Failed: The stored file does not match what was sent.');
     expect(state('c')).to.equal('Uploaded as Spreadsheet');
