@@ -1,50 +1,22 @@
-/** Wires the service: database, clock, events, stores, faults, the route table and `dispatch`. */
+/**
+ * Wires the service: database, clock, events, stores, faults, the route table and `dispatch`. The only place the
+ * service is put together; its types live in `service-types.ts`, so nothing imports back into the wiring.
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Clock, createClock } from './clock.ts';
-import type { ServiceConfig } from './config.ts';
-import { type Db, getMeta, openDatabase, setMeta } from './db.ts';
+import { createClock } from './clock.ts';
+import { getMeta, openDatabase, setMeta } from './db.ts';
 import { dispatchRequest } from './dispatch.ts';
 import { FileEvents } from './events.ts';
 import { FaultRegistry } from './faults.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
 import { FileStore } from './store/files.ts';
 import { SessionStore } from './store/sessions.ts';
+import type { Service, ServiceOptions } from './service-types.ts';
 
-/** How to create a service. */
-export interface ServiceOptions {
-  readonly dataDir: string;
-  readonly config: ServiceConfig;
-  /** Enables `/__admin/*` (clock, faults). */
-  readonly admin: boolean;
-}
-
-/** A running service instance (transport-independent). */
-export interface Service {
-  readonly config: ServiceConfig;
-  readonly dataDir: string;
-  readonly admin: boolean;
-  readonly db: Db;
-  readonly clock: Clock;
-  readonly events: FileEvents;
-  readonly blobs: BlobStore;
-  readonly files: FileStore;
-  readonly sessions: SessionStore;
-  readonly faults: FaultRegistry;
-  readonly router: Router;
-  /** Answers one API call (used by the HTTP adapter and by batch for inner calls). */
-  dispatch(req: ApiRequest): Promise<ApiResponse>;
-  /** Registers clean-up to run on {@link Service.close} (timers, outgoing connections), in reverse order. */
-  onClose(fn: () => void | Promise<void>): void;
-  /** Runs close hooks and closes the database. */
-  close(): Promise<void>;
-}
-
-/** A function that adds a feature's routes (and may subscribe to events or add close hooks). */
-export type RouteModule = (router: Router, svc: Service) => void;
+export type { RouteModule, Service, ServiceOptions } from './service-types.ts';
 
 /** Opens the data directory, recovers after a crash, and registers every route module. */
 export function createService(options: ServiceOptions): Service {

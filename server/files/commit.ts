@@ -6,7 +6,7 @@ import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from '../..
 import type { Principal } from '../auth.ts';
 import { conversionHook } from '../conversion-hook.ts';
 import { ApiError, badRequest, fileNotFound, insufficientPermissions } from '../errors.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { type ContentRef, FileStore, type FileRow } from '../store/files.ts';
 import { idList, type IncomingMetadata } from './metadata.ts';
 

@@ -18,7 +18,7 @@ import { rfc3339 } from '../clock.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter, fileNotFound } from '../errors.ts';
 import type { Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import type { Channel } from './channel-store.ts';
 import { createPushService, opaqueResourceId, type PushService } from './push-service.ts';
 import { MAX_CHANGES_TTL_S, MAX_FILE_TTL_S, parseWatchRequest, type WatchRequest } from './watch-request.ts';

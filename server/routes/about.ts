@@ -6,7 +6,7 @@
 import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from '../../src/protocol/index.ts';
 import { exportFormats, importFormats, maxImportSizes, maxUploadSize } from '../convert/index.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { permissionIdFor } from '../store/ids.ts';
 
 const about: Handler = async (ctx) => {

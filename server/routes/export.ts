@@ -10,7 +10,7 @@ import { apiErrorOf, convertUpload, readNativeContent } from '../convert/upload-
 import { ApiError, badRequest } from '../errors.ts';
 import { visibleFile } from '../files/commit.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 
 const exportFile: Handler = async (ctx) => {
   // The batch unwrapper refuses exports already; this keeps any other way in from streaming media into a batch.

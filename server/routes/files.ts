@@ -14,7 +14,7 @@ import { createFile, updateFile, visibleFile, writableFile } from '../files/comm
 import { downloadResponse } from '../files/download.ts';
 import { parseMetadata } from '../files/metadata.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { parseFileQuery, QueryError } from '../store/query.ts';
 
 /** Parses an integer query parameter within bounds, or throws 400 naming it. */
