@@ -16,7 +16,8 @@ import {
 } from '../../src/protocol/index.ts';
 import { rfc3339 } from '../clock.ts';
 import type { RouteContext } from '../context.ts';
-import { ApiError, badParameter, fileNotFound } from '../errors.ts';
+import { ApiError, badParameter } from '../errors.ts';
+import { fileFor } from '../access.ts';
 import type { Router } from '../router.ts';
 import type { Service } from '../service-types.ts';
 import type { Channel } from './channel-store.ts';
@@ -54,7 +55,7 @@ async function watchFile(ctx: RouteContext, push: PushService) {
   const user = ctx.user();
   const fileId = ctx.params.fileId as string;
   // Anyone the file is visible to (any role) may watch it; others learn nothing about it.
-  if (!ctx.svc.files.get(fileId) || !ctx.svc.files.roleOf(fileId, user)) throw fileNotFound(fileId);
+  fileFor(ctx.svc.files, fileId, user, 'see');
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_FILE_TTL_S, ctx.svc.config);
   await deliveryReady(push);

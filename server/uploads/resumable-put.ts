@@ -16,6 +16,7 @@ import {
   STATUS_RESUME_INCOMPLETE,
 } from '../../src/protocol/index.ts';
 import { open, rm } from 'node:fs/promises';
+import { principalFor } from '../access.ts';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, uploadProtocolError } from '../errors.ts';
@@ -38,8 +39,7 @@ function incomplete(stored: number): ApiResponse {
 
 /** The session's owner, rebuilt from the row (the session URI is a capability: no token needed). */
 function ownerOf(s: SessionRow): Principal {
-  const at = s.user.lastIndexOf('@');
-  return { token: '', email: s.user, domain: s.user.slice(at + 1), displayName: s.user.slice(0, at), client: s.client, serviceAccount: false };
+  return principalFor(s.user, s.client);
 }
 
 function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
