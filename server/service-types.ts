@@ -8,6 +8,7 @@ import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { Router } from './router.ts';
 import type { BlobStore } from './store/blobs.ts';
 import type { FileStore } from './store/files.ts';
+import type { SessionBytes } from './store/session-bytes.ts';
 import type { SessionStore } from './store/sessions.ts';
 
 /** How to create a service. */
@@ -29,6 +30,8 @@ export interface Service {
   readonly blobs: BlobStore;
   readonly files: FileStore;
   readonly sessions: SessionStore;
+  /** The part files of resumable sessions: append, cut to whole blocks, complete into a blob. */
+  readonly sessionBytes: SessionBytes;
   readonly faults: FaultRegistry;
   readonly router: Router;
   /** Answers one API call (used by the HTTP adapter and by batch for inner calls). */

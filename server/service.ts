@@ -13,6 +13,7 @@ import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
 import { FileStore } from './store/files.ts';
+import { SessionBytes } from './store/session-bytes.ts';
 import { SessionStore } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 
@@ -42,6 +43,7 @@ export function createService(options: ServiceOptions): Service {
     blobs,
     files,
     sessions,
+    sessionBytes: new SessionBytes(sessions, blobs),
     faults: new FaultRegistry(),
     router,
     dispatch: (req) => dispatchRequest(svc, req),

@@ -309,6 +309,19 @@ export class FileStore {
     return 'ok';
   }
 
+  /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */
+  usageOf(owner: string): { total: number; trash: number } {
+    return this.#db
+      .prepare('SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?')
+      .get(owner) as { total: number; trash: number };
+  }
+
+  /** The file whose content is the blob `name`, if any (startup recovery of a completion). */
+  withBlob(name: string): FileRow | undefined {
+    const r = this.#db.prepare('SELECT * FROM files WHERE blob = ?').get(name) as DbFileRow | undefined;
+    return r && toFile(r);
+  }
+
   /** Every blob name a file references (startup garbage collection). */
   referencedBlobs(): Set<string> {
     const rows = this.#db.prepare('SELECT blob FROM files WHERE blob IS NOT NULL').all() as { blob: string }[];
