@@ -1,10 +1,12 @@
 /** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
+import type { ConvertUpload } from './conversion-types.ts';
 import type { Db } from './db.ts';
 import type { FileEvents } from './events.ts';
 import type { FaultRegistry } from './faults.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { PushService } from './push/push-service.ts';
 import type { Router } from './router.ts';
 import type { BlobStore } from './store/blobs.ts';
 import type { FileStore } from './store/files.ts';
@@ -34,6 +36,10 @@ export interface Service {
   readonly sessionBytes: SessionBytes;
   readonly faults: FaultRegistry;
   readonly router: Router;
+  /** Push: channels, the change log per user, delivery (spec §5–6). */
+  readonly push: PushService;
+  /** Conversion of uploaded media to a native kind; undefined when the service has none. */
+  readonly convert: ConvertUpload | undefined;
   /** Answers one API call (used by the HTTP adapter and by batch for inner calls). */
   dispatch(req: ApiRequest): Promise<ApiResponse>;
   /** Registers clean-up to run on {@link Service.close} (timers, outgoing connections), in reverse order. */

@@ -8,7 +8,9 @@ import { createClock } from './clock.ts';
 import { getMeta, openDatabase, setMeta } from './db.ts';
 import { dispatchRequest } from './dispatch.ts';
 import { FileEvents } from './events.ts';
+import { conversionFor, terminateOcr } from './convert/setup.ts';
 import { FaultRegistry } from './faults.ts';
+import { createPushService } from './push/push-service.ts';
 import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
@@ -33,6 +35,11 @@ export function createService(options: ServiceOptions): Service {
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
+  const push = createPushService({ db, clock, events, files, config: options.config });
+  closers.push(() => push.close());
+  const convert = conversionFor(options.dataDir, options.config);
+  // OCR workers are threads: stop them so a closed service lets the process exit.
+  closers.push(() => terminateOcr());
   const svc: Service = {
     config: options.config,
     dataDir: options.dataDir,
@@ -46,6 +53,8 @@ export function createService(options: ServiceOptions): Service {
     sessionBytes: new SessionBytes(sessions, blobs),
     faults: new FaultRegistry(),
     router,
+    push,
+    convert,
     dispatch: (req) => dispatchRequest(svc, req),
     onClose: (fn) => void closers.push(fn),
     async close() {

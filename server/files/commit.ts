@@ -5,7 +5,6 @@
 import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from '../../src/protocol/index.ts';
 import { fileFor } from '../access.ts';
 import type { Principal } from '../auth.ts';
-import { conversionHook } from '../conversion-hook.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { Service } from '../service-types.ts';
 import type { ContentRef, FileRow } from '../store/files.ts';
@@ -97,7 +96,7 @@ export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata
     if (status === 'not-usable') throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, { where: { location: 'id', locationType: 'body' } });
   }
   checkParents(svc, meta.parents ?? [], who);
-  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+  if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
 }
 
 /** Checks an update before bytes are received. */
@@ -110,7 +109,7 @@ export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: 
     if (isNativeMime(meta.mimeType) && !withMedia) throw badRequest(`Changing the mimeType to ${meta.mimeType} needs media to convert.`);
   }
   const target = conversionTarget(meta, row);
-  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+  if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
   checkParents(svc, idList(query.get('addParents')), who, fileId);
   return row;
 }
@@ -118,7 +117,7 @@ export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: 
 /** Turns received media into content: as is, or converted to `target` (the source blob is then removed). */
 async function toContent(svc: Service, media: ReceivedMedia, target: string | undefined, meta: IncomingMetadata, query: URLSearchParams): Promise<ContentRef> {
   if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
-  const convert = conversionHook();
+  const convert = svc.convert;
   if (!convert) {
     await svc.blobs.remove(media.blob);
     throw badRequest('conversion not available');

@@ -21,14 +21,12 @@ import { fileFor } from '../access.ts';
 import type { Router } from '../router.ts';
 import type { Service } from '../service-types.ts';
 import type { Channel } from './channel-store.ts';
-import { createPushService, opaqueResourceId, type PushService } from './push-service.ts';
+import { opaqueResourceId, type PushService } from './push-service.ts';
 import { MAX_CHANGES_TTL_S, MAX_FILE_TTL_S, parseWatchRequest, type WatchRequest } from './watch-request.ts';
 
-/** Registers the push routes on the service's router and starts push delivery (a `RouteModule`). */
+/** Registers the push routes on the service's router (push itself is wired by `createService`). */
 export function registerPushRoutes(router: Router, svc: Service): void {
-  const push = createPushService(svc);
-  svc.onClose(() => push.close());
-  addPushRoutes(router, push);
+  addPushRoutes(router, svc.push);
 }
 
 /** Adds the push routes for an existing {@link PushService}. */
