@@ -46,4 +46,4 @@ mkdir -p vendor && rm -rf vendor/store-upload-kit && cp -r node_modules/store-up
 echo "== upload from each app in Chromium"
 cd "$root"
 bash scripts/ensure-chromium.sh >/dev/null
-CONSUMERS_DIR="$work" flock /tmp/chromium.lock npx playwright test -c test/consumers/playwright.config.ts
+CONSUMERS_DIR="$work" npx playwright test -c test/consumers/playwright.config.ts

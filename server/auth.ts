@@ -1,5 +1,6 @@
 /** Bearer-token authentication (spec §5, supplement §7). */
 import { MESSAGES } from 'store-upload-kit/protocol';
+import { principalFor } from './access.ts';
 import type { ServiceConfig } from './config.ts';
 import { ApiError } from './errors.ts';
 
@@ -31,16 +32,11 @@ export function authenticate(headers: Readonly<Record<string, string>>, config: 
       headers: { 'WWW-Authenticate': 'Bearer realm="store", error="invalid_token"' },
     });
   }
-  const email = grant.user.toLowerCase();
-  const at = email.lastIndexOf('@');
-  return {
+  return principalFor(grant.user, grant.client, {
     token: m[1] as string,
-    email,
-    domain: at >= 0 ? email.slice(at + 1) : '',
-    displayName: grant.displayName ?? (at >= 0 ? grant.user.slice(0, at) : grant.user),
-    client: grant.client,
     serviceAccount: grant.serviceAccount ?? false,
-  };
+    ...(grant.displayName !== undefined ? { displayName: grant.displayName } : {}),
+  });
 }
 
 /** 401 `required` "Login Required." */

@@ -3,7 +3,7 @@ import { type FieldSchema, JSON_CONTENT_TYPE, selectFields, strictJsonText } fro
 import { authenticate, loginRequired, type Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
-import type { Service } from './service.ts';
+import type { Service } from './service-types.ts';
 
 /** The per-call context of a handler. */
 export interface RouteContext {

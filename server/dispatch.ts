@@ -8,7 +8,7 @@ import { createContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError } from './router.ts';
-import type { Service } from './service.ts';
+import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
 export async function dispatchRequest(svc: Service, req: ApiRequest): Promise<ApiResponse> {

@@ -2,11 +2,12 @@
 import type { AddressInfo } from 'node:net';
 import type { ServiceConfig } from './config.ts';
 import { createHttpServer } from './http/node-adapter.ts';
-import { createService, type Service } from './service.ts';
+import { createService } from './service.ts';
+import type { Service } from './service-types.ts';
 
 export type { ServiceConfig, TokenGrant } from './config.ts';
 export { defaultConfig, loadConfigFile, parseConfig, DEV_TOKENS } from './config.ts';
-export type { Service, ServiceOptions, RouteModule } from './service.ts';
+export type { Service, ServiceOptions, RouteModule } from './service-types.ts';
 export { createService } from './service.ts';
 export type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
 export { bufferedBody } from './http/types.ts';

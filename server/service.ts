@@ -1,50 +1,25 @@
-/** Wires the service: database, clock, events, stores, faults, the route table and `dispatch`. */
+/**
+ * Wires the service: database, clock, events, stores, faults, the route table and `dispatch`. The only place the
+ * service is put together; its types live in `service-types.ts`, so nothing imports back into the wiring.
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Clock, createClock } from './clock.ts';
-import type { ServiceConfig } from './config.ts';
-import { type Db, getMeta, openDatabase, setMeta } from './db.ts';
+import { createClock } from './clock.ts';
+import { getMeta, openDatabase, setMeta } from './db.ts';
 import { dispatchRequest } from './dispatch.ts';
 import { FileEvents } from './events.ts';
+import { conversionFor, terminateOcr } from './convert/setup.ts';
 import { FaultRegistry } from './faults.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
+import { createPushService } from './push/push-service.ts';
 import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
 import { FileStore } from './store/files.ts';
+import { SessionBytes } from './store/session-bytes.ts';
 import { SessionStore } from './store/sessions.ts';
+import type { Service, ServiceOptions } from './service-types.ts';
 
-/** How to create a service. */
-export interface ServiceOptions {
-  readonly dataDir: string;
-  readonly config: ServiceConfig;
-  /** Enables `/__admin/*` (clock, faults). */
-  readonly admin: boolean;
-}
-
-/** A running service instance (transport-independent). */
-export interface Service {
-  readonly config: ServiceConfig;
-  readonly dataDir: string;
-  readonly admin: boolean;
-  readonly db: Db;
-  readonly clock: Clock;
-  readonly events: FileEvents;
-  readonly blobs: BlobStore;
-  readonly files: FileStore;
-  readonly sessions: SessionStore;
-  readonly faults: FaultRegistry;
-  readonly router: Router;
-  /** Answers one API call (used by the HTTP adapter and by batch for inner calls). */
-  dispatch(req: ApiRequest): Promise<ApiResponse>;
-  /** Registers clean-up to run on {@link Service.close} (timers, outgoing connections), in reverse order. */
-  onClose(fn: () => void | Promise<void>): void;
-  /** Runs close hooks and closes the database. */
-  close(): Promise<void>;
-}
-
-/** A function that adds a feature's routes (and may subscribe to events or add close hooks). */
-export type RouteModule = (router: Router, svc: Service) => void;
+export type { RouteModule, Service, ServiceOptions } from './service-types.ts';
 
 /** Opens the data directory, recovers after a crash, and registers every route module. */
 export function createService(options: ServiceOptions): Service {
@@ -60,6 +35,11 @@ export function createService(options: ServiceOptions): Service {
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
+  const push = createPushService({ db, clock, events, files, config: options.config });
+  closers.push(() => push.close());
+  const convert = conversionFor(options.dataDir, options.config);
+  // OCR workers are threads: stop them so a closed service lets the process exit.
+  closers.push(() => terminateOcr());
   const svc: Service = {
     config: options.config,
     dataDir: options.dataDir,
@@ -70,8 +50,11 @@ export function createService(options: ServiceOptions): Service {
     blobs,
     files,
     sessions,
+    sessionBytes: new SessionBytes(sessions, blobs),
     faults: new FaultRegistry(),
     router,
+    push,
+    convert,
     dispatch: (req) => dispatchRequest(svc, req),
     onClose: (fn) => void closers.push(fn),
     async close() {

@@ -1,12 +1,12 @@
 /**
- * The conversion hook for uploads (server/conversion-hook.ts): runs `convert`, stores the native content as JSON,
+ * The conversion hook for uploads (server/conversion-types.ts): runs `convert`, stores the native content as JSON,
  * and turns `ConversionError`s into the service's `ApiError`s. Also reads stored content back for export.
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isNativeDocumentKind } from 'store-upload-kit/protocol';
 import type { NativeKind } from 'store-upload-kit/protocol';
-import type { ConvertUpload } from '../conversion-hook.ts';
+import type { ConvertUpload } from '../conversion-types.ts';
 import { ApiError } from '../errors.ts';
 import { ConversionError } from './conversion-error.ts';
 import { convert } from './convert.ts';

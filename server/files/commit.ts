@@ -3,11 +3,11 @@
  * pre-generated IDs (supplement §4), conversion to native kinds (through the conversion hook).
  */
 import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from 'store-upload-kit/protocol';
+import { fileFor } from '../access.ts';
 import type { Principal } from '../auth.ts';
-import { conversionHook } from '../conversion-hook.ts';
-import { ApiError, badRequest, fileNotFound, insufficientPermissions } from '../errors.ts';
-import type { Service } from '../service.ts';
-import { type ContentRef, FileStore, type FileRow } from '../store/files.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import type { Service } from '../service-types.ts';
+import type { ContentRef, FileRow } from '../store/files.ts';
 import { idList, type IncomingMetadata } from './metadata.ts';
 
 /** Media received for a file, already stored as a blob. */
@@ -21,25 +21,20 @@ export interface ReceivedMedia {
 
 /** Reads a file the caller can see, or throws 404 "File not found". */
 export function visibleFile(svc: Service, fileId: string, who: Principal): FileRow {
-  const row = svc.files.get(fileId);
-  if (!row || !svc.files.roleOf(fileId, who)) throw fileNotFound(fileId);
-  return row;
+  return fileFor(svc.files, fileId, who, 'see');
 }
 
 /** Reads a file the caller may modify: 404 if invisible, 403 if only a reader. */
 export function writableFile(svc: Service, fileId: string, who: Principal): FileRow {
-  const row = visibleFile(svc, fileId, who);
-  if (!FileStore.canWrite(svc.files.roleOf(fileId, who))) throw insufficientPermissions();
-  return row;
+  return fileFor(svc.files, fileId, who, 'write');
 }
 
 function checkParents(svc: Service, parents: readonly string[], who: Principal, self?: string): void {
   for (const p of parents) {
     if (p === self) throw badRequest(`A file cannot be its own parent (${p}).`);
-    const row = svc.files.get(p);
-    if (!row || !svc.files.roleOf(p, who)) throw fileNotFound(p);
+    const row = fileFor(svc.files, p, who, 'see');
     if (row.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${p} is not a folder.`);
-    if (!FileStore.canWrite(svc.files.roleOf(p, who))) throw insufficientPermissions();
+    fileFor(svc.files, p, who, 'write');
     if (self !== undefined && isDescendant(svc, p, self)) {
       throw badRequest(`The folder ${p} is inside ${self}; a folder cannot be moved into itself or one of its subfolders.`);
     }
@@ -101,7 +96,7 @@ export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata
     if (status === 'not-usable') throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, { where: { location: 'id', locationType: 'body' } });
   }
   checkParents(svc, meta.parents ?? [], who);
-  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+  if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
 }
 
 /** Checks an update before bytes are received. */
@@ -114,7 +109,7 @@ export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: 
     if (isNativeMime(meta.mimeType) && !withMedia) throw badRequest(`Changing the mimeType to ${meta.mimeType} needs media to convert.`);
   }
   const target = conversionTarget(meta, row);
-  if (withMedia && target && !conversionHook()) throw badRequest('conversion not available');
+  if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
   checkParents(svc, idList(query.get('addParents')), who, fileId);
   return row;
 }
@@ -122,7 +117,7 @@ export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: 
 /** Turns received media into content: as is, or converted to `target` (the source blob is then removed). */
 async function toContent(svc: Service, media: ReceivedMedia, target: string | undefined, meta: IncomingMetadata, query: URLSearchParams): Promise<ContentRef> {
   if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
-  const convert = conversionHook();
+  const convert = svc.convert;
   if (!convert) {
     await svc.blobs.remove(media.blob);
     throw badRequest('conversion not available');

@@ -9,7 +9,7 @@ import {
 } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { ApiResponse } from '../http/types.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import type { FileRow } from '../store/files.ts';
 
 /** Answers a download of a file the caller can see. */

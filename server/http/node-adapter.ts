@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';

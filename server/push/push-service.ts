@@ -3,6 +3,7 @@
  * file mutation to the channels that should hear of it, through the delivery engine.
  */
 import { createHash } from 'node:crypto';
+import { principalFor } from '../access.ts';
 import type { Principal } from '../auth.ts';
 import type { Clock } from '../clock.ts';
 import type { ServiceConfig } from '../config.ts';
@@ -60,15 +61,14 @@ function principalsOf(config: ServiceConfig): Principal[] {
   for (const [token, grant] of Object.entries(config.tokens)) {
     const email = grant.user.toLowerCase();
     if (byEmail.has(email)) continue;
-    const at = email.lastIndexOf('@');
-    byEmail.set(email, {
-      token,
+    byEmail.set(
       email,
-      domain: at >= 0 ? email.slice(at + 1) : '',
-      displayName: grant.displayName ?? email.slice(0, Math.max(0, at)),
-      client: grant.client,
-      serviceAccount: grant.serviceAccount ?? false,
-    });
+      principalFor(grant.user, grant.client, {
+        token,
+        serviceAccount: grant.serviceAccount ?? false,
+        ...(grant.displayName !== undefined ? { displayName: grant.displayName } : {}),
+      }),
+    );
   }
   return [...byEmail.values()];
 }

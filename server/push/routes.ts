@@ -16,18 +16,17 @@ import {
 } from 'store-upload-kit/protocol';
 import { rfc3339 } from '../clock.ts';
 import type { RouteContext } from '../context.ts';
-import { ApiError, badParameter, fileNotFound } from '../errors.ts';
+import { ApiError, badParameter } from '../errors.ts';
+import { fileFor } from '../access.ts';
 import type { Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import type { Channel } from './channel-store.ts';
-import { createPushService, opaqueResourceId, type PushService } from './push-service.ts';
+import { opaqueResourceId, type PushService } from './push-service.ts';
 import { MAX_CHANGES_TTL_S, MAX_FILE_TTL_S, parseWatchRequest, type WatchRequest } from './watch-request.ts';
 
-/** Registers the push routes on the service's router and starts push delivery (a `RouteModule`). */
+/** Registers the push routes on the service's router (push itself is wired by `createService`). */
 export function registerPushRoutes(router: Router, svc: Service): void {
-  const push = createPushService(svc);
-  svc.onClose(() => push.close());
-  addPushRoutes(router, push);
+  addPushRoutes(router, svc.push);
 }
 
 /** Adds the push routes for an existing {@link PushService}. */
@@ -54,7 +53,7 @@ async function watchFile(ctx: RouteContext, push: PushService) {
   const user = ctx.user();
   const fileId = ctx.params.fileId as string;
   // Anyone the file is visible to (any role) may watch it; others learn nothing about it.
-  if (!ctx.svc.files.get(fileId) || !ctx.svc.files.roleOf(fileId, user)) throw fileNotFound(fileId);
+  fileFor(ctx.svc.files, fileId, user, 'see');
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_FILE_TTL_S, ctx.svc.config);
   await deliveryReady(push);

@@ -6,14 +6,12 @@
 import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from 'store-upload-kit/protocol';
 import { exportFormats, importFormats, maxImportSizes, maxUploadSize } from '../convert/index.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { permissionIdFor } from '../store/ids.ts';
 
 const about: Handler = async (ctx) => {
   const who = ctx.user();
-  const usage = ctx.svc.db
-    .prepare('SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?')
-    .get(who.email) as { total: number; trash: number };
+  const usage = ctx.svc.files.usageOf(who.email);
   const body = {
     kind: KIND.about,
     user: { kind: KIND.user, displayName: who.displayName, emailAddress: who.email, permissionId: permissionIdFor('user', who.email), me: true },

@@ -3,7 +3,7 @@ import { jsonResponse } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { parseFault } from '../faults.ts';
 import type { Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 
 /** Registers the admin routes when the service runs with `--admin`. */
 export function registerAdminRoutes(router: Router, svc: Service): void {

@@ -2,7 +2,7 @@
 import { BATCH_PATH } from 'store-upload-kit/protocol';
 import { handleBatch } from '../batch/handle-batch.ts';
 import type { Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 
 /**
  * Adds the batch route. Inner calls go through `svc.dispatch`, so each is routed, authenticated and filtered

@@ -1,16 +1,11 @@
-/**
- * Conversion feature routes: `GET /store/v3/files/<id>/export?mimeType=…` (supplement §2, §5), and the conversion
- * hook for uploads that ask for a native `mimeType` (installed here, where the feature registers).
- */
-import { join } from 'node:path';
+/** Conversion feature route: `GET /store/v3/files/<id>/export?mimeType=…` (supplement §2, §5). */
 import { FILES_PATH, isNativeDocumentKind } from 'store-upload-kit/protocol';
-import { setConversionHook } from '../conversion-hook.ts';
-import { ConversionError, DEFAULT_OCR_IDLE_MS, exportNative, setOcrCacheDir, setOcrIdleMs, terminateOcr } from '../convert/index.ts';
-import { apiErrorOf, convertUpload, readNativeContent } from '../convert/upload-hook.ts';
+import { ConversionError, exportNative } from '../convert/index.ts';
+import { apiErrorOf, readNativeContent } from '../convert/upload-hook.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { visibleFile } from '../files/commit.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 
 const exportFile: Handler = async (ctx) => {
   // The batch unwrapper refuses exports already; this keeps any other way in from streaming media into a batch.
@@ -41,19 +36,7 @@ const exportFile: Handler = async (ctx) => {
   }
 };
 
-/**
- * Registers the export route and installs conversion on import (OCR data unpacks under the data dir). The config
- * file's `ocrIdleMs` (non-negative number) sets how long an idle OCR worker is kept.
- */
-export function registerExportRoutes(router: Router, svc: Service): void {
+/** Registers the export route (conversion on import is wired by `createService`). */
+export function registerExportRoutes(router: Router, _svc: Service): void {
   router.add('GET', `${FILES_PATH}/:fileId/export`, exportFile);
-  setOcrCacheDir(join(svc.dataDir, 'ocr-cache'));
-  const idle = svc.config.extra['ocrIdleMs'] ?? DEFAULT_OCR_IDLE_MS;
-  if (typeof idle !== 'number' || !Number.isFinite(idle) || idle < 0) {
-    throw new Error(`config: ocrIdleMs must be a non-negative number of milliseconds; got ${JSON.stringify(idle)}`);
-  }
-  setOcrIdleMs(idle);
-  setConversionHook(convertUpload);
-  // OCR workers are threads: stop them so a closed service lets the process exit.
-  svc.onClose(() => terminateOcr());
 }

@@ -9,12 +9,13 @@ import {
   UPLOAD_FILES_PATH,
 } from 'store-upload-kit/protocol';
 import { isJsonContentType, type RouteContext } from '../context.ts';
-import { badParameter, insufficientPermissions } from '../errors.ts';
+import { badParameter } from '../errors.ts';
+import { fileFor } from '../access.ts';
 import { createFile, updateFile, visibleFile, writableFile } from '../files/commit.ts';
 import { downloadResponse } from '../files/download.ts';
 import { parseMetadata } from '../files/metadata.ts';
 import type { Handler, Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { parseFileQuery, QueryError } from '../store/query.ts';
 
 /** Parses an integer query parameter within bounds, or throws 400 naming it. */
@@ -66,9 +67,8 @@ const update: Handler = async (ctx) => {
 const remove: Handler = async (ctx) => {
   const who = ctx.user();
   const fileId = ctx.params.fileId as string;
-  visibleFile(ctx.svc, fileId, who);
-  // Deleting for good is the owner's right only (a writer can trash).
-  if (ctx.svc.files.roleOf(fileId, who) !== 'owner') throw insufficientPermissions();
+  // Deleting for good is the owner's right only (a writer can trash); the store checks it again as it commits.
+  fileFor(ctx.svc.files, fileId, who, 'delete');
   ctx.svc.files.delete(fileId, who);
   return { status: 204, headers: {} };
 };

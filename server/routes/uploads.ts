@@ -5,7 +5,7 @@ import { badParameter, badRequest } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Router } from '../router.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../service-types.ts';
 import { receiveMultipart, receiveSimple } from '../uploads/receive.ts';
 import { startResumable } from '../uploads/resumable-start.ts';
 import { cancelSession, putSession } from '../uploads/resumable-put.ts';

@@ -2,149 +2,33 @@
  * The file data layer: rows, permissions, pre-generated IDs and the change log, each mutation one SQLite
  * transaction that also appends to `changes`, followed by a {@link FileEvent}.
  */
-import { FOLDER_MIME, isNativeMime, KIND } from 'store-upload-kit/protocol';
-import { type Need, requireAccess, type Role } from '../access.ts';
+import { FOLDER_MIME, isNativeMime } from 'store-upload-kit/protocol';
+import { type Need, requireAccess, type Role, strongestRole } from '../access.ts';
 import type { Principal } from '../auth.ts';
 import type { Clock } from '../clock.ts';
-import { rfc3339 } from '../clock.ts';
 import type { Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
 import type { FileQuery } from './query.ts';
-
-/** A file as stored. */
-export interface FileRow {
-  readonly num: number;
-  readonly id: string;
-  readonly name: string;
-  readonly mimeType: string;
-  readonly description: string | undefined;
-  readonly originalFilename: string | undefined;
-  readonly parents: readonly string[];
-  /** Byte size of media content; undefined for folders and native kinds. */
-  readonly size: number | undefined;
-  readonly md5: string | undefined;
-  /** Blob name of the content (media bytes or converted native content). */
-  readonly blob: string | undefined;
-  readonly createdTime: number;
-  readonly modifiedTime: number;
-  readonly trashed: boolean;
-  readonly version: number;
-  /** Owner e-mail. */
-  readonly owner: string;
-}
+import { fileResource } from './file-resource.ts';
+import {
+  type DbFileRow,
+  type DbPermRow,
+  type FilePage,
+  type FilePatch,
+  type FileResource,
+  type FileRow,
+  type NewFile,
+  type PermissionRow,
+  toFile,
+  toPerm,
+  VISIBLE,
+} from './file-rows.ts';
 
 export type { Role } from '../access.ts';
-const ROLE_RANK: Record<string, number> = { owner: 4, organizer: 4, fileOrganizer: 3, writer: 3, commenter: 2, reader: 1 };
-
-/** A permission as stored. */
-export interface PermissionRow {
-  readonly fileId: string;
-  readonly id: string;
-  readonly type: 'user' | 'group' | 'domain' | 'anyone';
-  readonly role: string;
-  readonly email: string | undefined;
-  readonly domain: string | undefined;
-}
-
-/** Content to attach to a file. */
-export interface ContentRef {
-  /** Undefined for empty content (nothing on disk). */
-  readonly blob: string | undefined;
-  /** Undefined for native (converted) content: the resource then has no `size`/`md5Checksum`. */
-  readonly size: number | undefined;
-  readonly md5: string | undefined;
-}
-
-/** What a create needs (validated by the caller). */
-export interface NewFile {
-  readonly id?: string;
-  readonly name: string;
-  readonly mimeType: string;
-  readonly description?: string;
-  readonly originalFilename?: string;
-  readonly parents: readonly string[];
-  readonly trashed?: boolean;
-  readonly content?: ContentRef;
-}
-
-/** A metadata and/or content change (validated by the caller). */
-export interface FilePatch {
-  readonly name?: string;
-  readonly mimeType?: string;
-  readonly description?: string;
-  readonly originalFilename?: string;
-  readonly trashed?: boolean;
-  readonly addParents?: readonly string[];
-  readonly removeParents?: readonly string[];
-  readonly content?: ContentRef;
-}
-
-/** One page of a listing. */
-export interface FilePage {
-  readonly files: FileRow[];
-  /** `num` to continue after, if there are more. */
-  readonly nextAfter: number | undefined;
-}
-
-/** The JSON file resource (supplement §2). */
-export type FileResource = Record<string, unknown>;
-
-interface DbFileRow {
-  num: number;
-  id: string;
-  name: string;
-  mime_type: string;
-  description: string | null;
-  original_filename: string | null;
-  parents: string;
-  size: number | null;
-  md5: string | null;
-  blob: string | null;
-  created_time: number;
-  modified_time: number;
-  trashed: number;
-  version: number;
-  owner: string;
-}
-
-interface DbPermRow {
-  file_id: string;
-  id: string;
-  type: PermissionRow['type'];
-  role: string;
-  email: string | null;
-  domain: string | null;
-}
-
-function toFile(r: DbFileRow): FileRow {
-  return {
-    num: r.num,
-    id: r.id,
-    name: r.name,
-    mimeType: r.mime_type,
-    description: r.description ?? undefined,
-    originalFilename: r.original_filename ?? undefined,
-    parents: JSON.parse(r.parents) as string[],
-    size: r.size ?? undefined,
-    md5: r.md5 ?? undefined,
-    blob: r.blob ?? undefined,
-    createdTime: r.created_time,
-    modifiedTime: r.modified_time,
-    trashed: r.trashed === 1,
-    version: r.version,
-    owner: r.owner,
-  };
-}
-
-function toPerm(r: DbPermRow): PermissionRow {
-  return { fileId: r.file_id, id: r.id, type: r.type, role: r.role, email: r.email ?? undefined, domain: r.domain ?? undefined };
-}
-
-/** SQL condition: the file `f` is visible to `@email` / `@domain`. */
-const VISIBLE = `EXISTS (SELECT 1 FROM permissions p WHERE p.file_id = f.id AND (
-  (p.type IN ('user', 'group') AND p.email = @email) OR (p.type = 'domain' AND p.domain = @domain) OR p.type = 'anyone'))`;
+export type { ContentRef, FilePage, FilePatch, FileResource, FileRow, NewFile, PermissionRow } from './file-rows.ts';
+export { permissionResource } from './file-resource.ts';
 
 /** The file data layer. */
 export class FileStore {
@@ -184,16 +68,7 @@ export class FileStore {
            AND ((type IN ('user', 'group') AND email = ?) OR (type = 'domain' AND domain = ?) OR type = 'anyone')`,
       )
       .all(fileId, who.email, who.domain) as { role: string }[];
-    let best: string | undefined;
-    for (const { role } of grants) if (best === undefined || (ROLE_RANK[role] ?? 0) > (ROLE_RANK[best] ?? 0)) best = role;
-    if (best === undefined) return undefined;
-    const rank = ROLE_RANK[best] ?? 0;
-    return rank >= 4 ? 'owner' : rank === 3 ? 'writer' : rank === 2 ? 'commenter' : 'reader';
-  }
-
-  /** True when `role` allows modifying content and metadata. */
-  static canWrite(role: Role | undefined): boolean {
-    return role === 'owner' || role === 'writer';
+    return strongestRole(grants.map((g) => g.role));
   }
 
   /**
@@ -209,34 +84,7 @@ export class FileStore {
 
   /** The JSON resource of a file as `viewer` sees it. */
   resource(row: FileRow, viewer?: Principal): FileResource {
-    const perms = this.permissions(row.id);
-    const ownerPerm = perms.find((p) => p.role === 'owner');
-    const out: FileResource = {
-      kind: KIND.file,
-      id: row.id,
-      name: row.name,
-      mimeType: row.mimeType,
-    };
-    if (row.description !== undefined) out.description = row.description;
-    out.parents = [...row.parents];
-    if (row.size !== undefined) out.size = String(row.size);
-    if (row.md5 !== undefined) out.md5Checksum = row.md5;
-    out.createdTime = rfc3339(row.createdTime);
-    out.modifiedTime = rfc3339(row.modifiedTime);
-    out.trashed = row.trashed;
-    out.version = String(row.version);
-    if (row.originalFilename !== undefined) out.originalFilename = row.originalFilename;
-    out.permissions = perms.map((p) => permissionResource(p));
-    out.owners = [
-      {
-        kind: KIND.user,
-        displayName: displayNameOf(row.owner),
-        emailAddress: row.owner,
-        permissionId: ownerPerm?.id ?? permissionIdFor('user', row.owner),
-        me: viewer !== undefined && viewer.email === row.owner,
-      },
-    ];
-    return out;
+    return fileResource(row, this.permissions(row.id), viewer);
   }
 
   /** Creates a file owned by `by` (with its owner permission); fires `add`. */
@@ -461,6 +309,19 @@ export class FileStore {
     return 'ok';
   }
 
+  /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */
+  usageOf(owner: string): { total: number; trash: number } {
+    return this.#db
+      .prepare('SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?')
+      .get(owner) as { total: number; trash: number };
+  }
+
+  /** The file whose content is the blob `name`, if any (startup recovery of a completion). */
+  withBlob(name: string): FileRow | undefined {
+    const r = this.#db.prepare('SELECT * FROM files WHERE blob = ?').get(name) as DbFileRow | undefined;
+    return r && toFile(r);
+  }
+
   /** Every blob name a file references (startup garbage collection). */
   referencedBlobs(): Set<string> {
     const rows = this.#db.prepare('SELECT blob FROM files WHERE blob IS NOT NULL').all() as { blob: string }[];
@@ -476,20 +337,4 @@ export class FileStore {
   static isNativeDocument(row: FileRow): boolean {
     return isNativeMime(row.mimeType) && row.mimeType !== FOLDER_MIME;
   }
-}
-
-/** The JSON permission resource. */
-export function permissionResource(p: PermissionRow): Record<string, unknown> {
-  const out: Record<string, unknown> = { kind: KIND.permission, id: p.id, type: p.type, role: p.role };
-  if (p.email !== undefined) {
-    out.emailAddress = p.email;
-    out.displayName = displayNameOf(p.email);
-  }
-  if (p.domain !== undefined) out.domain = p.domain;
-  return out;
-}
-
-function displayNameOf(email: string): string {
-  const at = email.indexOf('@');
-  return at > 0 ? email.slice(0, at) : email;
 }

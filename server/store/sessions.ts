@@ -246,8 +246,7 @@ export class SessionStore {
       const part = this.partPath(r.id);
       const blob = blobs.path(SessionStore.blobName(r.id));
       if (existsSync(part) || !existsSync(blob)) continue;
-      const owner = this.#db.prepare('SELECT id FROM files WHERE blob = ?').get(SessionStore.blobName(r.id)) as { id: string } | undefined;
-      const row = owner && files.get(owner.id);
+      const row = files.withBlob(SessionStore.blobName(r.id));
       if (row) this.complete(r.id, files.resource(row));
       else renameSync(blob, part);
     }

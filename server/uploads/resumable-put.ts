@@ -15,15 +15,14 @@ import {
   STATUS_CLIENT_CLOSED,
   STATUS_RESUME_INCOMPLETE,
 } from 'store-upload-kit/protocol';
-import { open, rm } from 'node:fs/promises';
+import { principalFor } from '../access.ts';
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, uploadProtocolError } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
 import type { IncomingMetadata } from '../files/metadata.ts';
 import type { ApiResponse } from '../http/types.ts';
-import { FileWriter } from '../store/file-writer.ts';
-import { type SessionHash, type SessionRow, SessionStore } from '../store/sessions.ts';
+import type { SessionHash, SessionRow } from '../store/sessions.ts';
 
 function sessionNotFound(): ApiError {
   return new ApiError(404, 'notFound', 'The upload session was not found or has expired; start the upload again.', {
@@ -38,8 +37,7 @@ function incomplete(stored: number): ApiResponse {
 
 /** The session's owner, rebuilt from the row (the session URI is a capability: no token needed). */
 function ownerOf(s: SessionRow): Principal {
-  const at = s.user.lastIndexOf('@');
-  return { token: '', email: s.user, domain: s.user.slice(at + 1), displayName: s.user.slice(0, at), client: s.client, serviceAccount: false };
+  return principalFor(s.user, s.client);
 }
 
 function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
@@ -106,10 +104,10 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   if (knownFinal === false && expected !== undefined && expected < BLOCK_SIZE) throw chunkTooSmall(expected);
 
   const hash = await sessions.hashAt(uploadId, stored);
-  const { received, tail } = await receive(ctx, s, stored, first, hash);
+  const { received, tail } = await ctx.svc.sessionBytes.append(s.id, stored, first, hash, ctx.req.body.stream());
   const end = first + received;
   const revert = async (error: ApiError): Promise<never> => {
-    await truncatePart(sessions, uploadId, stored);
+    await ctx.svc.sessionBytes.cutTo(uploadId, stored);
     sessions.forgetHash(uploadId);
     throw error;
   };
@@ -139,7 +137,7 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     return finish(ctx, s, size, hash, tail);
   }
   const kept = floorToBlock(Math.max(stored, end));
-  await truncatePart(sessions, uploadId, kept);
+  await ctx.svc.sessionBytes.cutTo(uploadId, kept);
   return incomplete(kept);
 }
 
@@ -177,108 +175,10 @@ function contradiction(s: SessionRow, size: number): string | undefined {
   return undefined;
 }
 
-async function truncatePart(sessions: SessionStore, id: string, size: number): Promise<void> {
-  const fh = await open(sessions.partPath(id), 'a');
-  try {
-    await fh.truncate(size);
-  } finally {
-    await fh.close();
-  }
-}
-
-/**
- * Appends the body to the part file from `stored` (bytes before `stored` were already kept and are skipped),
- * hashing whole blocks as they complete. Returns the body length. If the body fails mid-way (connection cut),
- * keeps the whole blocks written, records them, and rethrows.
- */
-async function receive(
-  ctx: RouteContext,
-  s: SessionRow,
-  stored: number,
-  first: number,
-  state: SessionHash,
-): Promise<{ received: number; tail: Uint8Array[] }> {
-  const sessions = ctx.svc.sessions;
-  const fh = await open(sessions.partPath(s.id), stored === 0 ? 'w' : 'r+');
-  const writer = new FileWriter(fh, stored);
-  let skip = stored - first;
-  let received = 0;
-  // Bytes since the last block boundary: hashed only once their block is complete, so the hash never covers
-  // bytes a cut request does not keep.
-  let pending: Uint8Array[] = [];
-  let pendingLength = 0;
-  try {
-    try {
-      for await (const raw of ctx.req.body.stream()) {
-        received += raw.length;
-        let chunk = raw;
-        if (skip > 0) {
-          const drop = Math.min(skip, chunk.length);
-          skip -= drop;
-          chunk = chunk.subarray(drop);
-          if (chunk.length === 0) continue;
-        }
-        await writer.push(chunk);
-        pending.push(chunk);
-        pendingLength += chunk.length;
-        if (pendingLength >= BLOCK_SIZE) {
-          const whole = floorToBlock(pendingLength);
-          let left = whole;
-          const rest: Uint8Array[] = [];
-          for (const p of pending) {
-            if (left >= p.length) {
-              await state.hash.update(p);
-              left -= p.length;
-            } else if (left > 0) {
-              await state.hash.update(p.subarray(0, left));
-              rest.push(p.subarray(left));
-              left = 0;
-            } else rest.push(p);
-          }
-          state.upTo += whole;
-          pending = rest;
-          pendingLength -= whole;
-        }
-      }
-      await writer.finish();
-    } catch (e) {
-      // Cut off: keep the whole blocks that reached the disk.
-      // Whole blocks still queued must reach the disk before the cut (finish leaves no write pending, even failing).
-      await writer.finish().catch(() => undefined);
-      await fh.truncate(state.upTo).catch(() => undefined);
-      sessions.touch(s.id);
-      throw e;
-    }
-  } finally {
-    await fh.close();
-  }
-  // The tail (< one block) joins the hash only if the upload finishes; `finish` feeds it.
-  return { received, tail: pending };
-}
-
 /** Completes a session holding `size` bytes: moves the part into a blob, commits the file, answers 200. */
 async function finish(ctx: RouteContext, s: SessionRow, size: number, state: SessionHash, tail: readonly Uint8Array[]): Promise<ApiResponse> {
   const sessions = ctx.svc.sessions;
-  let upTo = state.upTo;
-  for (const t of tail) {
-    await state.hash.update(t);
-    upTo += t.length;
-  }
-  let md5: string;
-  if (upTo === size) md5 = await state.hash.digest();
-  else {
-    // The in-memory hash does not line up (e.g. a restart between requests): recompute from the part.
-    sessions.forgetHash(s.id);
-    md5 = await md5OfFile(sessions.partPath(s.id), size);
-  }
-  sessions.forgetHash(s.id);
-  const blob = SessionStore.blobName(s.id);
-  await ctx.svc.blobs.adopt(sessions.partPath(s.id), blob).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-    // An empty upload never created a part file.
-    const fh = await open(ctx.svc.blobs.path(blob), 'w');
-    await fh.close();
-  });
+  const { blob, md5 } = await ctx.svc.sessionBytes.complete(s.id, size, state, tail);
   const who = ownerOf(s);
   const query = new URLSearchParams(s.query);
   const media = { blob, size, md5, contentType: s.contentType };
@@ -289,18 +189,10 @@ async function finish(ctx: RouteContext, s: SessionRow, size: number, state: Ses
   } catch (e) {
     // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
     sessions.cancel(s.id);
-    await rm(ctx.svc.blobs.path(blob), { force: true });
+    await ctx.svc.blobs.remove(blob);
     throw e;
   }
   const resource = ctx.svc.files.resource(row, who);
   sessions.complete(s.id, resource);
   return finalResponse(ctx, { ...s, state: 'complete', result: resource });
-}
-
-async function md5OfFile(path: string, size: number): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  const { createReadStream } = await import('node:fs');
-  const hash = createHash('md5');
-  if (size > 0) for await (const c of createReadStream(path, { start: 0, end: size - 1 })) hash.update(c as Buffer);
-  return hash.digest('hex');
 }

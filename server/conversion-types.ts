@@ -1,8 +1,7 @@
 /**
  * The seam between uploads and conversion (spec §4.8, supplement §5). An upload whose metadata `mimeType` is a
- * native kind stores its media in a temp blob and calls the installed hook; without one the upload answers
- * 400 "conversion not available". The conversion feature installs itself with {@link setConversionHook} from its
- * route module (`server/routes/index.ts` lists route modules).
+ * native kind stores its media in a temp blob and calls `svc.convert` (wired by `createService` to
+ * `convert/upload-hook.ts`); a service without it answers 400 "conversion not available".
  */
 
 /** What a conversion gets. */
@@ -30,15 +29,3 @@ export interface ConversionOutput {
  * input or too large a file; the message is sent to the client as is.
  */
 export type ConvertUpload = (input: ConversionInput) => Promise<ConversionOutput>;
-
-let hook: ConvertUpload | undefined;
-
-/** Installs (or with `undefined` removes) the conversion implementation. */
-export function setConversionHook(fn: ConvertUpload | undefined): void {
-  hook = fn;
-}
-
-/** The installed conversion, if any. */
-export function conversionHook(): ConvertUpload | undefined {
-  return hook;
-}

@@ -1,0 +1,52 @@
+/** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
+import type { Clock } from './clock.ts';
+import type { ServiceConfig } from './config.ts';
+import type { ConvertUpload } from './conversion-types.ts';
+import type { Db } from './db.ts';
+import type { FileEvents } from './events.ts';
+import type { FaultRegistry } from './faults.ts';
+import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { PushService } from './push/push-service.ts';
+import type { Router } from './router.ts';
+import type { BlobStore } from './store/blobs.ts';
+import type { FileStore } from './store/files.ts';
+import type { SessionBytes } from './store/session-bytes.ts';
+import type { SessionStore } from './store/sessions.ts';
+
+/** How to create a service. */
+export interface ServiceOptions {
+  readonly dataDir: string;
+  readonly config: ServiceConfig;
+  /** Enables `/__admin/*` (clock, faults). */
+  readonly admin: boolean;
+}
+
+/** A running service instance (transport-independent). */
+export interface Service {
+  readonly config: ServiceConfig;
+  readonly dataDir: string;
+  readonly admin: boolean;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly events: FileEvents;
+  readonly blobs: BlobStore;
+  readonly files: FileStore;
+  readonly sessions: SessionStore;
+  /** The part files of resumable sessions: append, cut to whole blocks, complete into a blob. */
+  readonly sessionBytes: SessionBytes;
+  readonly faults: FaultRegistry;
+  readonly router: Router;
+  /** Push: channels, the change log per user, delivery (spec §5–6). */
+  readonly push: PushService;
+  /** Conversion of uploaded media to a native kind; undefined when the service has none. */
+  readonly convert: ConvertUpload | undefined;
+  /** Answers one API call (used by the HTTP adapter and by batch for inner calls). */
+  dispatch(req: ApiRequest): Promise<ApiResponse>;
+  /** Registers clean-up to run on {@link Service.close} (timers, outgoing connections), in reverse order. */
+  onClose(fn: () => void | Promise<void>): void;
+  /** Runs close hooks and closes the database. */
+  close(): Promise<void>;
+}
+
+/** A function that adds a feature's routes (and may subscribe to events or add close hooks). */
+export type RouteModule = (router: Router, svc: Service) => void;
