@@ -7,7 +7,8 @@ import { FILES_PATH, KIND, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA } from 'sto
 import type { Principal } from '../auth.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter } from '../errors.ts';
-import { visibleFile as visible, writableFile } from '../files/commit.ts';
+import { fileFor } from '../access.ts';
+import { visibleFile as visible } from '../files/commit.ts';
 import type { Router } from '../router.ts';
 import { permissionResource, type FileRow, type PermissionRow } from '../store/files.ts';
 
@@ -78,7 +79,7 @@ function visibleFile(ctx: RouteContext, user: Principal): FileRow {
 
 /** The file, if `user` may change its permissions (owner or writer): 404 if invisible, 403 if only a reader. */
 function sharableFile(ctx: RouteContext, user: Principal): FileRow {
-  return writableFile(ctx.svc, ctx.params.fileId as string, user);
+  return fileFor(ctx.svc.files, ctx.params.fileId as string, user, 'share');
 }
 
 function findPermission(ctx: RouteContext, file: FileRow): PermissionRow {

@@ -28,6 +28,27 @@ export function openRaw(baseUrl: string): Promise<RawConnection> {
     let ended = false;
     const waiters = new Set<() => void>();
     const wake = () => waiters.forEach((w) => w());
+    /** Re-runs `check` on every event until it settles, or fails after `timeoutMs`. */
+    const until = <T>(timeoutMs: number, timeoutMessage: () => string, check: () => { value: T } | { error: string } | undefined): Promise<T> =>
+      new Promise<T>((res, rej) => {
+        const run = () => {
+          const r = check();
+          if (r === undefined) return;
+          done();
+          if ('value' in r) res(r.value);
+          else rej(new Error(r.error));
+        };
+        const timer = setTimeout(() => {
+          done();
+          rej(new Error(timeoutMessage()));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(run);
+        };
+        waiters.add(run);
+        run();
+      });
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       wake();
@@ -48,47 +69,17 @@ export function openRaw(baseUrl: string): Promise<RawConnection> {
             socket.write(bytes, (e) => (e ? rej(e) : res()));
           }),
         waitFor(test, timeoutMs = 10_000, what = 'the expected answer') {
-          return new Promise((res, rej) => {
-            const check = () => {
-              const text = conn.received().toString('latin1');
-              if (test(text)) {
-                done();
-                res(text);
-              } else if (ended) {
-                done();
-                rej(new Error(`the connection closed before ${what}; received:\n${text.slice(0, 2000)}`));
-              }
-            };
-            const timer = setTimeout(() => {
-              done();
-              rej(new Error(`no ${what} within ${timeoutMs} ms; received:\n${conn.received().toString('latin1').slice(0, 2000)}`));
-            }, timeoutMs);
-            const done = () => {
-              clearTimeout(timer);
-              waiters.delete(check);
-            };
-            waiters.add(check);
-            check();
+          return until<string>(timeoutMs, () => `no ${what} within ${timeoutMs} ms; received:\n${conn.received().toString('latin1').slice(0, 2000)}`, () => {
+            const text = conn.received().toString('latin1');
+            if (test(text)) return { value: text };
+            if (ended) return { error: `the connection closed before ${what}; received:\n${text.slice(0, 2000)}` };
+            return undefined;
           });
         },
         closed(timeoutMs = 10_000) {
-          return new Promise((res, rej) => {
-            const check = () => {
-              if (!ended) return;
-              done();
-              res(conn.received().toString('latin1'));
-            };
-            const timer = setTimeout(() => {
-              done();
-              rej(new Error(`the server kept the connection open for ${timeoutMs} ms`));
-            }, timeoutMs);
-            const done = () => {
-              clearTimeout(timer);
-              waiters.delete(check);
-            };
-            waiters.add(check);
-            check();
-          });
+          return until<string>(timeoutMs, () => `the server kept the connection open for ${timeoutMs} ms`, () =>
+            ended ? { value: conn.received().toString('latin1') } : undefined,
+          );
         },
         drop: () => socket.destroy(),
       };
