@@ -57,6 +57,8 @@ export class UploadEngine {
   private readonly jobs = new Map<string, UploadJob>();
   private readonly queue: UploadJob[] = [];
   private running = 0;
+  /** The `run` of every job under way. */
+  private readonly runs = new Set<Promise<void>>();
   private readonly ids: IdPool;
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
@@ -214,12 +216,16 @@ export class UploadEngine {
     }
   }
 
-  /** Stops every request; stored sessions stay for the next page life. */
-  destroy(): void {
+  /**
+   * Stops every request; stored sessions stay for the next page life. Resolves once every running job has stopped
+   * and written its record, so the records show the latest acknowledged offsets.
+   */
+  async destroy(): Promise<void> {
     this.unsubscribeOnline();
     this.config.channel?.close();
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
+    await Promise.all(this.runs);
   }
 
   private job(taskId: string): UploadJob {
@@ -238,10 +244,12 @@ export class UploadEngine {
     while (this.running < limit && this.queue.length > 0) {
       const job = this.queue.shift()!;
       this.running++;
-      void job.run().finally(() => {
+      const run = job.run().finally(() => {
+        this.runs.delete(run);
         this.running--;
         this.pump();
       });
+      this.runs.add(run);
     }
   }
 

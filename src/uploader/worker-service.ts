@@ -152,8 +152,9 @@ export class UploaderService {
     return this.need().discard(id);
   }
 
-  destroy(): void {
-    this.engine?.destroy();
+  /** Resolves once every upload has stopped and stored its record (the facade then ends the worker). */
+  async destroy(): Promise<void> {
+    await this.engine?.destroy();
   }
 
   private need(): UploadEngine {
