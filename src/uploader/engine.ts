@@ -7,7 +7,7 @@ import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import { UploadJob, isFinal, type JobEvent } from './upload-job.ts';
-import { validateOptions } from './validate-options.ts';
+import { ChunkSizer } from './chunk-sizer.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -67,7 +67,9 @@ export class UploadEngine {
   constructor(private readonly config: EngineConfig) {
     this.locks = config.locks;
     if (config.verify ?? true) this.hasher = config.hasher ?? lazyInThreadHasher();
-    validateOptions(config);
+    // Every option is checked once, where the app passes it (`createUploader`, on the main thread); the engine keeps
+    // only the check whose mistake would otherwise surface per task, late.
+    if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
     this.ids = new IdPool(config.client);
     this.unsubscribeOnline = config.online.subscribe((online) => {
       // Offline: stop requests now instead of letting them fail into the retry budget.
