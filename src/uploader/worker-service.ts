@@ -37,11 +37,11 @@ export interface EnginePorts {
 }
 
 /**
- * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploaderService>`
+ * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploadWorkerService>`
  * is the cross-thread protocol, so there are no hand-kept message types. Also usable in the page itself (tests, or
  * where workers are unavailable), with any HTTP port and session store.
  */
-export class UploaderService {
+export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
 
@@ -158,7 +158,7 @@ export class UploaderService {
   }
 
   private need(): UploadEngine {
-    if (!this.engine) throw new Error('UploaderService.init must be called first');
+    if (!this.engine) throw new Error('UploadWorkerService.init must be called first');
     return this.engine;
   }
 }
