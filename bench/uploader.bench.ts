@@ -2,7 +2,7 @@
  * The worker uploader in headless Chromium against raw XHR uploads into the same real service on loopback, in one run
  * (issue 14). For each size (BENCH_SIZES_MB, default "256,1024") and each of BENCH_RUNS (default 3) rounds, in order:
  * a raw XHR `PUT` of the whole Blob, the kit whole-file with verification on, the kit whole-file with `verify: false`,
- * a raw loop of 8 MiB `PUT`s (each waits for its 308), and the kit with 8 MiB chunks (verification on). Each time
+ * a raw loop of 8 MiB `PUT`s (each waits for its 308), and the kit with 8 MiB chunks, verification on and off. Each time
  * includes the session start. Reported per size: median and min–max of each, the ratios kit ÷ raw (targets ≤ 1.10),
  * the browser's extra CPU for verification per GiB (CPU time of every Chromium process, verify on − verify off), and
  * the progress snapshots per second (the fewest in any one-second window of an upload, and the longest gap).
@@ -165,11 +165,11 @@ async function timed(page: Page, pid: number, call: string): Promise<Upload & { 
   return { ...upload, cpu: browserCpuSeconds(pid) - before };
 }
 
-const CONTENDERS = ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks'] as const;
+const CONTENDERS = ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks', 'kitChunksNoVerify'] as const;
 type Contender = (typeof CONTENDERS)[number];
 type Timed = Upload & { cpu: number };
 
-/** One round at one size: the five uploads back to back, so each ratio compares uploads at the same machine load. */
+/** One round at one size: the six uploads back to back, so each ratio compares uploads at the same machine load. */
 async function oneRound(page: Page, pid: number, service: string): Promise<Record<Contender, Timed>> {
   const s = JSON.stringify(service);
   const chunk = 8 * MiB;
@@ -179,6 +179,7 @@ async function oneRound(page: Page, pid: number, service: string): Promise<Recor
   out.kitWholeNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, verify: false })`);
   out.rawChunks = await timed(page, pid, `bench.rawChunks(${s}, ${chunk})`);
   out.kitChunks = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk} })`);
+  out.kitChunksNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk}, verify: false })`);
   for (const c of CONTENDERS) {
     const f = out[c].file;
     if (f.md5Checksum !== out.rawWhole.file.md5Checksum || f.size !== out.rawWhole.file.size) throw new Error(`${c} stored other bytes: ${JSON.stringify([out.rawWhole.file, f])}`);
@@ -259,7 +260,7 @@ export default async function uploaderBench(): Promise<BenchResult> {
         rounds.push(last);
         heap = Math.max(heap, (await page.evaluate('bench.stopHeap()')) as number);
         console.error(`uploader: ${sizeMiB} MiB round ${r + 1}: ${CONTENDERS.map((c) => `${c} ${round(last[c].ms / 1000)} s`).join(', ')}`);
-        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify'] as const) longTasks.push(...(last[c].longTasks ?? []));
+        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify', 'kitChunksNoVerify'] as const) longTasks.push(...(last[c].longTasks ?? []));
       }
       const tag = sizeMiB >= 1024 ? `${sizeMiB / 1024}GiB` : `${sizeMiB}MiB`;
       for (const c of CONTENDERS) {
@@ -272,10 +273,11 @@ export default async function uploaderBench(): Promise<BenchResult> {
       const wholeRatios = ratio('kitWhole', 'rawWhole');
       const chunkRatios = ratio('kitChunks', 'rawChunks');
       metrics[`${tag}_wholeVerifyOff_ratio_median`] = round(median(ratio('kitWholeNoVerify', 'rawWhole')));
+      metrics[`${tag}_chunksVerifyOff_ratio_median`] = round(median(ratio('kitChunksNoVerify', 'rawChunks')));
       metrics[`${tag}_whole_ratio_range`] = `${round(Math.min(...wholeRatios))}–${round(Math.max(...wholeRatios))}`;
       metrics[`${tag}_chunks_ratio_range`] = `${round(Math.min(...chunkRatios))}–${round(Math.max(...chunkRatios))}`;
       metrics[`${tag}_verifyExtraBrowserCpu_s_perGiB`] = round(median(rounds.map((x) => x.kitWhole.cpu - x.kitWholeNoVerify.cpu)) * (1024 / sizeMiB));
-      const rates = rounds.flatMap((x) => (['kitWhole', 'kitWholeNoVerify', 'kitChunks'] as const).map((c) => progressRate(x[c])));
+      const rates = rounds.flatMap((x) => (['kitWhole', 'kitWholeNoVerify', 'kitChunks', 'kitChunksNoVerify'] as const).map((c) => progressRate(x[c])));
       const fewest = Math.min(...rates.map((r) => r.perSecondMin));
       metrics[`${tag}_progress_longestGap_ms`] = Math.max(...rates.map((r) => r.longestGapMs));
       const wholeMedian = round(median(wholeRatios));

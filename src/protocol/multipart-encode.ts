@@ -2,7 +2,7 @@
  * The client's half of `multipart/related` uploads (spec §4.2): the encoder, apart from the service's parser so an
  * upload worker does not carry the parser.
  */
-import { randomHex } from './multipart-text.ts';
+import { randomHex } from './random-hex.ts';
 
 /** The metadata part's content type the encoder writes (spec §4.2). */
 export const METADATA_CONTENT_TYPE = 'application/json; charset=UTF-8';

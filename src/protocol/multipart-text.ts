@@ -57,18 +57,4 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/**
- * `bytes` random bytes as lower-case hex. Uses the platform CSPRNG when present: a boundary must not occur in the
- * payload, and an unpredictable one cannot be planted in a file by someone else.
- */
-export function randomHex(bytes: number): string {
-  const buf = new Uint8Array(bytes);
-  if (globals.crypto) {
-    globals.crypto.getRandomValues(buf);
-  } else {
-    for (let i = 0; i < bytes; i++) buf[i] = Math.floor(Math.random() * 256);
-  }
-  let out = '';
-  for (const b of buf) out += b.toString(16).padStart(2, '0');
-  return out;
-}
+export { randomHex } from './random-hex.ts';

@@ -13,15 +13,15 @@ import type {
 import { UploadError } from './upload-error.ts';
 import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
-import type { FileInfo, UploaderService, WorkerUploaderOptions } from './worker-service.ts';
+import type { FileInfo, UploadWorkerService, WorkerUploaderOptions } from './worker-service.ts';
 
 /** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
 const WORKER_START_TIMEOUT_MS = 15_000;
 
 /** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
-  /** Talk to this service instead of a worker (an in-page `UploaderService`, or a comlink remote of one). */
-  service?: Remote<UploaderService> | UploaderService;
+  /** Talk to this service instead of a worker (an in-page `UploadWorkerService`, or a comlink remote of one). */
+  service?: Remote<UploadWorkerService> | UploadWorkerService;
 };
 
 /**
@@ -46,7 +46,7 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
 /** The uploader as the page sees it: lives on the main thread, hands files to the upload worker, keeps snapshots. */
 class MainThreadUploader extends EventTarget implements Uploader {
   private readonly tasks = new Map<string, TaskHandle>();
-  private readonly remote: Remote<UploaderService> | UploaderService;
+  private readonly remote: Remote<UploadWorkerService> | UploadWorkerService;
   private readonly ready: Promise<void>;
   private readonly worker?: Worker;
   private online = true;
@@ -58,7 +58,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
     if (options.service) this.remote = options.service;
     else {
       this.worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-      this.remote = wrap<UploaderService>(this.worker);
+      this.remote = wrap<UploadWorkerService>(this.worker);
     }
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.online = nav?.onLine !== false;

@@ -6,8 +6,8 @@ import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
-import { UploadJob, isFinal, type JobEvent } from './upload-job.ts';
-import { validateOptions } from './validate-options.ts';
+import { UploadJob, isFinal, type JobDeps, type JobEvent } from './upload-job.ts';
+import { ChunkSizer } from './chunk-sizer.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -57,16 +57,39 @@ export class UploadEngine {
   private readonly jobs = new Map<string, UploadJob>();
   private readonly queue: UploadJob[] = [];
   private running = 0;
+  /** The `run` of every job under way. */
+  private readonly runs = new Set<Promise<void>>();
   private readonly ids: IdPool;
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
-  private readonly hasher?: HasherPort;
+  /** The config with its defaults applied, resolved once: every job gets this same object. */
+  private readonly deps: JobDeps;
 
   constructor(private readonly config: EngineConfig) {
     this.locks = config.locks;
-    if (config.verify ?? true) this.hasher = config.hasher ?? lazyInThreadHasher();
-    validateOptions(config);
+    // Every option is checked once, where the app passes it (`createUploader`, on the main thread); the engine keeps
+    // only the check whose mistake would otherwise surface per task, late.
+    if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
     this.ids = new IdPool(config.client);
+    const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
+    this.deps = {
+      baseUrl: config.baseUrl,
+      client: config.client,
+      http: config.http,
+      ids: this.ids,
+      ...(config.store && { store: config.store }),
+      locks: config.locks,
+      ...(config.channel && { channel: config.channel }),
+      stallTimeoutMs: config.stallTimeoutMs ?? 30_000,
+      ...(hasher && { hasher }),
+      online: config.online,
+      clock: config.clock,
+      maxRetries: config.maxRetries ?? 8,
+      ...(config.backoff && { backoff: config.backoff }),
+      resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
+      chunkSize: config.chunkSize,
+      emit: (event, snapshot) => config.onEvent(event, snapshot),
+    };
     this.unsubscribeOnline = config.online.subscribe((online) => {
       // Offline: stop requests now instead of letting them fail into the retry budget.
       if (!online) for (const job of this.jobs.values()) job.interrupt('offline');
@@ -83,24 +106,7 @@ export class UploadEngine {
     const record = await this.findRecord(fingerprint, resumeId);
     const quota = this.config.blobQuotaBytes ?? 0;
     const job = new UploadJob(
-      {
-        baseUrl: this.config.baseUrl,
-        client: this.config.client,
-        http: this.config.http,
-        ids: this.ids,
-        ...(this.config.store && { store: this.config.store }),
-        locks: this.locks,
-        ...(this.config.channel && { channel: this.config.channel }),
-        stallTimeoutMs: this.config.stallTimeoutMs ?? 30_000,
-        ...(this.hasher && { hasher: this.hasher }),
-        online: this.config.online,
-        clock: this.config.clock,
-        maxRetries: this.config.maxRetries ?? 8,
-        ...(this.config.backoff && { backoff: this.config.backoff }),
-        resumableThreshold: this.config.resumableThreshold ?? 5 * 1024 * 1024,
-        chunkSize: this.config.chunkSize,
-        emit: (event, snapshot) => this.config.onEvent(event, snapshot),
-      },
+      this.deps,
       {
         taskId,
         file: file.blob,
@@ -214,12 +220,16 @@ export class UploadEngine {
     }
   }
 
-  /** Stops every request; stored sessions stay for the next page life. */
-  destroy(): void {
+  /**
+   * Stops every request; stored sessions stay for the next page life. Resolves once every running job has stopped
+   * and written its record, so the records show the latest acknowledged offsets.
+   */
+  async destroy(): Promise<void> {
     this.unsubscribeOnline();
     this.config.channel?.close();
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
+    await Promise.all(this.runs);
   }
 
   private job(taskId: string): UploadJob {
@@ -238,10 +248,12 @@ export class UploadEngine {
     while (this.running < limit && this.queue.length > 0) {
       const job = this.queue.shift()!;
       this.running++;
-      void job.run().finally(() => {
+      const run = job.run().finally(() => {
+        this.runs.delete(run);
         this.running--;
         this.pump();
       });
+      this.runs.add(run);
     }
   }
 

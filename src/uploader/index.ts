@@ -2,7 +2,9 @@
 export { createUploader, type CreateUploaderOptions } from './create-uploader.ts';
 export { UploadError } from './upload-error.ts';
 export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine.ts';
-export { UploaderService, type WorkerUploaderOptions, type TaskResult, type FileInfo } from './worker-service.ts';
+export { UploadWorkerService, type WorkerUploaderOptions, type TaskResult, type FileInfo, type EnginePorts } from './worker-service.ts';
+/** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
+export { UploadWorkerService as UploaderService } from './worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';
 export { IdbSessionStore, SESSION_DB, SESSION_STORE } from './adapters/idb-session-store.ts';
 export { xhrHttp } from './adapters/xhr-http.ts';

@@ -37,11 +37,11 @@ export interface EnginePorts {
 }
 
 /**
- * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploaderService>`
+ * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploadWorkerService>`
  * is the cross-thread protocol, so there are no hand-kept message types. Also usable in the page itself (tests, or
  * where workers are unavailable), with any HTTP port and session store.
  */
-export class UploaderService {
+export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
 
@@ -152,12 +152,13 @@ export class UploaderService {
     return this.need().discard(id);
   }
 
-  destroy(): void {
-    this.engine?.destroy();
+  /** Resolves once every upload has stopped and stored its record (the facade then ends the worker). */
+  async destroy(): Promise<void> {
+    await this.engine?.destroy();
   }
 
   private need(): UploadEngine {
-    if (!this.engine) throw new Error('UploaderService.init must be called first');
+    if (!this.engine) throw new Error('UploadWorkerService.init must be called first');
     return this.engine;
   }
 }

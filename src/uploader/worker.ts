@@ -1,6 +1,6 @@
 /**
  * The upload worker's composition root: the browser's adapters are chosen here, once the page's options arrive, and
- * one `UploaderService` is exposed to the main thread (comlink).
+ * one `UploadWorkerService` is exposed to the main thread (comlink).
  */
 import { expose } from 'comlink';
 import { broadcastChannel } from './adapters/broadcast-channel.ts';
@@ -11,7 +11,7 @@ import { webLocks } from './adapters/web-locks.ts';
 import { workerHasher } from './adapters/worker-hasher.ts';
 import { xhrHttp } from './adapters/xhr-http.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
-import { UploaderService, type EnginePorts, type WorkerUploaderOptions } from './worker-service.ts';
+import { UploadWorkerService, type EnginePorts, type WorkerUploaderOptions } from './worker-service.ts';
 
 async function browserPorts(options: WorkerUploaderOptions): Promise<EnginePorts> {
   const md5 = options.wasm === false ? 'js' : 'auto';
@@ -32,4 +32,4 @@ async function browserPorts(options: WorkerUploaderOptions): Promise<EnginePorts
   };
 }
 
-expose(new UploaderService(browserPorts));
+expose(new UploadWorkerService(browserPorts));

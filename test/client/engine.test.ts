@@ -68,15 +68,24 @@ describe('strategies', () => {
 });
 
 describe('faults (spec §7)', () => {
-  test('connection cuts at random offsets: resumes from the service-reported range', async () => {
+  test('connection cuts at random offsets: resumes from the service-reported range', async (t) => {
     await clearFaults(service.url);
     const size = 4 * MiB + 999;
-    const cuts = [1, 2, 3].map(() => 1 + Math.floor(Math.random() * (size - 2)));
-    for (const afterBytes of cuts) await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes } });
-    const { h } = await uploadAndCheck(size, { resumableThreshold: 0 });
-    const retries = h.events.filter((e) => e.event === 'retry');
-    assert.ok(retries.length >= 1, 'at least one cut hit a request');
-    assert.ok(retries.every((e) => e.snapshot.retry?.cause === 'network'));
+    // Seeded (CUT_SEED=… replays a run): the offsets and the seed are printed when the test fails.
+    const seed = Number(process.env.CUT_SEED ?? Date.now() % 2 ** 31);
+    const random = seededRandom(seed);
+    const cuts = [1, 2, 3].map(() => 1 + Math.floor(random() * (size - 2)));
+    try {
+      for (const afterBytes of cuts) await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes } });
+      const { h } = await uploadAndCheck(size, { resumableThreshold: 0 });
+      const retries = h.events.filter((e) => e.event === 'retry');
+      assert.ok(retries.length >= 1, 'at least one cut hit a request');
+      assert.ok(retries.every((e) => e.snapshot.retry?.cause === 'network'));
+    } catch (error) {
+      t.diagnostic(`CUT_SEED=${seed} (cuts at ${cuts.join(', ')})`);
+      console.error(`replay with CUT_SEED=${seed} (cuts at ${cuts.join(', ')})`);
+      throw error;
+    }
   });
 
   test('cuts during chunked uploads', async () => {
@@ -179,3 +188,15 @@ describe('faults (spec §7)', () => {
     });
   });
 });
+
+/** mulberry32: a small seeded generator, so a failing plan can be replayed from its seed. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -8,7 +8,7 @@ import { MemorySessionStore } from '../../../src/uploader/adapters/memory-sessio
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { xhrHttp } from '../../../src/uploader/adapters/xhr-http.ts';
 import { Md5Tracker } from '../../../src/uploader/hashing/md5-tracker.ts';
-import { createUploader, UploaderService } from '../../../src/uploader/index.ts';
+import { createUploader, UploadWorkerService } from '../../../src/uploader/index.ts';
 import type { CreateUploaderOptions, HasherPort, SessionRecord, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
 import { addFault, clearFaults, download, eventually, nextEvent, randomFile, sameBytes, serviceUrl, TOKEN } from './helpers.ts';
 
@@ -41,7 +41,7 @@ function countingHasher(): HasherPort & { opened: number; bytes(): number } {
 
 /** An uploader over an in-page service with real adapters and the counting hasher. */
 function inPage(hasher: HasherPort, options: Partial<CreateUploaderOptions>): Uploader {
-  const service = new UploaderService(() => ({ http: xhrHttp, store: new MemorySessionStore(), clock: systemClock, locks: new MemoryLocks(), hasher }));
+  const service = new UploadWorkerService(() => ({ http: xhrHttp, store: new MemorySessionStore(), clock: systemClock, locks: new MemoryLocks(), hasher }));
   return uploader({ service, persist: false, ...options });
 }
 
