@@ -119,7 +119,7 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${server.origin}/`);
-    await page.waitForFunction(() => customElements.get('store-progress-list') !== undefined);
+    await page.waitForFunction(() => (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get('store-progress-list') !== undefined);
     const cdp = profilePath ? await page.context().newCDPSession(page) : undefined;
     if (cdp) {
       await cdp.send('Profiler.enable');
