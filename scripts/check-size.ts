@@ -46,9 +46,10 @@ const KB = 1000;
 // parser and the single-tab locks out of the upload worker.
 // Raised from 41 / 24.5 kB for issue 12's row design and long lists (+3.8 kB): file-type, state and control icons
 // as inline SVG, the header with its total bar, arrow-key navigation that reaches rows a virtualized list has not
-// rendered, CSSOM widths for strict CSP pages, and adding files in slices. Still to win back: the row styles ship as
+// rendered, CSSOM widths for strict CSP pages, and adding files in slices; then +0.5 kB for the loaders of twelve
+// languages and plurals through Intl.PluralRules. Still to win back: the row styles ship as
 // unminified CSS text (~1.5 kB gzip) and the ten file-type marks could load after the first render.
-export const BUDGETS = { kit: 45 * KB, mainThread: 28.5 * KB, worker: 15 * 1024 } as const;
+export const BUDGETS = { kit: 45.5 * KB, mainThread: 29 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
@@ -104,11 +105,12 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only where WebAssembly is refused (a strict CSP) or the page set `wasm: false`',
   },
-  'src/elements/i18n/fr.ts': {
-    label: 'French strings',
-    firstUpload: false,
-    why: 'only on pages under lang="fr"; English is built in',
-  },
+  // Every language but English is a chunk of its own, loaded only under its `lang`.
+  ...Object.fromEntries(
+    Object.entries({ ar: 'Arabic', de: 'German', es: 'Spanish', fr: 'French', he: 'Hebrew', it: 'Italian', ja: 'Japanese', nl: 'Dutch', pl: 'Polish', pt: 'Portuguese', zh: 'Chinese' }).map(
+      ([tag, name]) => [`src/elements/i18n/${tag}.ts`, { label: `${name} strings`, firstUpload: false, why: `only on pages under lang="${tag}"; English is built in` }],
+    ),
+  ),
   'node_modules/@lit-labs/virtualizer/virtualize.js': {
     label: 'virtualizer',
     firstUpload: false,

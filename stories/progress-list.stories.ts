@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import { ScriptedUploader, manyTasks, uploadScript } from '../src/testing/scripted-uploader.ts';
 import type { SeedTask } from '../src/testing/scripted-uploader.ts';
+import { allStates } from './all-states.ts';
 
 const list = (tasks: SeedTask[], attrs: { dark?: boolean } = {}) =>
   html`<store-progress-list color-scheme=${attrs.dark ? 'dark' : 'light'} .uploader=${new ScriptedUploader({ tasks })}></store-progress-list>`;
@@ -33,18 +34,12 @@ export const Converted: Story = {
   render: () => list([{ name: 'budget.csv', total: 40_000, state: 'done', bytesSent: 40_000, convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f2' } }]),
 };
 
-/** Every state at once, in a folder. */
-export const AllStates: Story = {
-  render: () =>
-    list([
-      { name: 'a.txt', relativePath: 'project/a.txt', total: 1000 },
-      uploading,
-      { ...uploading, id: 'p', name: 'paused.bin', state: 'paused', speed: 0 },
-      { name: 'r.bin', total: MB, state: 'retrying', retry: { attempt: 1, delayMs: 2000, cause: 'network' } },
-      { name: 'f.bin', total: MB, state: 'failed', error: { code: 'integrity', message: '' } },
-      { name: 'd.bin', total: MB, state: 'done', file: { id: 'x' } },
-      { name: 'c.bin', total: MB, state: 'cancelled' },
-    ]),
+/** Every state at once, one file of each kind. */
+export const AllStates: Story = { render: () => list(allStates) };
+
+/** Every state in a folder, dark. */
+export const AllStatesDark: Story = {
+  render: () => html`<div class="dark-page">${list(allStates.map((t) => ({ ...t, relativePath: `project/${t.name}` })), { dark: true })}</div>`,
 };
 
 /** 10,000 rows, virtualized. */
@@ -61,7 +56,7 @@ export const Live: Story = {
 };
 
 export const Dark: Story = {
-  render: () => html`<div style="background:#000;padding:1rem">${list([uploading, { name: 'f.bin', total: MB, state: 'failed', error: { code: 'offline', message: '' } }], { dark: true })}</div>`,
+  render: () => html`<div class="dark-page">${list([uploading, { name: 'f.bin', total: MB, state: 'failed', error: { code: 'offline', message: '' } }], { dark: true })}</div>`,
 };
 export const Rtl: Story = { render: () => html`<div dir="rtl">${list([uploading])}</div>` };
 export const French: Story = {

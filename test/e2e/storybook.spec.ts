@@ -2,16 +2,14 @@
  * Opens every story of the built Storybook in Chromium and fails on a page error, a console error, or an axe
  * violation. Build first (`npm run build-storybook`, output `storybook-static/`, or set STORYBOOK_DIR).
  */
+import { startStorybookServer, STORYBOOK_DIR as dir } from './storybook-server.ts';
 import { expect, test } from '@playwright/test';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../browser/chromium.js';
 
-const dir = process.env['STORYBOOK_DIR'] ?? 'storybook-static';
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
 
 interface IndexEntry {
   id: string;
@@ -21,32 +19,15 @@ interface IndexEntry {
 
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } });
 
-let server: Server;
+let server: { origin: string; close(): Promise<void> } | undefined;
 let origin = '';
 
 test.beforeAll(async () => {
-  if (!existsSync(join(dir, 'index.json'))) throw new Error(`No built Storybook in ${dir}: run npm run build-storybook`);
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    // iframe.html links no icon, so Chromium asks for /favicon.ico; that 404 is not the stories' fault.
-    if (path === '/favicon.ico') {
-      res.writeHead(204).end();
-      return;
-    }
-    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
-    if (!existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  server = await startStorybookServer();
+  origin = server.origin;
 });
 
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+test.afterAll(() => server?.close());
 
 function stories(): IndexEntry[] {
   const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };

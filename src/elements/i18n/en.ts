@@ -1,3 +1,4 @@
+import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
@@ -82,7 +83,7 @@ export const en: StoreI18n = {
     milestone: (name, percent) => `${name}: ${percent}% uploaded.`,
     done: (name) => `${name} uploaded.`,
     failed: (name, reason) => `${name} failed: ${reason}`,
-    many: (count) => `${count} uploads changed state.`,
+    many: (count) => `${plural('en', count, { one: '# upload', other: '# uploads' })} changed state.`,
   },
   conversion: {
     label: 'Store as',
@@ -100,16 +101,16 @@ export const en: StoreI18n = {
   uploader: {
     convertAll: 'Convert files to native formats where possible',
     perFileTitle: 'Choose how each file is stored',
-    uploadPending: (count) => `Upload ${count} ${count === 1 ? 'file' : 'files'}`,
+    uploadPending: (count) => `Upload ${plural('en', count, { one: '# file', other: '# files' })}`,
     clearPending: 'Clear',
     shareTitle: 'Share with',
     shareEmails: 'E-mail addresses or domains',
     shareEmailsHint: 'Separate several with commas.',
     shareRole: 'Access',
     roles: { reader: 'Can view', writer: 'Can edit' },
-    shareButton: (count) => `Share ${count} ${count === 1 ? 'file' : 'files'}`,
-    shared: (count) => `Shared with ${count} ${count === 1 ? 'person' : 'people'}.`,
-    shareFailed: (failed) => `${failed} ${failed === 1 ? 'grant' : 'grants'} failed.`,
+    shareButton: (count) => `Share ${plural('en', count, { one: '# file', other: '# files' })}`,
+    shared: (count) => `Shared with ${plural('en', count, { one: '# person', other: '# people' })}.`,
+    shareFailed: (failed) => `${plural('en', failed, { one: '# grant', other: '# grants' })} failed.`,
     shareInvalid: (value) => `"${value}" is neither an e-mail address nor a domain.`,
     interruptedTitle: 'Unfinished uploads',
     interruptedItem: (name, stored, size) => `${name}: ${stored} of ${size} stored`,

@@ -1,7 +1,10 @@
 import type { StoreI18n } from './types.ts';
 import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 
-const plural = (n: number, one: string, many: string): string => (n <= 1 ? one : many);
+import { plural as forms } from './plural.ts';
+
+/** French: `one` covers 0 and 1 (`Intl.PluralRules`). */
+const plural = (n: number, one: string, many: string): string => forms('fr', n, { one, other: many });
 
 /** French words of every element (chosen automatically under `lang="fr"`). */
 export const fr: StoreI18n = {

@@ -1,6 +1,9 @@
-/** Languages of the elements and how to extend them. */
+/**
+ * Languages of the elements and how to extend them. English is built in; every other language loads on demand
+ * (`builtInLanguage('ja')`), so importing this entry never brings every language into a bundle.
+ */
 export { en } from './en.ts';
-export { fr } from './fr.ts';
-export { builtInLanguages } from './built-in.ts';
+export { BUILT_IN_LANGUAGES, builtInLanguage } from './languages.ts';
 export { mergeI18n, resolveI18n } from './resolve.ts';
+export { plural } from './plural.ts';
 export type { StoreI18n, StoreI18nOverrides, DeepPartial, SummaryCounts } from './types.ts';

@@ -8,8 +8,31 @@ import type { StoreI18n } from './types.ts';
 
 /** Loaders of the languages that are not built into the main bundle, by primary language subtag. */
 const LOADERS: Readonly<Record<string, () => Promise<StoreI18n>>> = {
+  ar: () => import('./ar.ts').then((m) => m.ar),
+  de: () => import('./de.ts').then((m) => m.de),
+  es: () => import('./es.ts').then((m) => m.es),
   fr: () => import('./fr.ts').then((m) => m.fr),
+  he: () => import('./he.ts').then((m) => m.he),
+  it: () => import('./it.ts').then((m) => m.it),
+  ja: () => import('./ja.ts').then((m) => m.ja),
+  nl: () => import('./nl.ts').then((m) => m.nl),
+  pl: () => import('./pl.ts').then((m) => m.pl),
+  pt: () => import('./pt.ts').then((m) => m.pt),
+  zh: () => import('./zh.ts').then((m) => m.zh),
 };
+
+/** Primary language subtags of the built-in languages (English included). */
+export const BUILT_IN_LANGUAGES: readonly string[] = ['en', ...Object.keys(LOADERS)];
+
+/**
+ * The words of a built-in language, loaded on demand (`undefined` for a language that is not built in): a start
+ * for an app's own translation or overrides, without bundling every language.
+ */
+export async function builtInLanguage(subtag: string): Promise<StoreI18n | undefined> {
+  if (subtag === 'en') return en;
+  const loader = LOADERS[subtag];
+  return loader ? loader() : undefined;
+}
 
 const loaded = new Map<string, StoreI18n>([['en', en]]);
 const loading = new Map<string, Promise<void>>();

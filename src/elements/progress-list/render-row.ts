@@ -93,7 +93,7 @@ export function renderRow(
   // Only a moving upload shows what is on the wire; retrying, paused, failed or interrupted rows show what the
   // service has confirmed, so a failing upload never looks complete.
   const shown = task.state === 'uploading' ? task.bytesSent : task.bytesAcknowledged;
-  const percent = percentOf(shown, task.total, finished);
+  const percent = percentOf(finished ? task.total : shown, task.total, finished);
   const sent = formatBytes(finished ? task.total : shown, t.locale);
   const size = formatBytes(task.total, t.locale);
   const actions = actionsFor(task);

@@ -1,28 +1,28 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import { emit } from '../events.ts';
 import type { PickedFile } from '../events.ts';
-import { loadImportFormats, targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
+import { targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
-import { DEFAULT_OCR_LANGUAGES } from '../conversion-picker/store-conversion-picker.ts';
 import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
-import { formatBytes } from '../internal/format.ts';
 import { en } from '../i18n/en.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import { DOCUMENT_MIME } from '../../protocol/index.ts';
-import type { AddOptions, InterruptedUpload, TaskState, Uploader } from '../../uploader/index.ts';
+import type { AddOptions, Uploader } from '../../uploader/index.ts';
+import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
+import { FormValue } from './form-value.ts';
+import { ImportFormatsLoader } from './import-formats-loader.ts';
+import { InterruptedUploads } from './interrupted-uploads.ts';
 import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
+import { shareHostOf } from './share-host.ts';
 import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
-
-const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused', 'retrying', 'verifying']);
 
 /**
  * The inner elements' parts, re-exported so a page styles them through the uploader (`store-uploader::part(row)`);
@@ -30,12 +30,9 @@ const PENDING: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused'
  */
 const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
 // Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,summary,empty,list,row,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,empty,list,row,icon,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
   en.states,
 ).map((s) => `row-${s}`)}`;
-
-/** Keeps an inner control's `change` inside: the uploader's own `change` means its value changed. */
-const stop = (event: Event): void => event.stopPropagation();
 
 /**
  * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
@@ -93,7 +90,6 @@ export class StoreUploader extends StoreElement {
     convertAll: { state: true, attribute: false },
     ocrLanguage: { state: true, attribute: false },
     pending: { state: true, attribute: false },
-    interrupted: { state: true, attribute: false },
     shareMessage: { state: true, attribute: false },
     shareError: { state: true, attribute: false },
   };
@@ -130,19 +126,21 @@ export class StoreUploader extends StoreElement {
   declare protected convertAll: boolean;
   declare protected ocrLanguage: string;
   declare protected pending: PickedFile[];
-  declare protected interrupted: InterruptedUpload[];
   declare protected shareMessage: string;
   declare protected shareError: string;
 
   readonly #internals = this.attachInternals();
   readonly #controller = new UploaderController(this, () => this.#syncForm());
+  readonly #form = new FormValue(this.#internals, () => this.dispatchEvent(new Event('change', { bubbles: true, composed: true })));
+  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus());
+  readonly #formats = new ImportFormatsLoader({
+    importFormats: () => this.importFormats,
+    baseUrl: () => this.baseUrl,
+    token: () => this.#tokenSource(),
+    loaded: () => this.requestUpdate(),
+  });
+  /** An uploader this element created (from `base-url`), and so ends when it leaves the page. */
   #owned: Uploader | undefined;
-  #formats: ImportFormats | undefined;
-  #formatsLoad: Promise<ImportFormats | undefined> | undefined;
-  #value: string[] = [];
-  /** Uploaded IDs a form reset took out of the value; uploads finished later count again. */
-  readonly #resetIds = new Set<string>();
-  #rechooseFor: string | undefined;
 
   constructor() {
     super();
@@ -157,14 +155,13 @@ export class StoreUploader extends StoreElement {
     this.convertAll = false;
     this.ocrLanguage = '';
     this.pending = [];
-    this.interrupted = [];
     this.shareMessage = '';
     this.shareError = '';
   }
 
   /** IDs of the files uploaded so far (the form value). */
   get value(): string[] {
-    return [...this.#value];
+    return this.#form.value;
   }
 
   /** The uploader in use: the given one, or the one this element created. */
@@ -204,7 +201,7 @@ export class StoreUploader extends StoreElement {
   protected override pendingLoad(): Promise<unknown> | undefined {
     const language = super.pendingLoad();
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
-    const uploaded = this.#value.length > 0 || !!this.activeUploader?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
+    const uploaded = this.#form.value.length > 0 || !!this.activeUploader?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
     const step = this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
     return language && step ? Promise.all([language, step]) : (language ?? step);
   }
@@ -212,33 +209,10 @@ export class StoreUploader extends StoreElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('baseUrl') && !this.uploader && this.baseUrl && !this.#owned && this.isConnected) void this.#createUploader();
     if (changed.has('uploader')) this.#follow(this.activeUploader);
-    if (changed.has('baseUrl')) {
-      this.#formats = undefined;
-      this.#formatsLoad = undefined;
-    }
+    if (changed.has('baseUrl')) this.#formats.reset();
     // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
     // on load: a page whose users never convert never loads the service client on the main thread.
-    if (this.conversion === 'per-file' ? this.pending.length > 0 : this.convertAll) void this.#loadFormats();
-  }
-
-  /** The service's import formats, loaded once per base URL; `undefined` when given, unavailable or failed. */
-  #loadFormats(): Promise<ImportFormats | undefined> {
-    if (this.importFormats || !this.baseUrl) return Promise.resolve(this.importFormats);
-    const baseUrl = this.baseUrl;
-    this.#formatsLoad ??= loadImportFormats(baseUrl, this.#tokenSource).then(
-      (formats) => {
-        if (baseUrl !== this.baseUrl) return undefined;
-        this.#formats = formats;
-        this.requestUpdate();
-        return formats;
-      },
-      () => {
-        // Forget the failure so the next need tries again (the shared cache forgets it too).
-        if (baseUrl === this.baseUrl) this.#formatsLoad = undefined;
-        return undefined;
-      },
-    );
-    return this.#formatsLoad;
+    if (this.conversion === 'per-file' ? this.pending.length > 0 : this.convertAll) void this.#formats.load();
   }
 
   #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);
@@ -260,37 +234,25 @@ export class StoreUploader extends StoreElement {
 
   #follow(uploader: Uploader | undefined): void {
     this.#controller.uploader = uploader;
-    this.interrupted = [];
+    this.#interrupted.follow(uploader);
     this.#syncForm();
-    uploader?.interrupted().then(
-      (list) => {
-        if (this.activeUploader === uploader) this.interrupted = list;
-      },
-      () => undefined,
-    );
   }
 
-  /** Form value = uploaded IDs; invalid while anything is still uploading. */
+  /** Form value = uploaded IDs; invalid while anything is still uploading or waiting for a conversion choice. */
   #syncForm(): void {
-    const tasks = this.#controller.snapshot.tasks;
-    const ids = tasks.flatMap((t) => (t.state === 'done' && t.file?.id && !this.#resetIds.has(t.file.id) ? [t.file.id] : []));
-    const busy = tasks.some((t) => PENDING.has(t.state)) || this.pending.length > 0;
-    const data = new FormData();
-    for (const id of ids) data.append(this.name || 'files', id);
-    this.#internals.setFormValue(data);
-    // Anchored on the dropzone (it delegates focus), so a blocked submit focuses it and shows the message there.
-    const anchor = this.renderRoot?.querySelector<HTMLElement>('store-dropzone') ?? undefined;
-    if (busy) this.#internals.setValidity({ customError: true }, this.t.uploader.pendingValidity, anchor);
-    else this.#internals.setValidity({});
-    if (ids.join() !== this.#value.join()) {
-      this.#value = ids;
-      this.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-    }
+    this.#form.sync({
+      tasks: this.#controller.snapshot.tasks,
+      waiting: this.pending.length,
+      name: this.name,
+      pendingMessage: this.t.uploader.pendingValidity,
+      // Anchored on the dropzone (it delegates focus), so a blocked submit focuses it and shows the message there.
+      anchor: this.renderRoot?.querySelector<HTMLElement>('store-dropzone') ?? undefined,
+    });
   }
 
   /** A form reset empties the value (like a file input) and the files waiting for a conversion choice. */
   formResetCallback(): void {
-    for (const id of this.#value) this.#resetIds.add(id);
+    this.#form.reset();
     this.pending = [];
     this.shareMessage = '';
     this.#syncForm();
@@ -299,12 +261,12 @@ export class StoreUploader extends StoreElement {
   override render() {
     const t = this.t;
     const uploader = this.activeUploader;
-    const doneIds = this.#value;
+    const doneIds = this.#form.value;
     return html`
       <div part="base" class="base">
         ${uploader || this.baseUrl ? nothing : html`<p class="error" role="alert">${t.uploader.noUploader}</p>`}
-        ${this.#renderInterrupted()}
-        ${this.conversion === 'global' ? this.#renderGlobalConversion() : nothing}
+        ${this.#interrupted.render(t)}
+        ${this.conversion === 'global' ? renderGlobalConversion(t, { convertAll: this.convertAll, ocrLanguage: this.ocrLanguage }, (change) => Object.assign(this, change)) : nothing}
         <store-dropzone
           part="dropzone"
           exportparts=${DROPZONE_PARTS}
@@ -316,7 +278,15 @@ export class StoreUploader extends StoreElement {
           .i18n=${this.i18n}
           @store-files-add=${this.#onAdd}
         ></store-dropzone>
-        ${this.conversion === 'per-file' && this.pending.length ? this.#renderPending() : nothing}
+        ${this.conversion === 'per-file' && this.pending.length
+          ? renderPending(t, this.pending, { formats: this.#formats.now, i18n: this.i18n, colorScheme: this.colorScheme }, {
+              upload: this.#uploadPending,
+              clear: () => {
+                this.pending = [];
+                this.#keepFocus();
+              },
+            })
+          : nothing}
         <store-progress-list
           part="progress-list"
           exportparts=${LIST_PARTS}
@@ -327,77 +297,6 @@ export class StoreUploader extends StoreElement {
         ></store-progress-list>
         ${this.share && doneIds.length ? this.#renderShare(doneIds.length) : nothing}
       </div>
-    `;
-  }
-
-  #formatsNow(): ImportFormats | undefined {
-    return this.importFormats ?? this.#formats;
-  }
-
-  #renderGlobalConversion() {
-    const t = this.t;
-    const names = new Intl.DisplayNames([t.locale], { type: 'language' });
-    return html`
-      <div part="conversion" class="row">
-        <label><input type="checkbox" .checked=${this.convertAll} @change=${(e: Event) => (this.convertAll = (e.target as HTMLInputElement).checked)} />
-          ${t.uploader.convertAll}</label>
-        ${this.convertAll
-          ? html`<label for="ocr">${t.conversion.ocrLanguage}</label>
-              <select id="ocr" @change=${(e: Event) => (this.ocrLanguage = (e.target as HTMLSelectElement).value)}>
-                <option value="">—</option>
-                ${DEFAULT_OCR_LANGUAGES.map((code) => html`<option value=${code} lang=${code} ?selected=${code === this.ocrLanguage}>${names.of(code) ?? code}</option>`)}
-              </select>`
-          : nothing}
-      </div>
-    `;
-  }
-
-  #renderPending() {
-    const t = this.t;
-    return html`
-      <fieldset part="pending">
-        <legend>${t.uploader.perFileTitle}</legend>
-        <ul>
-          ${this.pending.map(
-            (p, i) => html`<li>
-              <span>${p.relativePath} (${formatBytes(p.file.size, t.locale)})</span>
-              <store-conversion-picker data-index=${i} mime-type=${p.file.type} .importFormats=${this.#formatsNow() ?? {}} .i18n=${this.i18n}
-                color-scheme=${this.colorScheme ?? nothing} @change=${stop}></store-conversion-picker>
-            </li>`,
-          )}
-        </ul>
-        <div class="row">
-          <button type="button" class="primary" @click=${this.#uploadPending}>${t.uploader.uploadPending(this.pending.length)}</button>
-          <button type="button" @click=${() => {
-            this.pending = [];
-            this.#keepFocus();
-          }}>${t.uploader.clearPending}</button>
-        </div>
-      </fieldset>
-    `;
-  }
-
-  #renderInterrupted() {
-    if (!this.interrupted.length) return nothing;
-    const t = this.t;
-    return html`
-      <fieldset part="interrupted">
-        <legend>${t.uploader.interruptedTitle}</legend>
-        <ul>
-          ${this.interrupted.map(
-            (u) => html`<li data-id=${u.id}>
-              <span>${t.uploader.interruptedItem(u.name, formatBytes(u.bytesAcknowledged, t.locale), formatBytes(u.total, t.locale))}</span>
-              <span class="row">
-                ${u.canResumeWithoutFile
-                  ? html`<button type="button" data-action="resume" aria-label=${t.actions.resume(u.name)} @click=${() => this.#resume(u.id)}>${t.buttons.resume}</button>`
-                  : html`<button type="button" data-action="rechoose" aria-label=${t.actions.rechoose(u.name)} @click=${() => this.#rechoose(u.id)}>${t.buttons.rechoose}</button>`}
-                <button type="button" data-action="discard" aria-label=${t.actions.discard(u.name)} @click=${() => this.#discard(u.id)}>${t.buttons.discard}</button>
-              </span>
-            </li>`,
-          )}
-        </ul>
-        <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
-      </fieldset>
     `;
   }
 
@@ -415,37 +314,18 @@ export class StoreUploader extends StoreElement {
   }
 
   /** The share step's view of this element. */
-  readonly #shareHost: ShareStepHost = (() => {
-    const host = this;
-    return {
-      get words() {
-        return host.t.uploader;
-      },
-      get error() {
-        return host.shareError;
-      },
-      get message() {
-        return host.shareMessage;
-      },
-      get fileIds() {
-        return host.value;
-      },
-      get shareFiles() {
-        return host.shareFiles;
-      },
-      get baseUrl() {
-        return host.baseUrl;
-      },
-      getAccessToken: () => host.#tokenSource(),
-      show(error: string, message: string) {
-        host.shareError = error;
-        host.shareMessage = message;
-      },
-      complete(detail) {
-        emit(host, 'store-share-complete', detail);
-      },
-    };
-  })();
+  readonly #shareHost: ShareStepHost = shareHostOf(this, {
+    words: () => this.t.uploader,
+    fileIds: () => this.value,
+    shareFiles: () => this.shareFiles,
+    baseUrl: () => this.baseUrl,
+    token: () => this.#tokenSource(),
+    shown: () => ({ error: this.shareError, message: this.shareMessage }),
+    show: (error, message) => {
+      this.shareError = error;
+      this.shareMessage = message;
+    },
+  });
 
   #onAdd = (event: CustomEvent<{ files: PickedFile[] }>): void => {
     // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
@@ -462,9 +342,9 @@ export class StoreUploader extends StoreElement {
       const add = (formats: ImportFormats | undefined) => {
         for (const picked of event.detail.files) this.#add(picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
       };
-      const formats = this.#formatsNow();
+      const formats = this.#formats.now;
       // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
-      if (convertAll && !formats) void this.#loadFormats().then(add);
+      if (convertAll && !formats) void this.#formats.load().then(add);
       else add(formats);
     });
   };
@@ -493,42 +373,11 @@ export class StoreUploader extends StoreElement {
     uploader.add(picked.file, options);
   }
 
-  async #resume(id: string, file?: File): Promise<void> {
-    const uploader = this.activeUploader;
-    if (!uploader) return;
-    await uploader.resumeInterrupted(id, file);
-    this.#dropInterrupted(id);
-  }
-
-  /** Takes an item off the interrupted list; focus on it moves to the list's first button, or the dropzone. */
-  #dropInterrupted(id: string): void {
-    this.interrupted = this.interrupted.filter((u) => u.id !== id);
-    this.#keepFocus();
-  }
-
   /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */
   #keepFocus(): void {
     void this.updateComplete.then(() => {
       const root = this.renderRoot as ShadowRoot;
       keepFocus(root, root.querySelector('[part="interrupted"] button'), root.querySelector('store-dropzone'));
     });
-  }
-
-  #rechoose(id: string): void {
-    this.#rechooseFor = id;
-    this.renderRoot.querySelector<HTMLInputElement>('#rechoose')?.click();
-  }
-
-  #onRechosen = (event: Event): void => {
-    const input = event.target as HTMLInputElement;
-    const file = input.files?.[0];
-    input.value = '';
-    if (file && this.#rechooseFor) void this.#resume(this.#rechooseFor, file);
-    this.#rechooseFor = undefined;
-  };
-
-  async #discard(id: string): Promise<void> {
-    await this.activeUploader?.discardInterrupted(id);
-    this.#dropInterrupted(id);
   }
 }

@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, other: string): string => plural('de', count, { one, other });
+
+/** German words of every element (chosen automatically under `lang="de"`). */
+export const de: StoreI18n = {
+  locale: 'de',
+  dropzone: {
+    label: 'Dateien hochladen',
+    prompt: 'Dateien oder Ordner hier ablegen, einfügen oder',
+    dragOver: 'Loslassen, um die Dateien hinzuzufügen',
+    browse: 'Dateien auswählen',
+    browseFolder: 'Ordner auswählen',
+    rejectedTitle: 'Nicht hinzugefügt',
+    dismiss: 'Schließen',
+    reject: {
+      type: (name) => `${name}: Dieser Dateityp wird nicht angenommen.`,
+      size: (name, limit) => `${name}: größer als die Grenze von ${limit}.`,
+      count: (name, limit) => `${name}: Höchstens ${limit} Dateien können hinzugefügt werden.`,
+      multiple: (name) => `${name}: Nur eine Datei kann hinzugefügt werden.`,
+    },
+  },
+  list: {
+    label: 'Uploads',
+    empty: 'Noch keine Uploads.',
+    summary: (c) =>
+      `${c.done} von ${c.total} hochgeladen, ${c.sent} von ${c.size}` +
+      (c.active ? `, ${c.active} laufen` : '') +
+      (c.failed ? `, ${c.failed} fehlgeschlagen` : ''),
+    progressText: (percent, sent, size) => `${percent} % (${sent} von ${size})`,
+    totalProgress: 'Gesamtfortschritt',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `noch ${duration}`,
+    converted: (kind) => `Hochgeladen als ${kind}`,
+  },
+  states: {
+    queued: 'Wartet',
+    uploading: 'Wird hochgeladen',
+    paused: 'Pausiert',
+    retrying: 'Neuer Versuch',
+    verifying: 'Wird geprüft',
+    done: 'Hochgeladen',
+    failed: 'Fehlgeschlagen',
+    cancelled: 'Abgebrochen',
+    interrupted: 'Unterbrochen',
+  },
+  retryCauses: {
+    'server-error': 'der Dienst einen Fehler hatte',
+    network: 'die Verbindung abbrach',
+    stall: 'der Upload hing',
+    'rate-limit': 'zu viele Anfragen kamen',
+    offline: 'Sie offline sind',
+    'session-expired': 'die Upload-Sitzung abgelaufen ist',
+    auth: 'neu angemeldet wird',
+  },
+  retrying: (cause, attempt, wait) => `Neuer Versuch (${attempt}.), weil ${cause}${wait ? `, in ${wait}` : ''}`,
+  errors: {
+    auth: 'Sie sind nicht angemeldet, oder Ihre Sitzung ist abgelaufen.',
+    forbidden: 'Sie dürfen hier nichts hochladen.',
+    'not-found': 'Die Datei oder der Ordner existiert nicht mehr.',
+    'bad-request': 'Der Dienst hat die Upload-Anfrage abgelehnt.',
+    'too-large': 'Die Datei ist zu groß für den Dienst.',
+    conversion: 'Diese Datei kann nicht in das gewählte Format umgewandelt werden.',
+    integrity: 'Die gespeicherte Datei stimmt nicht mit der gesendeten überein.',
+    'retries-exhausted': 'Der Upload ist wiederholt fehlgeschlagen und wurde gestoppt.',
+    offline: 'Sie sind offline.',
+    cancelled: 'Der Upload wurde abgebrochen.',
+    'file-changed': 'Die Datei wurde während des Uploads geändert.',
+    unknown: 'Etwas ist schiefgegangen.',
+  },
+  actions: {
+    pause: (name) => `${name} pausieren`,
+    resume: (name) => `${name} fortsetzen`,
+    cancel: (name) => `${name} abbrechen`,
+    retry: (name) => `${name} erneut versuchen`,
+    remove: (name) => `${name} aus der Liste entfernen`,
+    rechoose: (name) => `Datei für ${name} erneut auswählen`,
+    discard: (name) => `${name} verwerfen`,
+  },
+  buttons: { pause: 'Pausieren', resume: 'Fortsetzen', cancel: 'Abbrechen', retry: 'Erneut versuchen', remove: 'Entfernen', rechoose: 'Datei auswählen', discard: 'Verwerfen' },
+  announce: {
+    start: (name) => `${name} wird hochgeladen.`,
+    milestone: (name, percent) => `${name}: ${percent} % hochgeladen.`,
+    done: (name) => `${name} hochgeladen.`,
+    failed: (name, reason) => `${name} fehlgeschlagen: ${reason}`,
+    many: (count) => `${n(count, '# Upload hat', '# Uploads haben')} den Zustand geändert.`,
+  },
+  conversion: {
+    label: 'Speichern als',
+    keep: 'Unverändert lassen',
+    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Tabelle', [PRESENTATION_MIME]: 'Präsentation', [SCRIPT_MIME]: 'Skriptprojekt' },
+    ocrLanguage: 'Sprache der Texterkennung',
+    loading: 'Umwandlungen werden geladen…',
+    unavailable: 'Umwandlungen konnten nicht geladen werden; Dateien bleiben unverändert.',
+  },
+  uploader: {
+    convertAll: 'Dateien wenn möglich in native Formate umwandeln',
+    perFileTitle: 'Wählen Sie, wie jede Datei gespeichert wird',
+    uploadPending: (count) => `${n(count, '# Datei', '# Dateien')} hochladen`,
+    clearPending: 'Leeren',
+    shareTitle: 'Teilen mit',
+    shareEmails: 'E-Mail-Adressen oder Domains',
+    shareEmailsHint: 'Mehrere durch Kommas trennen.',
+    shareRole: 'Zugriff',
+    roles: { reader: 'Darf ansehen', writer: 'Darf bearbeiten' },
+    shareButton: (count) => `${n(count, '# Datei', '# Dateien')} teilen`,
+    shared: (count) => `Mit ${n(count, '# Person', '# Personen')} geteilt.`,
+    shareFailed: (failed) => `${n(failed, '# Freigabe ist', '# Freigaben sind')} fehlgeschlagen.`,
+    shareInvalid: (value) => `„${value}“ ist weder eine E-Mail-Adresse noch eine Domain.`,
+    interruptedTitle: 'Unvollständige Uploads',
+    interruptedItem: (name, stored, size) => `${name}: ${stored} von ${size} gespeichert`,
+    pendingValidity: 'Warten Sie, bis die Uploads fertig sind.',
+    noUploader: 'Kein Uploader: base-url oder die Eigenschaft uploader setzen.',
+  },
+};

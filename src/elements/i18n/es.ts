@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, other: string): string => plural('es', count, { one, other });
+
+/** Spanish words of every element (chosen automatically under `lang="es"`). */
+export const es: StoreI18n = {
+  locale: 'es',
+  dropzone: {
+    label: 'Subir archivos',
+    prompt: 'Suelta aquí archivos o carpetas, pégalos o',
+    dragOver: 'Suelta para añadir los archivos',
+    browse: 'Elegir archivos',
+    browseFolder: 'Elegir carpeta',
+    rejectedTitle: 'No añadidos',
+    dismiss: 'Cerrar',
+    reject: {
+      type: (name) => `${name}: este tipo de archivo no se acepta.`,
+      size: (name, limit) => `${name}: supera el límite de ${limit}.`,
+      count: (name, limit) => `${name}: se pueden añadir como máximo ${limit} archivos.`,
+      multiple: (name) => `${name}: solo se puede añadir un archivo.`,
+    },
+  },
+  list: {
+    label: 'Subidas',
+    empty: 'Todavía no hay subidas.',
+    summary: (c) =>
+      `${c.done} de ${c.total} ${n(c.done, 'subido', 'subidos')}, ${c.sent} de ${c.size}` +
+      (c.active ? `, ${c.active} en curso` : '') +
+      (c.failed ? `, ${c.failed} con error` : ''),
+    progressText: (percent, sent, size) => `${percent} % (${sent} de ${size})`,
+    totalProgress: 'Progreso total',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `quedan ${duration}`,
+    converted: (kind) => `Subido como ${kind}`,
+  },
+  states: {
+    queued: 'En espera',
+    uploading: 'Subiendo',
+    paused: 'En pausa',
+    retrying: 'Reintentando',
+    verifying: 'Verificando',
+    done: 'Subido',
+    failed: 'Error',
+    cancelled: 'Cancelado',
+    interrupted: 'Interrumpido',
+  },
+  retryCauses: {
+    'server-error': 'el servicio tuvo un error',
+    network: 'se cortó la conexión',
+    stall: 'la subida se detuvo',
+    'rate-limit': 'hubo demasiadas solicitudes',
+    offline: 'no tienes conexión',
+    'session-expired': 'la sesión de subida caducó',
+    auth: 'se está iniciando sesión de nuevo',
+  },
+  retrying: (cause, attempt, wait) => `Reintentando (intento ${attempt}) porque ${cause}${wait ? `, en ${wait}` : ''}`,
+  errors: {
+    auth: 'No has iniciado sesión o tu sesión terminó.',
+    forbidden: 'No tienes permiso para subir archivos aquí.',
+    'not-found': 'El archivo o la carpeta ya no existe.',
+    'bad-request': 'El servicio rechazó la solicitud de subida.',
+    'too-large': 'El archivo es demasiado grande para el servicio.',
+    conversion: 'Este archivo no se puede convertir al tipo elegido.',
+    integrity: 'El archivo guardado no coincide con el enviado.',
+    'retries-exhausted': 'La subida falló repetidamente y se detuvo.',
+    offline: 'No tienes conexión.',
+    cancelled: 'La subida se canceló.',
+    'file-changed': 'El archivo cambió en el disco durante la subida.',
+    unknown: 'Algo salió mal.',
+  },
+  actions: {
+    pause: (name) => `Pausar ${name}`,
+    resume: (name) => `Reanudar ${name}`,
+    cancel: (name) => `Cancelar ${name}`,
+    retry: (name) => `Reintentar ${name}`,
+    remove: (name) => `Quitar ${name} de la lista`,
+    rechoose: (name) => `Elegir de nuevo el archivo de ${name}`,
+    discard: (name) => `Descartar ${name}`,
+  },
+  buttons: { pause: 'Pausar', resume: 'Reanudar', cancel: 'Cancelar', retry: 'Reintentar', remove: 'Quitar', rechoose: 'Elegir archivo', discard: 'Descartar' },
+  announce: {
+    start: (name) => `Subiendo ${name}.`,
+    milestone: (name, percent) => `${name}: ${percent} % subido.`,
+    done: (name) => `${name} subido.`,
+    failed: (name, reason) => `Error en ${name}: ${reason}`,
+    many: (count) => `${n(count, '# subida cambió', '# subidas cambiaron')} de estado.`,
+  },
+  conversion: {
+    label: 'Guardar como',
+    keep: 'Dejar como está',
+    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Hoja de cálculo', [PRESENTATION_MIME]: 'Presentación', [SCRIPT_MIME]: 'Proyecto de script' },
+    ocrLanguage: 'Idioma del reconocimiento de texto',
+    loading: 'Cargando conversiones…',
+    unavailable: 'No se pudieron cargar las conversiones; los archivos se guardan tal cual.',
+  },
+  uploader: {
+    convertAll: 'Convertir los archivos a formatos nativos cuando sea posible',
+    perFileTitle: 'Elige cómo se guarda cada archivo',
+    uploadPending: (count) => `Subir ${n(count, '# archivo', '# archivos')}`,
+    clearPending: 'Vaciar',
+    shareTitle: 'Compartir con',
+    shareEmails: 'Direcciones de correo o dominios',
+    shareEmailsHint: 'Sepáralos con comas.',
+    shareRole: 'Acceso',
+    roles: { reader: 'Puede ver', writer: 'Puede editar' },
+    shareButton: (count) => `Compartir ${n(count, '# archivo', '# archivos')}`,
+    shared: (count) => `Compartido con ${n(count, '# persona', '# personas')}.`,
+    shareFailed: (failed) => `${n(failed, '# permiso falló', '# permisos fallaron')}.`,
+    shareInvalid: (value) => `«${value}» no es una dirección de correo ni un dominio.`,
+    interruptedTitle: 'Subidas sin terminar',
+    interruptedItem: (name, stored, size) => `${name}: ${stored} de ${size} guardados`,
+    pendingValidity: 'Espera a que terminen las subidas.',
+    noUploader: 'Sin cargador: define base-url o la propiedad uploader.',
+  },
+};

@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, two: string, other: string): string => plural('he', count, { one, two, other });
+
+/** Hebrew words of every element (chosen automatically under `lang="he"`; the page sets `dir="rtl"`). */
+export const he: StoreI18n = {
+  locale: 'he',
+  dropzone: {
+    label: 'העלאת קבצים',
+    prompt: 'אפשר לשחרר כאן קבצים או תיקיות, להדביק אותם, או',
+    dragOver: 'שחררו כדי להוסיף את הקבצים',
+    browse: 'בחירת קבצים',
+    browseFolder: 'בחירת תיקייה',
+    rejectedTitle: 'לא נוספו',
+    dismiss: 'סגירה',
+    reject: {
+      type: (name) => `${name}: סוג הקובץ הזה אינו מתקבל.`,
+      size: (name, limit) => `${name}: גדול מהמגבלה של ${limit}.`,
+      count: (name, limit) => `${name}: אפשר להוסיף ${limit} קבצים לכל היותר.`,
+      multiple: (name) => `${name}: אפשר להוסיף קובץ אחד בלבד.`,
+    },
+  },
+  list: {
+    label: 'העלאות',
+    empty: 'אין עדיין העלאות.',
+    summary: (c) =>
+      `הועלו ${c.done} מתוך ${c.total}, ${c.sent} מתוך ${c.size}` +
+      (c.active ? `, ${c.active} בתהליך` : '') +
+      (c.failed ? `, ${c.failed} נכשלו` : ''),
+    progressText: (percent, sent, size) => `${percent}% (${sent} מתוך ${size})`,
+    totalProgress: 'התקדמות כוללת',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `נותרו ${duration}`,
+    converted: (kind) => `הועלה כ${kind}`,
+  },
+  states: {
+    queued: 'ממתין',
+    uploading: 'מעלה',
+    paused: 'מושהה',
+    retrying: 'מנסה שוב',
+    verifying: 'מאמת',
+    done: 'הועלה',
+    failed: 'נכשל',
+    cancelled: 'בוטל',
+    interrupted: 'נקטע',
+  },
+  retryCauses: {
+    'server-error': 'אירעה שגיאה בשירות',
+    network: 'החיבור נותק',
+    stall: 'ההעלאה נתקעה',
+    'rate-limit': 'נשלחו יותר מדי בקשות',
+    offline: 'אין חיבור לרשת',
+    'session-expired': 'פג תוקף סשן ההעלאה',
+    auth: 'מתבצעת התחברות מחדש',
+  },
+  retrying: (cause, attempt, wait) => `מנסה שוב (ניסיון ${attempt}) כי ${cause}${wait ? `, בעוד ${wait}` : ''}`,
+  errors: {
+    auth: 'לא התחברת, או שהסשן הסתיים.',
+    forbidden: 'אין לך הרשאה להעלות לכאן.',
+    'not-found': 'הקובץ או התיקייה כבר לא קיימים.',
+    'bad-request': 'השירות דחה את בקשת ההעלאה.',
+    'too-large': 'הקובץ גדול מדי בשביל השירות.',
+    conversion: 'אי אפשר להמיר את הקובץ לסוג שנבחר.',
+    integrity: 'הקובץ השמור לא תואם למה שנשלח.',
+    'retries-exhausted': 'ההעלאה נכשלה שוב ושוב והופסקה.',
+    offline: 'אין חיבור לרשת.',
+    cancelled: 'ההעלאה בוטלה.',
+    'file-changed': 'הקובץ השתנה בדיסק בזמן ההעלאה.',
+    unknown: 'משהו השתבש.',
+  },
+  actions: {
+    pause: (name) => `השהיית ${name}`,
+    resume: (name) => `המשך ${name}`,
+    cancel: (name) => `ביטול ${name}`,
+    retry: (name) => `ניסיון חוזר ${name}`,
+    remove: (name) => `הסרת ${name} מהרשימה`,
+    rechoose: (name) => `בחירת הקובץ מחדש עבור ${name}`,
+    discard: (name) => `מחיקת ${name}`,
+  },
+  buttons: { pause: 'השהיה', resume: 'המשך', cancel: 'ביטול', retry: 'ניסיון חוזר', remove: 'הסרה', rechoose: 'בחירת הקובץ', discard: 'מחיקה' },
+  announce: {
+    start: (name) => `מעלה את ${name}.`,
+    milestone: (name, percent) => `${name}: הועלו ${percent}%.`,
+    done: (name) => `${name} הועלה.`,
+    failed: (name, reason) => `${name} נכשל: ${reason}`,
+    many: (count) => `${n(count, 'העלאה אחת שינתה', 'שתי העלאות שינו', '# העלאות שינו')} מצב.`,
+  },
+  conversion: {
+    label: 'שמירה בתור',
+    keep: 'להשאיר כמו שהוא',
+    kinds: { [DOCUMENT_MIME]: 'מסמך', [SPREADSHEET_MIME]: 'גיליון אלקטרוני', [PRESENTATION_MIME]: 'מצגת', [SCRIPT_MIME]: 'פרויקט סקריפט' },
+    ocrLanguage: 'שפת זיהוי הטקסט',
+    loading: 'טוען המרות…',
+    unavailable: 'לא ניתן לטעון המרות; הקבצים יישמרו כמו שהם.',
+  },
+  uploader: {
+    convertAll: 'להמיר קבצים לפורמטים מקוריים כשאפשר',
+    perFileTitle: 'בחרו איך לשמור כל קובץ',
+    uploadPending: (count) => `העלאת ${n(count, 'קובץ אחד', 'שני קבצים', '# קבצים')}`,
+    clearPending: 'ניקוי',
+    shareTitle: 'שיתוף עם',
+    shareEmails: 'כתובות אימייל או דומיינים',
+    shareEmailsHint: 'מפרידים בפסיקים.',
+    shareRole: 'הרשאה',
+    roles: { reader: 'צפייה', writer: 'עריכה' },
+    shareButton: (count) => `שיתוף ${n(count, 'קובץ אחד', 'שני קבצים', '# קבצים')}`,
+    shared: (count) => `שותף עם ${n(count, 'אדם אחד', 'שני אנשים', '# אנשים')}.`,
+    shareFailed: (failed) => `${n(failed, 'הרשאה אחת נכשלה', 'שתי הרשאות נכשלו', '# הרשאות נכשלו')}.`,
+    shareInvalid: (value) => `"${value}" אינו כתובת אימייל ואינו דומיין.`,
+    interruptedTitle: 'העלאות שלא הסתיימו',
+    interruptedItem: (name, stored, size) => `${name}: נשמרו ${stored} מתוך ${size}`,
+    pendingValidity: 'יש להמתין לסיום ההעלאות.',
+    noUploader: 'אין רכיב העלאה: יש להגדיר base-url או את המאפיין uploader.',
+  },
+};

@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, other: string): string => plural('it', count, { one, other });
+
+/** Italian words of every element (chosen automatically under `lang="it"`). */
+export const it: StoreI18n = {
+  locale: 'it',
+  dropzone: {
+    label: 'Carica file',
+    prompt: 'Trascina qui file o cartelle, incollali oppure',
+    dragOver: 'Rilascia per aggiungere i file',
+    browse: 'Scegli file',
+    browseFolder: 'Scegli cartella',
+    rejectedTitle: 'Non aggiunti',
+    dismiss: 'Chiudi',
+    reject: {
+      type: (name) => `${name}: questo tipo di file non è accettato.`,
+      size: (name, limit) => `${name}: supera il limite di ${limit}.`,
+      count: (name, limit) => `${name}: si possono aggiungere al massimo ${limit} file.`,
+      multiple: (name) => `${name}: si può aggiungere un solo file.`,
+    },
+  },
+  list: {
+    label: 'Caricamenti',
+    empty: 'Nessun caricamento.',
+    summary: (c) =>
+      `${c.done} di ${c.total} ${n(c.done, 'caricato', 'caricati')}, ${c.sent} di ${c.size}` +
+      (c.active ? `, ${c.active} in corso` : '') +
+      (c.failed ? `, ${c.failed} non riusciti` : ''),
+    progressText: (percent, sent, size) => `${percent}% (${sent} di ${size})`,
+    totalProgress: 'Avanzamento totale',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `mancano ${duration}`,
+    converted: (kind) => `Caricato come ${kind}`,
+  },
+  states: {
+    queued: 'In attesa',
+    uploading: 'Caricamento',
+    paused: 'In pausa',
+    retrying: 'Nuovo tentativo',
+    verifying: 'Verifica',
+    done: 'Caricato',
+    failed: 'Non riuscito',
+    cancelled: 'Annullato',
+    interrupted: 'Interrotto',
+  },
+  retryCauses: {
+    'server-error': 'il servizio ha avuto un errore',
+    network: 'la connessione si è interrotta',
+    stall: 'il caricamento era bloccato',
+    'rate-limit': 'troppe richieste',
+    offline: 'sei offline',
+    'session-expired': 'la sessione di caricamento è scaduta',
+    auth: 'nuovo accesso in corso',
+  },
+  retrying: (cause, attempt, wait) => `Nuovo tentativo (n. ${attempt}) perché ${cause}${wait ? `, tra ${wait}` : ''}`,
+  errors: {
+    auth: 'Non hai effettuato l’accesso o la sessione è terminata.',
+    forbidden: 'Non hai il permesso di caricare qui.',
+    'not-found': 'Il file o la cartella non esiste più.',
+    'bad-request': 'Il servizio ha rifiutato la richiesta di caricamento.',
+    'too-large': 'Il file è troppo grande per il servizio.',
+    conversion: 'Questo file non può essere convertito nel tipo scelto.',
+    integrity: 'Il file salvato non corrisponde a quello inviato.',
+    'retries-exhausted': 'Il caricamento non è riuscito più volte ed è stato fermato.',
+    offline: 'Sei offline.',
+    cancelled: 'Il caricamento è stato annullato.',
+    'file-changed': 'Il file è cambiato sul disco durante il caricamento.',
+    unknown: 'Qualcosa è andato storto.',
+  },
+  actions: {
+    pause: (name) => `Metti in pausa ${name}`,
+    resume: (name) => `Riprendi ${name}`,
+    cancel: (name) => `Annulla ${name}`,
+    retry: (name) => `Riprova ${name}`,
+    remove: (name) => `Rimuovi ${name} dall’elenco`,
+    rechoose: (name) => `Scegli di nuovo il file per ${name}`,
+    discard: (name) => `Scarta ${name}`,
+  },
+  buttons: { pause: 'Pausa', resume: 'Riprendi', cancel: 'Annulla', retry: 'Riprova', remove: 'Rimuovi', rechoose: 'Scegli file', discard: 'Scarta' },
+  announce: {
+    start: (name) => `Caricamento di ${name}.`,
+    milestone: (name, percent) => `${name}: ${percent}% caricato.`,
+    done: (name) => `${name} caricato.`,
+    failed: (name, reason) => `${name} non riuscito: ${reason}`,
+    many: (count) => `${n(count, '# caricamento ha', '# caricamenti hanno')} cambiato stato.`,
+  },
+  conversion: {
+    label: 'Salva come',
+    keep: 'Lascia com’è',
+    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Foglio di calcolo', [PRESENTATION_MIME]: 'Presentazione', [SCRIPT_MIME]: 'Progetto di script' },
+    ocrLanguage: 'Lingua del riconoscimento del testo',
+    loading: 'Caricamento delle conversioni…',
+    unavailable: 'Impossibile caricare le conversioni; i file restano come sono.',
+  },
+  uploader: {
+    convertAll: 'Converti i file in formati nativi quando possibile',
+    perFileTitle: 'Scegli come salvare ogni file',
+    uploadPending: (count) => `Carica ${n(count, '# file', '# file')}`,
+    clearPending: 'Svuota',
+    shareTitle: 'Condividi con',
+    shareEmails: 'Indirizzi email o domini',
+    shareEmailsHint: 'Separali con virgole.',
+    shareRole: 'Accesso',
+    roles: { reader: 'Può visualizzare', writer: 'Può modificare' },
+    shareButton: (count) => `Condividi ${n(count, '# file', '# file')}`,
+    shared: (count) => `Condiviso con ${n(count, '# persona', '# persone')}.`,
+    shareFailed: (failed) => `${n(failed, '# condivisione non riuscita', '# condivisioni non riuscite')}.`,
+    shareInvalid: (value) => `«${value}» non è né un indirizzo email né un dominio.`,
+    interruptedTitle: 'Caricamenti non completati',
+    interruptedItem: (name, stored, size) => `${name}: ${stored} di ${size} salvati`,
+    pendingValidity: 'Attendi la fine dei caricamenti.',
+    noUploader: 'Nessun uploader: imposta base-url o la proprietà uploader.',
+  },
+};

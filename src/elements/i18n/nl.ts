@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, other: string): string => plural('nl', count, { one, other });
+
+/** Dutch words of every element (chosen automatically under `lang="nl"`). */
+export const nl: StoreI18n = {
+  locale: 'nl',
+  dropzone: {
+    label: 'Bestanden uploaden',
+    prompt: 'Sleep bestanden of mappen hierheen, plak ze of',
+    dragOver: 'Loslaten om de bestanden toe te voegen',
+    browse: 'Bestanden kiezen',
+    browseFolder: 'Map kiezen',
+    rejectedTitle: 'Niet toegevoegd',
+    dismiss: 'Sluiten',
+    reject: {
+      type: (name) => `${name}: dit bestandstype wordt niet geaccepteerd.`,
+      size: (name, limit) => `${name}: groter dan de limiet van ${limit}.`,
+      count: (name, limit) => `${name}: er kunnen maximaal ${limit} bestanden worden toegevoegd.`,
+      multiple: (name) => `${name}: er kan maar één bestand worden toegevoegd.`,
+    },
+  },
+  list: {
+    label: 'Uploads',
+    empty: 'Nog geen uploads.',
+    summary: (c) =>
+      `${c.done} van ${c.total} geüpload, ${c.sent} van ${c.size}` +
+      (c.active ? `, ${c.active} bezig` : '') +
+      (c.failed ? `, ${c.failed} mislukt` : ''),
+    progressText: (percent, sent, size) => `${percent}% (${sent} van ${size})`,
+    totalProgress: 'Totale voortgang',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `nog ${duration}`,
+    converted: (kind) => `Geüpload als ${kind}`,
+  },
+  states: {
+    queued: 'Wacht',
+    uploading: 'Bezig met uploaden',
+    paused: 'Gepauzeerd',
+    retrying: 'Opnieuw proberen',
+    verifying: 'Controleren',
+    done: 'Geüpload',
+    failed: 'Mislukt',
+    cancelled: 'Geannuleerd',
+    interrupted: 'Onderbroken',
+  },
+  retryCauses: {
+    'server-error': 'de dienst een fout had',
+    network: 'de verbinding wegviel',
+    stall: 'de upload vastliep',
+    'rate-limit': 'er te veel verzoeken waren',
+    offline: 'je offline bent',
+    'session-expired': 'de uploadsessie verlopen is',
+    auth: 'je opnieuw wordt aangemeld',
+  },
+  retrying: (cause, attempt, wait) => `Opnieuw proberen (poging ${attempt}) omdat ${cause}${wait ? `, over ${wait}` : ''}`,
+  errors: {
+    auth: 'Je bent niet aangemeld of je sessie is afgelopen.',
+    forbidden: 'Je mag hier niet uploaden.',
+    'not-found': 'Het bestand of de map bestaat niet meer.',
+    'bad-request': 'De dienst heeft het uploadverzoek geweigerd.',
+    'too-large': 'Het bestand is te groot voor de dienst.',
+    conversion: 'Dit bestand kan niet naar het gekozen type worden omgezet.',
+    integrity: 'Het opgeslagen bestand komt niet overeen met wat is verzonden.',
+    'retries-exhausted': 'De upload mislukte steeds en is gestopt.',
+    offline: 'Je bent offline.',
+    cancelled: 'De upload is geannuleerd.',
+    'file-changed': 'Het bestand is tijdens het uploaden gewijzigd.',
+    unknown: 'Er is iets misgegaan.',
+  },
+  actions: {
+    pause: (name) => `${name} pauzeren`,
+    resume: (name) => `${name} hervatten`,
+    cancel: (name) => `${name} annuleren`,
+    retry: (name) => `${name} opnieuw proberen`,
+    remove: (name) => `${name} uit de lijst verwijderen`,
+    rechoose: (name) => `Bestand voor ${name} opnieuw kiezen`,
+    discard: (name) => `${name} weggooien`,
+  },
+  buttons: { pause: 'Pauzeren', resume: 'Hervatten', cancel: 'Annuleren', retry: 'Opnieuw proberen', remove: 'Verwijderen', rechoose: 'Bestand kiezen', discard: 'Weggooien' },
+  announce: {
+    start: (name) => `${name} wordt geüpload.`,
+    milestone: (name, percent) => `${name}: ${percent}% geüpload.`,
+    done: (name) => `${name} geüpload.`,
+    failed: (name, reason) => `${name} mislukt: ${reason}`,
+    many: (count) => `${n(count, '# upload is', '# uploads zijn')} van status veranderd.`,
+  },
+  conversion: {
+    label: 'Opslaan als',
+    keep: 'Ongewijzigd laten',
+    kinds: { [DOCUMENT_MIME]: 'Document', [SPREADSHEET_MIME]: 'Spreadsheet', [PRESENTATION_MIME]: 'Presentatie', [SCRIPT_MIME]: 'Scriptproject' },
+    ocrLanguage: 'Taal voor tekstherkenning',
+    loading: 'Conversies laden…',
+    unavailable: 'Conversies konden niet worden geladen; bestanden blijven ongewijzigd.',
+  },
+  uploader: {
+    convertAll: 'Bestanden waar mogelijk naar native formaten omzetten',
+    perFileTitle: 'Kies hoe elk bestand wordt opgeslagen',
+    uploadPending: (count) => `${n(count, '# bestand', '# bestanden')} uploaden`,
+    clearPending: 'Wissen',
+    shareTitle: 'Delen met',
+    shareEmails: 'E-mailadressen of domeinen',
+    shareEmailsHint: 'Scheid ze met komma’s.',
+    shareRole: 'Toegang',
+    roles: { reader: 'Mag bekijken', writer: 'Mag bewerken' },
+    shareButton: (count) => `${n(count, '# bestand', '# bestanden')} delen`,
+    shared: (count) => `Gedeeld met ${n(count, '# persoon', '# personen')}.`,
+    shareFailed: (failed) => `${n(failed, '# toegang mislukt', '# toegangen mislukt')}.`,
+    shareInvalid: (value) => `‘${value}’ is geen e-mailadres en geen domein.`,
+    interruptedTitle: 'Onvoltooide uploads',
+    interruptedItem: (name, stored, size) => `${name}: ${stored} van ${size} opgeslagen`,
+    pendingValidity: 'Wacht tot de uploads klaar zijn.',
+    noUploader: 'Geen uploader: stel base-url of de eigenschap uploader in.',
+  },
+};

@@ -1,0 +1,117 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import { plural } from './plural.ts';
+import type { StoreI18n } from './types.ts';
+
+const n = (count: number, one: string, other: string): string => plural('pt', count, { one, other });
+
+/** Portuguese (Brazil) words of every element (chosen automatically under `lang="pt"`). */
+export const pt: StoreI18n = {
+  locale: 'pt',
+  dropzone: {
+    label: 'Enviar arquivos',
+    prompt: 'Solte arquivos ou pastas aqui, cole-os ou',
+    dragOver: 'Solte para adicionar os arquivos',
+    browse: 'Escolher arquivos',
+    browseFolder: 'Escolher pasta',
+    rejectedTitle: 'Não adicionados',
+    dismiss: 'Fechar',
+    reject: {
+      type: (name) => `${name}: este tipo de arquivo não é aceito.`,
+      size: (name, limit) => `${name}: maior que o limite de ${limit}.`,
+      count: (name, limit) => `${name}: no máximo ${limit} arquivos podem ser adicionados.`,
+      multiple: (name) => `${name}: só um arquivo pode ser adicionado.`,
+    },
+  },
+  list: {
+    label: 'Envios',
+    empty: 'Nenhum envio ainda.',
+    summary: (c) =>
+      `${c.done} de ${c.total} ${n(c.done, 'enviado', 'enviados')}, ${c.sent} de ${c.size}` +
+      (c.active ? `, ${c.active} em andamento` : '') +
+      (c.failed ? `, ${c.failed} com falha` : ''),
+    progressText: (percent, sent, size) => `${percent}% (${sent} de ${size})`,
+    totalProgress: 'Progresso total',
+    speed: (rate) => rate,
+    timeLeft: (duration) => `faltam ${duration}`,
+    converted: (kind) => `Enviado como ${kind}`,
+  },
+  states: {
+    queued: 'Aguardando',
+    uploading: 'Enviando',
+    paused: 'Pausado',
+    retrying: 'Tentando de novo',
+    verifying: 'Verificando',
+    done: 'Enviado',
+    failed: 'Falhou',
+    cancelled: 'Cancelado',
+    interrupted: 'Interrompido',
+  },
+  retryCauses: {
+    'server-error': 'o serviço teve um erro',
+    network: 'a conexão caiu',
+    stall: 'o envio travou',
+    'rate-limit': 'houve solicitações demais',
+    offline: 'você está off-line',
+    'session-expired': 'a sessão de envio expirou',
+    auth: 'entrando de novo',
+  },
+  retrying: (cause, attempt, wait) => `Tentando de novo (tentativa ${attempt}) porque ${cause}${wait ? `, em ${wait}` : ''}`,
+  errors: {
+    auth: 'Você não está conectado ou sua sessão terminou.',
+    forbidden: 'Você não tem permissão para enviar aqui.',
+    'not-found': 'O arquivo ou a pasta não existe mais.',
+    'bad-request': 'O serviço recusou a solicitação de envio.',
+    'too-large': 'O arquivo é grande demais para o serviço.',
+    conversion: 'Este arquivo não pode ser convertido para o tipo escolhido.',
+    integrity: 'O arquivo salvo não corresponde ao que foi enviado.',
+    'retries-exhausted': 'O envio falhou repetidamente e foi interrompido.',
+    offline: 'Você está off-line.',
+    cancelled: 'O envio foi cancelado.',
+    'file-changed': 'O arquivo mudou no disco durante o envio.',
+    unknown: 'Algo deu errado.',
+  },
+  actions: {
+    pause: (name) => `Pausar ${name}`,
+    resume: (name) => `Retomar ${name}`,
+    cancel: (name) => `Cancelar ${name}`,
+    retry: (name) => `Tentar de novo ${name}`,
+    remove: (name) => `Remover ${name} da lista`,
+    rechoose: (name) => `Escolher o arquivo de novo para ${name}`,
+    discard: (name) => `Descartar ${name}`,
+  },
+  buttons: { pause: 'Pausar', resume: 'Retomar', cancel: 'Cancelar', retry: 'Tentar de novo', remove: 'Remover', rechoose: 'Escolher o arquivo', discard: 'Descartar' },
+  announce: {
+    start: (name) => `Enviando ${name}.`,
+    milestone: (name, percent) => `${name}: ${percent}% enviado.`,
+    done: (name) => `${name} enviado.`,
+    failed: (name, reason) => `${name} falhou: ${reason}`,
+    many: (count) => `${n(count, '# envio mudou', '# envios mudaram')} de estado.`,
+  },
+  conversion: {
+    label: 'Salvar como',
+    keep: 'Manter como está',
+    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Planilha', [PRESENTATION_MIME]: 'Apresentação', [SCRIPT_MIME]: 'Projeto de script' },
+    ocrLanguage: 'Idioma do reconhecimento de texto',
+    loading: 'Carregando conversões…',
+    unavailable: 'Não foi possível carregar as conversões; os arquivos ficam como estão.',
+  },
+  uploader: {
+    convertAll: 'Converter arquivos para formatos nativos quando possível',
+    perFileTitle: 'Escolha como cada arquivo é salvo',
+    uploadPending: (count) => `Enviar ${n(count, '# arquivo', '# arquivos')}`,
+    clearPending: 'Limpar',
+    shareTitle: 'Compartilhar com',
+    shareEmails: 'Endereços de e-mail ou domínios',
+    shareEmailsHint: 'Separe vários com vírgulas.',
+    shareRole: 'Acesso',
+    roles: { reader: 'Pode ver', writer: 'Pode editar' },
+    shareButton: (count) => `Compartilhar ${n(count, '# arquivo', '# arquivos')}`,
+    shared: (count) => `Compartilhado com ${n(count, '# pessoa', '# pessoas')}.`,
+    shareFailed: (failed) => `${n(failed, '# permissão falhou', '# permissões falharam')}.`,
+    shareInvalid: (value) => `“${value}” não é um endereço de e-mail nem um domínio.`,
+    interruptedTitle: 'Envios não concluídos',
+    interruptedItem: (name, stored, size) => `${name}: ${stored} de ${size} salvos`,
+    pendingValidity: 'Aguarde o fim dos envios.',
+    noUploader: 'Sem uploader: defina base-url ou a propriedade uploader.',
+  },
+};
