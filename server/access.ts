@@ -2,8 +2,20 @@
  * Who may do what to a file: one rule set for files, permissions, uploads and push. A caller who cannot see a
  * file gets 404 as if it did not exist; one who can see but not change it gets 403.
  */
-import type { Principal } from './auth.ts';
 import { fileNotFound, insufficientPermissions } from './errors.ts';
+
+/** The caller behind a token. */
+export interface Principal {
+  readonly token: string;
+  /** E-mail address, lower-case. */
+  readonly email: string;
+  /** The part after `@`, for `domain` grants. */
+  readonly domain: string;
+  readonly displayName: string;
+  /** The OAuth client of the token. */
+  readonly client: string;
+  readonly serviceAccount: boolean;
+}
 
 /** The one way a caller is built: from a token grant, or from a session's stored owner (no token). */
 export function principalFor(user: string, client: string, options: { token?: string; serviceAccount?: boolean; displayName?: string } = {}): Principal {

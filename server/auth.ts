@@ -1,21 +1,8 @@
 /** Bearer-token authentication (spec §5, supplement §7). */
 import { MESSAGES } from 'store-upload-kit/protocol';
-import { principalFor } from './access.ts';
+import { principalFor, type Principal } from './access.ts';
 import type { ServiceConfig } from './config.ts';
 import { ApiError } from './errors.ts';
-
-/** The caller behind a token. */
-export interface Principal {
-  readonly token: string;
-  /** E-mail address, lower-case. */
-  readonly email: string;
-  /** The part after `@`, for `domain` grants. */
-  readonly domain: string;
-  readonly displayName: string;
-  /** The OAuth client of the token. */
-  readonly client: string;
-  readonly serviceAccount: boolean;
-}
 
 /**
  * Resolves the `Authorization` header: `undefined` when absent; a {@link Principal} for a known bearer token;

@@ -1,6 +1,7 @@
 /** What a handler gets: the request, path parameters, the service, and helpers for auth, JSON and `fields`. */
 import { type FieldSchema, JSON_CONTENT_TYPE, selectFields, strictJsonText } from 'store-upload-kit/protocol';
-import { authenticate, loginRequired, type Principal } from './auth.ts';
+import { authenticate, loginRequired } from './auth.ts';
+import type { Principal } from './access.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { Service } from './service-types.ts';

@@ -7,15 +7,15 @@ import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
-import { BadPathError } from './router.ts';
+import { BadPathError, type Router } from './router.ts';
 import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
-export async function dispatchRequest(svc: Service, req: ApiRequest): Promise<ApiResponse> {
+export async function dispatchRequest(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
   try {
     const faulted = await svc.faults.apply(req);
     if (faulted.response) return faulted.response;
-    const match = svc.router.match(req.method, req.path);
+    const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
       throw new ApiError(404, 'notFound', `No API endpoint at ${req.path}.`, { where: { location: 'path', locationType: 'parameter' } });
     }

@@ -7,7 +7,8 @@ import type { Service } from './service-types.ts';
 
 export type { ServiceConfig, TokenGrant } from './config.ts';
 export { defaultConfig, loadConfigFile, parseConfig, DEV_TOKENS } from './config.ts';
-export type { Service, ServiceOptions, RouteModule } from './service-types.ts';
+export type { Service, ServiceOptions } from './service-types.ts';
+export type { RouteModule } from './router.ts';
 export { createService } from './service.ts';
 export type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
 export { bufferedBody } from './http/types.ts';

@@ -1,6 +1,7 @@
 /** The one route table: method + path pattern → handler. Feature modules add routes with `registerRoutes`-style functions. */
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { RouteContext } from './context.ts';
+import type { Service } from './service-types.ts';
 import type { FieldSchema } from 'store-upload-kit/protocol';
 
 /** An endpoint implementation. */
@@ -95,3 +96,6 @@ function matchSegments(pattern: readonly string[], parts: readonly string[]): Re
 
 /** Re-exported for handler files. */
 export type { ApiRequest, ApiResponse };
+
+/** A function that adds a feature's routes (and may subscribe to events or add close hooks). */
+export type RouteModule = (router: Router, svc: Service) => void;

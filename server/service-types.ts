@@ -7,7 +7,6 @@ import type { FileEvents } from './events.ts';
 import type { FaultRegistry } from './faults.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { PushService } from './push/push-service.ts';
-import type { Router } from './router.ts';
 import type { BlobStore } from './store/blobs.ts';
 import type { FileStore } from './store/files.ts';
 import type { SessionBytes } from './store/session-bytes.ts';
@@ -35,7 +34,6 @@ export interface Service {
   /** The part files of resumable sessions: append, cut to whole blocks, complete into a blob. */
   readonly sessionBytes: SessionBytes;
   readonly faults: FaultRegistry;
-  readonly router: Router;
   /** Push: channels, the change log per user, delivery (spec §5–6). */
   readonly push: PushService;
   /** Conversion of uploaded media to a native kind; undefined when the service has none. */
@@ -47,6 +45,3 @@ export interface Service {
   /** Runs close hooks and closes the database. */
   close(): Promise<void>;
 }
-
-/** A function that adds a feature's routes (and may subscribe to events or add close hooks). */
-export type RouteModule = (router: Router, svc: Service) => void;

@@ -19,7 +19,6 @@ import { SessionBytes } from './store/session-bytes.ts';
 import { SessionStore } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 
-export type { RouteModule, Service, ServiceOptions } from './service-types.ts';
 
 /** Opens the data directory, recovers after a crash, and registers every route module. */
 export function createService(options: ServiceOptions): Service {
@@ -52,10 +51,9 @@ export function createService(options: ServiceOptions): Service {
     sessions,
     sessionBytes: new SessionBytes(sessions, blobs),
     faults: new FaultRegistry(),
-    router,
     push,
     convert,
-    dispatch: (req) => dispatchRequest(svc, req),
+    dispatch: (req) => dispatchRequest(svc, router, req),
     onClose: (fn) => void closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();

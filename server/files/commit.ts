@@ -4,7 +4,7 @@
  */
 import { FOLDER_MIME, isNativeDocumentKind, isNativeMime, MESSAGES } from 'store-upload-kit/protocol';
 import { fileFor } from '../access.ts';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { Service } from '../service-types.ts';
 import type { ContentRef, FileRow } from '../store/files.ts';

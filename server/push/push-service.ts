@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { principalFor } from '../access.ts';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
 import type { ServiceConfig } from '../config.ts';
 import type { Db } from '../db.ts';

@@ -7,7 +7,7 @@
  * holders) can see the file now, compares with who could before, and upserts each affected user's entry.
  */
 import type { Database } from 'better-sqlite3';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { FileStore } from '../store/files.ts';
 
 /** One user's latest entry for a file. */

@@ -2,7 +2,7 @@
  * Every route module, in registration order. A feature adds its `register…Routes(router, svc)` here (one line):
  * permissions, about/export, watch/changes, batch.
  */
-import type { RouteModule } from '../service-types.ts';
+import type { RouteModule } from '../router.ts';
 import { registerAdminRoutes } from './admin.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerUploadRoutes } from './uploads.ts';

@@ -4,7 +4,7 @@
  * address is in the domain), with role `reader` or `writer`; visibility follows from them in the data layer.
  */
 import { FILES_PATH, KIND, PERMISSION_LIST_SCHEMA, PERMISSION_SCHEMA } from 'store-upload-kit/protocol';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badParameter } from '../errors.ts';
 import { fileFor } from '../access.ts';

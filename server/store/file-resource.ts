@@ -1,6 +1,6 @@
 /** The JSON forms of files and permissions (supplement §2). */
 import { KIND } from 'store-upload-kit/protocol';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import { rfc3339 } from '../clock.ts';
 import type { FileResource, FileRow, PermissionRow } from './file-rows.ts';
 import { permissionIdFor } from './ids.ts';

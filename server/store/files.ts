@@ -4,7 +4,7 @@
  */
 import { FOLDER_MIME, isNativeMime } from 'store-upload-kit/protocol';
 import { type Need, requireAccess, type Role, strongestRole } from '../access.ts';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';

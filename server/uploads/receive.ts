@@ -1,6 +1,6 @@
 /** Simple (`uploadType=media`) and multipart uploads: bytes streamed to a blob, then the file committed. */
 import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } from 'store-upload-kit/protocol';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { checkCreate, checkMediaType, checkUpdate, conversionTarget, type ReceivedMedia } from '../files/commit.ts';

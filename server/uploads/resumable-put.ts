@@ -16,7 +16,7 @@ import {
   STATUS_RESUME_INCOMPLETE,
 } from 'store-upload-kit/protocol';
 import { principalFor } from '../access.ts';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../access.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, uploadProtocolError } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
