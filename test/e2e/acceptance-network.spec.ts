@@ -43,6 +43,7 @@ test('offline mid-upload: the task waits as offline without spending its retries
   const waiting = await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
   expect(waiting.error).toBeUndefined();
   // Offline for a while: far longer than the whole (short) backoff budget would last.
+  // time-wait: the passage of time is what is under test (offline time must not spend retries).
   await page.waitForTimeout(3000);
   const still = await h.snapshot(id);
   expect(still.state).toBe(waiting.state);
@@ -88,6 +89,7 @@ test('files added while offline wait, then upload when the network returns', asy
   await context.setOffline(true);
   const ids = [await h.add(small), await h.add(big)];
   for (const id of ids) await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
+  // time-wait: offline for longer than the backoff budget; nothing may fail meanwhile.
   await page.waitForTimeout(2000);
   for (const id of ids) expect(await page.evaluate((taskId) => window.h.results.has(taskId), id)).toBe(false);
   await context.setOffline(false);

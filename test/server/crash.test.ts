@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,8 +34,15 @@ async function startSession(): Promise<{ uri: string; id: string }> {
 /** Waits until the session's part file holds at least `size` bytes (the service has written them). */
 async function waitForPart(id: string, size: number): Promise<void> {
   const path = join(svc.dataDir, 'sessions', `${id}.part`);
-  for (;;) {
-    if (existsSync(path) && statSync(path).size >= size) return;
+  await until(() => existsSync(path) && statSync(path).size >= size, `part file of ${id} to reach ${size} bytes`);
+}
+
+/** Polls a condition on the service's data directory (a state, not a time) until it holds; fails after 30 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    // time-wait: the poll interval of a state check on disk; the service offers no event for it.
     await sleep(10);
   }
 }
@@ -107,7 +114,9 @@ describe('cut connections', () => {
     socket.write(
       `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer dev-token-alice\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nhalf`,
     );
-    await sleep(50);
+    // Cut only once the service is receiving the body (its temp file exists), so the cut lands mid-body.
+    const tmp = join(svc.dataDir, 'tmp');
+    await until(() => existsSync(tmp) && readdirSync(tmp).length > 0, 'the upload to start writing its temp file');
     socket.destroy();
     // A later request on the same service still works and sees no new file.
     const afterCount = (await svc.api('GET', '/store/v3/files?pageSize=1000&fields=files(id)')).json().files.length;
