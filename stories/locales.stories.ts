@@ -30,4 +30,5 @@ export const Portuguese = inLanguage('pt');
 export const Dutch = inLanguage('nl');
 export const Polish = inLanguage('pl');
 export const French = inLanguage('fr');
+export const English = inLanguage('en');
 export const EnglishRtlPage = inLanguage('en', 'rtl');

@@ -80,3 +80,25 @@ for (const { story, lang, rtl, size, state, button } of [
     }
   });
 }
+
+test('design: every state in English, left to right and right to left, at 360 and 1280 px, light and dark', async ({ page }) => {
+  for (const [story, dirName] of [['english', 'ltr'], ['english-rtl-page', 'rtl']] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const width of [360, 1280]) {
+        await openStory(page, story, scheme, width);
+        // Each state has its own icon: ten rows, ten different state icons would be nine states + converted (done).
+        const icons = await page.locator('[part~="state"] svg').evaluateAll((svgs) => svgs.map((s) => s.innerHTML));
+        expect(new Set(icons).size).toBe(9);
+        // A 40 kB size reads "40 kB" either way: isolated from the page direction.
+        const cell = await numberAndUnit(page, 'kb40');
+        expect(cell.text).toBe('40 kB');
+        expect(cell.numberRight).toBeLessThanOrEqual(cell.unitLeft + 1);
+        // Rows are compact: one line of text over a thin bar.
+        const height = await page.locator('[data-id="kb40"]').evaluate((el) => el.getBoundingClientRect().height);
+        expect(height).toBeLessThanOrEqual(56);
+        await page.screenshot({ path: join(SHOTS, `en-${dirName}-${scheme}-${width}.png`), fullPage: true });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      }
+    }
+  }
+});

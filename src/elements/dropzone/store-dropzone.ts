@@ -174,7 +174,7 @@ export class StoreDropzone extends StoreElement {
     return html`
       <h2>${dz.rejectedTitle}</h2>
       <ul>
-        ${this.rejected.map((r) => html`<li data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r.reason))}</li>`)}
+        ${this.rejected.map((r) => html`<li dir="auto" data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r.reason))}</li>`)}
       </ul>
       <button type="button" class="dismiss" @click=${this.#dismiss}>${dz.dismiss}</button>
     `;

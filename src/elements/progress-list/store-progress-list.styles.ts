@@ -126,7 +126,7 @@ export const progressListStyles = css`
     gap: 0.25rem;
     color: var(--_state);
     font-weight: 500;
-    max-inline-size: 16rem;
+    max-inline-size: min(26rem, 45cqi);
     min-inline-size: 0;
   }
   .state svg {
@@ -169,7 +169,6 @@ export const progressListStyles = css`
   .bar {
     background: var(--_state);
     border-radius: inherit;
-    transition: inline-size 0.2s linear;
   }
   .row[data-state='queued'] .bar,
   .row[data-state='cancelled'] .bar {
@@ -191,11 +190,6 @@ export const progressListStyles = css`
     }
     .meta {
       gap: 0.375rem;
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .bar {
-      transition: none;
     }
   }
 `;

@@ -38,7 +38,7 @@ export function renderShareStep(host: ShareStepHost, count: number): TemplateRes
         <legend>${t.shareTitle}</legend>
         <label for="emails">${t.shareEmails}</label>
         <input id="emails" name="emails" type="text" autocomplete="email" aria-describedby="emails-hint share-error" aria-invalid=${host.error ? 'true' : 'false'} />
-        <p class="hint" id="emails-hint">${t.shareEmailsHint}</p>
+        <p class="hint" id="emails-hint" dir="auto">${t.shareEmailsHint}</p>
         <div class="row">
           <label for="role">${t.shareRole}</label>
           <select id="role" name="role">
@@ -47,8 +47,8 @@ export function renderShareStep(host: ShareStepHost, count: number): TemplateRes
           </select>
           <button type="submit" class="primary">${t.shareButton(count)}</button>
         </div>
-        <p class="error message" id="share-error" role="alert">${host.error}</p>
-        <p class="message" role="status">${host.message}</p>
+        <p class="error message" id="share-error" role="alert" dir="auto">${host.error}</p>
+        <p class="message" role="status" dir="auto">${host.message}</p>
       </fieldset>
     </form>
   `;
