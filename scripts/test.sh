@@ -10,3 +10,4 @@ echo "== node suites"
 bash scripts/test-node.sh
 echo "== browser suites"
 bash scripts/test-browser.sh
+bash scripts/test-other-browsers.sh
