@@ -4,7 +4,7 @@
  * xvfb-run). Against a real store-service and the built bundle served by page-server.ts, it checks the elements,
  * uploads through the element and through createUploader (MD5 verification on, stored bytes compared), a reload
  * that resumes from a Blob kept in IndexedDB, and the page under a strict CSP. Every check also asserts that the page
- * saw no error. Prints one line per check, and appends `browser version passed failed skipped` to $SMOKE_RESULTS.
+ * saw no error. Prints one line per check, and appends `<browser> <passed> <failed> <skipped>` to $SMOKE_RESULTS.
  */
 import { appendFileSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
