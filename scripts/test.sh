@@ -12,3 +12,5 @@ echo "== browser suites"
 bash scripts/test-browser.sh
 echo "== consumers: the packed tarballs installed into fixture apps"
 bash scripts/test-consumers.sh
+echo "== Firefox and WebKit smoke suite (last: its closing line is the plain N passed, N failed)"
+bash scripts/test-other-browsers.sh

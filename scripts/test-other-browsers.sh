@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Smoke suite in Debian's Firefox ESR and WebKitGTK (test/other-browsers/): the elements, uploads through the element
+# and createUploader with MD5 verification, reload and resume, and a strict CSP, against the real store-service and
+# the built bundle. One browser at a time under the machine's browser lock. Last line: "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-other-browsers.sh
+echo "== typecheck: test/other-browsers"
+npx tsc -p test/other-browsers/tsconfig.json
+echo "== build: browser bundle"
+npx vite build --logLevel error
+export SMOKE_RESULTS
+SMOKE_RESULTS="$(mktemp)"
+trap 'rm -f "$SMOKE_RESULTS"' EXIT
+status=0
+echo "== firefox-esr (puppeteer-core, WebDriver BiDi)"
+flock /tmp/chromium.lock timeout 300 node --import tsx test/other-browsers/run.ts firefox || status=1
+echo "== WebKitGTK (WebKitWebDriver, under xvfb-run)"
+flock /tmp/chromium.lock timeout 300 xvfb-run -a node --import tsx test/other-browsers/run.ts webkit || status=1
+passed=0 failed=0 skipped=0
+for browser in firefox webkit; do
+  line="$(grep "^$browser " "$SMOKE_RESULTS" || true)"
+  if [ -z "$line" ]; then
+    echo "$browser: the run ended without a result (crash or timeout)"
+    failed=$((failed + 1))
+    continue
+  fi
+  read -r _ p f s <<<"$line"
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done
+[ "$failed" -gt 0 ] && status=1
+echo "other browsers: $skipped skipped (known, reasons above)"
+echo "$passed passed, $failed failed"
+exit "$status"

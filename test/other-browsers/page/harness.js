@@ -1,0 +1,162 @@
+// The smoke pages' module script (external, so it runs under `script-src 'self'`): loads the built bundle the
+// plain-page way and exposes `window.h`, which the runner calls through the browser's driver. Every call returns
+// plain data; the runner polls `h.*` for states with a bounded timeout.
+import * as kit from './dist/browser/store-upload-kit.js';
+
+const params = new URLSearchParams(location.search);
+const service = params.get('service');
+const TOKEN = 'dev-token-alice';
+const files = new Map();
+const results = new Map();
+
+/** Deterministic pseudo-random bytes (xorshift32), so a file can be rebuilt identically after a reload. */
+function bytesOf(size, seed) {
+  const bytes = new Uint8Array(size);
+  const words = new Uint32Array(bytes.buffer, 0, size >>> 2);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    words[i] = x;
+  }
+  for (let i = words.length * 4; i < size; i++) bytes[i] = (i * 31 + seed) & 0xff;
+  return bytes;
+}
+
+/** Every element's text, shadow roots included (what a user reads). */
+function deepText(node) {
+  let out = '';
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) out += n.textContent + ' ';
+    if (n.shadowRoot) walk(n.shadowRoot);
+    for (const c of n.childNodes) walk(c);
+  };
+  walk(node);
+  return out.replace(/\s+/g, ' ');
+}
+
+function record(task) {
+  task.done.then(
+    (file) => results.set(task.id, { ok: true, file }),
+    (error) => results.set(task.id, { ok: false, code: error.code, message: String(error.message) }),
+  );
+}
+
+const h = {
+  ready: true,
+  errors: () => window.__smokeErrors.slice(),
+  userAgent: () => navigator.userAgent,
+  features: () => ({ showOpenFilePicker: 'showOpenFilePicker' in window, locks: 'locks' in navigator, storage: 'storage' in navigator }),
+  defined: () => ['store-uploader', 'store-dropzone', 'store-progress-list', 'store-conversion-picker'].filter((n) => customElements.get(n)),
+  makeFile(name, size, seed = 1) {
+    files.set(name, new File([bytesOf(size, seed)], name, { type: 'application/octet-stream', lastModified: 1700000000000 + seed }));
+    return files.get(name).size;
+  },
+  async sha256(name) {
+    const digest = await crypto.subtle.digest('SHA-256', await files.get(name).arrayBuffer());
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  },
+  create(options = {}) {
+    h.uploader = kit.createUploader({ baseUrl: service, getAccessToken: () => TOKEN, backoff: { baseMs: 50, capMs: 400 }, ...options });
+    h.uploader.addEventListener('success', (e) => results.set(e.detail.id, { ok: true, file: e.detail.file }));
+    h.uploader.addEventListener('error', (e) => results.set(e.detail.id, { ok: false, code: e.detail.error?.code, message: e.detail.error?.message }));
+    return true;
+  },
+  add(name) {
+    const task = h.uploader.add(files.get(name));
+    h.task = task;
+    record(task);
+    return task.id;
+  },
+  /** Whether this browser lets a page keep a Blob in IndexedDB (WebKit's ephemeral sessions refuse it). */
+  blobInIndexedDb() {
+    return new Promise((resolve) => {
+      const open = indexedDB.open('smoke-blob-probe', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('s');
+      open.onerror = () => resolve(false);
+      open.onsuccess = () => {
+        const db = open.result;
+        const finish = (ok) => {
+          db.close();
+          resolve(ok);
+        };
+        try {
+          const tx = db.transaction('s', 'readwrite');
+          tx.objectStore('s').put(new Blob([new Uint8Array(16)]), 'k');
+          tx.oncomplete = () => finish(true);
+          tx.onerror = () => finish(false);
+          tx.onabort = () => finish(false);
+        } catch {
+          finish(false);
+        }
+      };
+    });
+  },
+  /** Resumes an interrupted upload with the file chosen again (what the element's "choose again" does). */
+  async resumeWith(id, name) {
+    const task = await h.uploader.resumeInterrupted(id, files.get(name));
+    record(task);
+    return task.id;
+  },
+  snapshot: (id) => h.uploader.task(id)?.snapshot ?? null,
+  result: (id) => results.get(id) ?? null,
+  results: () => [...results.values()],
+  async interrupted() {
+    return (await h.uploader.interrupted()).map((u) => ({ id: u.id, name: u.name, bytesAcknowledged: u.bytesAcknowledged, total: u.total, canResumeWithoutFile: u.canResumeWithoutFile }));
+  },
+
+  // <store-uploader>
+  element: () => document.querySelector('store-uploader'),
+  /** Creates the element: with `own`, it makes its own uploader from `base-url`; otherwise it gets `h.uploader`. */
+  mount(own) {
+    const el = document.createElement('store-uploader');
+    if (own) {
+      el.setAttribute('base-url', service);
+      el.setAttribute('token', TOKEN);
+    } else el.uploader = h.uploader;
+    document.body.append(el);
+    return true;
+  },
+  rendered() {
+    const el = h.element();
+    const root = el?.shadowRoot;
+    const zone = root?.querySelector('store-dropzone');
+    const list = root?.querySelector('store-progress-list');
+    const box = zone?.getBoundingClientRect();
+    return {
+      upgraded: el instanceof customElements.get('store-uploader'),
+      dropzone: Boolean(zone?.shadowRoot?.querySelector('input[type=file]')),
+      list: Boolean(list?.shadowRoot),
+      width: box?.width ?? 0,
+      height: box?.height ?? 0,
+      text: el ? deepText(el).slice(0, 400) : '',
+    };
+  },
+  /** Sets a file on the dropzone's file input inside the shadow roots, as the browser does after a pick. */
+  pickInElement(name) {
+    const input = h.element().shadowRoot.querySelector('store-dropzone').shadowRoot.querySelector('input#files');
+    const transfer = new DataTransfer();
+    transfer.items.add(files.get(name));
+    input.files = transfer.files;
+    const count = input.files.length; // the dropzone empties the input once it has read it
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+    return count;
+  },
+  elementState() {
+    const el = h.element();
+    const tasks = el.activeUploader?.snapshot?.tasks ?? [];
+    return { value: [...(el.value ?? [])], tasks: tasks.map((t) => ({ name: t.name, state: t.state, error: t.error?.code ?? null, file: t.file ?? null })), text: deepText(el) };
+  },
+  /** The element's "interrupted" offer: names shown and which buttons each has. */
+  offered() {
+    const items = h.element()?.shadowRoot?.querySelectorAll('[part=interrupted] li') ?? [];
+    return [...items].map((li) => ({ id: li.dataset.id, text: deepText(li), actions: [...li.querySelectorAll('button')].map((b) => b.dataset.action) }));
+  },
+  clickOffered(id, action) {
+    const li = [...h.element().shadowRoot.querySelectorAll('[part=interrupted] li')].find((l) => l.dataset.id === id);
+    li.querySelector(`button[data-action=${action}]`).click();
+    return true;
+  },
+};
+window.h = h;
