@@ -3,6 +3,7 @@ import { H_CONTENT_TYPE } from '../protocol/headers.ts';
 import { encodeMultipartRelated } from '../protocol/multipart-encode.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import { pathWithQuery, joinUrl } from '../client/url.ts';
+import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
@@ -38,7 +39,7 @@ export class MultipartUpload implements UploadStrategy {
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
     const body = new Blob(encoded.body as BlobPart[]);
     // Hashed beside the request (in the hash worker in a browser); only the result waits for it.
-    const tracker = ctx.hasher ? await ctx.hasher.open(undefined, 0) : undefined;
+    const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0)) : undefined;
     const digest = tracker?.digest(input.file, input.file.size);
     digest?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
     const retriedCreate = this.idSent;

@@ -38,14 +38,10 @@ export class ProgressMeter {
     if (now - this.lastEmit >= 1000 / PROGRESS_PER_SECOND) this.send(now);
   }
 
-  /**
-   * The service confirmed [0, acknowledged); `sent` is where the bytes sent now stand (the same after a failure,
-   * ahead of it when the next request already runs). A report older than the one applied is ignored.
-   */
-  acknowledged(acknowledged: number, sent: number): void {
-    if (acknowledged < this.snapshot.bytesAcknowledged && sent > acknowledged) return;
+  /** The service confirmed [0, acknowledged): the bytes sent are what it kept (after a failure, fewer than sent). */
+  acknowledged(acknowledged: number): void {
     this.snapshot.bytesAcknowledged = acknowledged;
-    this.snapshot.bytesSent = sent;
+    this.snapshot.bytesSent = acknowledged;
     this.send(this.clock.now());
   }
 

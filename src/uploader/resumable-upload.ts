@@ -13,6 +13,7 @@ import {
 } from '../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
+import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
@@ -87,7 +88,7 @@ export class ResumableUpload implements UploadStrategy {
       if (!lock) throw new HeldElsewhere(this.record.sessionUri);
       this.adoptLock(lock);
     }
-    const tracker = await this.openTracker();
+    const tracker = this.openTracker();
     if (this.needsStatus) {
       const finished = await this.queryStatus(signal);
       if (finished) return this.finish(finished);
@@ -133,11 +134,11 @@ export class ResumableUpload implements UploadStrategy {
       // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
       stuck = stored > start ? 0 : stuck + 1;
       if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
-      // The next request starts now; the record follows in the background (never ahead of `stored`), and the
-      // offset is reported once it is stored.
+      // The next request starts now; the record follows in the background (never ahead of `stored`).
       record.acknowledged = stored;
       record.updatedAt = this.ctx.clock.now();
       writer.schedule();
+      this.ctx.onAcknowledged(stored);
     }
   }
 
@@ -279,22 +280,24 @@ export class ResumableUpload implements UploadStrategy {
     const writer = this.writerFor(record);
     writer.schedule();
     await writer.flush();
-    // Reported here too: after a failure the bytes sent fall back to what the service kept.
     this.ctx.onAcknowledged(stored);
   }
 
-  /** The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing). */
-  private async openTracker(): Promise<HashTracker | undefined> {
+  /**
+   * The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing);
+   * usable at once, so the first request does not wait for the hash worker to start.
+   */
+  private openTracker(): HashTracker | undefined {
     if (!this.ctx.hasher || !this.record) return undefined;
     if (!this.tracker) {
       const saved = savedHashOf(this.record.hashState);
-      this.tracker = await this.ctx.hasher.open(saved, saved ? this.record.hashedTo : 0);
+      this.tracker = deferredTracker(this.ctx.hasher.open(saved, saved ? this.record.hashedTo : 0));
     }
     return this.tracker;
   }
 
   private writerFor(record: SessionRecord): SessionWriter {
-    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.file, () => this.tracker, (n) => this.ctx.onStored(n));
+    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.file, () => this.tracker);
     return this.writer;
   }
 
@@ -312,7 +315,7 @@ export class ResumableUpload implements UploadStrategy {
     // The session is complete whatever the check finds: its record must not outlive it.
     await this.dropWriter();
     await this.ctx.store?.delete(record.id);
-    const tracker = await this.openTracker();
+    const tracker = this.openTracker();
     if (tracker) {
       const md5 = await tracker.digest(this.input.file, total);
       tracker.close();

@@ -15,19 +15,20 @@ export class SessionWriter {
     private readonly record: SessionRecord,
     private readonly source: Blob,
     private readonly tracker: () => HashTracker | undefined,
-    /** Called with each offset once it is stored: what the page reports is what a reload can resume from. */
-    private readonly onStored: (acknowledged: number) => void,
   ) {}
 
   /** The record's `acknowledged` moved: write it soon. */
   schedule(): void {
-    if (this.closed) return;
-    if (!this.store) return this.onStored(this.record.acknowledged);
+    if (!this.store || this.closed) return;
     this.dirty = true;
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
-  /** Resolves once the latest scheduled write is stored (a pause or failure leaves a record that resumes exactly). */
+  /**
+   * Resolves once the latest scheduled write is stored: a pause, a failure or the worker's end (`destroy` waits for
+   * it) leaves a record at the latest acknowledged offset. Only a crash can leave it one write behind, and a resumed
+   * upload asks the service first anyway.
+   */
   async flush(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -53,7 +54,6 @@ export class SessionWriter {
       }
       if (this.closed) return;
       await this.store!.put({ ...this.record, acknowledged });
-      if (!this.closed) this.onStored(acknowledged);
     }
   }
 }

@@ -21,8 +21,6 @@ export interface UploadContext {
   onSent(start: number, sent: number): void;
   /** The service confirmed bytes [0, acknowledged); the bytes sent are what it kept (after a failure, less). */
   onAcknowledged(acknowledged: number): void;
-  /** An acknowledged offset is stored while the next request may already be sending: the bytes sent stay ahead. */
-  onStored(acknowledged: number): void;
 }
 
 /** The file being uploaded and what the app asked for. */

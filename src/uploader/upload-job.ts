@@ -18,7 +18,7 @@ import type { UploadStrategy } from './upload-strategy.ts';
 export type JobEvent = 'start' | 'progress' | 'retry' | 'success' | 'error' | 'change';
 
 /** What a job needs from the engine. */
-export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged' | 'onStored'> {
+export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
   client: StoreClient;
   online: OnlinePort;
   clock: ClockPort;
@@ -86,8 +86,7 @@ export class UploadJob {
     const ctx: UploadContext = {
       ...deps,
       onSent: (start, sent) => this.meter.sent(start + sent),
-      onAcknowledged: (n) => this.meter.acknowledged(n, n),
-      onStored: (n) => this.meter.acknowledged(n, Math.max(n, this.snapshot.bytesSent)),
+      onAcknowledged: (n) => this.meter.acknowledged(n),
     };
     this.strategy = resumable ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom) : new MultipartUpload(ctx, input);
   }

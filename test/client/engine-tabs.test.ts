@@ -67,8 +67,9 @@ test('a second tab adding the same file follows the first tab instead of uploadi
   await b.engine.add('b', file);
   const following = await b.when((_e, s) => s.inOtherTab === true);
   assert.equal(following.state, 'uploading');
-  const mirrored = await b.when((e, s) => e === 'progress' && s.bytesAcknowledged > following.bytesAcknowledged);
-  assert.ok(mirrored.bytesAcknowledged >= 512 * KiB);
+  // The stored record may be a write behind A's acknowledgements; B then mirrors A's own progress messages.
+  const mirrored = await b.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 512 * KiB);
+  assert.equal(mirrored.inOtherTab, true);
 
   const [stored, seenByB] = await Promise.all([a.engine.done('a'), b.engine.done('b')]);
   assert.equal(seenByB.id, stored.id);
