@@ -94,7 +94,7 @@ test('offline pauses without spending retries; online resumes', async () => {
   h.online.set(false);
   const waiting = await h.when((e, s) => e === 'retry' && s.retry?.cause === 'offline');
   assert.equal(waiting.state, 'retrying');
-  // Not a synchronisation: offline time must pass while the job could spend its one retry (maxRetries: 1) if it
+  // time-wait: not a synchronisation: offline time must pass while the job could spend its one retry (maxRetries: 1) if it
   // wrongly counted the offline period; the assertion is that it does not.
   await new Promise((r) => setTimeout(r, 100));
   h.online.set(true);

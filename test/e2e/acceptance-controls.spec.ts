@@ -15,6 +15,13 @@ const CHUNKED = { chunkSize: 256 * KiB, resumableThreshold: 0 };
 const slowStart = { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 };
 const slowChunks = { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 150 }, times: 100 };
 
+/** Resolves once the service has taken every scheduled fault (a delayed request has reached it). */
+async function faultsTaken(): Promise<void> {
+  await expect
+    .poll(async () => ((await (await fetch(`${service.url}/__admin/faults`)).json()) as { faults: unknown[] }).faults.length, { timeout: 20_000 })
+    .toBe(0);
+}
+
 /** Adds a file and sends `command` in the same turn of the page, before the worker could start anything. */
 async function addThen(name: string, command: 'pause' | 'cancel'): Promise<string> {
   return h.page.evaluate(([n, c]) => {
@@ -41,6 +48,7 @@ for (const [label, options, size] of [
     await h.makeFile(name, size);
     const id = await addThen(name, 'pause');
     await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+    // time-wait: a paused task must stay paused; the passage of time is what is checked.
     await h.page.waitForTimeout(500);
     expect((await h.snapshot(id)).state).toBe('paused');
     expect(await filesNamed(service, name)).toEqual([]);
@@ -63,10 +71,12 @@ test('pause while the session start is on the wire, then resume: one file', asyn
   await h.makeFile(name, MiB);
   const id = await h.add(name);
   await h.waitFor(id, 'the upload to start', (s) => s.state === 'uploading');
-  await h.page.waitForTimeout(300);
+  await faultsTaken(); // the session start is now held on the service by the delay fault
   await h.command(id, 'pause');
   await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
-  await h.page.waitForTimeout(1800); // the service answers the abandoned start meanwhile
+  // time-wait: outlasts the 1.5 s delay so the service answers the abandoned start before the resume (the service
+  // offers no event for a request it finished answering to a client that left).
+  await h.page.waitForTimeout(1800);
   await h.command(id, 'resume');
   await h.expectStoredOnce(name, await h.outcome(id));
 });
@@ -78,9 +88,10 @@ test('cancel while the session start is on the wire leaves nothing', async () =>
   await h.makeFile(name, MiB);
   const id = await h.add(name);
   await h.waitFor(id, 'the upload to start', (s) => s.state === 'uploading');
-  await h.page.waitForTimeout(300);
+  await faultsTaken(); // the session start is now held on the service by the delay fault
   await h.command(id, 'cancel');
   await expectCancelled(id, name);
+  // time-wait: outlasts the 1.5 s delay, so a file the abandoned start could still create would exist by now.
   await h.page.waitForTimeout(1800);
   expect(await filesNamed(service, name)).toEqual([]);
 });
@@ -94,6 +105,7 @@ test('pause between chunks keeps the acknowledged bytes; resume finishes byte-id
   await h.waitFor(id, 'a first acknowledged chunk', (s) => s.bytesAcknowledged >= 256 * KiB);
   await h.command(id, 'pause');
   const paused = await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
+  // time-wait: a paused task sends nothing more; the passage of time is what is checked.
   await h.page.waitForTimeout(600);
   const later = await h.snapshot(id);
   expect(later.state).toBe('paused');
@@ -124,6 +136,7 @@ for (const when of ['uploading', 'paused'] as const) {
     expect(status.status).toBe(404);
     // Commands after the end change nothing.
     await h.command(id, 'resume');
+    // time-wait: a command after the end must change nothing, however long one waits.
     await h.page.waitForTimeout(300);
     expect((await h.snapshot(id)).state).toBe('cancelled');
   });

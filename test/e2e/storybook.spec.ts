@@ -53,7 +53,22 @@ test('every story renders without errors or axe violations', async ({ page }) =>
     await page.goto(`${origin}/iframe.html?id=${story.id}&viewMode=story`);
     await page.waitForFunction(() => document.querySelector('#storybook-root')?.children.length, undefined, { timeout: 15_000 });
     await page.evaluate(() => customElements.whenDefined('store-uploader'));
-    await page.waitForTimeout(150); // let play functions and the virtualizer's first layout run before axe looks
+    // Every store-* element (inside shadow roots too) has rendered, and a frame has been laid out.
+    await page.evaluate(async () => {
+      const pending: Promise<unknown>[] = [];
+      const walk = (root: ParentNode) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.tagName.startsWith('STORE-')) pending.push((el as unknown as { updateComplete: Promise<unknown> }).updateComplete);
+          if (el.shadowRoot) walk(el.shadowRoot);
+        }
+      };
+      walk(document);
+      await Promise.all(pending);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    });
+    // time-wait: a story's play function (a drag or added files) has no completion event the page can read; this
+    // short margin lets it finish before axe looks.
+    await page.waitForTimeout(150);
     await page.addScriptTag({ path: axePath });
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;

@@ -130,6 +130,7 @@ export async function launchWebKit(options: { headless: boolean }): Promise<Brow
       child.kill();
       throw new Error(`WebKitWebDriver did not start:\n${log}`);
     }
+    // time-wait: the poll interval of a bounded readiness check (the driver has no readiness event).
     await new Promise((r) => setTimeout(r, 100));
   }
 

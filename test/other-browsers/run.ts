@@ -57,6 +57,7 @@ async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) 
     if (Date.now() - start > timeout) {
       throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`);
     }
+    // time-wait: the back-off of a bounded poll of page state (the drivers offer no event for it).
     await new Promise((r) => setTimeout(r, wait));
   }
 }
