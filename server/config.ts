@@ -63,7 +63,7 @@ export const DEV_TOKENS: Readonly<Record<string, TokenGrant>> = {
 };
 
 /** One week, the resumable session lifetime of spec §8. */
-export const WEEK_MS = 7 * 24 * 3600 * 1000;
+const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** The configuration without a file. */
 export function defaultConfig(): ServiceConfig {

@@ -57,7 +57,7 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 /** Reads and parses a JSON body, enforcing the content type and the size cap. */
-export async function readJsonBody(req: ApiRequest, limit: number): Promise<unknown> {
+async function readJsonBody(req: ApiRequest, limit: number): Promise<unknown> {
   const bytes = await req.body.bytes(limit);
   if (bytes.length === 0) return undefined;
   const type = req.headers['content-type'];
@@ -73,7 +73,7 @@ export async function readJsonBody(req: ApiRequest, limit: number): Promise<unkn
 }
 
 /** Parses JSON text or throws 400 `parseError` carrying the parser's message. */
-export function parseJsonText(text: string): unknown {
+function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {

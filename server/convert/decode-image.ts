@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import { ConversionError, corrupt } from './conversion-error.ts';
 
 /** Largest image decoded, in pixels: a guard against decompression bombs. */
-export const MAX_IMAGE_PIXELS = 50_000_000;
+const MAX_IMAGE_PIXELS = 50_000_000;
 
 /** Image formats recognised by signature. */
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'bmp';
@@ -25,7 +25,7 @@ const NAMES: Record<ImageFormat, string> = { png: 'PNG image', jpeg: 'JPEG image
 const MIME_OF: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp' };
 
 /** The format the bytes' signature shows, or undefined. */
-export function sniffImage(b: Uint8Array): ImageFormat | undefined {
+function sniffImage(b: Uint8Array): ImageFormat | undefined {
   if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'gif';

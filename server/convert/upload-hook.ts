@@ -23,7 +23,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /** The source type to convert from: the declared one, or for untyped media the one the file name suggests. */
-export function sourceTypeOf(declared: string, name: string | undefined): string {
+function sourceTypeOf(declared: string, name: string | undefined): string {
   if (baseMime(declared) !== 'application/octet-stream' || !name) return declared;
   return BY_EXTENSION[extname(name).toLowerCase()] ?? declared;
 }

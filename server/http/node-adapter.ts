@@ -211,7 +211,7 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** The request listener of the service. */
-export function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);

@@ -48,10 +48,10 @@ export interface PushMessage {
 
 
 /** The content type the spec gives for every message (sic: `utf-8` without `charset=`). */
-export const PUSH_CONTENT_TYPE = 'application/json; utf-8';
+const PUSH_CONTENT_TYPE = 'application/json; utf-8';
 
 /** The body of every change-log message (spec §2.5, supplement §8). */
-export const CHANGE_LOG_BODY = '{"kind":"store#changes"}';
+const CHANGE_LOG_BODY = '{"kind":"store#changes"}';
 
 /** The request body and headers for `message`, with the presence rules of spec §6.1. */
 export function encodePushMessage(message: PushMessage): { headers: Record<string, string>; body: Buffer } {

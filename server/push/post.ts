@@ -6,9 +6,9 @@ import { request, type Agent } from 'node:https';
 import { encodePushMessage, type PushMessage } from './message.ts';
 
 /** Receiver statuses that count as delivered (spec §6.5). */
-export const SUCCESS_STATUSES: ReadonlySet<number> = new Set([200, 201, 202, 204, 102]);
+const SUCCESS_STATUSES: ReadonlySet<number> = new Set([200, 201, 202, 204, 102]);
 /** Receiver statuses that are retried with backoff (spec §6.5). */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+const RETRY_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 /** What became of one attempt. `reason` is for logs: a status, a TLS or network error code. */
 export type PostOutcome =

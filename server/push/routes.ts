@@ -30,7 +30,7 @@ export function registerPushRoutes(router: Router, svc: Service): void {
 }
 
 /** Adds the push routes for an existing {@link PushService}. */
-export function addPushRoutes(router: Router, push: PushService): void {
+function addPushRoutes(router: Router, push: PushService): void {
   router.add('POST', `${FILES_PATH}/:fileId/watch`, (ctx) => watchFile(ctx, push));
   router.add('POST', CHANGES_WATCH_PATH, (ctx) => watchChanges(ctx, push));
   router.add('POST', CHANNELS_STOP_PATH, (ctx) => stopChannel(ctx, push));

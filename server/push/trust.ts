@@ -37,11 +37,6 @@ function splitPem(pem: string, label: string): string[] {
   return pem.match(re) ?? [];
 }
 
-/** Loads PEM files from disk (for `trustCa` / `crl` paths in the service config). */
-export async function readPemFiles(paths: readonly string[] = []): Promise<string[]> {
-  return Promise.all(paths.map((p) => readFile(p, 'utf8')));
-}
-
 /** Why push trust could not be built from the configured files; the message names the file and the setting. */
 export class PushTrustError extends Error {
   constructor(message: string) {

@@ -2,7 +2,7 @@
 import { ApiError } from '../errors.ts';
 
 /** Lifetimes of supplement §8, seconds. */
-export const DEFAULT_TTL_S = 3600;
+const DEFAULT_TTL_S = 3600;
 export const MAX_FILE_TTL_S = 86_400;
 export const MAX_CHANGES_TTL_S = 604_800;
 
@@ -28,7 +28,7 @@ function required(name: string): ApiError {
 }
 
 /** True when `url`'s origin is listed: entries are origins (`https://host:port`) or bare host names. */
-export function originListed(url: URL, list: readonly string[]): boolean {
+function originListed(url: URL, list: readonly string[]): boolean {
   return list.some((entry) => {
     const e = entry.trim().toLowerCase();
     if (e.includes('://')) {

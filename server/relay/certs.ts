@@ -19,7 +19,7 @@ export interface RelayCertificates {
 }
 
 /** The host names the development certificate covers. */
-export const RELAY_CERT_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
+const RELAY_CERT_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
 
 const RENEW_BEFORE_MS = 30 * 86_400_000;
 

@@ -19,7 +19,7 @@ import type { Service } from '../service-types.ts';
 import { parseFileQuery, QueryError } from '../store/query.ts';
 
 /** Parses an integer query parameter within bounds, or throws 400 naming it. */
-export function intParam(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
+function intParam(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
   const n = Number(raw);

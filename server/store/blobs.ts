@@ -18,7 +18,7 @@ export interface WrittenBlob {
 }
 
 /** Thrown by {@link BlobStore.write} when the body exceeds the allowed size. */
-export class BlobTooLargeError extends Error {
+class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`the content exceeds ${limit} bytes`);
   }

@@ -7,7 +7,7 @@ import { checkCreate, checkMediaType, checkUpdate, conversionTarget, type Receiv
 import { type IncomingMetadata, parseMetadata } from '../files/metadata.ts';
 
 /** MIME type of a `Content-Type` header without parameters; octet-stream when absent. */
-export function mediaTypeOf(header: string | undefined): string {
+function mediaTypeOf(header: string | undefined): string {
   const type = (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return type === '' ? 'application/octet-stream' : type;
 }

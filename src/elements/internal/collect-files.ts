@@ -67,7 +67,7 @@ export async function collectFromHandle(dir: FileSystemDirectoryHandle, prefix =
 }
 
 /** Every file under a directory entry (the non-Chromium path); `readEntries` returns batches until empty. */
-export async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string): Promise<PickedFile[]> {
+async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string): Promise<PickedFile[]> {
   const base = `${prefix}${dir.name}/`;
   const reader = dir.createReader();
   const out: PickedFile[] = [];

@@ -29,7 +29,7 @@ export function applyRestrictions(files: readonly PickedFile[], rules: Restricti
 }
 
 /** True when the file's name or MIME type matches one `accept` pattern. */
-export function matchesAccept(file: File, patterns: readonly string[]): boolean {
+function matchesAccept(file: File, patterns: readonly string[]): boolean {
   const name = file.name.toLowerCase();
   const type = file.type.toLowerCase().split(';')[0]!.trim();
   return patterns.some((p) => {

@@ -11,7 +11,7 @@ export type ShowRow = (index: number) => Promise<void>;
 const STEP: Readonly<Record<string, number>> = { ArrowDown: 1, ArrowUp: -1 };
 
 /** The index a key moves to from `index` in a list of `count` rows showing about `page` rows; `undefined` if none. */
-export function targetIndex(key: string, index: number, count: number, page: number): number | undefined {
+function targetIndex(key: string, index: number, count: number, page: number): number | undefined {
   let next: number;
   if (key in STEP) next = index + STEP[key]!;
   else if (key === 'PageDown') next = index + page;

@@ -16,7 +16,7 @@ interface RowActions {
 }
 
 /** Which controls each state offers. */
-export function actionsFor(task: TaskSnapshot): RowActions {
+function actionsFor(task: TaskSnapshot): RowActions {
   switch (task.state) {
     case 'queued':
     case 'uploading':
@@ -38,7 +38,7 @@ export function actionsFor(task: TaskSnapshot): RowActions {
 }
 
 /** The words for a task's state, including the retry reason, the error message or the converted kind. */
-export function stateText(task: TaskSnapshot, t: StoreI18n): string {
+function stateText(task: TaskSnapshot, t: StoreI18n): string {
   if (task.state === 'retrying' && task.retry) {
     const wait = task.retry.delayMs > 0 ? formatDuration(task.retry.delayMs, t.locale) : '';
     return t.retrying(t.retryCauses[task.retry.cause], task.retry.attempt, wait);

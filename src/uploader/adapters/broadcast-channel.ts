@@ -1,7 +1,7 @@
 import type { ChannelPort, SessionMessage } from '../ports.ts';
 
 /** The channel name the kit's tabs and workers talk on. */
-export const CHANNEL_NAME = 'store-upload-kit:sessions';
+const CHANNEL_NAME = 'store-upload-kit:sessions';
 
 /**
  * The channel port over `BroadcastChannel` (windows, workers, and Node ≥ 18): every other instance of the origin
