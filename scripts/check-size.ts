@@ -49,7 +49,9 @@ const KB = 1000;
 // rendered, CSSOM widths for strict CSP pages, and adding files in slices; then +0.5 kB for the loaders of twelve
 // languages and plurals through Intl.PluralRules. Still to win back: the row styles ship as
 // unminified CSS text (~1.5 kB gzip) and the ten file-type marks could load after the first render.
-export const BUDGETS = { kit: 45.5 * KB, mainThread: 29 * KB, worker: 15 * 1024 } as const;
+// Then +0.4 kB when the two met: the uploader facade's typed listener methods and its no-Worker check beside the
+// elements' language loaders. Issue 14's 20 KiB for the main thread is not reached (see bench/README.md).
+export const BUDGETS = { kit: 45.5 * KB, mainThread: 29.8 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
