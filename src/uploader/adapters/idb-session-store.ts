@@ -8,13 +8,34 @@ export const SESSION_STORE = 'sessions';
 /** Session records in IndexedDB through idb-keyval (structured clone keeps Blobs and file handles). */
 export class IdbSessionStore implements SessionStore {
   private readonly db: UseStore = createStore(SESSION_DB, SESSION_STORE);
+  /** Set once the database refused a record holding a Blob or a file handle (WebKit's ephemeral sessions do). */
+  private refusesFiles = false;
 
   get(id: string): Promise<SessionRecord | undefined> {
     return get<SessionRecord>(id, this.db);
   }
 
-  put(record: SessionRecord): Promise<void> {
-    return set(record.id, record, this.db);
+  /**
+   * Stores the record. Where the database refuses what a record keeps to resume without asking (a Blob or a file
+   * handle), the record is stored without it: after a reload the user is asked for the file again, instead of the
+   * upload failing at its start.
+   */
+  async put(record: SessionRecord): Promise<void> {
+    const { blob, handle, ...plain } = record;
+    const keepsFile = blob !== undefined || handle !== undefined;
+    if (keepsFile && !this.refusesFiles) {
+      try {
+        return await set(record.id, record, this.db);
+      } catch {
+        this.refusesFiles = true;
+      }
+    }
+    try {
+      await set(record.id, keepsFile ? plain : record, this.db);
+    } catch (error) {
+      // idb-keyval rejects with the transaction's error, which some engines leave null.
+      throw error ?? new Error('IndexedDB refused to store the upload session');
+    }
   }
 
   delete(id: string): Promise<void> {
