@@ -51,7 +51,9 @@ const KB = 1000;
 // unminified CSS text (~1.5 kB gzip) and the ten file-type marks could load after the first render.
 // Then +0.4 kB when the two met: the uploader facade's typed listener methods and its no-Worker check beside the
 // elements' language loaders. Issue 14's 20 KiB for the main thread is not reached (see bench/README.md).
-export const BUDGETS = { kit: 45.5 * KB, mainThread: 29.8 * KB, worker: 15 * 1024 } as const;
+// The worker's then +0.1 kB over 15 KiB: the session store keeps a record without its Blob where IndexedDB refuses
+// one (WebKit's ephemeral sessions), instead of failing the upload.
+export const BUDGETS = { kit: 45.5 * KB, mainThread: 29.8 * KB, worker: 15.5 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

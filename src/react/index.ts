@@ -11,7 +11,7 @@ import {
   StoreProgressList as ProgressListElement,
   StoreUploader as UploaderElement,
 } from '../elements/index.ts';
-import type { StoreEventMap } from '../elements/events.ts';
+import type { StoreEventMap } from '../elements/index.ts';
 
 const on = <K extends keyof StoreEventMap>(name: K) => name as EventName<StoreEventMap[K]>;
 /** The native `change` of an element: fired by the element itself, so its target is the element. */

@@ -5,8 +5,7 @@
  * entry; Vue must be told they are custom elements (see `README.md` here).
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { StoreConversionPicker, StoreDropzone, StoreProgressList, StoreUploader } from '../elements/index.ts';
-import type { StoreEventMap } from '../elements/events.ts';
+import type { StoreConversionPicker, StoreDropzone, StoreEventMap, StoreProgressList, StoreUploader } from '../elements/index.ts';
 
 /**
  * For Vue's `compilerOptions.isCustomElement`: the kit's tags are custom elements, not Vue components.

@@ -22,20 +22,16 @@ export class IdbSessionStore implements SessionStore {
    */
   async put(record: SessionRecord): Promise<void> {
     const { blob, handle, ...plain } = record;
-    const keepsFile = blob !== undefined || handle !== undefined;
-    if (keepsFile && !this.refusesFiles) {
+    if (!this.refusesFiles || (!blob && !handle)) {
       try {
         return await set(record.id, record, this.db);
-      } catch {
+      } catch (error) {
+        // idb-keyval rejects with the transaction's error, which some engines leave null.
+        if (!blob && !handle) throw error ?? new Error('IndexedDB refused the upload session');
         this.refusesFiles = true;
       }
     }
-    try {
-      await set(record.id, keepsFile ? plain : record, this.db);
-    } catch (error) {
-      // idb-keyval rejects with the transaction's error, which some engines leave null.
-      throw error ?? new Error('IndexedDB refused to store the upload session');
-    }
+    await set(record.id, plain, this.db);
   }
 
   delete(id: string): Promise<void> {
