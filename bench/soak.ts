@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openRaw, requestHead } from '../test/server/helpers/raw-http.ts';
+import { seededRandom } from '../test/server/helpers/seeded-random.ts';
 import { startService, type ServiceHandle } from '../test/server/helpers/service.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 30);
@@ -20,18 +21,6 @@ const SEED = Number(process.env.SOAK_SEED ?? Date.now() % 2 ** 31);
 const MAX_BYTES = Number(process.env.SOAK_MAX_KIB ?? 2048) * 1024;
 const BLOCK = 256 * 1024;
 console.error(`soak: seed ${SEED} (SOAK_SEED=${SEED} replays the choices), ${CLIENTS} clients, ${SECONDS} s`);
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function bytesOf(rand: () => number, size: number): Buffer {
   const b = Buffer.allocUnsafe(size);
@@ -133,7 +122,7 @@ async function droppedMedia(svc: ServiceHandle, content: Buffer, rand: () => num
 }
 
 async function client(svc: ServiceHandle, index: number, until: number, expected: Expectation[]): Promise<void> {
-  const rand = prng(SEED + index * 7919);
+  const rand = seededRandom(SEED + index * 7919);
   while (Date.now() < until) {
     const size = Math.floor(rand() ** 2 * MAX_BYTES);
     const content = bytesOf(rand, size);

@@ -1,6 +1,7 @@
 // The upload engine in Node against the real reference service: byte-identical results through faults.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { seededRandom } from '../server/helpers/seeded-random.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { UploadError } from '../../src/uploader/upload-error.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
@@ -189,14 +190,3 @@ describe('faults (spec §7)', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failing plan can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
