@@ -1,5 +1,5 @@
 /**
-* Checks of `POST /batch/store/v3` (spec §4.11, §8; supplement §6) against the real service: the rules
+ * Checks of `POST /batch/store/v3` (spec §4.11, §8; supplement §6) against the real service: the rules
  * `batch.test.ts` leaves open — LF-only bodies, inheritance that must not leak (Content-*, `alt=media`), HEAD and
  * 204 parts, ids with odd characters, quota counted per inner call, sloppy envelopes and parts.
  */

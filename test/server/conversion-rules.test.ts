@@ -1,5 +1,5 @@
 /**
-* Checks of the about resource, conversion on import and export (spec §2.3, §4.8; supplement §2, §5) against the
+ * Checks of the about resource, conversion on import and export (spec §2.3, §4.8; supplement §2, §5) against the
  * real service: the rules `convert-http.test.ts` leaves open — the canonical import-format list, HEAD and POST on
  * about, converting multipart updates, what a converted file's resource carries, export edge cases, media that claims
  * a native type, and OCR workers that start only when needed and go away when idle.

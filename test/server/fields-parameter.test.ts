@@ -1,5 +1,5 @@
 /**
-* Checks of the `fields` parameter (spec §4.9, §7; supplement §3) on every data response of files and uploads:
+ * Checks of the `fields` parameter (spec §4.9, §7; supplement §3) on every data response of files and uploads:
  * grammar rules one by one, the 400 format, error bodies never filtered, and no side effect behind a 400.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
-* Checks of protocol basics (spec §4.10, §7, §9; supplement §7): CORS for what the kit sends, gzip rules, status
+ * Checks of protocol basics (spec §4.10, §7, §9; supplement §7): CORS for what the kit sends, gzip rules, status
  * lines, HEAD, downloads with Range, auth messages, and what a hostile client sends (duplicate headers, bad paths).
  */
 import assert from 'node:assert/strict';

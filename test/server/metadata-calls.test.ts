@@ -1,5 +1,5 @@
 /**
-* Checks of metadata-only calls against spec §2.1, §4.6 and supplement §2, §4, §7: defaults, folders, moves,
+ * Checks of metadata-only calls against spec §2.1, §4.6 and supplement §2, §4, §7: defaults, folders, moves,
  * trash, version, list paging and `q`, pre-generated IDs, tokens — and the sloppy inputs around them.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
-* Checks of permission create (spec §2.2, §4.7; supplement §7) against the real service: the rules
+ * Checks of permission create (spec §2.2, §4.7; supplement §7) against the real service: the rules
  * `permissions.test.ts` leaves open — `sendNotificationEmail=true`, re-granting, auth and missing files, sloppy
  * bodies and content types, domain grants across domains, and that every rejected call changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
-* Checks of uploads against spec §3.1, §4.1–4.5 and supplement §1–§2: the resumable rules one by one, simple and
+ * Checks of uploads against spec §3.1, §4.1–4.5 and supplement §1–§2: the resumable rules one by one, simple and
  * multipart edge cases, and what a sloppy client sends. Every rejected request is checked to leave stored bytes alone.
  */
 import assert from 'node:assert/strict';
