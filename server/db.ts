@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS permissions (
 );
 CREATE INDEX IF NOT EXISTS permissions_email ON permissions (email);
 CREATE INDEX IF NOT EXISTS permissions_domain ON permissions (domain);
+-- Role checks (every change, and push audiences after it) look up one caller's grants on one file.
+CREATE INDEX IF NOT EXISTS permissions_grantee ON permissions (file_id, type, email);
 CREATE TABLE IF NOT EXISTS generated_ids (
   id TEXT PRIMARY KEY,
   user TEXT NOT NULL,
