@@ -12,6 +12,23 @@ import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
 export async function dispatchRequest(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
+  const failures = svc.commits.failures;
+  const res = await answer(svc, router, req);
+  // No answer before its change is durable: while a group commit is open (a batch), a change is only a savepoint.
+  // A batch's inner answers are held by the batch itself, which waits once for all of them.
+  if (req.inBatch === true) return res;
+  if (svc.commits.isOpen) {
+    try {
+      await svc.commits.durable();
+    } catch (e) {
+      return errorResponse(e);
+    }
+  }
+  if (svc.commits.failures !== failures) return errorResponse(new Error('a group commit this call may have joined failed'));
+  return res;
+}
+
+async function answer(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
   try {
     const faulted = await svc.faults.apply(req);
     if (faulted.response) return faulted.response;

@@ -104,11 +104,16 @@ export function createPushService(deps: PushDeps): PushService {
 
   const onFileEvent = (event: FileEvent): void => {
     const now = clock.now();
-    const audience = changeLog.record(event.fileId, event.seq, now);
+    // The events of one group commit all see the same committed state: who sees a file, and which channels watch
+    // it, are looked up once per group (a batch of 100 permission changes to one file asks once, not 100 times).
+    const shared = <T>(key: string, compute: () => T): T => (event.group ? event.group.memo(key, compute) : compute());
+    const visible = shared(`visible\n${event.fileId}`, () => changeLog.visibleTo(event.fileId));
+    const audience = changeLog.record(event.fileId, event.seq, now, visible);
+    const watching = (ids: readonly string[]) => shared(`watching\n${ids.join('\n')}`, () => channels.watchingFiles(ids, now));
 
     // Channels on the file itself. What the watcher sees decides the state: a file that became visible to them
     // is `add`, one that stopped being visible (deleted or unshared) is `remove`.
-    for (const channel of channels.watchingFiles([event.fileId], now)) {
+    for (const channel of watching([event.fileId])) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
       if (sees && !saw) send(channel, 'add', event.seq);
@@ -122,7 +127,7 @@ export function createPushService(deps: PushDeps): PushService {
     // they see (or saw) was added, removed, moved, trashed or untrashed, or a child in the folder became visible
     // or invisible to them. A child they cannot see must not even reveal that it exists.
     const moved = event.type !== 'update' || event.changed.includes('parents');
-    for (const channel of channels.watchingFiles(event.parentIds, now)) {
+    for (const channel of watching(event.parentIds)) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
       if (!(moved ? sees || saw : sees !== saw)) continue;
@@ -134,7 +139,8 @@ export function createPushService(deps: PushDeps): PushService {
 
     // Change-log channels of everyone whose change log got an entry.
     const affected = [...new Set([...audience.now, ...audience.before])];
-    for (const channel of channels.changeLogOf(affected, now)) send(channel, 'change', event.seq);
+    const changeLogs = shared(`changes\n${affected.join('\n')}`, () => channels.changeLogOf(affected, now));
+    for (const channel of changeLogs) send(channel, 'change', event.seq);
   };
   const unsubscribe = deps.events.on(onFileEvent);
   engine.start();

@@ -53,16 +53,19 @@ export class UserChangeLog {
   }
 
   /** Users (by e-mail) who can see the file now; empty for a deleted file. */
-  visibleTo(fileId: string): Set<string> {
+  visibleTo(fileId: string): ReadonlySet<string> {
     const out = new Set<string>();
     if (!this.#files.get(fileId)) return out;
     for (const user of this.#users()) if (this.#files.roleOf(fileId, user)) out.add(user.email);
     return out;
   }
 
-  /** Records a committed change of `fileId` at change-log position `seq`; returns the audience before and after. */
-  record(fileId: string, seq: number, time: number): Audience {
-    const now = this.visibleTo(fileId);
+  /**
+   * Records a committed change of `fileId` at change-log position `seq`; returns the audience before and after.
+   * `visible` is who sees the file now, when the caller already knows it (the events of one group commit share it).
+   */
+  record(fileId: string, seq: number, time: number, visible?: ReadonlySet<string>): Audience {
+    const now = visible ?? this.visibleTo(fileId);
     return this.#db.transaction(() => {
       const before = new Set(
         (this.#db.prepare('SELECT email FROM push_audience WHERE file_id = ?').all(fileId) as { email: string }[]).map((r) => r.email),
