@@ -96,6 +96,22 @@ function cacheStatements(db: Db): void {
   }) as Db['prepare'];
 }
 
+const runners = new WeakMap<Db, (fn: () => unknown) => unknown>();
+
+/**
+ * Runs `fn` in a transaction (a savepoint when one is open, e.g. a group commit) and returns its result; rolls back
+ * and rethrows when it throws. Same as `db.transaction(fn)()`, but better-sqlite3 builds a new transaction function
+ * on every `db.transaction` call (about 15 µs); this builds one per database.
+ */
+export function atomically<T>(db: Db, fn: () => T): T {
+  let run = runners.get(db);
+  if (!run) {
+    run = db.transaction((body: () => unknown) => body());
+    runners.set(db, run);
+  }
+  return run(fn) as T;
+}
+
 /** Reads a `meta` value. */
 export function getMeta(db: Db, key: string): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;

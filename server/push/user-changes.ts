@@ -7,6 +7,7 @@
  * holders) can see the file now, compares with who could before, and upserts each affected user's entry.
  */
 import type { Database } from 'better-sqlite3';
+import { atomically } from '../db.ts';
 import type { Principal } from '../access.ts';
 import type { FileStore } from '../store/files.ts';
 
@@ -66,7 +67,7 @@ export class UserChangeLog {
    */
   record(fileId: string, seq: number, time: number, visible?: ReadonlySet<string>): Audience {
     const now = visible ?? this.visibleTo(fileId);
-    return this.#db.transaction(() => {
+    return atomically(this.#db, () => {
       const before = new Set(
         (this.#db.prepare('SELECT email FROM push_audience WHERE file_id = ?').all(fileId) as { email: string }[]).map((r) => r.email),
       );
@@ -81,7 +82,7 @@ export class UserChangeLog {
       const add = this.#db.prepare('INSERT INTO push_audience (file_id, email) VALUES (?, ?)');
       for (const email of now) add.run(fileId, email);
       return { now, before };
-    })();
+    });
   }
 
   /** A user's entries at or after `fromSeq`, oldest first, at most `limit` (+1 to tell whether there are more). */

@@ -3,7 +3,7 @@
  * WAL write instead of one each, and their push bookkeeping another one instead of one each.
  *
  * How it keeps every guarantee of separate commits:
- * - Each call's own `db.transaction(...)` runs as a savepoint inside the group, so a failing call (404, 403, 400)
+ * - Each call's own transaction (`atomically`) runs as a savepoint inside the group, so a failing call (404, 403, 400)
  *   rolls back only its own changes, and access is still checked inside the (savepoint) transaction that commits.
  * - Nothing is answered before it is durable: `dispatch` waits for {@link CommitGroup.durable} before it returns an
  *   answer (the batch waits once, for the whole batch). A change is durable against `kill -9` once its COMMIT has
@@ -16,7 +16,7 @@
  * - If the group's COMMIT fails, everything in it is rolled back, its events are dropped and every answer waiting on
  *   it, or running while it failed, fails (500) instead of claiming a change that did not happen.
  */
-import type { Db } from '../db.ts';
+import { atomically, type Db } from '../db.ts';
 import type { FileEvents } from '../events.ts';
 
 interface OpenGroup {
@@ -94,11 +94,18 @@ export class CommitGroup {
     }
     try {
       // Push bookkeeping of every change in the group: one transaction, as each single call has its own.
-      this.#db.transaction(() => this.#events.release())();
+      atomically(this.#db, () => this.#events.release());
     } catch (error) {
       console.error('store-service: recording the events of a group commit failed:', error);
     }
-    for (const fn of group.after) fn();
+    for (const fn of group.after) {
+      try {
+        fn();
+      } catch (error) {
+        // Follow-up work (removing a released blob, sending push) must not keep the group's answers waiting.
+        console.error('store-service: work after a group commit failed:', error);
+      }
+    }
     group.resolve();
   }
 

@@ -6,7 +6,7 @@ import { FOLDER_MIME, isNativeMime } from 'store-upload-kit/protocol';
 import { type Need, requireAccess, type Role, strongestRole } from '../access.ts';
 import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db.ts';
+import { atomically, type Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
@@ -93,7 +93,7 @@ export class FileStore {
   create(input: NewFile, by: Principal): FileRow {
     const now = this.#clock.now();
     const id = input.id ?? newFileId();
-    const seq = this.#db.transaction(() => {
+    const seq = atomically(this.#db, () => {
       this.#db
         .prepare(
           `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
@@ -118,7 +118,7 @@ export class FileStore {
       this.#insertPermission({ fileId: id, id: permissionIdFor('user', by.email), type: 'user', role: 'owner', email: by.email, domain: undefined });
       if (input.id !== undefined) this.#db.prepare('UPDATE generated_ids SET used = 1 WHERE id = ?').run(input.id);
       return this.#recordChange(id, false, now);
-    })();
+    });
     this.#events.emit({ type: 'add', fileId: id, changed: [], parentIds: [...input.parents], byUser: by.email, seq });
     return this.get(id) as FileRow;
   }
@@ -129,7 +129,7 @@ export class FileStore {
    */
   update(id: string, patch: FilePatch, by: Principal): FileRow {
     const now = this.#clock.now();
-    const { before, parents, seq } = this.#db.transaction(() => {
+    const { before, parents, seq } = atomically(this.#db, () => {
       const row = this.#authorized(id, by, 'write');
       let next = [...row.parents];
       for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
@@ -154,7 +154,7 @@ export class FileStore {
           now,
         });
       return { before: row, parents: next, seq: this.#recordChange(id, false, now) };
-    })();
+    });
     if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
     const changed: FileChange[] = [];
     if (patch.content) changed.push('content');
@@ -184,7 +184,7 @@ export class FileStore {
    */
   delete(id: string, by: Principal): void {
     const now = this.#clock.now();
-    const { doomed, seqs } = this.#db.transaction(() => {
+    const { doomed, seqs } = atomically(this.#db, () => {
       this.#authorized(id, by, 'delete');
       const rows: FileRow[] = [];
       const collect = (fileId: string) => {
@@ -205,7 +205,7 @@ export class FileStore {
         return this.#recordChange(row.id, true, now);
       });
       return { doomed: rows, seqs: numbers };
-    })();
+    });
     doomed.forEach((row, i) => {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
       this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] as number });
@@ -245,12 +245,12 @@ export class FileStore {
   #mutatePermissions(fileId: string, by: Principal, change: () => void): void {
     const now = this.#clock.now();
     let row: FileRow | undefined;
-    const seq = this.#db.transaction(() => {
+    const seq = atomically(this.#db, () => {
       row = this.#authorized(fileId, by, 'share');
       change();
       this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
       return this.#recordChange(fileId, false, now);
-    })();
+    });
     this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...(row?.parents ?? [])], byUser: by.email, seq });
   }
 
@@ -299,7 +299,7 @@ export class FileStore {
     const ids = Array.from({ length: count }, () => newFileId());
     const now = this.#clock.now();
     const insert = this.#db.prepare('INSERT INTO generated_ids (id, user, used, created) VALUES (?, ?, 0, ?)');
-    this.#db.transaction(() => ids.forEach((id) => insert.run(id, user, now)))();
+    atomically(this.#db, () => ids.forEach((id) => insert.run(id, user, now)));
     return ids;
   }
 
