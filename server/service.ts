@@ -38,7 +38,7 @@ export function createService(options: ServiceOptions): Service {
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
-  const push = createPushService({ db, clock, events, files, config: options.config });
+  const push = createPushService({ db, clock, events, files, config: options.config, afterCommit: (fn) => commits.afterCommit(fn) });
   closers.push(() => push.close());
   const convert = conversionFor(options.dataDir, options.config);
   // OCR workers are threads: stop them so a closed service lets the process exit.

@@ -25,6 +25,8 @@ export interface PushDeps {
   config: ServiceConfig;
   /** Engine overrides (tests and benchmarks: backoff, concurrency, an `onAttempt` listener). */
   delivery?: Partial<Omit<DeliveryOptions, 'db' | 'now'>>;
+  /** The service's group commit hook (`CommitGroup.afterCommit`): messages leave only once their cause is durable. */
+  afterCommit?: (fn: () => void) => void;
 }
 
 /** The push part of a running service. */
@@ -80,7 +82,13 @@ export function createPushService(deps: PushDeps): PushService {
   const channels = new ChannelStore(db);
   const changeLog = new UserChangeLog(db, files, () => users);
   const trust = loadPushTrust({ trustCa: config.trustCa, crl: config.crl });
-  const engine = createDeliveryEngine({ ...deps.delivery, db, trust, now: () => clock.now() });
+  const engine = createDeliveryEngine({
+    ...deps.delivery,
+    db,
+    trust,
+    now: () => clock.now(),
+    ...(deps.afterCommit ? { afterCommit: deps.afterCommit } : {}),
+  });
 
   const send = (channel: Channel, state: ResourceState, seq: number, changed?: readonly ChangeType[]): void => {
     const message: PushMessage = {
