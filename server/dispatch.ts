@@ -2,9 +2,10 @@
  * The transport-independent core: route, authenticate, apply admin faults, run the handler, and turn every
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
-import { FieldsError, MultipartError, parseFields, validateFields } from 'store-upload-kit/protocol';
+import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
+import { checkedSelection } from './fields-cache.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError, type Router } from './router.ts';
@@ -46,7 +47,7 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
       if (!authenticate(req.headers, svc.config)) throw loginRequired();
     }
     const fields = req.query.get('fields');
-    if (match.options.schema && fields !== null && fields !== '') validateFields(parseFields(fields), match.options.schema, fields);
+    if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
     return await match.handler(createContext(faulted.request, match.params, svc));
   } catch (e) {
     return errorResponse(e);
