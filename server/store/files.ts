@@ -226,10 +226,8 @@ export class FileStore {
       email: perm.email?.toLowerCase(),
       domain: perm.domain?.toLowerCase(),
     };
-    this.#mutatePermissions(fileId, by, () => {
-      this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, row.id);
-      this.#insertPermission(row);
-    });
+    // REPLACE deletes the grantee's old row and inserts the new one (a new rowid, so it lists last, as a new grant).
+    this.#mutatePermissions(fileId, by, () => this.#insertPermission(row, 'INSERT OR REPLACE'));
     return row;
   }
 
@@ -254,9 +252,9 @@ export class FileStore {
     this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...(row?.parents ?? [])], byUser: by.email, seq });
   }
 
-  #insertPermission(p: PermissionRow): void {
+  #insertPermission(p: PermissionRow, verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT'): void {
     this.#db
-      .prepare('INSERT INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(`${verb} INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)`)
       .run(p.fileId, p.id, p.type, p.role, p.email ?? null, p.domain ?? null);
   }
 
