@@ -78,9 +78,13 @@ export class UserChangeLog {
       );
       for (const email of now) upsert.run(email, fileId, seq, 0, time);
       for (const email of before) if (!now.has(email)) upsert.run(email, fileId, seq, 1, time);
-      this.#db.prepare('DELETE FROM push_audience WHERE file_id = ?').run(fileId);
-      const add = this.#db.prepare('INSERT INTO push_audience (file_id, email) VALUES (?, ?)');
-      for (const email of now) add.run(fileId, email);
+      // Most changes (every one after the first of a group commit) leave the audience as it was: nothing to rewrite.
+      const same = before.size === now.size && [...now].every((email) => before.has(email));
+      if (!same) {
+        this.#db.prepare('DELETE FROM push_audience WHERE file_id = ?').run(fileId);
+        const add = this.#db.prepare('INSERT INTO push_audience (file_id, email) VALUES (?, ?)');
+        for (const email of now) add.run(fileId, email);
+      }
       return { now, before };
     });
   }
