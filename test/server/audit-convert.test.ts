@@ -228,7 +228,7 @@ describe('OCR workers', () => {
         const r = await create({ name: word, mimeType: DOC }, textPng([word]), 'image/png', '&fields=id', quick);
         assert.equal(r.status, 200, r.text);
         assert.match((await exportAs(r.json().id, 'text/plain', 'GET', quick)).text, new RegExp(word));
-        // Polls (bounded) for the worker to finish terminating; asserts the end state, not how long it took.
+        // time-wait: polls (bounded) for the worker to finish terminating (no event tells the test); asserts the end state, not how long it took.
         for (let i = 0; i < 200 && threadsOf(quick) > idle; i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(threadsOf(quick), idle, `after ${word}`);
       }

@@ -36,6 +36,7 @@ async function waitForPart(id: string, size: number): Promise<void> {
   const path = join(svc.dataDir, 'sessions', `${id}.part`);
   for (;;) {
     if (existsSync(path) && statSync(path).size >= size) return;
+    // time-wait: polls the part file's size, a state on disk that no event reports.
     await sleep(10);
   }
 }
@@ -107,6 +108,7 @@ describe('cut connections', () => {
     socket.write(
       `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer dev-token-alice\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nhalf`,
     );
+    // time-wait: lets the service start reading the body before the cut; the assertion holds for a cut at any point.
     await sleep(50);
     socket.destroy();
     // A later request on the same service still works and sees no new file.
