@@ -30,6 +30,14 @@ export type { Role } from '../access.ts';
 export type { ContentRef, FilePage, FilePatch, FileResource, FileRow, NewFile, PermissionRow } from './file-rows.ts';
 export { permissionResource } from './file-resource.ts';
 
+/** A permission to add: its grantee and role (validated by the caller). */
+export interface PermissionInput {
+  readonly type: PermissionRow['type'];
+  readonly role: string;
+  readonly email?: string | undefined;
+  readonly domain?: string | undefined;
+}
+
 /** The file data layer. */
 export class FileStore {
   readonly #db: Db;
@@ -214,21 +222,27 @@ export class FileStore {
 
   /**
    * Adds or replaces (same grantee) a permission; returns it. Fires `update` with `permissions`.
-   * For the permissions endpoint: validate `type`/`role`/grantee before calling.
+   * For the permissions endpoint: validate `type`/`role`/grantee before calling, or pass a function that does so
+   * given the file — it runs after the access check, inside the committing transaction, so a 404/403 outranks what
+   * it throws (a 400), and what it throws rolls back nothing but itself.
    */
-  addPermission(fileId: string, perm: { type: PermissionRow['type']; role: string; email?: string; domain?: string }, by: Principal): PermissionRow {
-    const who = perm.type === 'domain' ? (perm.domain ?? '') : perm.type === 'anyone' ? 'anyone' : (perm.email ?? '');
-    const row: PermissionRow = {
-      fileId,
-      id: perm.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(perm.type, who),
-      type: perm.type,
-      role: perm.role,
-      email: perm.email?.toLowerCase(),
-      domain: perm.domain?.toLowerCase(),
-    };
-    // REPLACE deletes the grantee's old row and inserts the new one (a new rowid, so it lists last, as a new grant).
-    this.#mutatePermissions(fileId, by, () => this.#insertPermission(row, 'INSERT OR REPLACE'));
-    return row;
+  addPermission(fileId: string, perm: PermissionInput | ((file: FileRow) => PermissionInput), by: Principal): PermissionRow {
+    let added: PermissionRow | undefined;
+    this.#mutatePermissions(fileId, by, (file) => {
+      const p = typeof perm === 'function' ? perm(file) : perm;
+      const who = p.type === 'domain' ? (p.domain ?? '') : p.type === 'anyone' ? 'anyone' : (p.email ?? '');
+      added = {
+        fileId,
+        id: p.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(p.type, who),
+        type: p.type,
+        role: p.role,
+        email: p.email?.toLowerCase(),
+        domain: p.domain?.toLowerCase(),
+      };
+      // REPLACE deletes the grantee's old row and inserts the new one (a new rowid, so it lists last, as a new grant).
+      this.#insertPermission(added, 'INSERT OR REPLACE');
+    });
+    return added as PermissionRow;
   }
 
   /** Removes a permission; false if it did not exist. Fires `update` with `permissions`. */
@@ -240,12 +254,12 @@ export class FileStore {
     return removed;
   }
 
-  #mutatePermissions(fileId: string, by: Principal, change: () => void): void {
+  #mutatePermissions(fileId: string, by: Principal, change: (file: FileRow) => void): void {
     const now = this.#clock.now();
     let row: FileRow | undefined;
     const seq = atomically(this.#db, () => {
       row = this.#authorized(fileId, by, 'share');
-      change();
+      change(row);
       this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
       return this.#recordChange(fileId, false, now);
     });

@@ -127,6 +127,8 @@ describe('one failing inner call fails alone', () => {
       permissionCall(mine, '{"type":"user",', 'c5'), // 400: not JSON
       permissionCall(mine, grant('alice@example.com', 'reader'), 'c6'), // 403: the owner's own permission
       permissionCall(mine, grant('good2@example.com'), 'c7'),
+      permissionCall('no-such-file', '{"type":', 'c8'), // 404 outranks the bad body
+      permissionCall(bobs, { type: 'user' }, 'c9'), // 403 outranks the bad body
     ];
     const enc = encodeBatchRequest(calls);
     const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': enc.contentType }, body: enc.body });
@@ -143,6 +145,8 @@ describe('one failing inner call fails alone', () => {
         ['<response-c5>', 400],
         ['<response-c6>', 403],
         ['<response-c7>', 200],
+        ['<response-c8>', 404],
+        ['<response-c9>', 403],
       ],
     );
     assert.deepEqual(
