@@ -1,17 +1,21 @@
 /**
  * 100 permission creates in one batch request against the same 100 creates as sequential single requests, in the
  * same run against the same service (loopback, keep-alive). Each round uses fresh files and alternates which mode
- * goes first; the median of the rounds is reported. Figures: sequential time / batch time (how many times faster
- * the batch is; target > 1) and batch time / the slowest single call (reported: how many single calls' time a
- * batch of 100 costs).
+ * goes first; the median of the rounds is reported, with the machine's load average over the run (2 shared cores:
+ * other work skews both modes). Figures: sequential time / batch time (how many times faster the batch is; target
+ * ≥ 5, issue 14) and batch time / the slowest single call (reported: how many single calls' time a batch of 100
+ * costs).
  */
 import { encodeBatchRequest, parseBatchResponse } from '../src/protocol/batch-codec.ts';
 import { multipartBoundary } from '../src/protocol/multipart.ts';
 import { startService, type ServiceHandle } from '../test/server/helpers/service.ts';
+import { loadavg } from 'node:os';
 import type { BenchResult } from './types.ts';
 
 const CALLS = 100;
-const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? 11);
+const TARGET = 5;
+const WARMUP_ROUNDS = Number(process.env.BENCH_BATCH_WARMUP ?? 20);
 
 function grantee(round: number, mode: string, i: number) {
   return { type: 'user', role: i % 2 ? 'writer' : 'reader', emailAddress: `u${round}-${mode}-${i}@example.com` };
@@ -65,12 +69,17 @@ function median(xs: number[]): number {
 
 /** Runs the batch benchmark. */
 export default async function batchBench(): Promise<BenchResult> {
+  const loadBefore = loadavg()[0] as number;
   const svc = await startService();
   try {
-    // Warm-up: JIT, SQLite statement cache, keep-alive socket.
-    const warm = await newFile(svc, 'warm');
-    await batched(svc, warm, -1);
-    await sequential(svc, warm, -1);
+    // Warm-up: JIT, SQLite statement cache, keep-alive socket. The figures are of a service that has been running:
+    // in a fresh process the first ~20 batches take 2–3 times as long while V8 optimises the batch path (multipart
+    // codec, inner requests, group commit), so both modes get the same number of warm-up rounds first.
+    for (let w = 0; w < WARMUP_ROUNDS; w++) {
+      const warm = await newFile(svc, `warm-${w}`);
+      await batched(svc, warm, -1 - w);
+      await sequential(svc, warm, -1 - w);
+    }
     const seq: number[] = [];
     const bat: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -87,10 +96,18 @@ export default async function batchBench(): Promise<BenchResult> {
     const seqMs = median(seq);
     const batMs = median(bat);
     const ratio = Math.round((seqMs / batMs) * 100) / 100;
+    // Reported beside the target figure because other work on the 2 shared cores lands on single rounds: the two
+    // modes of a round run back to back (median of the per-round ratios), and the least disturbed round of each.
+    const perRound = Math.round(median(seq.map((s, i) => s / (bat[i] as number))) * 100) / 100;
+    const bestOf = Math.round((Math.min(...seq) / Math.min(...bat)) * 100) / 100;
     // The service is one event loop, so 100 inner calls cost 100 calls' CPU however concurrently they run; the
     // factor over the slowest single call says how far the batch is from the ideal of "as slow as one call".
     const overSlowest = Math.round((batMs / slowestSingleMs) * 10) / 10;
-    console.error(`batch: ${CALLS} permission creates — sequential ${seqMs.toFixed(1)} ms, batch ${batMs.toFixed(1)} ms, ratio ${ratio}`);
+    const load = [loadBefore, loadavg()[0] as number].map((x) => Math.round(x * 100) / 100);
+    console.error(
+      `batch: ${CALLS} permission creates — sequential ${seqMs.toFixed(1)} ms, batch ${batMs.toFixed(1)} ms, ratio ${ratio} (per round ${perRound}, best ${bestOf}) ` +
+        `(rounds: sequential ${seq.map((x) => x.toFixed(0)).join('/')} ms, batch ${bat.map((x) => x.toFixed(0)).join('/')} ms; load ${load.join(' → ')})`,
+    );
     return {
       name: 'batch',
       metrics: {
@@ -102,9 +119,14 @@ export default async function batchBench(): Promise<BenchResult> {
         batchCallsPerSecond: Math.round((CALLS / batMs) * 1000),
         slowestSingleMs: Math.round(slowestSingleMs * 10) / 10,
         batchOverSlowestSingle: overSlowest,
+        medianOfRoundRatios: perRound,
+        fastestSequentialOverFastestBatch: bestOf,
+        sequentialRoundsMs: seq.map((x) => x.toFixed(1)).join(' '),
+        batchRoundsMs: bat.map((x) => x.toFixed(1)).join(' '),
+        loadavg1mBeforeAfter: load.join(' → '),
       },
       targets: {
-        sequentialOverBatch: { value: ratio, target: '> 1', pass: ratio > 1 },
+        sequentialOverBatch: { value: ratio, target: `≥ ${TARGET}`, pass: ratio >= TARGET },
       },
     };
   } finally {

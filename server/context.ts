@@ -1,5 +1,6 @@
 /** What a handler gets: the request, path parameters, the service, and helpers for auth, JSON and `fields`. */
-import { type FieldSchema, JSON_CONTENT_TYPE, selectFields, strictJsonText } from 'store-upload-kit/protocol';
+import { type FieldSchema, JSON_CONTENT_TYPE, strictJsonText } from 'store-upload-kit/protocol';
+import { selectCachedFields } from './fields-cache.ts';
 import { authenticate, loginRequired } from './auth.ts';
 import type { Principal } from './access.ts';
 import { ApiError } from './errors.ts';
@@ -38,7 +39,7 @@ export function createContext(req: ApiRequest, params: Record<string, string>, s
     readJson: () => readJsonBody(req, svc.config.maxJsonBytes),
     json(status, value, schema, selection) {
       const sel = selection === undefined ? req.query.get('fields') : selection;
-      const data = sel !== null && sel !== '' ? selectFields(value, sel, schema) : value;
+      const data = sel !== null && sel !== '' ? selectCachedFields(value, sel, schema) : value;
       return jsonResponse(status, data);
     },
   };

@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS permissions (
 );
 CREATE INDEX IF NOT EXISTS permissions_email ON permissions (email);
 CREATE INDEX IF NOT EXISTS permissions_domain ON permissions (domain);
+-- Role checks (every change, and push audiences after it) look up one caller's grants on one file.
+CREATE INDEX IF NOT EXISTS permissions_grantee ON permissions (file_id, type, email);
 CREATE TABLE IF NOT EXISTS generated_ids (
   id TEXT PRIMARY KEY,
   user TEXT NOT NULL,
@@ -92,6 +94,22 @@ function cacheStatements(db: Db): void {
     }
     return statement;
   }) as Db['prepare'];
+}
+
+const runners = new WeakMap<Db, (fn: () => unknown) => unknown>();
+
+/**
+ * Runs `fn` in a transaction (a savepoint when one is open, e.g. a group commit) and returns its result; rolls back
+ * and rethrows when it throws. Same as `db.transaction(fn)()`, but better-sqlite3 builds a new transaction function
+ * on every `db.transaction` call (about 15 µs); this builds one per database.
+ */
+export function atomically<T>(db: Db, fn: () => T): T {
+  let run = runners.get(db);
+  if (!run) {
+    run = db.transaction((body: () => unknown) => body());
+    runners.set(db, run);
+  }
+  return run(fn) as T;
 }
 
 /** Reads a `meta` value. */

@@ -2,9 +2,10 @@
  * The transport-independent core: route, authenticate, apply admin faults, run the handler, and turn every
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
-import { FieldsError, MultipartError, parseFields, validateFields } from 'store-upload-kit/protocol';
+import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
+import { checkedSelection } from './fields-cache.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError, type Router } from './router.ts';
@@ -12,6 +13,23 @@ import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
 export async function dispatchRequest(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
+  const failures = svc.commits.failures;
+  const res = await answer(svc, router, req);
+  // No answer before its change is durable: while a group commit is open (a batch), a change is only a savepoint.
+  // A batch's inner answers are held by the batch itself, which waits once for all of them.
+  if (req.inBatch === true) return res;
+  if (svc.commits.isOpen) {
+    try {
+      await svc.commits.durable();
+    } catch (e) {
+      return errorResponse(e);
+    }
+  }
+  if (svc.commits.failures !== failures) return errorResponse(new Error('a group commit this call may have joined failed'));
+  return res;
+}
+
+async function answer(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
   try {
     const faulted = await svc.faults.apply(req);
     if (faulted.response) return faulted.response;
@@ -29,7 +47,7 @@ export async function dispatchRequest(svc: Service, router: Router, req: ApiRequ
       if (!authenticate(req.headers, svc.config)) throw loginRequired();
     }
     const fields = req.query.get('fields');
-    if (match.options.schema && fields !== null && fields !== '') validateFields(parseFields(fields), match.options.schema, fields);
+    if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
     return await match.handler(createContext(faulted.request, match.params, svc));
   } catch (e) {
     return errorResponse(e);

@@ -17,6 +17,30 @@ export interface FileEvent {
   readonly byUser: string;
   /** Change-log sequence number recorded for this mutation. */
   readonly seq: number;
+  /**
+   * Set on the events of one group commit (`store/commit-group.ts`), which are fired together once the group is
+   * committed: they all see the same committed state, so what a listener computes from that state for one of them
+   * holds for the others (push computes a file's audience once per group, not once per change).
+   */
+  readonly group?: EventGroup;
+}
+
+/** Work shared by the events of one group commit. */
+export interface EventGroup {
+  /** The value computed for `key` by the first event of the group that asked; `compute` runs once. */
+  memo<T>(key: string, compute: () => T): T;
+}
+
+class MemoGroup implements EventGroup {
+  readonly #memo = new Map<string, unknown>();
+
+  /** The value computed for `key` by the first event of the group that asked; `compute` runs once. */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.#memo.has(key)) return this.#memo.get(key) as T;
+    const value = compute();
+    this.#memo.set(key, value);
+    return value;
+  }
 }
 
 /** A listener; errors it throws are reported to stderr and never break the mutation. */
@@ -25,6 +49,8 @@ export type FileEventListener = (event: FileEvent) => void;
 /** The emitter: `on` returns an unsubscribe function. */
 export class FileEvents {
   readonly #emitter = new EventEmitter();
+  /** Events of an open group commit, fired by {@link FileEvents.release} once it is committed. */
+  #held: FileEvent[] | undefined;
 
   constructor() {
     this.#emitter.setMaxListeners(0);
@@ -43,8 +69,30 @@ export class FileEvents {
     return () => this.#emitter.off('file', wrapped);
   }
 
-  /** Fires an event; call only after the mutation is committed. */
+  /**
+   * Fires an event; call only after the mutation is committed. While a group commit is open its commits are not yet
+   * durable, so the event waits for {@link FileEvents.release}: no watcher hears of a change a crash could undo.
+   */
   emit(event: FileEvent): void {
-    this.#emitter.emit('file', event);
+    if (this.#held) this.#held.push(event);
+    else this.#emitter.emit('file', event);
+  }
+
+  /** Holds events from now on (a group commit opened). */
+  hold(): void {
+    this.#held ??= [];
+  }
+
+  /** Fires the held events, in order and as one {@link EventGroup} (the group committed); stops holding. */
+  release(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    const group = new MemoGroup();
+    for (const event of held) this.#emitter.emit('file', { ...event, group });
+  }
+
+  /** Forgets the held events (the group was rolled back: none of their changes happened); stops holding. */
+  discard(): void {
+    this.#held = undefined;
   }
 }

@@ -8,6 +8,7 @@ import type { FaultRegistry } from './faults.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import type { PushService } from './push/push-service.ts';
 import type { BlobStore } from './store/blobs.ts';
+import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { SessionBytes } from './store/session-bytes.ts';
 import type { SessionStore } from './store/sessions.ts';
@@ -26,6 +27,8 @@ export interface Service {
   readonly dataDir: string;
   readonly admin: boolean;
   readonly db: Db;
+  /** Group commit (batch): one durable write for many calls' changes; `durable()` gates every answer. */
+  readonly commits: CommitGroup;
   readonly clock: Clock;
   readonly events: FileEvents;
   readonly blobs: BlobStore;

@@ -14,6 +14,7 @@ import { createPushService } from './push/push-service.ts';
 import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
+import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
 import { SessionBytes } from './store/session-bytes.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -26,15 +27,18 @@ export function createService(options: ServiceOptions): Service {
   const db = openDatabase(options.dataDir);
   const clock = createClock(Number(getMeta(db, 'clockOffsetMs') ?? '0'), (offset) => setMeta(db, 'clockOffsetMs', String(offset)));
   const events = new FileEvents();
+  const commits = new CommitGroup(db, events);
   const blobs = new BlobStore(options.dataDir);
-  // A failed removal leaves an unreferenced blob, which the next start's sweep removes.
-  const files = new FileStore(db, clock, events, (name) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e)));
+  // A released blob is removed only once the commit that released it is durable (a crash before a group commit
+  // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
+  const releaseBlob = (name: string) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
+  const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
   const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs, options.config.stalledRequestMs);
   sessions.recover(blobs, files);
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
-  const push = createPushService({ db, clock, events, files, config: options.config });
+  const push = createPushService({ db, clock, events, files, config: options.config, afterCommit: (fn) => commits.afterCommit(fn) });
   closers.push(() => push.close());
   const convert = conversionFor(options.dataDir, options.config);
   // OCR workers are threads: stop them so a closed service lets the process exit.
@@ -44,6 +48,7 @@ export function createService(options: ServiceOptions): Service {
     dataDir: options.dataDir,
     admin: options.admin,
     db,
+    commits,
     clock,
     events,
     blobs,

@@ -19,20 +19,26 @@ import { innerRequest } from './inner-request.ts';
 /** The service's dispatcher: one call in, one answer out. */
 export type Dispatch = (req: ApiRequest) => Promise<ApiResponse>;
 
+/** The group commit the inner calls share (`store/commit-group.ts`). */
+export interface BatchCommit {
+  open(): void;
+  close(): void;
+}
+
 /** Cap on a whole batch body: 100 calls of JSON metadata fit easily; the envelope is held in memory. */
-export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
+const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 /** Cap on one inner answer read into memory (media downloads are refused before dispatch anyway). */
 const INNER_RESPONSE_LIMIT = 16 * 1024 * 1024;
 
 /** The in-batch answer for every call past the 100th (supplement §6). */
-export const SOFT_LIMIT_MESSAGE = 'Exceeds allowed inner batch requests soft limit. Please retry.';
+const SOFT_LIMIT_MESSAGE = 'Exceeds allowed inner batch requests soft limit. Please retry.';
 
 /**
  * Answers a batch request.
  * @throws ApiError 400 for a missing or non-multipart `Content-Type`, a missing boundary or an unparsable body;
  *   413 (from the body reader) for an oversized body.
  */
-export async function handleBatch(req: ApiRequest, dispatch: Dispatch): Promise<ApiResponse> {
+export async function handleBatch(req: ApiRequest, dispatch: Dispatch, commit?: BatchCommit): Promise<ApiResponse> {
   let parts: ParsedBatchRequest[];
   try {
     const boundary = multipartBoundary(req.headers['content-type'], 'mixed');
@@ -41,7 +47,15 @@ export async function handleBatch(req: ApiRequest, dispatch: Dispatch): Promise<
     if (err instanceof MultipartError) throw new ApiError(400, 'badRequest', err.message);
     throw err;
   }
-  const answers = await Promise.all(parts.map((part, i) => answerPart(part, i, req, dispatch)));
+  // One durable write for every inner call's change instead of one each; each call is still its own savepoint, so
+  // it succeeds or fails alone. The outer dispatch answers only once the group is durable.
+  commit?.open();
+  let answers: BatchResponseInit[];
+  try {
+    answers = await Promise.all(parts.map((part, i) => answerPart(part, i, req, dispatch)));
+  } finally {
+    commit?.close();
+  }
   const encoded = encodeBatchResponse(answers);
   return { status: 200, headers: { 'Content-Type': encoded.contentType }, body: encoded.body };
 }

@@ -32,6 +32,11 @@ export interface DeliveryOptions {
   backoff?: BackoffOptions;
   /** Hears the fate of every attempt (logs, tests, benchmarks). */
   onAttempt?: (event: DeliveryEvent) => void;
+  /**
+   * Runs a function once what was written so far is durable (the service's group commit): a message queued inside
+   * a batch (a watch's `sync`) is not sent before the change that queued it is committed. Default: at once.
+   */
+  afterCommit?: (fn: () => void) => void;
 }
 
 /** One settled attempt. `final` is true when the message leaves the outbox (delivered or given up). */
@@ -69,6 +74,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const backoff = options.backoff ?? {};
+  const afterCommit = options.afterCommit ?? ((fn: () => void) => fn());
 
   /** Channels whose head message may be sent now, in arrival order (round-robin across channels). */
   const ready: string[] = [];
@@ -179,8 +185,10 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   return {
     enqueue(message) {
       outbox.add(message);
-      schedule(queueKeyOf(message));
-      pump();
+      afterCommit(() => {
+        schedule(queueKeyOf(message));
+        pump();
+      });
     },
     dropChannel(queueKey) {
       outbox.removeQueue(queueKey);

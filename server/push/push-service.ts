@@ -25,6 +25,8 @@ export interface PushDeps {
   config: ServiceConfig;
   /** Engine overrides (tests and benchmarks: backoff, concurrency, an `onAttempt` listener). */
   delivery?: Partial<Omit<DeliveryOptions, 'db' | 'now'>>;
+  /** The service's group commit hook (`CommitGroup.afterCommit`): messages leave only once their cause is durable. */
+  afterCommit?: (fn: () => void) => void;
 }
 
 /** The push part of a running service. */
@@ -52,7 +54,7 @@ export function opaqueResourceId(kind: 'file' | 'changes', key: string): string 
 }
 
 /** The outbox queue of a channel: channel ids are unique per project only. */
-export function queueKeyFor(channel: Pick<Channel, 'project' | 'id'>): string {
+function queueKeyFor(channel: Pick<Channel, 'project' | 'id'>): string {
   return `${channel.project}\n${channel.id}`;
 }
 
@@ -80,7 +82,13 @@ export function createPushService(deps: PushDeps): PushService {
   const channels = new ChannelStore(db);
   const changeLog = new UserChangeLog(db, files, () => users);
   const trust = loadPushTrust({ trustCa: config.trustCa, crl: config.crl });
-  const engine = createDeliveryEngine({ ...deps.delivery, db, trust, now: () => clock.now() });
+  const engine = createDeliveryEngine({
+    ...deps.delivery,
+    db,
+    trust,
+    now: () => clock.now(),
+    ...(deps.afterCommit ? { afterCommit: deps.afterCommit } : {}),
+  });
 
   const send = (channel: Channel, state: ResourceState, seq: number, changed?: readonly ChangeType[]): void => {
     const message: PushMessage = {
@@ -104,11 +112,16 @@ export function createPushService(deps: PushDeps): PushService {
 
   const onFileEvent = (event: FileEvent): void => {
     const now = clock.now();
-    const audience = changeLog.record(event.fileId, event.seq, now);
+    // The events of one group commit all see the same committed state: who sees a file, and which channels watch
+    // it, are looked up once per group (a batch of 100 permission changes to one file asks once, not 100 times).
+    const shared = <T>(key: string, compute: () => T): T => (event.group ? event.group.memo(key, compute) : compute());
+    const visible = shared(`visible\n${event.fileId}`, () => changeLog.visibleTo(event.fileId));
+    const audience = changeLog.record(event.fileId, event.seq, now, visible);
+    const watching = (ids: readonly string[]) => shared(`watching\n${ids.join('\n')}`, () => channels.watchingFiles(ids, now));
 
     // Channels on the file itself. What the watcher sees decides the state: a file that became visible to them
     // is `add`, one that stopped being visible (deleted or unshared) is `remove`.
-    for (const channel of channels.watchingFiles([event.fileId], now)) {
+    for (const channel of watching([event.fileId])) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
       if (sees && !saw) send(channel, 'add', event.seq);
@@ -122,7 +135,7 @@ export function createPushService(deps: PushDeps): PushService {
     // they see (or saw) was added, removed, moved, trashed or untrashed, or a child in the folder became visible
     // or invisible to them. A child they cannot see must not even reveal that it exists.
     const moved = event.type !== 'update' || event.changed.includes('parents');
-    for (const channel of channels.watchingFiles(event.parentIds, now)) {
+    for (const channel of watching(event.parentIds)) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
       if (!(moved ? sees || saw : sees !== saw)) continue;
@@ -134,7 +147,8 @@ export function createPushService(deps: PushDeps): PushService {
 
     // Change-log channels of everyone whose change log got an entry.
     const affected = [...new Set([...audience.now, ...audience.before])];
-    for (const channel of channels.changeLogOf(affected, now)) send(channel, 'change', event.seq);
+    const changeLogs = shared(`changes\n${affected.join('\n')}`, () => channels.changeLogOf(affected, now));
+    for (const channel of changeLogs) send(channel, 'change', event.seq);
   };
   const unsubscribe = deps.events.on(onFileEvent);
   engine.start();

@@ -7,6 +7,7 @@
  * holders) can see the file now, compares with who could before, and upserts each affected user's entry.
  */
 import type { Database } from 'better-sqlite3';
+import { atomically } from '../db.ts';
 import type { Principal } from '../access.ts';
 import type { FileStore } from '../store/files.ts';
 
@@ -53,17 +54,20 @@ export class UserChangeLog {
   }
 
   /** Users (by e-mail) who can see the file now; empty for a deleted file. */
-  visibleTo(fileId: string): Set<string> {
+  visibleTo(fileId: string): ReadonlySet<string> {
     const out = new Set<string>();
     if (!this.#files.get(fileId)) return out;
     for (const user of this.#users()) if (this.#files.roleOf(fileId, user)) out.add(user.email);
     return out;
   }
 
-  /** Records a committed change of `fileId` at change-log position `seq`; returns the audience before and after. */
-  record(fileId: string, seq: number, time: number): Audience {
-    const now = this.visibleTo(fileId);
-    return this.#db.transaction(() => {
+  /**
+   * Records a committed change of `fileId` at change-log position `seq`; returns the audience before and after.
+   * `visible` is who sees the file now, when the caller already knows it (the events of one group commit share it).
+   */
+  record(fileId: string, seq: number, time: number, visible?: ReadonlySet<string>): Audience {
+    const now = visible ?? this.visibleTo(fileId);
+    return atomically(this.#db, () => {
       const before = new Set(
         (this.#db.prepare('SELECT email FROM push_audience WHERE file_id = ?').all(fileId) as { email: string }[]).map((r) => r.email),
       );
@@ -74,11 +78,15 @@ export class UserChangeLog {
       );
       for (const email of now) upsert.run(email, fileId, seq, 0, time);
       for (const email of before) if (!now.has(email)) upsert.run(email, fileId, seq, 1, time);
-      this.#db.prepare('DELETE FROM push_audience WHERE file_id = ?').run(fileId);
-      const add = this.#db.prepare('INSERT INTO push_audience (file_id, email) VALUES (?, ?)');
-      for (const email of now) add.run(fileId, email);
+      // Most changes (every one after the first of a group commit) leave the audience as it was: nothing to rewrite.
+      const same = before.size === now.size && [...now].every((email) => before.has(email));
+      if (!same) {
+        this.#db.prepare('DELETE FROM push_audience WHERE file_id = ?').run(fileId);
+        const add = this.#db.prepare('INSERT INTO push_audience (file_id, email) VALUES (?, ?)');
+        for (const email of now) add.run(fileId, email);
+      }
       return { now, before };
-    })();
+    });
   }
 
   /** A user's entries at or after `fromSeq`, oldest first, at most `limit` (+1 to tell whether there are more). */

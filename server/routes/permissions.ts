@@ -37,14 +37,29 @@ interface Grant {
 async function createPermission(ctx: RouteContext) {
   const user = ctx.user();
   readBoolean(ctx, 'sendNotificationEmail'); // validated only: the reference service sends no mail
-  const file = sharableFile(ctx, user);
-  const grant = validateGrant(await ctx.readJson());
-  if (grant.type === 'user' && grant.email === file.owner) {
-    throw new ApiError(403, 'forbidden', `${grant.email} owns this file; the owner's permission cannot be changed.`, {
-      where: { location: 'permission.emailAddress', locationType: 'body' },
-    });
+  let body: unknown;
+  try {
+    body = await ctx.readJson();
+  } catch (e) {
+    // A missing or unsharable file (404/403) outranks a bad body (400/413).
+    sharableFile(ctx, user);
+    throw e;
   }
-  const perm = ctx.svc.files.addPermission(file.id, { type: grant.type, role: grant.role, email: grant.email, domain: grant.domain }, user);
+  // One access check, in the transaction that commits (a batch of creates made each check twice); the body is
+  // judged after it, so the answers keep their order of precedence: 404/403, then 400, then the owner's 403.
+  const perm = ctx.svc.files.addPermission(
+    ctx.params.fileId as string,
+    (file) => {
+      const grant = validateGrant(body);
+      if (grant.type === 'user' && grant.email === file.owner) {
+        throw new ApiError(403, 'forbidden', `${grant.email} owns this file; the owner's permission cannot be changed.`, {
+          where: { location: 'permission.emailAddress', locationType: 'body' },
+        });
+      }
+      return grant;
+    },
+    user,
+  );
   return ctx.json(200, permissionResource(perm), PERMISSION_SCHEMA);
 }
 
@@ -100,7 +115,7 @@ function readBoolean(ctx: RouteContext, name: string): boolean | undefined {
 }
 
 /** Checks a permission-create body; every 400 names the field that is missing or wrong. */
-export function validateGrant(body: unknown): Grant {
+function validateGrant(body: unknown): Grant {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'required', 'A permission resource is required in the request body (a JSON object with type and role).', {
       where: { location: 'permission', locationType: 'body' },

@@ -6,7 +6,7 @@ import { FOLDER_MIME, isNativeMime } from 'store-upload-kit/protocol';
 import { type Need, requireAccess, type Role, strongestRole } from '../access.ts';
 import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db.ts';
+import { atomically, type Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
@@ -29,6 +29,14 @@ import {
 export type { Role } from '../access.ts';
 export type { ContentRef, FilePage, FilePatch, FileResource, FileRow, NewFile, PermissionRow } from './file-rows.ts';
 export { permissionResource } from './file-resource.ts';
+
+/** A permission to add: its grantee and role (validated by the caller). */
+export interface PermissionInput {
+  readonly type: PermissionRow['type'];
+  readonly role: string;
+  readonly email?: string | undefined;
+  readonly domain?: string | undefined;
+}
 
 /** The file data layer. */
 export class FileStore {
@@ -61,13 +69,15 @@ export class FileStore {
 
   /** The strongest role `who` has on a file, or undefined if the file is not visible to them. */
   roleOf(fileId: string, who: Principal): Role | undefined {
-    // Only the grants that can match `who`: a file shared with thousands must not cost thousands of rows per check.
+    // Only the grants that can match `who`, each kind an index search (`permissions_grantee`): a file shared with
+    // thousands must not cost thousands of rows per check (one OR'd query made SQLite scan the file's grants).
     const grants = this.#db
       .prepare(
-        `SELECT role FROM permissions WHERE file_id = ?
-           AND ((type IN ('user', 'group') AND email = ?) OR (type = 'domain' AND domain = ?) OR type = 'anyone')`,
+        `SELECT role FROM permissions WHERE file_id = @fileId AND type IN ('user', 'group') AND email = @email
+         UNION ALL SELECT role FROM permissions WHERE file_id = @fileId AND type = 'domain' AND domain = @domain
+         UNION ALL SELECT role FROM permissions WHERE file_id = @fileId AND type = 'anyone'`,
       )
-      .all(fileId, who.email, who.domain) as { role: string }[];
+      .all({ fileId, email: who.email, domain: who.domain }) as { role: string }[];
     return strongestRole(grants.map((g) => g.role));
   }
 
@@ -91,7 +101,7 @@ export class FileStore {
   create(input: NewFile, by: Principal): FileRow {
     const now = this.#clock.now();
     const id = input.id ?? newFileId();
-    const seq = this.#db.transaction(() => {
+    const seq = atomically(this.#db, () => {
       this.#db
         .prepare(
           `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
@@ -116,7 +126,7 @@ export class FileStore {
       this.#insertPermission({ fileId: id, id: permissionIdFor('user', by.email), type: 'user', role: 'owner', email: by.email, domain: undefined });
       if (input.id !== undefined) this.#db.prepare('UPDATE generated_ids SET used = 1 WHERE id = ?').run(input.id);
       return this.#recordChange(id, false, now);
-    })();
+    });
     this.#events.emit({ type: 'add', fileId: id, changed: [], parentIds: [...input.parents], byUser: by.email, seq });
     return this.get(id) as FileRow;
   }
@@ -127,7 +137,7 @@ export class FileStore {
    */
   update(id: string, patch: FilePatch, by: Principal): FileRow {
     const now = this.#clock.now();
-    const { before, parents, seq } = this.#db.transaction(() => {
+    const { before, parents, seq } = atomically(this.#db, () => {
       const row = this.#authorized(id, by, 'write');
       let next = [...row.parents];
       for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
@@ -152,7 +162,7 @@ export class FileStore {
           now,
         });
       return { before: row, parents: next, seq: this.#recordChange(id, false, now) };
-    })();
+    });
     if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
     const changed: FileChange[] = [];
     if (patch.content) changed.push('content');
@@ -182,7 +192,7 @@ export class FileStore {
    */
   delete(id: string, by: Principal): void {
     const now = this.#clock.now();
-    const { doomed, seqs } = this.#db.transaction(() => {
+    const { doomed, seqs } = atomically(this.#db, () => {
       this.#authorized(id, by, 'delete');
       const rows: FileRow[] = [];
       const collect = (fileId: string) => {
@@ -203,7 +213,7 @@ export class FileStore {
         return this.#recordChange(row.id, true, now);
       });
       return { doomed: rows, seqs: numbers };
-    })();
+    });
     doomed.forEach((row, i) => {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
       this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] as number });
@@ -212,23 +222,27 @@ export class FileStore {
 
   /**
    * Adds or replaces (same grantee) a permission; returns it. Fires `update` with `permissions`.
-   * For the permissions endpoint: validate `type`/`role`/grantee before calling.
+   * For the permissions endpoint: validate `type`/`role`/grantee before calling, or pass a function that does so
+   * given the file — it runs after the access check, inside the committing transaction, so a 404/403 outranks what
+   * it throws (a 400), and what it throws rolls back nothing but itself.
    */
-  addPermission(fileId: string, perm: { type: PermissionRow['type']; role: string; email?: string; domain?: string }, by: Principal): PermissionRow {
-    const who = perm.type === 'domain' ? (perm.domain ?? '') : perm.type === 'anyone' ? 'anyone' : (perm.email ?? '');
-    const row: PermissionRow = {
-      fileId,
-      id: perm.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(perm.type, who),
-      type: perm.type,
-      role: perm.role,
-      email: perm.email?.toLowerCase(),
-      domain: perm.domain?.toLowerCase(),
-    };
-    this.#mutatePermissions(fileId, by, () => {
-      this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, row.id);
-      this.#insertPermission(row);
+  addPermission(fileId: string, perm: PermissionInput | ((file: FileRow) => PermissionInput), by: Principal): PermissionRow {
+    let added: PermissionRow | undefined;
+    this.#mutatePermissions(fileId, by, (file) => {
+      const p = typeof perm === 'function' ? perm(file) : perm;
+      const who = p.type === 'domain' ? (p.domain ?? '') : p.type === 'anyone' ? 'anyone' : (p.email ?? '');
+      added = {
+        fileId,
+        id: p.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(p.type, who),
+        type: p.type,
+        role: p.role,
+        email: p.email?.toLowerCase(),
+        domain: p.domain?.toLowerCase(),
+      };
+      // REPLACE deletes the grantee's old row and inserts the new one (a new rowid, so it lists last, as a new grant).
+      this.#insertPermission(added, 'INSERT OR REPLACE');
     });
-    return row;
+    return added as PermissionRow;
   }
 
   /** Removes a permission; false if it did not exist. Fires `update` with `permissions`. */
@@ -240,21 +254,21 @@ export class FileStore {
     return removed;
   }
 
-  #mutatePermissions(fileId: string, by: Principal, change: () => void): void {
+  #mutatePermissions(fileId: string, by: Principal, change: (file: FileRow) => void): void {
     const now = this.#clock.now();
     let row: FileRow | undefined;
-    const seq = this.#db.transaction(() => {
+    const seq = atomically(this.#db, () => {
       row = this.#authorized(fileId, by, 'share');
-      change();
+      change(row);
       this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
       return this.#recordChange(fileId, false, now);
-    })();
+    });
     this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...(row?.parents ?? [])], byUser: by.email, seq });
   }
 
-  #insertPermission(p: PermissionRow): void {
+  #insertPermission(p: PermissionRow, verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT'): void {
     this.#db
-      .prepare('INSERT INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(`${verb} INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)`)
       .run(p.fileId, p.id, p.type, p.role, p.email ?? null, p.domain ?? null);
   }
 
@@ -297,7 +311,7 @@ export class FileStore {
     const ids = Array.from({ length: count }, () => newFileId());
     const now = this.#clock.now();
     const insert = this.#db.prepare('INSERT INTO generated_ids (id, user, used, created) VALUES (?, ?, 0, ?)');
-    this.#db.transaction(() => ids.forEach((id) => insert.run(id, user, now)))();
+    atomically(this.#db, () => ids.forEach((id) => insert.run(id, user, now)));
     return ids;
   }
 
