@@ -1,0 +1,128 @@
+/**
+ * `@googleapis/drive` (Google's Node client, v3) against the real service.
+ *
+ * Why a proxy: the client builds every URL as `(rootUrl + '/drive/v3/…')` and media URLs as
+ * `(rootUrl + '/upload/drive/v3/…')` (build/v3.js); the API-level `rootUrl` option only replaces the *origin* of
+ * the non-media URL (googleapis-common apirequest.js: `new URL(path, rootUrl)` with the original absolute path), and
+ * the per-call `rootUrl` option is concatenated in front of the fixed `/drive/v3` path. No option (`rootUrl`,
+ * per-call `url`, gaxios `baseURL`, which only applies to relative URLs) turns `drive/v3` into `store/v3`, and
+ * media calls ignore a per-call `url` (the media URL wins). So the test points the client at its own loopback
+ * proxy (`path-proxy.ts`) that rewrites `/drive/v3`, `/upload/drive/v3` and `/batch/drive/v3` to `/store/v3`.
+ * Media calls also need the per-call `{ rootUrl }`: the API-level one does not reach the media URL.
+ * The client has no resumable upload (only `uploadType=multipart` with metadata and `media` without), and
+ * `auth` given as a string is sent as an API `key`, not a bearer token: an OAuth2 client carries the dev token.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { auth, drive, type drive_v3 } from '@googleapis/drive';
+import { type ServiceHandle, startService } from '../server/helpers/service.ts';
+import { type PathProxy, startPathProxy } from './path-proxy.ts';
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+/** A GaxiosError's status and the reason of the service's JSON error body, as the client surfaces them. */
+const failure = (err: any) => `${err.status} ${err.response?.data?.error?.errors?.[0]?.reason}`;
+
+describe('@googleapis/drive against store-service (through a path-rewriting proxy)', { timeout: 120_000 }, () => {
+  let svc: ServiceHandle;
+  let proxy: PathProxy;
+  let client: drive_v3.Drive;
+  let rootUrl: string;
+  before(async () => {
+    svc = await startService();
+    proxy = await startPathProxy(svc.url);
+    rootUrl = `${proxy.url}/`;
+    const oauth = new auth.OAuth2();
+    oauth.setCredentials({ access_token: 'dev-token-alice' });
+    client = drive({ version: 'v3', rootUrl, auth: oauth, retry: false });
+  });
+  after(async () => {
+    await proxy.close();
+    await svc.stop();
+  });
+
+  const stored = async (id: string) => {
+    const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`);
+    assert.equal(r.status, 200);
+    return r.body;
+  };
+
+  it('without the proxy the client asks for /drive/v3, which the service does not serve', async () => {
+    const oauth = new auth.OAuth2();
+    oauth.setCredentials({ access_token: 'dev-token-alice' });
+    const direct = drive({ version: 'v3', rootUrl: `${svc.url}/`, auth: oauth, retry: false });
+    await assert.rejects(direct.files.list({}), (err: any) => err.status === 404);
+  });
+
+  it('auth as a string is an API key (key=…), so the service answers 401 Login Required', async () => {
+    const keyed = drive({ version: 'v3', rootUrl, auth: 'dev-token-alice', retry: false });
+    await assert.rejects(keyed.files.list({}), (err: any) => failure(err) === '401 required');
+    assert.match(proxy.seen.at(-1)?.from ?? '', /[?&]key=dev-token-alice/);
+  });
+
+  it('files.create with media and metadata (multipart, CRLF-framed) stores the bytes; content ending in CR and CRLF kept', async () => {
+    for (const data of [Buffer.from('one\r\ntwo\r'), Buffer.from('a\r\nb\r\n'), randomBytes(300_000)]) {
+      const res = await client.files.create(
+        { requestBody: { name: 'node.bin', mimeType: 'application/octet-stream' }, media: { mimeType: 'application/octet-stream', body: Readable.from([data]) }, fields: 'id,name,md5Checksum,size' },
+        { rootUrl },
+      );
+      assert.equal(res.status, 200);
+      assert.equal(res.data.md5Checksum, md5(data));
+      assert.equal(res.data.size, String(data.length));
+      assert.ok((await stored(res.data.id as string)).equals(data));
+      const sent = proxy.seen.at(-1);
+      assert.equal(sent?.to.split('?')[0], '/upload/store/v3/files');
+      assert.match(sent?.to ?? '', /uploadType=multipart/);
+      assert.match(sent?.contentType ?? '', /^multipart\/related; boundary=/);
+    }
+  });
+
+  it('files.create with a string body and no metadata is a simple upload named Untitled', async () => {
+    const res = await client.files.create({ media: { mimeType: 'text/plain', body: 'plain text\r' } }, { rootUrl });
+    assert.equal(res.status, 200);
+    assert.equal(res.data.name, 'Untitled');
+    assert.equal(res.data.mimeType, 'text/plain');
+    assert.equal((await stored(res.data.id as string)).toString(), 'plain text\r');
+    assert.match(proxy.seen.at(-1)?.to ?? '', /uploadType=media/);
+  });
+
+  it('get with fields, list with q, metadata update, media update, get alt=media stream, delete', async () => {
+    const created = await client.files.create({ requestBody: { name: 'node-crud.txt' }, media: { mimeType: 'text/plain', body: 'first' } }, { rootUrl });
+    const id = created.data.id as string;
+
+    const got = await client.files.get({ fileId: id, fields: 'id,name,md5Checksum' });
+    assert.deepEqual(got.data, { id, name: 'node-crud.txt', md5Checksum: md5(Buffer.from('first')) });
+
+    const listed = await client.files.list({ q: "name = 'node-crud.txt' and trashed = false", fields: 'files(id,name)' });
+    assert.deepEqual(listed.data, { files: [{ id, name: 'node-crud.txt' }] });
+
+    const renamed = await client.files.update({ fileId: id, requestBody: { name: 'renamed.txt' }, fields: 'name,version' });
+    assert.equal(renamed.data.name, 'renamed.txt');
+    assert.equal(proxy.seen.at(-1)?.method, 'PATCH');
+
+    const next = randomBytes(70_000);
+    const replaced = await client.files.update({ fileId: id, media: { mimeType: 'application/octet-stream', body: Readable.from([next]) }, fields: 'md5Checksum,size' }, { rootUrl });
+    assert.equal(replaced.data.md5Checksum, md5(next));
+    assert.equal(proxy.seen.at(-1)?.to.split('?')[0], `/upload/store/v3/files/${id}`);
+
+    const stream = await client.files.get({ fileId: id, alt: 'media' }, { responseType: 'stream' });
+    const chunks: Buffer[] = [];
+    for await (const c of stream.data as unknown as Readable) chunks.push(Buffer.from(c));
+    assert.ok(Buffer.concat(chunks).equals(next));
+
+    const removed = await client.files.delete({ fileId: id });
+    assert.equal(removed.status, 204);
+    await assert.rejects(client.files.get({ fileId: id }), (err: any) => failure(err) === '404 notFound');
+  });
+
+  it('permissions.create shares a file; the share is visible to the grantee', async () => {
+    const created = await client.files.create({ requestBody: { name: 'shared.txt' }, media: { mimeType: 'text/plain', body: 'shared' } }, { rootUrl });
+    const id = created.data.id as string;
+    const perm = await client.permissions.create({ fileId: id, requestBody: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, fields: 'id', sendNotificationEmail: false });
+    assert.equal(perm.status, 200);
+    assert.deepEqual(Object.keys(perm.data), ['id']);
+    const asBob = await svc.api('GET', `/store/v3/files/${id}?fields=id`, { token: 'dev-token-bob' });
+    assert.equal(asBob.status, 200);
+  });
+});
