@@ -116,6 +116,52 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     await assert.rejects(client.files.get({ fileId: id }), (err: any) => failure(err) === '404 notFound');
   });
 
+  it('files.update with metadata and media is a PATCH multipart upload; a conversion exports back as a stream', async () => {
+    const created = await client.files.create({ requestBody: { name: 'both.txt' }, media: { mimeType: 'text/plain', body: 'old' } }, { rootUrl });
+    const id = created.data.id as string;
+    const updated = await client.files.update(
+      { fileId: id, requestBody: { name: 'both-renamed.txt' }, media: { mimeType: 'text/plain', body: 'new content\r\n' }, fields: 'name,md5Checksum,version' },
+      { rootUrl },
+    );
+    assert.equal(updated.data.name, 'both-renamed.txt');
+    assert.equal(updated.data.md5Checksum, md5(Buffer.from('new content\r\n')));
+    assert.equal(proxy.seen.at(-1)?.method, 'PATCH');
+    assert.match(proxy.seen.at(-1)?.to ?? '', new RegExp(`^/upload/store/v3/files/${id}\\?.*uploadType=multipart`));
+
+    const csv = 'a,b\r\n1,2\r\n';
+    const sheet = await client.files.create(
+      { requestBody: { name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' }, media: { mimeType: 'text/csv', body: csv } },
+      { rootUrl },
+    );
+    assert.equal(sheet.data.mimeType, 'application/vnd.svc-apps.spreadsheet');
+    const exported = await client.files.export({ fileId: sheet.data.id as string, mimeType: 'text/csv' }, { responseType: 'stream' });
+    let text = '';
+    for await (const c of exported.data as unknown as Readable) text += Buffer.from(c).toString();
+    assert.equal(text.replace(/\r\n/g, '\n'), 'a,b\n1,2\n');
+  });
+
+  it('generateIds, create with a pre-generated id, 409 on the retry; about, change log and watch errors', async () => {
+    const ids = await client.files.generateIds({ count: 1, space: 'drive', type: 'files' });
+    assert.equal(ids.data.kind, 'store#generatedIds');
+    const id = ids.data.ids?.[0] as string;
+    const made = await client.files.create({ requestBody: { id, name: 'pre.txt' }, fields: 'id' });
+    assert.equal(made.data.id, id);
+    await assert.rejects(client.files.create({ requestBody: { id, name: 'pre.txt' } }), (err: any) => failure(err) === '409 fileIdInUse');
+
+    const about = await client.about.get({ fields: 'kind,user(emailAddress)' });
+    assert.deepEqual(about.data, { kind: 'store#about', user: { emailAddress: 'alice@example.com' } });
+    const start = await client.changes.getStartPageToken({});
+    assert.equal(start.data.kind, 'store#startPageToken');
+    await client.files.update({ fileId: id, requestBody: { name: 'pre-renamed.txt' } });
+    const changes = await client.changes.list({ pageToken: start.data.startPageToken as string });
+    assert.equal(changes.data.kind, 'store#changeList');
+    assert.deepEqual(changes.data.changes?.map((c) => [c.fileId, c.file?.name]), [[id, 'pre-renamed.txt']]);
+
+    const channel = { id: 'node-compat-1', type: 'web_hook', address: 'http://example.com/hook' };
+    await assert.rejects(client.files.watch({ fileId: id, requestBody: channel }), (err: any) => failure(err) === '400 push.webhookUrlNotHttps');
+    await assert.rejects(client.channels.stop({ requestBody: { id: 'nope', resourceId: 'nope' } }), (err: any) => failure(err) === '404 notFound');
+  });
+
   it('permissions.create shares a file; the share is visible to the grantee', async () => {
     const created = await client.files.create({ requestBody: { name: 'shared.txt' }, media: { mimeType: 'text/plain', body: 'shared' } }, { rootUrl });
     const id = created.data.id as string;

@@ -94,6 +94,11 @@ describe('Google Python client (python3-googleapi) against store-service', { tim
     assert.deepEqual(report.listFields, { files: [{ id: report.multipart[1].file.id, name: 'ends-crlf.txt' }] });
   });
 
+  it('list_next pages through every file (pageSize 2, nextPageToken only while more remain)', () => {
+    // At that point: three multipart files and the big one.
+    assert.deepEqual(report.pages, [2, 2]);
+  });
+
   it('generateIds, create with a pre-generated id, and the 409 on retry', () => {
     assert.equal(report.generateIds.kind, 'store#generatedIds');
     assert.equal(report.generateIds.ids.length, 2);

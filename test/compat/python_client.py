@@ -97,6 +97,14 @@ def main():
     report["getFields"] = files.get(fileId=first_id, fields="id,name,md5Checksum").execute()
     report["listFields"] = files.list(q="name = 'ends-crlf.txt' and trashed = false", fields="files(id,name)", pageSize=10).execute()
 
+    # Paging with list_next (pageToken from nextPageToken) until it returns None.
+    pages, page_req = [], files.list(pageSize=2, fields="nextPageToken,files(id)", q="trashed = false")
+    while page_req is not None:
+        page = page_req.execute()
+        pages.append(len(page.get("files", [])))
+        page_req = files.list_next(page_req, page)
+    report["pages"] = pages
+
     # Pre-generated IDs: create with one, then the same create again (a retry) is a 409.
     ids = files.generateIds(count=2, space="drive", type="files").execute()
     report["generateIds"] = ids
