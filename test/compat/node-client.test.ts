@@ -5,9 +5,10 @@
  * `(rootUrl + '/upload/drive/v3/…')` (build/v3.js); the API-level `rootUrl` option only replaces the *origin* of
  * the non-media URL (googleapis-common apirequest.js: `new URL(path, rootUrl)` with the original absolute path), and
  * the per-call `rootUrl` option is concatenated in front of the fixed `/drive/v3` path. No option (`rootUrl`,
- * per-call `url`, gaxios `baseURL`, which only applies to relative URLs) turns `drive/v3` into `store/v3`, and
- * media calls ignore a per-call `url` (the media URL wins). So the test points the client at its own loopback
- * proxy (`path-proxy.ts`) that rewrites `/drive/v3`, `/upload/drive/v3` and `/batch/drive/v3` to `/store/v3`.
+ * gaxios `baseURL`, which only applies to relative URLs) turns `drive/v3` into `store/v3`; a per-call `url` does
+ * for calls without media, but media calls ignore it (the media URL wins). So most of this suite points the client
+ * at its own loopback proxy (`path-proxy.ts`) that rewrites `/drive/v3`, `/upload/drive/v3` and `/batch/drive/v3`
+ * to `/store/v3`; one test shows the in-process alternative, a gaxios request interceptor on the auth client.
  * Media calls also need the per-call `{ rootUrl }`: the API-level one does not reach the media URL.
  * The client has no resumable upload (only `uploadType=multipart` with metadata and `media` without), and
  * `auth` given as a string is sent as an API `key`, not a bearer token: an OAuth2 client carries the dev token.
@@ -53,6 +54,36 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     oauth.setCredentials({ access_token: 'dev-token-alice' });
     const direct = drive({ version: 'v3', rootUrl: `${svc.url}/`, auth: oauth, retry: false });
     await assert.rejects(direct.files.list({}), (err: any) => err.status === 404);
+  });
+
+  it('per-call `url` reaches /store/v3 for a call without media, but a media call ignores it (the media URL wins)', async () => {
+    const oauth = new auth.OAuth2();
+    oauth.setCredentials({ access_token: 'dev-token-alice' });
+    const direct = drive({ version: 'v3', rootUrl, auth: oauth, retry: false });
+    const listed = await direct.files.list({ fields: 'kind' }, { url: `${svc.url}/store/v3/files` });
+    assert.deepEqual(listed.data, { kind: 'store#fileList' });
+    const before = proxy.seen.length;
+    await direct.files.create({ requestBody: { name: 'via-proxy.txt' }, media: { mimeType: 'text/plain', body: 'x' } }, { rootUrl, url: `${svc.url}/upload/store/v3/files` });
+    assert.equal(proxy.seen.at(before)?.from.split('?')[0], '/upload/drive/v3/files', 'the per-call url was ignored');
+  });
+
+  it('without a proxy: a gaxios request interceptor on the auth client rewrites /drive/v3 (media calls included)', async () => {
+    const oauth = new auth.OAuth2();
+    oauth.setCredentials({ access_token: 'dev-token-alice' });
+    oauth.transporter.interceptors.request.add({
+      resolved: async (config) => {
+        const url = new URL(String(config.url));
+        url.pathname = url.pathname.replace(/^\/(upload\/|batch\/)?drive\/v3(?=\/|$)/, '/$1store/v3');
+        return { ...config, url };
+      },
+    });
+    const direct = drive({ version: 'v3', rootUrl: `${svc.url}/`, auth: oauth, retry: false });
+    const data = Buffer.from('no proxy\r\n');
+    const made = await direct.files.create({ requestBody: { name: 'interceptor.txt' }, media: { mimeType: 'text/plain', body: Readable.from([data]) } }, { rootUrl: `${svc.url}/` });
+    assert.equal(made.status, 200);
+    assert.ok((await stored(made.data.id as string)).equals(data));
+    const got = await direct.files.get({ fileId: made.data.id as string, fields: 'name,md5Checksum' });
+    assert.deepEqual(got.data, { name: 'interceptor.txt', md5Checksum: md5(data) });
   });
 
   it('auth as a string is an API key (key=…), so the service answers 401 Login Required', async () => {
