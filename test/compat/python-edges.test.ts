@@ -87,7 +87,8 @@ describe('Google Python client edge cases against store-service', { timeout: 120
 
   // Client limitation, not a service deviation: MediaIoBaseDownload asks for `Range: bytes=0-<chunksize>` even
   // for an empty file. No byte of an empty representation can satisfy it, so the service answers 416 as the
-  // modelled API does (RFC 9110 §15.5.17); 1.7.12 raises on it (upstream issue #638; later clients treat 416 on an empty file as done).
+  // modelled API does (RFC 9110 §15.5.17); 1.7.12 raises on it (upstream issue #638; later clients treat 416
+  // on an empty file as done).
   it('MediaIoBaseDownload of an empty file gets 416 requestedRangeNotSatisfiable', async () => {
     const r = await scenario('empty-download');
     assert.equal(r.downloadError.status, 416);
