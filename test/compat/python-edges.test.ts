@@ -54,6 +54,15 @@ describe('Google Python client edge cases against store-service', { timeout: 120
     assert.equal(await storedMd5(r.file.id), r.localMd5);
   });
 
+  it('execute(num_retries) retries a 403 userRateLimitExceeded (the client reads the reason from the error body)', async () => {
+    const armed = await svc.api('POST', '/__admin/faults', { body: { match: { method: 'POST', pathRegex: '^/store/v3/files$' }, action: { type: 'status', status: 403 } } });
+    assert.equal(armed.status, 200);
+    const r = await scenario('retries');
+    assert.deepEqual(trace(r), ['POST - 403', 'POST - 200']);
+    assert.equal(r.sleeps, 1);
+    assert.equal(r.created.name, 'retried.txt');
+  });
+
   it('chunksize=-1 sends the whole file in one session request', async () => {
     const r = await scenario('single-request');
     assert.deepEqual(trace(r), ['POST - 200', 'PUT bytes 0-1048580/1048581 200']);
