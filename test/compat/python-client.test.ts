@@ -45,6 +45,8 @@ describe('Google Python client (python3-googleapi) against store-service', { tim
     assert.equal(report.about.user.emailAddress, 'alice@example.com');
     assert.equal(report.startPageToken.kind, 'store#startPageToken');
     assert.match(report.startPageToken.startPageToken, /^\d+$/);
+    // The client sends Accept-Encoding: gzip and a User-Agent with "(gzip)", so JSON answers come compressed (§4.10).
+    assert.equal(report.seen[0].encoding, 'gzip');
   });
 
   it('multipart creates framed with bare LF keep content ending in CR, CRLF and --', async () => {

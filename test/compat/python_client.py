@@ -33,7 +33,8 @@ class BearerHttp(httplib2.Http):
         path = uri.split("?", 1)[0][len(URL):]
         query = uri.split("?", 1)[1] if "?" in uri else ""
         upload_type = next((p.split("=", 1)[1] for p in query.split("&") if p.startswith("uploadType=")), None)
-        SEEN.append({"method": method, "path": path, "uploadType": upload_type, "status": resp.status})
+        # httplib2 decompresses gzip and keeps the original Content-Encoding as "-content-encoding".
+        SEEN.append({"method": method, "path": path, "uploadType": upload_type, "status": resp.status, "encoding": resp.get("-content-encoding")})
         return resp, content
 
 
