@@ -61,7 +61,8 @@ def upload(files, data, chunksize, resumable=True, file_id=None):
 def main():
     with open(DISCOVERY, encoding="utf-8") as f:
         doc = f.read().replace("ROOT_URL", URL)
-    files = build_from_document(doc, http=BearerHttp()).files()
+    svc = build_from_document(doc, http=BearerHttp())
+    files = svc.files()
     data = bytes(range(256)) * 4096 + b"tail\r"  # 1 MiB + 5 bytes
     report = {"localMd5": md5(data), "localSize": len(data)}
     if SCENARIO == "fault-mid-upload":
@@ -94,6 +95,16 @@ def main():
         request._sleep = slept.append
         report["created"] = request.execute(num_retries=2)
         report["sleeps"] = len(slept)
+    elif SCENARIO == "watch":
+        # argv[5:7]: an HTTPS receiver address and a channel token; the test waits for the messages it receives.
+        address, token = sys.argv[5], sys.argv[6]
+        created = files.create(body={"name": "watched-by-python.txt"}, fields="id").execute()
+        channel = files.watch(fileId=created["id"], body={"id": "python-channel-1", "type": "web_hook", "address": address, "token": token}).execute()
+        files.update(fileId=created["id"], body={"name": "renamed-by-python.txt"}).execute()
+        report["channel"] = channel
+        report["fileId"] = created["id"]
+    elif SCENARIO == "stop":
+        report["stopped"] = svc.channels().stop(body={"id": sys.argv[5], "resourceId": sys.argv[6]}).execute()
     elif SCENARIO == "empty-resumable":
         report.update(upload(files, b"", 256 * 1024))
         report["localMd5"] = md5(b"")
