@@ -104,3 +104,31 @@ describe('Google Python client edge cases against store-service', { timeout: 120
     assert.equal(JSON.parse(r.downloadError.body).error.errors[0].reason, 'requestedRangeNotSatisfiable');
   });
 });
+
+// Client bug, not a service deviation: after a 5xx, next_chunk(num_retries) re-sends the chunk's stream slice,
+// already read to its end, so the retry declares 512 KiB and sends nothing. The service's bound on an idle body
+// (`bodyIdleTimeoutMs`, 30 s by default, 1 s here) closes that request; the client then queries status and resumes.
+describe('Google Python client: a chunk retry with an empty re-sent body ends at the idle-body bound', { timeout: 60_000 }, () => {
+  let svc: ServiceHandle;
+  before(async () => {
+    svc = await startService({ config: { bodyIdleTimeoutMs: 1000 } });
+  });
+  after(() => svc.stop());
+
+  it('the upload recovers through the status query and stores every byte', async () => {
+    const armed = await svc.api('POST', '/__admin/faults', { body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, skip: 1 } });
+    assert.equal(armed.status, 200);
+    const report = await new Promise<any>((resolve, reject) => {
+      const args = [join(HERE, 'python_edges.py'), svc.url, 'dev-token-alice', join(HERE, 'store-v3-discovery.json'), 'chunk-retry'];
+      execFile('/usr/bin/python3', args, { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
+    });
+    assert.equal(report.errors.length, 1, JSON.stringify(report.errors));
+    assert.match(report.errors[0], /RemoteDisconnected|ConnectionResetError|BrokenPipeError/);
+    assert.deepEqual(
+      report.seen.map((s: any) => `${s.range ?? '-'} ${s.status}`).slice(2),
+      ['bytes 524288-1048575/1048581 503', 'bytes */1048581 308', 'bytes 524288-1048575/1048581 308', 'bytes 1048576-1048580/1048581 200'],
+    );
+    const stored = await svc.api('GET', `/store/v3/files/${report.file.id}?alt=media`);
+    assert.equal(md5(stored.body), report.localMd5);
+  });
+});

@@ -67,6 +67,18 @@ def main():
     report = {"localMd5": md5(data), "localSize": len(data)}
     if SCENARIO == "fault-mid-upload":
         report.update(upload(files, data, 256 * 1024))
+    elif SCENARIO == "chunk-retry":
+        # next_chunk(num_retries=1) after a 5xx re-sends the chunk's stream slice, already read to its end.
+        media = MediaIoBaseUpload(io.BytesIO(data), mimetype="application/octet-stream", chunksize=512 * 1024, resumable=True)
+        request = files.create(body={"name": "chunk-retry.bin"}, media_body=media, fields="id,size,md5Checksum")
+        request._sleep = lambda seconds: None
+        response, errors = None, []
+        while response is None and len(errors) < 3:
+            try:
+                _, response = request.next_chunk(num_retries=1)
+            except Exception as err:  # HttpError, or the connection closed under the empty body
+                errors.append(type(err).__name__ + ": " + str(err)[:200])
+        report["file"], report["errors"] = response, errors
     elif SCENARIO == "single-request":
         report.update(upload(files, data, -1))
     elif SCENARIO == "resumable-update":
