@@ -51,7 +51,9 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
   await expect
     .poll(() => {
       const current = proxy.requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=')).at(-1);
-      return (current?.received ?? 0) > 3 * MiB + 100 * KiB && proxy.requests.some((r) => r.status === 308);
+      // The chunk after an acknowledged one, still unanswered: the reload must cut a request in flight.
+      const inFlight = current !== undefined && current.status === undefined && !current.cut;
+      return inFlight && current.received > 3 * MiB + 100 * KiB && proxy.requests.some((r) => r.status === 308);
     }, { timeout: 60_000 })
     .toBe(true);
   await page.reload();
