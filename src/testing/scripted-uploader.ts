@@ -163,6 +163,18 @@ export class ScriptedUploader extends EventTarget implements Uploader {
     this.#publish(true);
   }
 
+  cancelAll(): void {
+    this.calls.push({ method: 'cancelAll' });
+    for (const t of this.#tasks.values()) if (!['done', 'failed', 'cancelled'].includes(t.state)) this.#patch(t.id, { state: 'cancelled', speed: 0 });
+    this.#publish(true);
+  }
+
+  retryFailed(): void {
+    this.calls.push({ method: 'retryFailed' });
+    for (const t of this.#tasks.values()) if (t.state === 'failed') this.#patch(t.id, { state: 'queued' });
+    this.#publish(true);
+  }
+
   destroy(): void {
     this.calls.push({ method: 'destroy' });
     this.stop();

@@ -133,6 +133,14 @@ class MainThreadUploader extends EventTarget implements Uploader {
     void this.ready.then(() => this.remote.resumeAll());
   }
 
+  cancelAll(): void {
+    for (const task of this.tasks.values()) if (!['done', 'failed', 'cancelled'].includes(task.state)) task.cancel();
+  }
+
+  retryFailed(): void {
+    for (const task of this.tasks.values()) if (task.state === 'failed') task.retry();
+  }
+
   destroy(): void {
     this.detach();
     clearTimeout(this.changeTimer);

@@ -171,6 +171,10 @@ export interface Uploader extends EventTarget {
   remove(id: string): void;
   pauseAll(): void;
   resumeAll(): void;
+  /** Cancels every task that has not ended (each `done` rejects with `cancelled`). */
+  cancelAll(): void;
+  /** Tries every failed task again (each gets a fresh `done`, as `task.retry()` gives). */
+  retryFailed(): void;
   destroy(): void;
   /** Typed for the uploader's own events: `e.detail` is the snapshot (or list) that event carries. */
   addEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;

@@ -53,3 +53,37 @@ describe('retry()', () => {
     await task.done;
   });
 });
+
+describe('bulk actions', () => {
+  it('retryFailed() tries every failed task again with a fresh done; the others are left alone', async () => {
+    u = createUploader({ baseUrl, getAccessToken: () => TOKEN, maxRetries: 0, concurrency: 1, backoff: { baseMs: 10, capMs: 50 } });
+    await addFault(baseUrl, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 503 }, times: 2 });
+    const files = [randomFile(20 * 1024, 'text/plain'), randomFile(30 * 1024, 'text/plain'), randomFile(40 * 1024, 'text/plain')];
+    const tasks = files.map((f) => u!.add(f));
+    const outcomes = await Promise.all(tasks.map((t) => t.done.then(() => 'done', (e: UploadError) => e.code)));
+    expect(outcomes).to.deep.equal(['retries-exhausted', 'retries-exhausted', 'done']);
+    const finished = tasks[2]!.done;
+
+    u.retryFailed();
+    expect(tasks.map((t) => t.state)).to.deep.equal(['queued', 'queued', 'done']);
+    const stored = await Promise.all(tasks.map((t) => t.done));
+    expect(tasks[2]!.done).to.equal(finished);
+    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, stored[i]!.id))).to.equal(true);
+    for (const file of files) expect((await filesNamed(baseUrl, file.name)).length).to.equal(1);
+  });
+
+  it('cancelAll() cancels every unfinished task, stores nothing for them, and keeps what was done', async () => {
+    u = createUploader({ baseUrl, getAccessToken: () => TOKEN, concurrency: 1, chunkSize: 256 * 1024, resumableThreshold: 0 });
+    const first = randomFile(10 * 1024, 'text/plain');
+    const done = await u.add(first).done;
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 200 }, times: 1000 });
+    const files = [randomFile(1024 * 1024), randomFile(1024 * 1024)];
+    const tasks = files.map((f) => u!.add(f));
+    u.cancelAll();
+    const codes = await Promise.all(tasks.map((t) => t.done.then(() => 'done', (e: UploadError) => e.code)));
+    expect(codes).to.deep.equal(['cancelled', 'cancelled']);
+    expect(tasks.map((t) => t.state)).to.deep.equal(['cancelled', 'cancelled']);
+    for (const file of files) expect(await filesNamed(baseUrl, file.name)).to.deep.equal([]);
+    expect(await filesNamed(baseUrl, first.name)).to.deep.equal([{ id: done.id }]);
+  });
+});
