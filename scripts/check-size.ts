@@ -53,7 +53,8 @@ const KB = 1000;
 // elements' language loaders. Issue 14's 20 KiB for the main thread is not reached (see bench/README.md).
 // The worker's then +0.1 kB over 15 KiB: the session store keeps a record without its Blob where IndexedDB refuses
 // one (WebKit's ephemeral sessions), instead of failing the upload.
-export const BUDGETS = { kit: 45.5 * KB, mainThread: 29.8 * KB, worker: 15.5 * KB } as const;
+// Then +0.4 kB for the list's bulk actions (pause all, resume all, retry failed, cancel all, clear finished).
+export const BUDGETS = { kit: 46 * KB, mainThread: 30.3 * KB, worker: 15.5 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

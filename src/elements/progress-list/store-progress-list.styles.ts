@@ -24,6 +24,15 @@ export const progressListStyles = css`
     padding: 0.625rem 0.75rem 0.5rem;
     border-block-end: 1px solid var(--store-progress-list-row-border-color, var(--_bg-alt));
   }
+  .bulk {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
+  }
+  .bulk button {
+    font-size: 0.8125rem;
+    padding-block: 0.125rem;
+  }
   .summary {
     margin: 0;
     color: var(--_fg);

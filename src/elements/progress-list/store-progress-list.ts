@@ -30,6 +30,9 @@ import { progressListStyles } from './store-progress-list.styles.ts';
  * @csspart header - The header: the summary line and the total progress bar.
  * @csspart summary - The summary line: files and bytes uploaded of all.
  * @csspart total-progress - The bar of all uploads together (`role=progressbar`).
+ * @csspart bulk-actions - The group of buttons that act on every upload (pause all, resume all, retry failed, cancel
+ *   all, clear finished); each is shown only while it would change something.
+ * @csspart bulk-action - One of those buttons.
  * @csspart list - The scrolling list of rows.
  * @csspart row - One row; also `row-<state>` (`row-uploading`, `row-failed`, …).
  * @csspart icon - The file-type icon (inline SVG; `data-kind` is document, spreadsheet, presentation, pdf, image,
@@ -114,10 +117,14 @@ export class StoreProgressList extends StoreElement {
     let done = 0;
     let failed = 0;
     let active = 0;
+    let paused = 0;
+    let cancelled = 0;
     for (const task of tasks) {
       if (task.state === 'done') done++;
       else if (task.state === 'failed') failed++;
-      else if (task.state !== 'cancelled' && task.state !== 'interrupted') active++;
+      else if (task.state === 'cancelled') cancelled++;
+      else if (task.state !== 'interrupted') active++;
+      if (task.state === 'paused') paused++;
     }
     const summary = t.list.summary({
       total: tasks.length,
@@ -138,6 +145,7 @@ export class StoreProgressList extends StoreElement {
                 aria-valuemin="0" aria-valuemax="100" aria-valuenow=${overall} aria-valuetext=${summary}>
                 <div class="bar" ${cssomStyle({ 'inline-size': `${overall}%` })}></div>
               </div>
+              ${this.#renderBulk(t, { running: active - paused, paused, failed, pending: active, finished: done + cancelled })}
             </div>`
           : nothing}
         ${count
@@ -150,6 +158,25 @@ export class StoreProgressList extends StoreElement {
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
     `;
+  }
+
+  /** Buttons acting on every upload, each shown only while it would change something. */
+  #renderBulk(t: StoreI18n, n: { running: number; paused: number; failed: number; pending: number; finished: number }) {
+    const b = t.list.bulk;
+    const button = (shown: boolean, label: string, run: (uploader: Uploader) => void) =>
+      shown ? html`<button type="button" part="bulk-action" @click=${() => this.uploader && run(this.uploader)}>${label}</button>` : nothing;
+    if (!n.running && !n.paused && !n.failed && !n.pending && !n.finished) return nothing;
+    return html`<div part="bulk-actions" class="bulk" role="group" aria-label=${b.label}>
+      ${button(n.running > 0, b.pauseAll, (u) => u.pauseAll())}
+      ${button(n.paused > 0, b.resumeAll, (u) => u.resumeAll())}
+      ${button(n.failed > 0, b.retryFailed, (u) => u.retryFailed())}
+      ${button(n.pending > 0, b.cancelAll, (u) => u.cancelAll())}
+      ${button(n.finished > 0, b.clearFinished, (u) => this.#clearFinished(u))}
+    </div>`;
+  }
+
+  #clearFinished(uploader: Uploader): void {
+    for (const task of this.#controller.snapshot.tasks) if (task.state === 'done' || task.state === 'cancelled') uploader.remove(task.id);
   }
 
   #onKeydown = (event: KeyboardEvent): void => {

@@ -30,7 +30,7 @@ import { uploaderStyles } from './store-uploader.styles.ts';
  */
 const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
 // Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,empty,list,row,icon,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
   en.states,
 ).map((s) => `row-${s}`)}`;
 

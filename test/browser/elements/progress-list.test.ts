@@ -220,3 +220,35 @@ describe('<store-progress-list>', () => {
     await expect(el).to.be.accessible();
   });
 });
+
+describe('<store-progress-list> bulk actions', () => {
+  it('shows each bulk button only while it would act, and each calls the uploader', async () => {
+    const uploader = new ScriptedUploader({
+      tasks: [
+        { id: 'u', name: 'u.bin', total: 100, state: 'uploading' },
+        { id: 'p', name: 'p.bin', total: 100, state: 'paused' },
+        { id: 'f', name: 'f.bin', total: 100, state: 'failed' },
+        { id: 'd', name: 'd.bin', total: 100, state: 'done' },
+      ],
+    });
+    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    await settle(el);
+    const group = el.shadowRoot!.querySelector('[part="bulk-actions"]')!;
+    expect(group.getAttribute('role')).to.equal('group');
+    expect(group.getAttribute('aria-label')).to.equal('All uploads');
+    const names = () => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].map((b) => b.textContent!.trim());
+    expect(names()).to.deep.equal(['Pause all', 'Resume all', 'Retry failed', 'Cancel all', 'Clear finished']);
+    const click = async (name: string) => {
+      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].find((b) => b.textContent!.trim() === name)!.click();
+      await settle(el);
+    };
+    await click('Clear finished');
+    expect(uploader.calls.filter((c) => c.method === 'remove').map((c) => c.id)).to.deep.equal(['d']);
+    await click('Retry failed');
+    expect(uploader.calls.at(-1)?.method).to.equal('retryFailed');
+    await click('Cancel all');
+    expect(uploader.calls.at(-1)?.method).to.equal('cancelAll');
+    expect(names()).to.deep.equal(['Clear finished']);
+    await expect(el).to.be.accessible();
+  });
+});
