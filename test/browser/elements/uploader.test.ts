@@ -54,7 +54,8 @@ describe('<store-uploader>', () => {
     await el.updateComplete;
     const order = focusables(el.shadowRoot!);
     expect(order.slice(0, 4)).to.deep.equal(['Convert files to native formats where possible', 'Text recognition language', 'Browse files', 'Browse folder']);
-    expect(order.slice(4, 6)).to.deep.equal(['Pause a.csv', 'Cancel a.csv']);
+    // Then the list: its bulk actions in the header, then the first row's controls.
+    expect(order.slice(4, 8)).to.deep.equal(['Pause all', 'Cancel all', 'Pause a.csv', 'Cancel a.csv']);
   });
 
   it('lets the page cancel store-files-add', async () => {
