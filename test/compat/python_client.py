@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-import httplib2
+from bearer_http import BearerHttp
 from googleapiclient.discovery import build_from_document
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseDownload, MediaIoBaseUpload
@@ -19,23 +19,12 @@ URL, TOKEN, DISCOVERY = sys.argv[1], sys.argv[2], sys.argv[3]
 SEEN = []  # (method, path without query, status) of every HTTP exchange the client made
 
 
-class BearerHttp(httplib2.Http):
-    """httplib2 with the bearer token on every request, 308 not followed (as googleapiclient's build_http does)."""
-
-    def __init__(self):
-        super().__init__(timeout=30)
-        self.redirect_codes = self.redirect_codes - {308}
-
-    def request(self, uri, method="GET", body=None, headers=None, *args, **kwargs):
-        headers = dict(headers or {})
-        headers["authorization"] = "Bearer " + TOKEN
-        resp, content = super().request(uri, method, body, headers, *args, **kwargs)
-        path = uri.split("?", 1)[0][len(URL):]
-        query = uri.split("?", 1)[1] if "?" in uri else ""
-        upload_type = next((p.split("=", 1)[1] for p in query.split("&") if p.startswith("uploadType=")), None)
-        # httplib2 decompresses gzip and keeps the original Content-Encoding as "-content-encoding".
-        SEEN.append({"method": method, "path": path, "uploadType": upload_type, "status": resp.status, "encoding": resp.get("-content-encoding")})
-        return resp, content
+def record(uri, method, headers, resp):
+    path = uri.split("?", 1)[0][len(URL):]
+    query = uri.split("?", 1)[1] if "?" in uri else ""
+    upload_type = next((p.split("=", 1)[1] for p in query.split("&") if p.startswith("uploadType=")), None)
+    # httplib2 decompresses gzip and keeps the original Content-Encoding as "-content-encoding".
+    SEEN.append({"method": method, "path": path, "uploadType": upload_type, "status": resp.status, "encoding": resp.get("-content-encoding")})
 
 
 def md5(data):
@@ -59,7 +48,7 @@ def download(request):
 def main():
     with open(DISCOVERY, encoding="utf-8") as f:
         doc = f.read().replace("ROOT_URL", URL)
-    svc = build_from_document(doc, http=BearerHttp())
+    svc = build_from_document(doc, http=BearerHttp(TOKEN, record))
     files = svc.files()
     report = {}
 

@@ -8,7 +8,7 @@ import io
 import json
 import sys
 
-import httplib2
+from bearer_http import BearerHttp
 from googleapiclient.discovery import build_from_document
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseDownload, MediaIoBaseUpload
@@ -17,19 +17,8 @@ URL, TOKEN, DISCOVERY, SCENARIO = sys.argv[1:5]
 SEEN = []
 
 
-class BearerHttp(httplib2.Http):
-    """httplib2 with the bearer token on every request, 308 not followed (as googleapiclient's build_http does)."""
-
-    def __init__(self):
-        super().__init__(timeout=30)
-        self.redirect_codes = self.redirect_codes - {308}
-
-    def request(self, uri, method="GET", body=None, headers=None, *args, **kwargs):
-        headers = dict(headers or {})
-        headers["authorization"] = "Bearer " + TOKEN
-        resp, content = super().request(uri, method, body, headers, *args, **kwargs)
-        SEEN.append({"method": method, "range": headers.get("Content-Range") or headers.get("range"), "status": resp.status})
-        return resp, content
+def record(uri, method, headers, resp):
+    SEEN.append({"method": method, "range": headers.get("Content-Range") or headers.get("range"), "status": resp.status})
 
 
 def md5(data):
@@ -61,7 +50,7 @@ def upload(files, data, chunksize, resumable=True, file_id=None):
 def main():
     with open(DISCOVERY, encoding="utf-8") as f:
         doc = f.read().replace("ROOT_URL", URL)
-    svc = build_from_document(doc, http=BearerHttp())
+    svc = build_from_document(doc, http=BearerHttp(TOKEN, record))
     files = svc.files()
     data = bytes(range(256)) * 4096 + b"tail\r"  # 1 MiB + 5 bytes
     report = {"localMd5": md5(data), "localSize": len(data)}

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { bytesOf } from './helpers/bytes.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
 
 const BLOCK = 256 * 1024;
@@ -18,11 +19,6 @@ before(async () => {
 });
 after(() => svc.stop());
 
-function bytesOf(size: number, seed = 3): Buffer {
-  const b = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) b[i] = (i * 13 + seed) & 255;
-  return b;
-}
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
 async function startSession(): Promise<{ uri: string; id: string }> {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { bytesOf } from './helpers/bytes.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
 
 const KB256 = 256 * 1024;
@@ -10,13 +11,6 @@ before(async () => {
   svc = await startService();
 });
 after(() => svc.stop());
-
-/** Deterministic bytes: byte i = (i * 7 + seed) & 255. */
-export function bytesOf(size: number, seed = 1): Buffer {
-  const b = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) b[i] = (i * 7 + seed) & 255;
-  return b;
-}
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 

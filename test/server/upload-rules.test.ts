@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { bytesOf } from './helpers/bytes.ts';
 import { type ApiResult, type ServiceHandle, startService } from './helpers/service.ts';
 
 const KB256 = 256 * 1024;
@@ -15,11 +16,6 @@ before(async () => {
 });
 after(() => svc.stop());
 
-function bytesOf(size: number, seed = 3): Buffer {
-  const b = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) b[i] = (i * 13 + seed) & 255;
-  return b;
-}
 const md5 = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
 
 async function start(meta?: object, headers: Record<string, string> = {}, query = ''): Promise<string> {
