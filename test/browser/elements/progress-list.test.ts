@@ -200,8 +200,15 @@ describe('<store-progress-list>', () => {
     expect(rendered).to.be.lessThan(100);
     expect(text(el.shadowRoot!.querySelector('[part="summary"]'))).to.match(/^3750 of 10000 uploaded/);
     const scroller = el.shadowRoot!.querySelector<HTMLElement>('[part="list"]')!;
-    scroller.scrollTop = scroller.scrollHeight;
-    await waitUntil(() => rows(el).some((r) => r.getAttribute('aria-posinset') === '10000'), 'the last row never rendered', { timeout: 15_000 });
+    // The virtualizer sizes its content after its first layout: scroll to the end again until that end is final.
+    await waitUntil(
+      () => {
+        scroller.scrollTop = scroller.scrollHeight;
+        return rows(el).some((r) => r.getAttribute('aria-posinset') === '10000');
+      },
+      'the last row never rendered',
+      { timeout: 15_000 },
+    );
     expect(rows(el).length).to.be.lessThan(100);
   });
 
