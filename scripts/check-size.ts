@@ -70,6 +70,11 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: true,
     why: '<store-uploader> imports it when it gets a base-url: every upload needs it',
   },
+  'src/elements/internal/hook-runner.ts': {
+    label: 'beforeUpload runner of the elements',
+    firstUpload: false,
+    why: 'only when a page sets a beforeUpload hook on <store-dropzone> or <store-uploader>',
+  },
   'src/client/index.ts': {
     label: 'service client (import formats, share batch)',
     firstUpload: false,

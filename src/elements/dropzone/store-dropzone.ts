@@ -5,7 +5,7 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
-import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
+import { addOptionsOf, watchRefusal } from '../internal/before-upload.ts';
 import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -166,7 +166,8 @@ export class StoreDropzone extends StoreElement {
       maxTotalSize: this.maxTotalSize,
       alreadyAddedBytes: already.bytes,
     });
-    const hooked = this.beforeUpload && checked.accepted.length ? await throughHook(this.beforeUpload, checked.accepted) : undefined;
+    const hook = checked.accepted.length ? this.beforeUpload : undefined;
+    const hooked = hook && (await (await import('../internal/hook-runner.ts')).throughHook(hook, checked.accepted));
     const accepted = hooked ? hooked.accepted : checked.accepted;
     this.rejected = [];
     this.refuse(hooked ? [...checked.rejected, ...hooked.rejected] : checked.rejected);
