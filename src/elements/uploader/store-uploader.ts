@@ -385,7 +385,8 @@ export class StoreUploader extends StoreElement {
     if (this.activeUploader) addPicked(this.activeUploader, picked, { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '' }, refuse);
   }
 
-  #alreadyAdded = () => countAdded(this.#controller.snapshot.tasks, this.pending);
+  // The uploader's own snapshot: the controller's may lag a change (a cancel) by one event.
+  #alreadyAdded = () => countAdded(this.activeUploader?.snapshot.tasks ?? [], this.pending);
 
   /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */
   #keepFocus(): void {
