@@ -47,7 +47,7 @@ async function mountUploader(hook: BeforeUpload | undefined, lang = 'en', upload
 async function uploaded(el: StoreUploader, count: number): Promise<{ id: string; name: string }[]> {
   const done = () => el.activeUploader!.snapshot.tasks.filter((t) => t.state === 'done');
   await waitUntil(() => done().length === count, `${count} uploads did not finish`, { timeout: 30_000 });
-  return done().map((t) => t.file!);
+  return done().map((t) => ({ id: t.file!.id, name: t.file!.name ?? '' }));
 }
 
 async function description(id: string): Promise<string | undefined> {
