@@ -1,5 +1,5 @@
 import { proxy, wrap, type Remote } from 'comlink';
-import { runBeforeUpload } from './before-upload.ts';
+import { loadBeforeUpload } from './before-upload-loader.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
   AddOptions,
@@ -96,7 +96,8 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const info = fileInfo(file);
     if (!this.beforeUpload) return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
     // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
-    const checked = runBeforeUpload(this.beforeUpload, file, options);
+    const hook = this.beforeUpload;
+    const checked = loadBeforeUpload().then((run) => run(hook, file, options));
     return this.start(
       info,
       options,

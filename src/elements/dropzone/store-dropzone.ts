@@ -5,7 +5,7 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
-import { addOptionsOf, watchRefusal } from '../internal/before-upload.ts';
+import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
 import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -167,7 +167,7 @@ export class StoreDropzone extends StoreElement {
       alreadyAddedBytes: already.bytes,
     });
     const hook = checked.accepted.length ? this.beforeUpload : undefined;
-    const hooked = hook && (await (await import('../internal/hook-runner.ts')).throughHook(hook, checked.accepted));
+    const hooked = hook && (await throughHook(hook, checked.accepted));
     const accepted = hooked ? hooked.accepted : checked.accepted;
     this.rejected = [];
     this.refuse(hooked ? [...checked.rejected, ...hooked.rejected] : checked.rejected);

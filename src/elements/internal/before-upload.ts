@@ -1,10 +1,29 @@
 /**
- * The elements' side of `beforeUpload` that every page loads (the hook itself runs in `hook-runner.ts`, loaded when a
- * hook is set): the options a picked file is added with, and hearing of a refusal by the uploader's own hook
- * (`createUploader({ beforeUpload })`), which arrives through the task's `done`.
+ * The elements' side of `beforeUpload`: the hook runs on each picked file after the restrictions (its runner loads
+ * on first use), and what it refuses joins the restrictions' refusals (same list, same `store-files-reject` event).
+ * A refusal by the uploader's own hook (`createUploader({ beforeUpload })`) arrives later, through the task's
+ * `done`, and is reported the same way.
  */
 import type { PickedFile, RejectedFile } from '../events.ts';
-import type { AddOptions, UploadTask } from '../../uploader/index.ts';
+import { loadBeforeUpload } from '../../uploader/index.ts';
+import type { AddOptions, BeforeUpload, UploadTask } from '../../uploader/index.ts';
+
+/** Runs `hook` on every file (all at once; answers kept in the files' order). */
+export async function throughHook(hook: BeforeUpload, files: readonly PickedFile[]): Promise<{ accepted: PickedFile[]; rejected: RejectedFile[] }> {
+  const run = await loadBeforeUpload();
+  const outcomes = await Promise.all(files.map((picked) => run(hook, picked.file, addOptionsOf(picked))));
+  const accepted: PickedFile[] = [];
+  const rejected: RejectedFile[] = [];
+  outcomes.forEach((outcome, i) => {
+    const picked = files[i]!;
+    if (!outcome.ok) rejected.push({ ...picked, reason: outcome.reason, ...(outcome.reason === 'hook-error' && { message: outcome.message }) });
+    else {
+      const { handle, metadata, convertTo } = outcome.options;
+      accepted.push({ file: outcome.file as File, relativePath: picked.relativePath, ...(handle && { handle }), ...(metadata && { metadata }), ...(convertTo && { convertTo }) });
+    }
+  });
+  return { accepted, rejected };
+}
 
 /** What `uploader.add` is given for a picked file. */
 export function addOptionsOf(picked: PickedFile): AddOptions {
