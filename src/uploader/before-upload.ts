@@ -24,7 +24,7 @@ export async function runBeforeUpload(hook: BeforeUpload, file: File | Blob, opt
   if (answer instanceof Blob) {
     const { handle: _handle, ...rest } = options;
     const replacement = answer instanceof File ? answer : new File([answer], asFile.name, { type: answer.type || asFile.type, lastModified: Date.now() });
-    return { ok: true, file: replacement, options: rest };
+    return { ok: true, file: replacement, options: renamedPath(rest, replacement.name) };
   }
   if (typeof answer !== 'object' || !isChanges(answer)) {
     return { ok: false, reason: 'hook-error', message: `beforeUpload must return false, a File or Blob, or { name, metadata, convertTo }; got ${describe(answer)}` };
@@ -34,7 +34,13 @@ export async function runBeforeUpload(hook: BeforeUpload, file: File | Blob, opt
   if (answer.convertTo) next.convertTo = answer.convertTo;
   // A new File of the same bytes (no copy): the list shows the new name, and the service stores it.
   const renamed = answer.name ? new File([file], answer.name, { type: file.type, lastModified: asFile.lastModified }) : file;
-  return { ok: true, file: renamed, options: next };
+  return { ok: true, file: renamed, options: answer.name ? renamedPath(next, answer.name) : next };
+}
+
+/** A file in a folder keeps its folder under a new name: `docs/a.txt` → `docs/b.txt` (the list shows the path). */
+function renamedPath(options: AddOptions, name: string): AddOptions {
+  const path = options.relativePath;
+  return path ? { ...options, relativePath: path.slice(0, path.lastIndexOf('/') + 1) + name } : options;
 }
 
 function isChanges(value: object): value is BeforeUploadChanges {

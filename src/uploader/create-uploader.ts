@@ -107,8 +107,8 @@ class MainThreadUploader extends EventTarget implements Uploader {
         const next = fileInfo(outcome.file);
         const task = this.tasks.get(id);
         if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
-          const { convertTo } = outcome.options;
-          task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }) };
+          const { convertTo, relativePath } = outcome.options;
+          task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }), ...(relativePath && { relativePath }) };
           this.scheduleChange(0);
         }
         return this.remote.add(id, outcome.file, next, outcome.options);

@@ -18,8 +18,9 @@ export async function throughHook(hook: BeforeUpload, files: readonly PickedFile
     const picked = files[i]!;
     if (!outcome.ok) rejected.push({ ...picked, reason: outcome.reason, ...(outcome.reason === 'hook-error' && { message: outcome.message }) });
     else {
-      const { handle, metadata, convertTo } = outcome.options;
-      accepted.push({ file: outcome.file as File, relativePath: picked.relativePath, ...(handle && { handle }), ...(metadata && { metadata }), ...(convertTo && { convertTo }) });
+      const { handle, metadata, convertTo, relativePath } = outcome.options;
+      const file = outcome.file as File;
+      accepted.push({ file, relativePath: relativePath ?? file.name, ...(handle && { handle }), ...(metadata && { metadata }), ...(convertTo && { convertTo }) });
     }
   });
   return { accepted, rejected };

@@ -133,10 +133,11 @@ describe('beforeUpload on the elements', () => {
     const added = nextEvent(zone, 'store-files-add');
     await zone.addFiles([{ file: new File(['zone bytes'], 'a.txt'), relativePath: 'dir/a.txt' }]);
     const picked = (await added).detail.files[0]!;
-    expect([picked.file.name, picked.relativePath, picked.metadata]).to.deep.equal([`zone-${tag}.txt`, 'dir/a.txt', { description: 'from the dropzone' }]);
+    // The renamed file keeps its folder in the path the list shows.
+    expect([picked.file.name, picked.relativePath, picked.metadata]).to.deep.equal([`zone-${tag}.txt`, `dir/zone-${tag}.txt`, { description: 'from the dropzone' }]);
     const stored = await uploader.task(uploader.snapshot.tasks[0]!.id)!.done;
     expect(stored.name).to.equal(`zone-${tag}.txt`);
     expect(await description(stored.id)).to.equal('from the dropzone');
-    expect(uploader.snapshot.tasks[0]!.relativePath).to.equal('dir/a.txt');
+    expect(uploader.snapshot.tasks[0]!.relativePath).to.equal(`dir/zone-${tag}.txt`);
   });
 });

@@ -56,7 +56,7 @@ describe('createUploader beforeUpload', () => {
     const replaced = u.add(new File(['replace me'], 'photo.bin', { type: 'application/octet-stream' }));
     const [a, b] = await Promise.all([renamed.done, replaced.done]);
     expect(await stored(a.id)).to.deep.include({ name: `renamed-${tag}.txt`, description: 'from docs/original.txt', size: String(tag.length) });
-    expect(renamed.snapshot.name).to.equal(`renamed-${tag}.txt`);
+    expect([renamed.snapshot.name, renamed.snapshot.relativePath]).to.deep.equal([`renamed-${tag}.txt`, `docs/renamed-${tag}.txt`]);
     // A File replacement brings its own name; its bytes are what the service keeps.
     expect(b.name).to.equal(replacement.name);
     expect(await sameBytes(replacement, await download(baseUrl, b.id))).to.equal(true);
