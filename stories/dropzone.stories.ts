@@ -40,6 +40,24 @@ export const Rejected: Story = {
   },
 };
 
+/**
+ * Files refused by `min-file-size`, `max-total-size` and a `beforeUpload` hook (one skipped, one whose hook threw),
+ * under right-to-left Hebrew.
+ */
+export const RejectedBySizeAndHook: Story = {
+  render: () => html`<div dir="rtl" lang="he"><store-dropzone multiple min-file-size="100" max-total-size="5000"></store-dropzone></div>`,
+  play: async ({ canvasElement }) => {
+    const dz = zone(canvasElement);
+    dz.beforeUpload = (file) => {
+      if (file.name.startsWith('.')) return false;
+      if (file.name.endsWith('.tmp')) throw new Error('temporary files are not uploaded');
+      return undefined;
+    };
+    const f = (name: string, size: number) => ({ file: new File([new Uint8Array(size)], name, { type: 'text/plain' }), relativePath: name });
+    await dz.addFiles([f('empty.txt', 0), f('report.txt', 4000), f('appendix.txt', 2000), f('.DS_Store', 200), f('draft.tmp', 300)]);
+  },
+};
+
 /** Disabled: every control is off. */
 export const Disabled: Story = { render: () => html`<store-dropzone disabled></store-dropzone>` };
 

@@ -4,6 +4,8 @@
  * Native `change` is used for form-like values and is not repeated here.
  */
 
+import type { FileMetadata } from '../uploader/index.ts';
+
 /** One file the user handed over, with where it came from. */
 export interface PickedFile {
   file: File;
@@ -11,14 +13,23 @@ export interface PickedFile {
   relativePath: string;
   /** Kept when the browser offers one, so an upload can resume after a reload without choosing the file again. */
   handle?: FileSystemFileHandle;
+  /** Metadata a `beforeUpload` hook asked for, sent with the file. */
+  metadata?: FileMetadata;
+  /** A conversion a `beforeUpload` hook asked for; it wins over the element's own choice. */
+  convertTo?: string;
 }
 
-/** Why a file was not accepted. */
-export type RejectReason = 'type' | 'size' | 'count' | 'multiple';
+/**
+ * Why a file was not accepted: a restriction it broke (`type`, `size`, `min-size`, `total-size`, `count`,
+ * `multiple`), or the `beforeUpload` hook (`skipped`: it returned `false`; `hook-error`: it threw).
+ */
+export type RejectReason = 'type' | 'size' | 'min-size' | 'total-size' | 'count' | 'multiple' | 'skipped' | 'hook-error';
 
 /** One refused file and why. */
 export interface RejectedFile extends PickedFile {
   reason: RejectReason;
+  /** For `hook-error`: the message of the error the hook threw. */
+  message?: string;
 }
 
 /** A control pressed on one row of the progress list. */
@@ -28,7 +39,7 @@ export type TaskAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'r
 export interface StoreEventDetails {
   /** Files accepted by a dropzone; cancelable: `preventDefault()` stops the dropzone from calling `uploader.add`. */
   'store-files-add': { files: PickedFile[] };
-  /** Files refused by a dropzone's `accept`, `multiple`, `max-file-size` or `max-files`. */
+  /** Files refused by a dropzone's restrictions or its `beforeUpload` hook. */
   'store-files-reject': { files: RejectedFile[] };
   /** A task control was used; cancelable: `preventDefault()` stops the element from calling the uploader. */
   'store-task-action': { taskId: string; action: TaskAction; file?: File };

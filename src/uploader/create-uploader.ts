@@ -1,7 +1,9 @@
 import { proxy, wrap, type Remote } from 'comlink';
+import { loadBeforeUpload } from './before-upload-loader.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
   AddOptions,
+  BeforeUpload,
   InterruptedUpload,
   TaskSnapshot,
   Uploader,
@@ -34,6 +36,9 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
     throw new UploadError({ code: 'bad-request', message: 'getAccessToken must be a function that returns the bearer token' });
   }
   validateOptions({ ...options, baseUrl: options.baseUrl ?? '' });
+  if (options.beforeUpload !== undefined && typeof options.beforeUpload !== 'function') {
+    throw new UploadError({ code: 'bad-request', message: 'beforeUpload must be a function (file, { relativePath }) => …' });
+  }
   if (!options.service && !options.worker && typeof Worker === 'undefined') {
     throw new UploadError({
       code: 'bad-request',
@@ -52,6 +57,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private online = true;
   private changeTimer?: ReturnType<typeof setTimeout>;
   private readonly detach: () => void;
+  private readonly beforeUpload: BeforeUpload | undefined;
 
   constructor(options: CreateUploaderOptions) {
     super();
@@ -62,7 +68,9 @@ class MainThreadUploader extends EventTarget implements Uploader {
     }
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.online = nav?.onLine !== false;
-    const { getAccessToken, worker: _worker, service: _service, ...rest } = options;
+    this.beforeUpload = options.beforeUpload;
+    // Functions cannot cross to the worker: the hook stays here, and runs here.
+    const { getAccessToken, worker: _worker, service: _service, beforeUpload: _hook, ...rest } = options;
     const init: WorkerUploaderOptions = { ...rest, online: this.online };
     this.ready = withTimeout(
       Promise.resolve(this.remote.init(init, proxy(() => getAccessToken()), proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)))),
@@ -86,7 +94,27 @@ class MainThreadUploader extends EventTarget implements Uploader {
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
     const info = fileInfo(file);
-    return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+    if (!this.beforeUpload) return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+    // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
+    const hook = this.beforeUpload;
+    const checked = loadBeforeUpload().then((run) => run(hook, file, options));
+    return this.start(
+      info,
+      options,
+      async (id) => {
+        const outcome = await checked;
+        if (!outcome.ok) throw new UploadError({ code: 'rejected', message: outcome.message, reason: outcome.reason });
+        const next = fileInfo(outcome.file);
+        const task = this.tasks.get(id);
+        if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
+          const { convertTo, relativePath } = outcome.options;
+          task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }), ...(relativePath && { relativePath }) };
+          this.scheduleChange(0);
+        }
+        return this.remote.add(id, outcome.file, next, outcome.options);
+      },
+      file.size,
+    );
   }
 
   task(id: string): UploadTask | undefined {
@@ -210,8 +238,20 @@ class MainThreadUploader extends EventTarget implements Uploader {
     else settle.reject(new UploadError(result.error));
   }
 
-  /** The task could not even be handed to the worker (or re-armed there): it fails here, with an `error` event. */
+  /**
+   * The task could not even be handed to the worker (or re-armed there): it fails here, with an `error` event. A
+   * file the `beforeUpload` hook refused leaves the list instead, with a `reject` event.
+   */
   private failTask(task: TaskHandle, error: unknown): void {
+    if (error instanceof UploadError && error.code === 'rejected') {
+      this.tasks.delete(task.id);
+      task.settle.reject(error);
+      const { id: taskId, name, relativePath } = task.snapshot;
+      const reason = error.reason === 'skipped' ? 'skipped' : 'hook-error';
+      this.dispatchEvent(new CustomEvent('reject', { detail: { taskId, name, relativePath: relativePath ?? name, reason, message: error.message } }));
+      this.scheduleChange(0);
+      return;
+    }
     const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
     task.settle.reject(new UploadError(info));

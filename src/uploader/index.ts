@@ -1,6 +1,8 @@
 /** Public entry of the uploader layer: the main-thread facade, its types, and the engine for custom environments. */
 export { createUploader, type CreateUploaderOptions } from './create-uploader.ts';
 export { UploadError } from './upload-error.ts';
+export { loadBeforeUpload } from './before-upload-loader.ts';
+export type { BeforeUploadOutcome } from './before-upload.ts';
 export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine.ts';
 export { UploadWorkerService, type WorkerUploaderOptions, type TaskResult, type FileInfo, type EnginePorts } from './worker-service.ts';
 /** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */

@@ -28,6 +28,7 @@ export type UploadErrorCode =
   | 'offline'
   | 'cancelled'
   | 'file-changed'
+  | 'rejected'
   | 'unknown';
 
 /** A failure with a code, the HTTP status when one was involved, and the service's own reason and message. */
@@ -73,6 +74,46 @@ export interface AddOptions {
   handle?: FileSystemFileHandle;
   /** Relative path inside a dropped folder, for display. */
   relativePath?: string;
+}
+
+/** Where the file handed to a `beforeUpload` hook came from. */
+export interface BeforeUploadContext {
+  /** Path inside a dropped or chosen folder (`photos/2024/a.jpg`); the file name for loose files. */
+  relativePath: string;
+}
+
+/** What a `beforeUpload` hook may change of one file; what it leaves out stays as it was. */
+export interface BeforeUploadChanges {
+  /** The name stored on the service (and shown in the list). */
+  name?: string;
+  /** Merged over the metadata the file was added with (`description`, `parents`, …). */
+  metadata?: FileMetadata;
+  /** A native kind to convert to; replaces the conversion the file was added with. */
+  convertTo?: string;
+}
+
+/**
+ * A hook's answer: `false` skips the file; a `File` or `Blob` is uploaded instead of it (a `Blob` keeps the file's
+ * name); `{ name, metadata, convertTo }` changes what is sent; `true` or nothing uploads it unchanged.
+ */
+export type BeforeUploadResult = boolean | File | Blob | BeforeUploadChanges | undefined | void;
+
+/**
+ * Runs on the main thread for each file before it is handed to the upload worker; may be async. A hook that throws
+ * (or rejects) refuses the file, with the error's message as the reason.
+ */
+export type BeforeUpload = (file: File, context: BeforeUploadContext) => BeforeUploadResult | Promise<BeforeUploadResult>;
+
+/** A file a `beforeUpload` hook refused: the detail of the uploader's `reject` event. */
+export interface RejectedUpload {
+  /** The task `add` returned; it leaves the list when the file is refused. */
+  taskId: string;
+  name: string;
+  relativePath: string;
+  /** `skipped`: the hook returned `false`; `hook-error`: it threw, or returned something it may not. */
+  reason: 'skipped' | 'hook-error';
+  /** The hook's error message for `hook-error`; a fixed English sentence for `skipped`. */
+  message: string;
 }
 
 /** A serialisable picture of one task, as the elements render it. */
@@ -152,6 +193,8 @@ export interface UploaderEventMap {
   success: CustomEvent<TaskSnapshot>;
   error: CustomEvent<TaskSnapshot>;
   'interrupted-found': CustomEvent<InterruptedUpload[]>;
+  /** A file the `beforeUpload` hook refused (its task left the list; its `done` rejects with code `rejected`). */
+  reject: CustomEvent<RejectedUpload>;
   /** Any change of the snapshot (throttled); elements re-render on it. */
   change: CustomEvent<UploaderSnapshot>;
 }
@@ -223,4 +266,9 @@ export interface UploaderOptions {
   backoff?: { baseMs?: number; capMs?: number };
   /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
   worker?: Worker;
+  /**
+   * Called for every file given to `add` before it goes to the worker: skip it, replace it, or change its name,
+   * metadata or conversion (see `BeforeUpload`). Not called for `resumeInterrupted`: that file was accepted before.
+   */
+  beforeUpload?: BeforeUpload;
 }

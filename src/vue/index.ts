@@ -45,7 +45,7 @@ type Common = 'i18n' | 'colorScheme';
 export type VueStoreDropzone = DefineCustomElement<
   StoreDropzone,
   Pick<StoreEventMap, 'store-files-add' | 'store-files-reject'>,
-  Common | 'accept' | 'multiple' | 'maxFileSize' | 'maxFiles' | 'disabled' | 'uploader'
+  Common | 'accept' | 'multiple' | 'maxFileSize' | 'minFileSize' | 'maxFiles' | 'maxTotalSize' | 'disabled' | 'uploader' | 'beforeUpload'
 >;
 
 /** `<store-progress-list>` in Vue templates. */
@@ -70,7 +70,10 @@ export type VueStoreUploader = DefineCustomElement<
   | 'resumableThreshold'
   | 'accept'
   | 'maxFileSize'
+  | 'minFileSize'
   | 'maxFiles'
+  | 'maxTotalSize'
+  | 'beforeUpload'
   | 'conversion'
   | 'share'
   | 'name'

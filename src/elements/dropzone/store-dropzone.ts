@@ -5,19 +5,22 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
-import { applyRestrictions } from '../internal/restrictions.ts';
+import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
+import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
-import type { Uploader } from '../../uploader/index.ts';
+import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
 import { dropzoneStyles } from './store-dropzone.styles.ts';
 
 /**
  * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
  *
  * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser); Escape
- * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
- * reported with `store-files-reject`, never silently dropped. Accepted files are announced with the cancelable
- * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add`.
+ * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size`, `min-file-size`,
+ * `max-files` and `max-total-size`, then given to the `beforeUpload` hook when one is set; refused ones are listed
+ * and reported with `store-files-reject`, never silently dropped. Accepted files (as the hook changed them) are
+ * announced with the cancelable `store-files-add`; unless it is cancelled and when an `uploader` is set, each is
+ * handed to `uploader.add`.
  *
  * @slot - Extra content shown under the buttons (a hint, an icon).
  *
@@ -41,6 +44,11 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * @event store-files-reject - Files were refused. Detail: `{ files: RejectedFile[] }` with a `reason` each.
  *
  * @attr drag-over - Present while files are dragged over (also `:state(drag-over)`).
+ * @attr max-file-size - Largest accepted file in bytes; 0 means no limit.
+ * @attr min-file-size - Smallest accepted file in bytes; 0 means no limit.
+ * @attr max-files - Most files accepted, counting files already in the list; 0 means no limit.
+ * @attr max-total-size - Most bytes accepted in total, counting files already in the list (not cancelled or
+ *   removed); 0 means no limit.
  */
 export class StoreDropzone extends StoreElement {
   static override styles = [themeStyles, dropzoneStyles];
@@ -52,9 +60,12 @@ export class StoreDropzone extends StoreElement {
     accept: {},
     multiple: { type: Boolean },
     maxFileSize: { type: Number, attribute: 'max-file-size' },
+    minFileSize: { type: Number, attribute: 'min-file-size' },
     maxFiles: { type: Number, attribute: 'max-files' },
+    maxTotalSize: { type: Number, attribute: 'max-total-size' },
     disabled: { type: Boolean, reflect: true },
     uploader: { attribute: false },
+    beforeUpload: { attribute: false },
     rejected: { state: true, attribute: false },
     dragging: { state: true, attribute: false },
   };
@@ -68,8 +79,27 @@ export class StoreDropzone extends StoreElement {
   /** Largest accepted file in bytes; 0 means no limit. */
   declare maxFileSize: number;
 
+  /** Smallest accepted file in bytes; 0 means no limit. */
+  declare minFileSize: number;
+
   /** Most files accepted, counting files already in the uploader; 0 means no limit. */
   declare maxFiles: number;
+
+  /** Most bytes accepted in total, counting the files already in the uploader that are not cancelled; 0 means no limit. */
+  declare maxTotalSize: number;
+
+  /**
+   * Called for each file that passed the restrictions, before `store-files-add`: return `false` to refuse it, a
+   * `File`/`Blob` to upload instead, or `{ name, metadata, convertTo }`; may be async; a throw refuses the file
+   * with the error's message. Refused files are listed and reported like the restrictions' (`skipped`, `hook-error`).
+   */
+  declare beforeUpload: BeforeUpload | undefined;
+
+  /**
+   * What is already in the list these files join, for `max-files` and `max-total-size`, when that is not `uploader`'s
+   * list (`<store-uploader>` sets it). Read when files arrive; not rendered.
+   */
+  alreadyAdded: (() => { files: number; bytes: number }) | undefined;
 
   /** Refuse all input. */
   declare disabled: boolean;
@@ -91,7 +121,9 @@ export class StoreDropzone extends StoreElement {
     this.accept = '';
     this.multiple = false;
     this.maxFileSize = 0;
+    this.minFileSize = 0;
     this.maxFiles = 0;
+    this.maxTotalSize = 0;
     this.disabled = false;
     this.rejected = [];
     this.dragging = false;
@@ -123,33 +155,45 @@ export class StoreDropzone extends StoreElement {
   /** Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. */
   async addFiles(files: readonly PickedFile[]): Promise<void> {
     if (this.disabled || files.length === 0) return;
-    const alreadyAdded = this.uploader ? this.uploader.snapshot.tasks.filter((t) => t.state !== 'cancelled' && t.state !== 'failed').length : 0;
-    const { accepted, rejected } = applyRestrictions(files, {
+    const already = this.alreadyAdded?.() ?? countAdded(this.uploader?.snapshot.tasks ?? []);
+    const checked = applyRestrictions(files, {
       accept: this.accept,
       multiple: this.multiple,
       maxFileSize: this.maxFileSize,
+      minFileSize: this.minFileSize,
       maxFiles: this.maxFiles,
-      alreadyAdded,
+      alreadyAdded: already.files,
+      maxTotalSize: this.maxTotalSize,
+      alreadyAddedBytes: already.bytes,
     });
-    this.rejected = rejected;
-    if (rejected.length) emit(this, 'store-files-reject', { files: rejected });
+    const hook = checked.accepted.length ? this.beforeUpload : undefined;
+    const hooked = hook && (await throughHook(hook, checked.accepted));
+    const accepted = hooked ? hooked.accepted : checked.accepted;
+    this.rejected = [];
+    this.refuse(hooked ? [...checked.rejected, ...hooked.rejected] : checked.rejected);
     if (accepted.length === 0) return;
     if (emit(this, 'store-files-add', { files: accepted }) && this.uploader) {
       const uploader = this.uploader;
-      await inSlices(accepted, (picked) =>
-        uploader.add(picked.file, {
-          ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
-          ...(picked.handle ? { handle: picked.handle } : {}),
-        }),
-      );
+      await inSlices(accepted, (picked) => watchRefusal(uploader.add(picked.file, addOptionsOf(picked)), picked, (r) => this.refuse([r])));
     }
+  }
+
+  /**
+   * Lists more refused files under the drop area and fires `store-files-reject` for them: what the restrictions and
+   * `beforeUpload` do, for refusals decided elsewhere (the uploader's own hook, an app's check).
+   */
+  refuse(files: readonly RejectedFile[]): void {
+    if (files.length === 0) return;
+    this.rejected = [...this.rejected, ...files];
+    emit(this, 'store-files-reject', { files: [...files] });
   }
 
   override render() {
     const t = this.t;
     const dz = t.dropzone;
-    const limit = (reason: RejectedFile['reason']): string =>
-      reason === 'size' ? formatBytes(this.maxFileSize, t.locale) : reason === 'count' ? String(this.maxFiles) : '';
+    const bytes: Partial<Record<RejectedFile['reason'], number>> = { size: this.maxFileSize, 'min-size': this.minFileSize, 'total-size': this.maxTotalSize };
+    const limit = (r: RejectedFile): string =>
+      r.reason === 'count' ? String(this.maxFiles) : r.reason === 'hook-error' ? (r.message ?? '') : r.reason in bytes ? formatBytes(bytes[r.reason]!, t.locale) : '';
     return html`
       <div part="base" class="base" role="group" aria-label=${dz.label}>
         <p part="prompt" class="prompt" id="prompt">${this.dragging ? dz.dragOver : dz.prompt}</p>
@@ -169,12 +213,12 @@ export class StoreDropzone extends StoreElement {
     `;
   }
 
-  #renderRejections(limit: (reason: RejectedFile['reason']) => string) {
+  #renderRejections(limit: (rejected: RejectedFile) => string) {
     const dz = this.t.dropzone;
     return html`
       <h2>${dz.rejectedTitle}</h2>
       <ul>
-        ${this.rejected.map((r) => html`<li dir="auto" data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r.reason))}</li>`)}
+        ${this.rejected.map((r) => html`<li dir="auto" data-reason=${r.reason}>${dz.reject[r.reason](r.relativePath, limit(r))}</li>`)}
       </ul>
       <button type="button" class="dismiss" @click=${this.#dismiss}>${dz.dismiss}</button>
     `;

@@ -26,6 +26,10 @@ export const ar: StoreI18n = {
       size: (name, limit) => `${name}: أكبر من الحد المسموح ${limit}.`,
       count: (name, limit) => `${name}: يمكن إضافة ${limit} ملفات على الأكثر.`,
       multiple: (name) => `${name}: يمكن إضافة ملف واحد فقط.`,
+      'min-size': (name, limit) => `${name}: أصغر من الحد الأدنى ${limit}.`,
+      'total-size': (name, limit) => `${name}: ستتجاوز الملفات معًا الحد المسموح ${limit}.`,
+      skipped: (name) => `${name}: تخطّته هذه الصفحة.`,
+      'hook-error': (name, message) => `${name}: تعذّر تجهيزه للرفع (${message}).`,
     },
   },
   list: {
@@ -82,6 +86,7 @@ export const ar: StoreI18n = {
     offline: 'أنت غير متصل.',
     cancelled: 'أُلغي الرفع.',
     'file-changed': 'تغيّر الملف على القرص أثناء رفعه.',
+    rejected: 'رُفض هذا الملف قبل رفعه.',
     unknown: 'حدث خطأ ما.',
   },
   actions: {

@@ -20,6 +20,10 @@ export const de: StoreI18n = {
       size: (name, limit) => `${name}: größer als die Grenze von ${limit}.`,
       count: (name, limit) => `${name}: Höchstens ${limit} Dateien können hinzugefügt werden.`,
       multiple: (name) => `${name}: Nur eine Datei kann hinzugefügt werden.`,
+      'min-size': (name, limit) => `${name}: kleiner als das Minimum von ${limit}.`,
+      'total-size': (name, limit) => `${name}: Zusammen würden die Dateien die Grenze von ${limit} überschreiten.`,
+      skipped: (name) => `${name}: von dieser Seite übersprungen.`,
+      'hook-error': (name, message) => `${name}: konnte nicht für den Upload vorbereitet werden (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const de: StoreI18n = {
     offline: 'Sie sind offline.',
     cancelled: 'Der Upload wurde abgebrochen.',
     'file-changed': 'Die Datei wurde während des Uploads geändert.',
+    rejected: 'Diese Datei wurde vor dem Hochladen abgelehnt.',
     unknown: 'Etwas ist schiefgegangen.',
   },
   actions: {

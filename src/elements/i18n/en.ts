@@ -18,6 +18,10 @@ export const en: StoreI18n = {
       size: (name, limit) => `${name}: larger than the limit of ${limit}.`,
       count: (name, limit) => `${name}: at most ${limit} files can be added.`,
       multiple: (name) => `${name}: only one file can be added.`,
+      'min-size': (name, limit) => `${name}: smaller than the minimum of ${limit}.`,
+      'total-size': (name, limit) => `${name}: the files together would exceed the limit of ${limit}.`,
+      skipped: (name) => `${name}: skipped by this page.`,
+      'hook-error': (name, message) => `${name}: could not be prepared for upload (${message}).`,
     },
   },
   list: {
@@ -74,6 +78,7 @@ export const en: StoreI18n = {
     offline: 'You are offline.',
     cancelled: 'The upload was cancelled.',
     'file-changed': 'The file changed on disk while it was uploading.',
+    rejected: 'This file was refused before it was uploaded.',
     unknown: 'Something went wrong.',
   },
   actions: {

@@ -20,6 +20,10 @@ export const es: StoreI18n = {
       size: (name, limit) => `${name}: supera el límite de ${limit}.`,
       count: (name, limit) => `${name}: se pueden añadir como máximo ${limit} archivos.`,
       multiple: (name) => `${name}: solo se puede añadir un archivo.`,
+      'min-size': (name, limit) => `${name}: es menor que el mínimo de ${limit}.`,
+      'total-size': (name, limit) => `${name}: juntos, los archivos superarían el límite de ${limit}.`,
+      skipped: (name) => `${name}: omitido por esta página.`,
+      'hook-error': (name, message) => `${name}: no se pudo preparar para la subida (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const es: StoreI18n = {
     offline: 'No tienes conexión.',
     cancelled: 'La subida se canceló.',
     'file-changed': 'El archivo cambió en el disco durante la subida.',
+    rejected: 'Este archivo se rechazó antes de subirlo.',
     unknown: 'Algo salió mal.',
   },
   actions: {

@@ -22,6 +22,10 @@ export const fr: StoreI18n = {
       size: (name, limit) => `${name} : dépasse la limite de ${limit}.`,
       count: (name, limit) => `${name} : ${limit} fichiers au plus peuvent être ajoutés.`,
       multiple: (name) => `${name} : un seul fichier peut être ajouté.`,
+      'min-size': (name, limit) => `${name} : plus petit que le minimum de ${limit}.`,
+      'total-size': (name, limit) => `${name} : ensemble, les fichiers dépasseraient la limite de ${limit}.`,
+      skipped: (name) => `${name} : ignoré par cette page.`,
+      'hook-error': (name, message) => `${name} : n’a pas pu être préparé pour l’envoi (${message}).`,
     },
   },
   list: {
@@ -78,6 +82,7 @@ export const fr: StoreI18n = {
     offline: 'Vous êtes hors ligne.',
     cancelled: 'L’envoi a été annulé.',
     'file-changed': 'Le fichier a été modifié sur le disque pendant l’envoi.',
+    rejected: 'Ce fichier a été refusé avant d’être envoyé.',
     unknown: 'Une erreur s’est produite.',
   },
   actions: {

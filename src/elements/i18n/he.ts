@@ -20,6 +20,10 @@ export const he: StoreI18n = {
       size: (name, limit) => `${name}: גדול מהמגבלה של ${limit}.`,
       count: (name, limit) => `${name}: אפשר להוסיף ${limit} קבצים לכל היותר.`,
       multiple: (name) => `${name}: אפשר להוסיף קובץ אחד בלבד.`,
+      'min-size': (name, limit) => `${name}: קטן מהמינימום של ${limit}.`,
+      'total-size': (name, limit) => `${name}: יחד הקבצים יחרגו מהמגבלה של ${limit}.`,
+      skipped: (name) => `${name}: הדף הזה דילג עליו.`,
+      'hook-error': (name, message) => `${name}: לא ניתן היה להכין אותו להעלאה (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const he: StoreI18n = {
     offline: 'אין חיבור לרשת.',
     cancelled: 'ההעלאה בוטלה.',
     'file-changed': 'הקובץ השתנה בדיסק בזמן ההעלאה.',
+    rejected: 'הקובץ הזה נדחה לפני שהועלה.',
     unknown: 'משהו השתבש.',
   },
   actions: {

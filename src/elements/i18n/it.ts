@@ -20,6 +20,10 @@ export const it: StoreI18n = {
       size: (name, limit) => `${name}: supera il limite di ${limit}.`,
       count: (name, limit) => `${name}: si possono aggiungere al massimo ${limit} file.`,
       multiple: (name) => `${name}: si può aggiungere un solo file.`,
+      'min-size': (name, limit) => `${name}: più piccolo del minimo di ${limit}.`,
+      'total-size': (name, limit) => `${name}: insieme, i file supererebbero il limite di ${limit}.`,
+      skipped: (name) => `${name}: saltato da questa pagina.`,
+      'hook-error': (name, message) => `${name}: non è stato possibile prepararlo per il caricamento (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const it: StoreI18n = {
     offline: 'Sei offline.',
     cancelled: 'Il caricamento è stato annullato.',
     'file-changed': 'Il file è cambiato sul disco durante il caricamento.',
+    rejected: 'Questo file è stato rifiutato prima del caricamento.',
     unknown: 'Qualcosa è andato storto.',
   },
   actions: {

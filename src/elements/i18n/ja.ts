@@ -17,6 +17,10 @@ export const ja: StoreI18n = {
       size: (name, limit) => `${name}：上限の${limit}を超えています。`,
       count: (name, limit) => `${name}：追加できるのは${limit}ファイルまでです。`,
       multiple: (name) => `${name}：追加できるファイルは1つだけです。`,
+      'min-size': (name, limit) => `${name}：下限の${limit}より小さいです。`,
+      'total-size': (name, limit) => `${name}：ファイルの合計が上限の${limit}を超えます。`,
+      skipped: (name) => `${name}：このページによってスキップされました。`,
+      'hook-error': (name, message) => `${name}：アップロードの準備ができませんでした（${message}）。`,
     },
   },
   list: {
@@ -73,6 +77,7 @@ export const ja: StoreI18n = {
     offline: 'オフラインです。',
     cancelled: 'アップロードはキャンセルされました。',
     'file-changed': 'アップロード中にファイルが変更されました。',
+    rejected: 'このファイルはアップロード前に拒否されました。',
     unknown: '問題が発生しました。',
   },
   actions: {

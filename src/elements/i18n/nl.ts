@@ -20,6 +20,10 @@ export const nl: StoreI18n = {
       size: (name, limit) => `${name}: groter dan de limiet van ${limit}.`,
       count: (name, limit) => `${name}: er kunnen maximaal ${limit} bestanden worden toegevoegd.`,
       multiple: (name) => `${name}: er kan maar één bestand worden toegevoegd.`,
+      'min-size': (name, limit) => `${name}: kleiner dan het minimum van ${limit}.`,
+      'total-size': (name, limit) => `${name}: samen zouden de bestanden de limiet van ${limit} overschrijden.`,
+      skipped: (name) => `${name}: overgeslagen door deze pagina.`,
+      'hook-error': (name, message) => `${name}: kon niet worden voorbereid voor het uploaden (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const nl: StoreI18n = {
     offline: 'Je bent offline.',
     cancelled: 'De upload is geannuleerd.',
     'file-changed': 'Het bestand is tijdens het uploaden gewijzigd.',
+    rejected: 'Dit bestand is geweigerd voordat het werd geüpload.',
     unknown: 'Er is iets misgegaan.',
   },
   actions: {

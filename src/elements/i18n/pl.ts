@@ -21,6 +21,10 @@ export const pl: StoreI18n = {
       size: (name, limit) => `${name}: przekracza limit ${limit}.`,
       count: (name, limit) => `${name}: można dodać najwyżej ${limit} plików.`,
       multiple: (name) => `${name}: można dodać tylko jeden plik.`,
+      'min-size': (name, limit) => `${name}: mniejszy niż minimum ${limit}.`,
+      'total-size': (name, limit) => `${name}: łącznie pliki przekroczyłyby limit ${limit}.`,
+      skipped: (name) => `${name}: pominięty przez tę stronę.`,
+      'hook-error': (name, message) => `${name}: nie udało się przygotować do przesłania (${message}).`,
     },
   },
   list: {
@@ -77,6 +81,7 @@ export const pl: StoreI18n = {
     offline: 'Jesteś offline.',
     cancelled: 'Przesyłanie anulowano.',
     'file-changed': 'Plik zmienił się na dysku podczas przesyłania.',
+    rejected: 'Ten plik został odrzucony przed przesłaniem.',
     unknown: 'Coś poszło nie tak.',
   },
   actions: {

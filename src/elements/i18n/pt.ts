@@ -20,6 +20,10 @@ export const pt: StoreI18n = {
       size: (name, limit) => `${name}: maior que o limite de ${limit}.`,
       count: (name, limit) => `${name}: no máximo ${limit} arquivos podem ser adicionados.`,
       multiple: (name) => `${name}: só um arquivo pode ser adicionado.`,
+      'min-size': (name, limit) => `${name}: menor que o mínimo de ${limit}.`,
+      'total-size': (name, limit) => `${name}: juntos, os arquivos passariam do limite de ${limit}.`,
+      skipped: (name) => `${name}: ignorado por esta página.`,
+      'hook-error': (name, message) => `${name}: não foi possível prepará-lo para o envio (${message}).`,
     },
   },
   list: {
@@ -76,6 +80,7 @@ export const pt: StoreI18n = {
     offline: 'Você está off-line.',
     cancelled: 'O envio foi cancelado.',
     'file-changed': 'O arquivo mudou no disco durante o envio.',
+    rejected: 'Este arquivo foi recusado antes do envio.',
     unknown: 'Algo deu errado.',
   },
   actions: {

@@ -17,6 +17,10 @@ export const zh: StoreI18n = {
       size: (name, limit) => `${name}：超过了 ${limit} 的限制。`,
       count: (name, limit) => `${name}：最多只能添加 ${limit} 个文件。`,
       multiple: (name) => `${name}：只能添加一个文件。`,
+      'min-size': (name, limit) => `${name}：小于 ${limit} 的下限。`,
+      'total-size': (name, limit) => `${name}：文件总大小将超过 ${limit} 的限制。`,
+      skipped: (name) => `${name}：已被此页面跳过。`,
+      'hook-error': (name, message) => `${name}：无法准备上传（${message}）。`,
     },
   },
   list: {
@@ -71,6 +75,7 @@ export const zh: StoreI18n = {
     offline: '你处于离线状态。',
     cancelled: '上传已取消。',
     'file-changed': '上传期间文件在磁盘上被修改。',
+    rejected: '此文件在上传前被拒绝。',
     unknown: '出了点问题。',
   },
   actions: {

@@ -1,9 +1,10 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import type { PickedFile } from '../events.ts';
+import type { PickedFile, RejectedFile } from '../events.ts';
 import { targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
 import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
+import type { StoreDropzone } from '../dropzone/store-dropzone.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
@@ -12,8 +13,9 @@ import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
-import { DOCUMENT_MIME } from '../../protocol/index.ts';
-import type { AddOptions, Uploader } from '../../uploader/index.ts';
+import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
+import { addPicked } from './add-picked.ts';
+import { countAdded } from '../internal/restrictions.ts';
 import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
 import { FormValue } from './form-value.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
@@ -79,7 +81,9 @@ export class StoreUploader extends StoreElement {
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
+    minFileSize: { type: Number, attribute: 'min-file-size' },
     maxFiles: { type: Number, attribute: 'max-files' },
+    maxTotalSize: { type: Number, attribute: 'max-total-size' },
     conversion: {},
     share: { type: Boolean },
     name: { reflect: true },
@@ -87,6 +91,7 @@ export class StoreUploader extends StoreElement {
     importFormats: { attribute: false },
     getAccessToken: { attribute: false },
     shareFiles: { attribute: false },
+    beforeUpload: { attribute: false },
     convertAll: { state: true, attribute: false },
     ocrLanguage: { state: true, attribute: false },
     pending: { state: true, attribute: false },
@@ -104,10 +109,18 @@ export class StoreUploader extends StoreElement {
   declare chunkSize: number | undefined;
   /** Files larger than this go resumable in a created uploader. */
   declare resumableThreshold: number | undefined;
-  /** Passed to the dropzone. */
+  /** Passed to the dropzone; `max-files` and `max-total-size` also count the files waiting for a conversion choice. */
   declare accept: string;
   declare maxFileSize: number;
+  declare minFileSize: number;
   declare maxFiles: number;
+  declare maxTotalSize: number;
+  /**
+   * Runs on each file that passed the restrictions, before it is listed or uploaded: `false` refuses it, a
+   * `File`/`Blob` replaces it, `{ name, metadata, convertTo }` changes what is sent (its `convertTo` wins over the
+   * conversion choice); may be async; a throw refuses it with the error's message. Refusals show in the dropzone.
+   */
+  declare beforeUpload: BeforeUpload | undefined;
   /** `global` (one switch, default), `per-file` (a picker per file before upload) or `none`. */
   declare conversion: 'global' | 'per-file' | 'none';
   /** Show the "share with" step once files are uploaded. */
@@ -148,7 +161,9 @@ export class StoreUploader extends StoreElement {
     this.token = '';
     this.accept = '';
     this.maxFileSize = 0;
+    this.minFileSize = 0;
     this.maxFiles = 0;
+    this.maxTotalSize = 0;
     this.conversion = 'global';
     this.share = false;
     this.name = '';
@@ -273,7 +288,11 @@ export class StoreUploader extends StoreElement {
           multiple
           accept=${this.accept}
           max-file-size=${this.maxFileSize}
+          min-file-size=${this.minFileSize}
           max-files=${this.maxFiles}
+          max-total-size=${this.maxTotalSize}
+          .beforeUpload=${this.beforeUpload}
+          .alreadyAdded=${this.#alreadyAdded}
           color-scheme=${this.colorScheme ?? nothing}
           .i18n=${this.i18n}
           @store-files-add=${this.#onAdd}
@@ -362,16 +381,12 @@ export class StoreUploader extends StoreElement {
   };
 
   #add(picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
-    const uploader = this.activeUploader;
-    if (!uploader) return;
-    const options: AddOptions = {
-      ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
-      ...(picked.handle ? { handle: picked.handle } : {}),
-      ...(convertTo ? { convertTo } : {}),
-      ...(convertTo === DOCUMENT_MIME && ocrLanguage && isOcrSource(picked.file.type) ? { ocrLanguage } : {}),
-    };
-    uploader.add(picked.file, options);
+    const refuse = (r: RejectedFile) => this.renderRoot.querySelector<StoreDropzone>('store-dropzone')?.refuse([r]);
+    if (this.activeUploader) addPicked(this.activeUploader, picked, { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '' }, refuse);
   }
+
+  // The uploader's own snapshot: the controller's may lag a change (a cancel) by one event.
+  #alreadyAdded = () => countAdded(this.activeUploader?.snapshot.tasks ?? [], this.pending);
 
   /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */
   #keepFocus(): void {

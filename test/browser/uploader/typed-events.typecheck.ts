@@ -18,6 +18,18 @@ export function typedEvents(): void {
     const list: InterruptedUpload[] = e.detail;
     void list;
   });
+  uploader.addEventListener('reject', (e) => {
+    const reason: 'skipped' | 'hook-error' = e.detail.reason;
+    void [reason, e.detail.relativePath, e.detail.message];
+  });
+  // The hook's context and answers are typed: a rename with metadata, a skip, a replacement, async.
+  createUploader({
+    baseUrl: 'https://store.example',
+    getAccessToken: () => 'token',
+    beforeUpload: async (file, { relativePath }) => (file.size === 0 ? false : relativePath.endsWith('.txt') ? new Blob(['x']) : { name: file.name, metadata: { description: relativePath } }),
+  });
+  // @ts-expect-error a hook answers a boolean, a File/Blob or changes, not a string
+  createUploader({ baseUrl: 'https://store.example', getAccessToken: () => 'token', beforeUpload: () => 'skip' });
   const onError = (e: CustomEvent<TaskSnapshot>) => void e.detail.error?.code;
   uploader.addEventListener('error', onError);
   uploader.removeEventListener('error', onError);
