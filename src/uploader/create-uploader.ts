@@ -1,6 +1,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
+  AddFolderOptions,
   AddOptions,
   InterruptedUpload,
   TaskSnapshot,
@@ -87,6 +88,11 @@ class MainThreadUploader extends EventTarget implements Uploader {
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
     const info = fileInfo(file);
     return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+  }
+
+  async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    await this.ready;
+    return this.remote.addFolder(path, options);
   }
 
   task(id: string): UploadTask | undefined {

@@ -1,10 +1,11 @@
 import type { StoreClient } from '../client/index.ts';
 import type { BackoffOptions } from '../protocol/backoff.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
+import { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
 import { fingerprintOf } from './request-metadata.ts';
-import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import { UploadJob, isFinal, type JobDeps, type JobEvent } from './upload-job.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
@@ -36,6 +37,10 @@ export interface EngineConfig {
   backoff?: BackoffOptions;
   /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
   blobQuotaBytes?: number;
+  /** The folder files go into by default (undefined: the user's root). */
+  parentId?: string;
+  /** Ignore the folders of relative paths by default. */
+  flatten?: boolean;
   /** Receives every task event (progress already throttled). */
   onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
 }
@@ -60,6 +65,7 @@ export class UploadEngine {
   /** The `run` of every job under way. */
   private readonly runs = new Set<Promise<void>>();
   private readonly ids: IdPool;
+  private readonly folders: FolderTree;
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
   /** The config with its defaults applied, resolved once: every job gets this same object. */
@@ -71,6 +77,7 @@ export class UploadEngine {
     // only the check whose mistake would otherwise surface per task, late.
     if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
     this.ids = new IdPool(config.client);
+    this.folders = new FolderTree({ client: config.client, ids: this.ids, ...(config.store && { store: config.store }), locks: config.locks, clock: config.clock, lifetimeMs: SESSION_LIFETIME_MS });
     const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
     this.deps = {
       baseUrl: config.baseUrl,
@@ -88,6 +95,7 @@ export class UploadEngine {
       ...(config.backoff && { backoff: config.backoff }),
       resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
       chunkSize: config.chunkSize,
+      folders: this.folders,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
     };
     this.unsubscribeOnline = config.online.subscribe((online) => {
@@ -100,7 +108,8 @@ export class UploadEngine {
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
    * instead of starting over; `resumeId` names the record to resume explicitly.
    */
-  async add(taskId: string, file: EngineFile, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+  async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    const options = this.withDefaults(given);
     const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
     // The record keeps its key: another tab may be uploading it under that key right now.
     const record = await this.findRecord(fingerprint, resumeId);
@@ -121,6 +130,12 @@ export class UploadEngine {
     this.jobs.set(taskId, job);
     this.enqueue(job);
     return { ...job.snapshot };
+  }
+
+  /** Creates the folders of `path` under the target (see `Uploader.addFolder`); undefined when flattening. */
+  async addFolder(path: string, given: AddFolderOptions = {}): Promise<string | undefined> {
+    const options = this.withDefaults(given);
+    return options.flatten ? undefined : this.folders.ensure(path, options.parentId);
   }
 
   /** A copy of the task's current snapshot. */
@@ -190,6 +205,7 @@ export class UploadEngine {
         total: record.total,
         bytesAcknowledged: record.acknowledged,
         updatedAt: record.updatedAt,
+        ...(record.relativePath && { relativePath: record.relativePath }),
         canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
       }));
   }
@@ -230,6 +246,12 @@ export class UploadEngine {
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
     await Promise.all(this.runs);
+  }
+
+  /** The uploader's `parentId` and `flatten` under what the call gave. */
+  private withDefaults<T extends AddFolderOptions>(options: T): T {
+    const { parentId, flatten } = this.config;
+    return { ...(parentId !== undefined && { parentId }), ...(flatten && { flatten }), ...options };
   }
 
   private job(taskId: string): UploadJob {
