@@ -1,5 +1,5 @@
-import type { StoreClient } from '../client/index.ts';
-import type { BackoffOptions } from '../protocol/backoff.ts';
+import { StoreError, type StoreClient } from '../client/index.ts';
+import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
@@ -132,10 +132,21 @@ export class UploadEngine {
     return { ...job.snapshot };
   }
 
-  /** Creates the folders of `path` under the target (see `Uploader.addFolder`); undefined when flattening. */
+  /**
+   * Creates the folders of `path` under the target (see `Uploader.addFolder`); undefined when flattening. Nothing
+   * else retries these creates (no task carries them), so a 5xx, rate limit or lost connection is tried again here.
+   */
   async addFolder(path: string, given: AddFolderOptions = {}): Promise<string | undefined> {
     const options = this.withDefaults(given);
-    return options.flatten ? undefined : this.folders.ensure(path, options.parentId);
+    if (options.flatten) return undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.folders.ensure(path, options.parentId);
+      } catch (error) {
+        if (!(error instanceof StoreError && error.retryable) || attempt >= this.deps.maxRetries) throw error;
+        await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
+      }
+    }
   }
 
   /** A copy of the task's current snapshot. */

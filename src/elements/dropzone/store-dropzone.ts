@@ -17,7 +17,9 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser); Escape
  * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
  * reported with `store-files-reject`, never silently dropped. Accepted files are announced with the cancelable
- * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add`.
+ * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add` (and each
+ * empty folder of a drop to `uploader.addFolder`), into `parent-id` and the folders of its relative path, or
+ * straight into `parent-id` with `flatten`.
  *
  * @slot - Extra content shown under the buttons (a hint, an icon).
  *
@@ -37,10 +39,13 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * @cssproperty --store-dropzone-active-background - Background while files are dragged over.
  * @cssproperty --store-dropzone-error-color - Colour of the refused-files list.
  *
- * @event store-files-add - Files were accepted; cancelable. Detail: `{ files: PickedFile[] }`.
+ * @event store-files-add - Files were accepted; cancelable. Detail: `{ files: PickedFile[], folders: string[] }`
+ *   (`folders`: the paths of a drop's empty folders).
  * @event store-files-reject - Files were refused. Detail: `{ files: RejectedFile[] }` with a `reason` each.
  *
  * @attr drag-over - Present while files are dragged over (also `:state(drag-over)`).
+ * @attr parent-id - ID of the folder files go into (default: the uploader's, else the user's root).
+ * @attr flatten - Put files directly into `parent-id`, ignoring the folders of their relative paths.
  */
 export class StoreDropzone extends StoreElement {
   static override styles = [themeStyles, dropzoneStyles];
@@ -54,6 +59,8 @@ export class StoreDropzone extends StoreElement {
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     maxFiles: { type: Number, attribute: 'max-files' },
     disabled: { type: Boolean, reflect: true },
+    parentId: { attribute: 'parent-id' },
+    flatten: { type: Boolean },
     uploader: { attribute: false },
     rejected: { state: true, attribute: false },
     dragging: { state: true, attribute: false },
@@ -74,6 +81,12 @@ export class StoreDropzone extends StoreElement {
   /** Refuse all input. */
   declare disabled: boolean;
 
+  /** The folder files (and the folders of their relative paths) go into; unset: the uploader's `parentId`. */
+  declare parentId: string | undefined;
+
+  /** Put every file directly into `parentId`, not into the folders of its relative path. */
+  declare flatten: boolean;
+
   /** When set, accepted files go to `uploader.add` unless `store-files-add` is cancelled. */
   declare uploader: Uploader | undefined;
 
@@ -93,6 +106,7 @@ export class StoreDropzone extends StoreElement {
     this.maxFileSize = 0;
     this.maxFiles = 0;
     this.disabled = false;
+    this.flatten = false;
     this.rejected = [];
     this.dragging = false;
     this.addEventListener('dragenter', this.#onDragEnter);
@@ -120,9 +134,12 @@ export class StoreDropzone extends StoreElement {
     if (!this.disabled) this.#input('folder').click();
   }
 
-  /** Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. */
-  async addFiles(files: readonly PickedFile[]): Promise<void> {
-    if (this.disabled || files.length === 0) return;
+  /**
+   * Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. `folders`
+   * are the paths of empty folders to create beside them (`photos/empty`).
+   */
+  async addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
+    if (this.disabled || files.length + folders.length === 0) return;
     const alreadyAdded = this.uploader ? this.uploader.snapshot.tasks.filter((t) => t.state !== 'cancelled' && t.state !== 'failed').length : 0;
     const { accepted, rejected } = applyRestrictions(files, {
       accept: this.accept,
@@ -133,13 +150,17 @@ export class StoreDropzone extends StoreElement {
     });
     this.rejected = rejected;
     if (rejected.length) emit(this, 'store-files-reject', { files: rejected });
-    if (accepted.length === 0) return;
-    if (emit(this, 'store-files-add', { files: accepted }) && this.uploader) {
+    if (accepted.length === 0 && folders.length === 0) return;
+    if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader) {
       const uploader = this.uploader;
+      const target = { ...(this.parentId ? { parentId: this.parentId } : {}), ...(this.flatten ? { flatten: true } : {}) };
+      // No row shows a folder: the uploader retries a failed create itself, and one that still fails is left out.
+      for (const path of folders) uploader.addFolder(path, target).catch(() => undefined);
       await inSlices(accepted, (picked) =>
         uploader.add(picked.file, {
           ...(picked.relativePath !== picked.file.name ? { relativePath: picked.relativePath } : {}),
           ...(picked.handle ? { handle: picked.handle } : {}),
+          ...target,
         }),
       );
     }
@@ -228,14 +249,14 @@ export class StoreDropzone extends StoreElement {
     this.#setDragging(false);
     if (this.disabled || !event.dataTransfer) return;
     event.preventDefault();
-    void collectFromDataTransfer(event.dataTransfer).then((files) => this.addFiles(files));
+    void collectFromDataTransfer(event.dataTransfer).then(({ files, folders }) => this.addFiles(files, folders));
   };
 
   #onPaste = (event: ClipboardEvent): void => {
     const data = event.clipboardData;
     if (this.disabled || !data || !Array.from(data.types).includes('Files')) return;
     event.preventDefault();
-    void collectFromDataTransfer(data).then((files) => this.addFiles(files));
+    void collectFromDataTransfer(data).then(({ files, folders }) => this.addFiles(files, folders));
   };
 
   #setDragging(on: boolean): void {

@@ -81,6 +81,8 @@ export class StoreUploader extends StoreElement {
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     maxFiles: { type: Number, attribute: 'max-files' },
     conversion: {},
+    parentId: { attribute: 'parent-id' },
+    flatten: { type: Boolean },
     share: { type: Boolean },
     name: { reflect: true },
     uploader: { attribute: false },
@@ -110,6 +112,10 @@ export class StoreUploader extends StoreElement {
   declare maxFiles: number;
   /** `global` (one switch, default), `per-file` (a picker per file before upload) or `none`. */
   declare conversion: 'global' | 'per-file' | 'none';
+  /** ID of the folder files (and the folders of a dropped folder) go into; unset: the uploader's, else the root. */
+  declare parentId: string | undefined;
+  /** Put every file directly into `parent-id`, not into the folders of its relative path. */
+  declare flatten: boolean;
   /** Show the "share with" step once files are uploaded. */
   declare share: boolean;
   /** Form field name of the uploaded file IDs. */
@@ -151,6 +157,7 @@ export class StoreUploader extends StoreElement {
     this.maxFiles = 0;
     this.conversion = 'global';
     this.share = false;
+    this.flatten = false;
     this.name = '';
     this.convertAll = false;
     this.ocrLanguage = '';
@@ -327,12 +334,14 @@ export class StoreUploader extends StoreElement {
     },
   });
 
-  #onAdd = (event: CustomEvent<{ files: PickedFile[] }>): void => {
+  #onAdd = (event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void => {
     // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
     // still bubbling to the page when this listener runs; waiting for the dispatch to finish lets a page listener
     // cancel it like any other `store-files-add`.
     queueMicrotask(() => {
       if (event.defaultPrevented) return;
+      // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
+      for (const path of event.detail.folders) this.activeUploader?.addFolder(path, this.#target()).catch(() => undefined);
       if (this.conversion === 'per-file') {
         this.pending = [...this.pending, ...event.detail.files];
         this.#syncForm();
@@ -369,8 +378,14 @@ export class StoreUploader extends StoreElement {
       ...(picked.handle ? { handle: picked.handle } : {}),
       ...(convertTo ? { convertTo } : {}),
       ...(convertTo === DOCUMENT_MIME && ocrLanguage && isOcrSource(picked.file.type) ? { ocrLanguage } : {}),
+      ...this.#target(),
     };
     uploader.add(picked.file, options);
+  }
+
+  /** Where files go: `parent-id` and `flatten`, when set (otherwise the uploader's own options apply). */
+  #target(): { parentId?: string; flatten?: boolean } {
+    return { ...(this.parentId ? { parentId: this.parentId } : {}), ...(this.flatten ? { flatten: true } : {}) };
   }
 
   /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */

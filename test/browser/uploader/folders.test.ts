@@ -5,10 +5,9 @@ import { expect } from '@open-wc/testing';
 import { createStore, values } from 'idb-keyval';
 import { createUploader, FOLDER_DB } from '../../../src/uploader/index.ts';
 import type { CreateUploaderOptions, TaskSnapshot, Uploader } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, eventually, nextEvent, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+import { addFault, clearFaults, download, eventually, folderTree as tree, newFolder as target, nextEvent, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
 
 const KiB = 1024;
-const FOLDER = 'application/vnd.svc-apps.folder';
 
 let baseUrl: string;
 const made: Uploader[] = [];
@@ -17,37 +16,6 @@ function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
   const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 }, ...options });
   made.push(u);
   return u;
-}
-
-async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(baseUrl + path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers } });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** A fresh folder for one test, so that its tree is all that test's. */
-async function target(): Promise<string> {
-  return (await api<{ id: string }>('/store/v3/files', { method: 'POST', body: JSON.stringify({ name: `t-${crypto.randomUUID()}`, mimeType: FOLDER }) })).id;
-}
-
-interface Entry {
-  id: string;
-  name: string;
-  mimeType: string;
-}
-
-/** Every path under `folderId`, folders ending in `/`, sorted; a folder made twice shows up twice. */
-async function tree(folderId: string, prefix = '', ids = new Map<string, string>()): Promise<{ paths: string[]; ids: Map<string, string> }> {
-  const q = encodeURIComponent(`'${folderId}' in parents`);
-  const { files } = await api<{ files: Entry[] }>(`/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType)`);
-  const paths: string[] = [];
-  for (const entry of files) {
-    const path = prefix + entry.name + (entry.mimeType === FOLDER ? '/' : '');
-    paths.push(path);
-    ids.set(path, entry.id);
-    if (entry.mimeType === FOLDER) paths.push(...(await tree(entry.id, path, ids)).paths);
-  }
-  return { paths: paths.sort(), ids };
 }
 
 /** A file of random bytes at `path` in a dropped folder. */
@@ -81,7 +49,7 @@ afterEach(async () => {
 
 describe('folder trees', () => {
   it('uploads a dropped tree with nested and empty folders into the target, three at a time, each folder once', async () => {
-    const root = await target();
+    const root = await target(baseUrl);
     const top = unique();
     const files = [
       picked(`${top}/a.txt`, 10 * KiB),
@@ -104,7 +72,7 @@ describe('folder trees', () => {
     const stored = await Promise.all(tasks.map((t) => t.done));
     const [emptyId, emptyTooId] = await empty;
 
-    const { paths, ids } = await tree(root);
+    const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal(
       [
         'loose.bin',
@@ -131,19 +99,19 @@ describe('folder trees', () => {
   });
 
   it('flattens: every file directly in the target, and no folder made', async () => {
-    const root = await target();
+    const root = await target(baseUrl);
     const top = unique();
     const files = [picked(`${top}/x.bin`, 3 * KiB), picked(`${top}/sub/y.bin`, 4 * KiB), picked(`${top}/sub/deep/z.bin`, 700 * KiB)];
     const u = uploader({ parentId: root, flatten: true });
     expect(await u.addFolder(`${top}/empty`)).to.equal(undefined);
     await Promise.all(files.map(({ file, path }) => u.add(file, { relativePath: path }).done));
-    const { paths, ids } = await tree(root);
+    const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal(['x.bin', 'y.bin', 'z.bin']);
     await expectBytes(ids, files.map(({ file }) => ({ file, path: file.name })));
   });
 
   it('takes the target and flattening per file too', async () => {
-    const [first, second] = [await target(), await target()];
+    const [first, second] = [await target(baseUrl), await target(baseUrl)];
     const u = uploader({ parentId: first });
     const kept = picked('p/q/kept.bin', 2 * KiB);
     const flat = picked('p/q/flat.bin', 3 * KiB);
@@ -153,12 +121,12 @@ describe('folder trees', () => {
       u.add(flat.file, { relativePath: flat.path, flatten: true }).done,
       u.add(elsewhere.file, { relativePath: elsewhere.path, parentId: second }).done,
     ]);
-    expect((await tree(first)).paths).to.deep.equal(['flat.bin', 'p/', 'p/q/', 'p/q/kept.bin']);
-    expect((await tree(second)).paths).to.deep.equal(['p/', 'p/moved.bin']);
+    expect((await tree(baseUrl, first)).paths).to.deep.equal(['flat.bin', 'p/', 'p/q/', 'p/q/kept.bin']);
+    expect((await tree(baseUrl, second)).paths).to.deep.equal(['p/', 'p/moved.bin']);
   });
 
   it('creates a folder with the remembered ID when the page went away during its create', async () => {
-    const root = await target();
+    const root = await target(baseUrl);
     const top = unique();
     const files = [picked(`${top}/one.bin`, 6 * KiB), picked(`${top}/inner/two.bin`, 7 * KiB)];
     // The first folder create is held by the service while the page goes: the next page life must use its ID.
@@ -171,14 +139,14 @@ describe('folder trees', () => {
 
     const after = uploader({ parentId: root });
     await Promise.all(files.map(({ file, path }) => after.add(file, { relativePath: path }).done));
-    const { paths, ids } = await tree(root);
+    const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal([`${top}/`, `${top}/inner/`, `${top}/inner/two.bin`, `${top}/one.bin`]);
     expect(ids.get(`${top}/`)).to.equal((await folderRecords()).find((r) => r.key === key)?.id);
     await expectBytes(ids, files);
   });
 
   it('resumes a tree interrupted mid-upload in a next page life into the same folders', async () => {
-    const root = await target();
+    const root = await target(baseUrl);
     const top = unique();
     const files = [
       picked(`${top}/a/one.bin`, 1100 * KiB),
@@ -199,7 +167,7 @@ describe('folder trees', () => {
     expect(left.length).to.be.at.least(3);
     await clearFaults(baseUrl);
     // The first page life made the folders it got to; the next one sends their creates again (409) and reuses them.
-    const made = await tree(root);
+    const made = await tree(baseUrl, root);
     expect(made.paths).to.include(`${top}/`);
     const remembered = new Map((await folderRecords()).map((r) => [r.key, r.id]));
     expect(made.ids.get(`${top}/`)).to.equal(remembered.get(JSON.stringify([root, top])));
@@ -214,7 +182,7 @@ describe('folder trees', () => {
     }, 'the sessions to be free');
     const tasks = left.map(({ file, path }) => next.add(file, { relativePath: path }));
     await Promise.all(tasks.map((t) => t.done));
-    const { paths, ids } = await tree(root);
+    const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal(
       [`${top}/`, `${top}/a/`, `${top}/a/one.bin`, `${top}/a/two.bin`, `${top}/b/`, `${top}/b/c/`, `${top}/b/c/five.bin`, `${top}/b/c/four.bin`, `${top}/b/three.bin`, `${top}/six.bin`].sort(),
     );
