@@ -143,7 +143,7 @@ export class UploadEngine {
       try {
         return await this.folders.ensure(path, options.parentId);
       } catch (error) {
-        if (!(error instanceof StoreError && error.retryable) || attempt >= this.deps.maxRetries) throw error;
+        if (!(error instanceof StoreError && (error.retryable || error.status === 0)) || attempt >= this.deps.maxRetries) throw error;
         await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
       }
     }
