@@ -1,13 +1,15 @@
 import { StoreError, type StoreClient } from '../client/index.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
+import { FOLDER_MIME } from '../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
-import { FolderTree } from './folder-tree.ts';
+import type { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import { UploadJob, isFinal, type JobDeps, type JobEvent } from './upload-job.ts';
+import type { FolderOf } from './place-file.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
@@ -65,7 +67,15 @@ export class UploadEngine {
   /** The `run` of every job under way. */
   private readonly runs = new Set<Promise<void>>();
   private readonly ids: IdPool;
-  private readonly folders: FolderTree;
+  /** The folders of relative paths, loaded with the first file that has one. */
+  private folders?: Promise<FolderTree>;
+  private readonly folderOf: FolderOf = (path, target) => {
+    const { store, locks, clock } = this.config;
+    this.folders ??= import('./folder-tree.ts').then(
+      ({ FolderTree }) => new FolderTree({ createFolder: (...a) => this.createFolder(...a), ids: this.ids, ...(store && { store }), locks, clock, lifetimeMs: SESSION_LIFETIME_MS }),
+    );
+    return this.folders.then((tree) => tree.ensure(path, target));
+  };
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
   /** The config with its defaults applied, resolved once: every job gets this same object. */
@@ -77,7 +87,6 @@ export class UploadEngine {
     // only the check whose mistake would otherwise surface per task, late.
     if (typeof config.chunkSize === 'number') ChunkSizer.validate(config.chunkSize);
     this.ids = new IdPool(config.client);
-    this.folders = new FolderTree({ client: config.client, ids: this.ids, ...(config.store && { store: config.store }), locks: config.locks, clock: config.clock, lifetimeMs: SESSION_LIFETIME_MS });
     const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
     this.deps = {
       baseUrl: config.baseUrl,
@@ -95,7 +104,7 @@ export class UploadEngine {
       ...(config.backoff && { backoff: config.backoff }),
       resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
       chunkSize: config.chunkSize,
-      folders: this.folders,
+      folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
     };
     this.unsubscribeOnline = config.online.subscribe((online) => {
@@ -141,7 +150,7 @@ export class UploadEngine {
     if (options.flatten) return undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.folders.ensure(path, options.parentId);
+        return await this.folderOf(path, options.parentId);
       } catch (error) {
         if (!(error instanceof StoreError && (error.retryable || error.status === 0)) || attempt >= this.deps.maxRetries) throw error;
         await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
@@ -257,6 +266,15 @@ export class UploadEngine {
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
     await Promise.all(this.runs);
+  }
+
+  /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
+  private async createFolder(id: string, name: string, parentId: string | undefined): Promise<void> {
+    try {
+      await this.config.client.files.create({ id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) }, { fields: 'id' });
+    } catch (error) {
+      if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
+    }
   }
 
   /** The uploader's `parentId` and `flatten` under what the call gave. */

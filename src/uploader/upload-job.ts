@@ -2,7 +2,7 @@ import { StoreError, isRateLimit, type StoreClient } from '../client/index.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
-import type { FolderTree } from './folder-tree.ts';
+import { placeFile, type FolderOf } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
 import { MultipartUpload } from './multipart-upload.ts';
@@ -29,8 +29,8 @@ export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'
   chunkSize: number | 'adaptive' | undefined;
   /** Progress of sessions uploaded by other tabs, and ours for them. */
   channel?: ChannelPort;
-  /** The folders of relative paths (files go into them). */
-  folders: FolderTree;
+  /** The folder of a relative path (files go into it). */
+  folderOf: FolderOf;
   emit(event: JobEvent, snapshot: TaskSnapshot): void;
 }
 
@@ -154,7 +154,7 @@ export class UploadJob {
           refreshToken = false;
           if (!this.placed) {
             // The strategy reads the options when it sends the create, so the folder is known before then.
-            this.input.options = await this.deps.folders.place(this.input.options, attempt.signal);
+            this.input.options = await placeFile(this.input.options, this.deps.folderOf, attempt.signal);
             this.placed = true;
           }
           const file = await this.strategy.run(attempt.signal, token);

@@ -6,10 +6,22 @@ import { after, before, describe, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
+import type { FolderRecord } from '../../src/uploader/ports.ts';
 import { download, harness, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
 
 const FOLDER = 'application/vnd.svc-apps.folder';
+
+/** One store two engines share, as two tabs share IndexedDB: the memory store plus the optional folder records. */
+class SharedStore extends MemorySessionStore {
+  readonly folders = new Map<string, FolderRecord>();
+  async getFolder(key: string): Promise<FolderRecord | undefined> {
+    return this.folders.get(key);
+  }
+  async putFolder(record: FolderRecord): Promise<void> {
+    this.folders.set(record.key, record);
+  }
+}
 
 let service: ServiceHandle;
 before(async () => {
@@ -64,7 +76,7 @@ describe('folder trees', () => {
 
   test('two engines sharing a session store and locks (two tabs) make each folder once', async () => {
     const root = await newFolder();
-    const store = new MemorySessionStore();
+    const store = new SharedStore();
     const locks = new MemoryLocks();
     const tabs = [harness(service.url, { store, locks, parentId: root }), harness(service.url, { store, locks, parentId: root })];
     const paths = ['a/b/one.bin', 'a/b/two.bin', 'a/c/three.bin', 'a/four.bin'];

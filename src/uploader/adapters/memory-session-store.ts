@@ -1,9 +1,11 @@
-import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
+import type { SessionRecord, SessionStore } from '../ports.ts';
 
-/** Session records in memory: for `persist: false` and for Node, where there is no IndexedDB. */
+/**
+ * Session records in memory: for `persist: false` and for Node, where there is no IndexedDB. Folders are not kept:
+ * an engine remembers the folder IDs it took for its own life.
+ */
 export class MemorySessionStore implements SessionStore {
   private readonly records = new Map<string, SessionRecord>();
-  private readonly folders = new Map<string, FolderRecord>();
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const record = this.records.get(id);
@@ -20,14 +22,5 @@ export class MemorySessionStore implements SessionStore {
 
   async list(): Promise<SessionRecord[]> {
     return [...this.records.values()].map((record) => ({ ...record }));
-  }
-
-  async getFolder(key: string): Promise<FolderRecord | undefined> {
-    const record = this.folders.get(key);
-    return record && { ...record };
-  }
-
-  async putFolder(record: FolderRecord): Promise<void> {
-    this.folders.set(record.key, { ...record });
   }
 }
