@@ -45,7 +45,7 @@ type Common = 'i18n' | 'colorScheme';
 export type VueStoreDropzone = DefineCustomElement<
   StoreDropzone,
   Pick<StoreEventMap, 'store-files-add' | 'store-files-reject'>,
-  Common | 'accept' | 'multiple' | 'maxFileSize' | 'maxFiles' | 'disabled' | 'uploader'
+  Common | 'accept' | 'multiple' | 'maxFileSize' | 'maxFiles' | 'disabled' | 'uploader' | 'parentId' | 'flatten'
 >;
 
 /** `<store-progress-list>` in Vue templates. */
@@ -72,6 +72,8 @@ export type VueStoreUploader = DefineCustomElement<
   | 'maxFileSize'
   | 'maxFiles'
   | 'conversion'
+  | 'parentId'
+  | 'flatten'
   | 'share'
   | 'name'
   | 'uploader'
