@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import type { ShareGrant } from '../src/elements/events.ts';
-import { ScriptedUploader } from '../src/testing/scripted-uploader.ts';
+import { ScriptedUploader, uploadScript } from '../src/testing/scripted-uploader.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };
 const MB = 1_000_000;
@@ -43,6 +43,33 @@ export const Interrupted: Story = {
         ],
       })}
     ></store-uploader>`,
+};
+
+/**
+ * A dropped folder uploading into a target folder (`parent-id`): each row shows the file's path in the tree the
+ * service gets; three at a time, as the default concurrency.
+ */
+export const FolderUpload: Story = {
+  render: () => {
+    const tree: [string, number][] = [
+      ['photos/2026/beach.jpg', 4 * MB],
+      ['photos/2026/dunes.jpg', 3 * MB],
+      ['photos/2025/snow.png', 2 * MB],
+      ['photos/notes/list.txt', 2_000],
+      ['photos/readme.md', 1_500],
+    ];
+    const uploader = new ScriptedUploader({
+      tasks: tree.map(([path, total], i) => ({ id: `t${i}`, name: path.split('/').pop()!, relativePath: path, total, type: path.endsWith('.jpg') ? 'image/jpeg' : '' })),
+    });
+    // Three uploads move together, then the next ones: the steps of each group of three interleave.
+    const scripts = tree.map(([, total], i) => uploadScript(`t${i}`, total, 4));
+    for (let group = 0; group < scripts.length; group += 3) {
+      const running = scripts.slice(group, group + 3);
+      for (let step = 0; step < running[0]!.length; step++) for (const script of running) if (script[step]) uploader.enqueue(script[step]!);
+    }
+    uploader.autoplay(300);
+    return html`<store-uploader parent-id="target-folder" .uploader=${uploader}></store-uploader>`;
+  },
 };
 
 /** Finished uploads with the share step. */

@@ -37,8 +37,12 @@ export type TaskAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'r
 
 /** Details of every `store-*` event. */
 export interface StoreEventDetails {
-  /** Files accepted by a dropzone; cancelable: `preventDefault()` stops the dropzone from calling `uploader.add`. */
-  'store-files-add': { files: PickedFile[] };
+  /**
+   * Files accepted by a dropzone, and the paths of the empty folders of a dropped folder (`photos/empty`; a folder
+   * input never reports them); cancelable: `preventDefault()` stops the dropzone from calling `uploader.add` and
+   * `uploader.addFolder`.
+   */
+  'store-files-add': { files: PickedFile[]; folders: string[] };
   /** Files refused by a dropzone's restrictions or its `beforeUpload` hook. */
   'store-files-reject': { files: RejectedFile[] };
   /** A task control was used; cancelable: `preventDefault()` stops the element from calling the uploader. */

@@ -6,6 +6,7 @@
  * state the way the real engine does and are recorded in `calls` for tests to check.
  */
 import type {
+  AddFolderOptions,
   AddOptions,
   InterruptedUpload,
   RetryInfo,
@@ -50,7 +51,9 @@ export interface RecordedCall {
   method: string;
   id?: string;
   file?: File | Blob;
-  options?: AddOptions;
+  options?: AddOptions | AddFolderOptions;
+  /** The path of an `addFolder` call. */
+  path?: string;
 }
 
 const ACTIVE: ReadonlySet<TaskState> = new Set(['queued', 'uploading', 'paused', 'retrying', 'verifying']);
@@ -112,6 +115,12 @@ export class ScriptedUploader extends EventTarget implements Uploader {
     if (this.#autoComplete) this.#script.push(...uploadScript(id, file.size, 4, { name, mimeType: options.convertTo ?? file.type }));
     this.#publish(true, 'add', id);
     return this.#handle(id);
+  }
+
+  /** Records the call; resolves with a made-up folder ID (undefined when flattening). */
+  async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    this.calls.push({ method: 'addFolder', path, options });
+    return options.flatten ? undefined : `folder-${path}`;
   }
 
   task(id: string): UploadTask | undefined {

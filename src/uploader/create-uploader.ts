@@ -2,6 +2,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import { loadBeforeUpload } from './before-upload-loader.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
+  AddFolderOptions,
   AddOptions,
   BeforeUpload,
   InterruptedUpload,
@@ -115,6 +116,11 @@ class MainThreadUploader extends EventTarget implements Uploader {
       },
       file.size,
     );
+  }
+
+  async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    await this.ready;
+    return this.remote.addFolder(path, options);
   }
 
   task(id: string): UploadTask | undefined {

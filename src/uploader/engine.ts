@@ -1,12 +1,15 @@
-import type { StoreClient } from '../client/index.ts';
-import type { BackoffOptions } from '../protocol/backoff.ts';
+import { StoreError, type StoreClient } from '../client/index.ts';
+import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
+import { FOLDER_MIME } from '../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
+import type { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
 import { fingerprintOf } from './request-metadata.ts';
-import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import { UploadJob, isFinal, type JobDeps, type JobEvent } from './upload-job.ts';
+import type { FolderOf } from './place-file.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
@@ -36,6 +39,10 @@ export interface EngineConfig {
   backoff?: BackoffOptions;
   /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
   blobQuotaBytes?: number;
+  /** The folder files go into by default (undefined: the user's root). */
+  parentId?: string;
+  /** Ignore the folders of relative paths by default. */
+  flatten?: boolean;
   /** Receives every task event (progress already throttled). */
   onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
 }
@@ -60,6 +67,15 @@ export class UploadEngine {
   /** The `run` of every job under way. */
   private readonly runs = new Set<Promise<void>>();
   private readonly ids: IdPool;
+  /** The folders of relative paths, loaded with the first file that has one. */
+  private folders?: Promise<FolderTree>;
+  private readonly folderOf: FolderOf = (path, target) => {
+    const { store, locks, clock } = this.config;
+    this.folders ??= import('./folder-tree.ts').then(
+      ({ FolderTree }) => new FolderTree({ createFolder: (...a) => this.createFolder(...a), ids: this.ids, ...(store && { store }), locks, clock, lifetimeMs: SESSION_LIFETIME_MS }),
+    );
+    return this.folders.then((tree) => tree.ensure(path, target));
+  };
   private readonly unsubscribeOnline: () => void;
   private readonly locks: LockPort;
   /** The config with its defaults applied, resolved once: every job gets this same object. */
@@ -88,6 +104,7 @@ export class UploadEngine {
       ...(config.backoff && { backoff: config.backoff }),
       resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
       chunkSize: config.chunkSize,
+      folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
     };
     this.unsubscribeOnline = config.online.subscribe((online) => {
@@ -100,7 +117,8 @@ export class UploadEngine {
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
    * instead of starting over; `resumeId` names the record to resume explicitly.
    */
-  async add(taskId: string, file: EngineFile, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+  async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    const options = this.withDefaults(given);
     const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
     // The record keeps its key: another tab may be uploading it under that key right now.
     const record = await this.findRecord(fingerprint, resumeId);
@@ -121,6 +139,23 @@ export class UploadEngine {
     this.jobs.set(taskId, job);
     this.enqueue(job);
     return { ...job.snapshot };
+  }
+
+  /**
+   * Creates the folders of `path` under the target (see `Uploader.addFolder`); undefined when flattening. Nothing
+   * else retries these creates (no task carries them), so a 5xx, rate limit or lost connection is tried again here.
+   */
+  async addFolder(path: string, given: AddFolderOptions = {}): Promise<string | undefined> {
+    const options = this.withDefaults(given);
+    if (options.flatten) return undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.folderOf(path, options.parentId);
+      } catch (error) {
+        if (!(error instanceof StoreError && (error.retryable || error.status === 0)) || attempt >= this.deps.maxRetries) throw error;
+        await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
+      }
+    }
   }
 
   /** A copy of the task's current snapshot. */
@@ -190,6 +225,7 @@ export class UploadEngine {
         total: record.total,
         bytesAcknowledged: record.acknowledged,
         updatedAt: record.updatedAt,
+        ...(record.relativePath && { relativePath: record.relativePath }),
         canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
       }));
   }
@@ -230,6 +266,21 @@ export class UploadEngine {
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
     await Promise.all(this.runs);
+  }
+
+  /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
+  private async createFolder(id: string, name: string, parentId: string | undefined): Promise<void> {
+    try {
+      await this.config.client.files.create({ id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) }, { fields: 'id' });
+    } catch (error) {
+      if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
+    }
+  }
+
+  /** The uploader's `parentId` and `flatten` under what the call gave. */
+  private withDefaults<T extends AddFolderOptions>(options: T): T {
+    const { parentId, flatten } = this.config;
+    return { ...(parentId !== undefined && { parentId }), ...(flatten && { flatten }), ...options };
   }
 
   private job(taskId: string): UploadJob {

@@ -64,6 +64,8 @@ export interface SessionRecord {
   query?: Record<string, string>;
   convertTo?: string;
   updateFileId?: string;
+  /** Path inside a dropped folder, shown again when the upload resumes in a later page life. */
+  relativePath?: string;
   /** Bytes the service confirmed (first byte not yet stored). */
   acknowledged: number;
   /** MD5 state covering bytes [0, hashedTo) (records older than the named states hold a bare hash-wasm state). */
@@ -76,12 +78,27 @@ export interface SessionRecord {
   blob?: Blob;
 }
 
-/** Where resumable sessions live between page lives. */
+/**
+ * A folder the uploader creates for a relative path, remembered so that every upload into that path, in this page
+ * life or a later one, reuses one pre-generated ID (a repeated create answers 409 instead of making a twin).
+ */
+export interface FolderRecord {
+  /** The target folder and the path under it (`JSON.stringify([target, 'photos/2026'])`). */
+  key: string;
+  /** The pre-generated ID the folder is created with. */
+  id: string;
+  updatedAt: number;
+}
+
+/** Where resumable sessions (and the folders uploads go into) live between page lives. */
 export interface SessionStore {
   get(id: string): Promise<SessionRecord | undefined>;
   put(record: SessionRecord): Promise<void>;
   delete(id: string): Promise<void>;
   list(): Promise<SessionRecord[]>;
+  /** A remembered folder; a store without it remembers folders only for the page life. */
+  getFolder?(key: string): Promise<FolderRecord | undefined>;
+  putFolder?(record: FolderRecord): Promise<void>;
 }
 
 /** Connectivity as the environment reports it (`navigator.onLine` and its events). */

@@ -239,6 +239,7 @@ export class ResumableUpload implements UploadStrategy {
       ...(input.options.convertTo && { convertTo: input.options.convertTo }),
       ...(update && { updateFileId: update }),
       ...(input.options.handle && { handle: input.options.handle }),
+      ...(input.options.relativePath && { relativePath: input.options.relativePath }),
       ...(input.keepBlob && { blob: input.file }),
       acknowledged: 0,
       hashedTo: 0,

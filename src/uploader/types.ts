@@ -72,8 +72,23 @@ export interface AddOptions {
   updateFileId?: string;
   /** A handle the browser gave for the file, kept so the upload can resume after a reload. */
   handle?: FileSystemFileHandle;
-  /** Relative path inside a dropped folder, for display. */
+  /**
+   * Path inside a dropped or chosen folder (`photos/2026/a.jpg`): shown in the list, and the file is uploaded into
+   * that tree of folders under `parentId` (each folder created once), unless `flatten` is set.
+   */
   relativePath?: string;
+  /** The folder to upload into, overriding the uploader's `parentId` for this file. */
+  parentId?: string;
+  /** Put the file directly into `parentId`, ignoring the folders of its `relativePath` (default: the uploader's). */
+  flatten?: boolean;
+}
+
+/** Options of `uploader.addFolder`. */
+export interface AddFolderOptions {
+  /** The folder to create the path under, overriding the uploader's `parentId`. */
+  parentId?: string;
+  /** When true nothing is created (the uploader's `flatten` is the default). */
+  flatten?: boolean;
 }
 
 /** Where the file handed to a `beforeUpload` hook came from. */
@@ -151,6 +166,8 @@ export interface InterruptedUpload {
   total: number;
   bytesAcknowledged: number;
   updatedAt: number;
+  /** Path inside the dropped folder it came from. */
+  relativePath?: string;
   /** True when a stored file handle or Blob lets it resume without the user choosing the file again. */
   canResumeWithoutFile: boolean;
 }
@@ -203,6 +220,12 @@ export interface UploaderEventMap {
 export interface Uploader extends EventTarget {
   readonly snapshot: UploaderSnapshot;
   add(file: File | Blob, options?: AddOptions): UploadTask;
+  /**
+   * Creates the folders of `path` (`photos/empty`) under the target, as a dropped empty directory needs; folders
+   * shared with files' relative paths are created once. Resolves with the deepest folder's ID, or undefined when
+   * flattening.
+   */
+  addFolder(path: string, options?: AddFolderOptions): Promise<string | undefined>;
   task(id: string): UploadTask | undefined;
   /** Uploads cut short in an earlier page life. */
   interrupted(): Promise<InterruptedUpload[]>;
@@ -264,6 +287,13 @@ export interface UploaderOptions {
    * `min(capMs, baseMs × 2^attempt)` (defaults 1000 and 32 000 ms). Offline time never counts as a try.
    */
   backoff?: { baseMs?: number; capMs?: number };
+  /**
+   * The folder files go into (default: the user's root). Files with a `relativePath` go into the same tree of
+   * folders under it, each folder created once, even across a reload (its pre-generated ID is kept with the sessions).
+   */
+  parentId?: string;
+  /** Put every file directly into `parentId`, ignoring the folders of relative paths (default false). */
+  flatten?: boolean;
   /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
   worker?: Worker;
   /**

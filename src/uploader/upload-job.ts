@@ -2,6 +2,7 @@ import { StoreError, isRateLimit, type StoreClient } from '../client/index.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
+import { placeFile, type FolderOf } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
 import { MultipartUpload } from './multipart-upload.ts';
@@ -28,6 +29,8 @@ export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'
   chunkSize: number | 'adaptive' | undefined;
   /** Progress of sessions uploaded by other tabs, and ours for them. */
   channel?: ChannelPort;
+  /** The folder of a relative path (files go into it). */
+  folderOf: FolderOf;
   emit(event: JobEvent, snapshot: TaskSnapshot): void;
 }
 
@@ -61,6 +64,8 @@ export class UploadJob {
    * `paused`/`queued`; a resume or retry in that window must not re-arm the task and upload it after all.
    */
   private cancelling = false;
+  /** True once `input.options` carries the file's folder. */
+  private placed = false;
 
   constructor(private readonly deps: JobDeps, readonly input: UploadInput, resumeFrom?: SessionRecord) {
     const file = input.file;
@@ -147,6 +152,11 @@ export class UploadJob {
           if (this.snapshot.state !== 'uploading') this.set({ state: 'uploading', retry: undefined }, 'change');
           token = await this.deps.client.accessToken(refreshToken, token);
           refreshToken = false;
+          if (!this.placed) {
+            // The strategy reads the options when it sends the create, so the folder is known before then.
+            this.input.options = await placeFile(this.input.options, this.deps.folderOf, attempt.signal);
+            this.placed = true;
+          }
           const file = await this.strategy.run(attempt.signal, token);
           this.deps.client.tokenAccepted(token);
           this.finishWith(file);

@@ -2,7 +2,7 @@ import { createStoreClient } from '../client/index.ts';
 import { ManualOnline } from './adapters/navigator-online.ts';
 import { UploadEngine } from './engine.ts';
 import { fingerprintOf } from './request-metadata.ts';
-import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
@@ -70,12 +70,19 @@ export class UploadWorkerService {
       ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
       ...(options.backoff && { backoff: options.backoff }),
       ...(typeof persist === 'object' && persist.blobQuotaBytes !== undefined && { blobQuotaBytes: persist.blobQuotaBytes }),
+      ...(options.parentId !== undefined && { parentId: options.parentId }),
+      ...(options.flatten !== undefined && { flatten: options.flatten }),
       onEvent,
     });
   }
 
   add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     return this.need().add(taskId, { blob: file, ...info }, options, resumeId);
+  }
+
+  /** Creates the folders of `path` under the target; resolves with the deepest one's ID (undefined when flattening). */
+  addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    return this.need().addFolder(path, options);
   }
 
   /** Resolves when the task ends, never rejects: the result says how. */
@@ -127,6 +134,7 @@ export class UploadWorkerService {
       ...(record.convertTo && { convertTo: record.convertTo }),
       ...(record.updateFileId && { updateFileId: record.updateFileId }),
       ...(record.handle && { handle: record.handle }),
+      ...(record.relativePath && { relativePath: record.relativePath }),
     };
     const lastModified = Number(JSON.parse(record.fingerprint)[2]);
     return {

@@ -45,7 +45,7 @@ type Common = 'i18n' | 'colorScheme';
 export type VueStoreDropzone = DefineCustomElement<
   StoreDropzone,
   Pick<StoreEventMap, 'store-files-add' | 'store-files-reject'>,
-  Common | 'accept' | 'multiple' | 'maxFileSize' | 'minFileSize' | 'maxFiles' | 'maxTotalSize' | 'disabled' | 'uploader' | 'beforeUpload'
+  Common | 'accept' | 'multiple' | 'maxFileSize' | 'minFileSize' | 'maxFiles' | 'maxTotalSize' | 'disabled' | 'uploader' | 'beforeUpload' | 'parentId' | 'flatten'
 >;
 
 /** `<store-progress-list>` in Vue templates. */
@@ -75,6 +75,8 @@ export type VueStoreUploader = DefineCustomElement<
   | 'maxTotalSize'
   | 'beforeUpload'
   | 'conversion'
+  | 'parentId'
+  | 'flatten'
   | 'share'
   | 'name'
   | 'uploader'

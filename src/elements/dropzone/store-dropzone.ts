@@ -7,6 +7,7 @@ import { collectFromDataTransfer, collectFromFileList } from '../internal/collec
 import { formatBytes } from '../internal/format.ts';
 import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
 import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
+import { uploadTarget } from '../internal/upload-target.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
@@ -20,7 +21,8 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * `max-files` and `max-total-size`, then given to the `beforeUpload` hook when one is set; refused ones are listed
  * and reported with `store-files-reject`, never silently dropped. Accepted files (as the hook changed them) are
  * announced with the cancelable `store-files-add`; unless it is cancelled and when an `uploader` is set, each is
- * handed to `uploader.add`.
+ * handed to `uploader.add` (and each empty folder of a drop to `uploader.addFolder`), into `parent-id` and the
+ * folders of its relative path, or straight into `parent-id` with `flatten`.
  *
  * @slot - Extra content shown under the buttons (a hint, an icon).
  *
@@ -40,7 +42,8 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * @cssproperty --store-dropzone-active-background - Background while files are dragged over.
  * @cssproperty --store-dropzone-error-color - Colour of the refused-files list.
  *
- * @event store-files-add - Files were accepted; cancelable. Detail: `{ files: PickedFile[] }`.
+ * @event store-files-add - Files were accepted; cancelable. Detail: `{ files: PickedFile[], folders: string[] }`
+ *   (`folders`: the paths of a drop's empty folders).
  * @event store-files-reject - Files were refused. Detail: `{ files: RejectedFile[] }` with a `reason` each.
  *
  * @attr drag-over - Present while files are dragged over (also `:state(drag-over)`).
@@ -49,6 +52,8 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * @attr max-files - Most files accepted, counting files already in the list; 0 means no limit.
  * @attr max-total-size - Most bytes accepted in total, counting files already in the list (not cancelled or
  *   removed); 0 means no limit.
+ * @attr parent-id - ID of the folder files go into (default: the uploader's, else the user's root).
+ * @attr flatten - Put files directly into `parent-id`, ignoring the folders of their relative paths.
  */
 export class StoreDropzone extends StoreElement {
   static override styles = [themeStyles, dropzoneStyles];
@@ -64,6 +69,8 @@ export class StoreDropzone extends StoreElement {
     maxFiles: { type: Number, attribute: 'max-files' },
     maxTotalSize: { type: Number, attribute: 'max-total-size' },
     disabled: { type: Boolean, reflect: true },
+    parentId: { attribute: 'parent-id' },
+    flatten: { type: Boolean },
     uploader: { attribute: false },
     beforeUpload: { attribute: false },
     rejected: { state: true, attribute: false },
@@ -104,6 +111,12 @@ export class StoreDropzone extends StoreElement {
   /** Refuse all input. */
   declare disabled: boolean;
 
+  /** The folder files (and the folders of their relative paths) go into; unset: the uploader's `parentId`. */
+  declare parentId: string | undefined;
+
+  /** Put every file directly into `parentId`, not into the folders of its relative path. */
+  declare flatten: boolean;
+
   /** When set, accepted files go to `uploader.add` unless `store-files-add` is cancelled. */
   declare uploader: Uploader | undefined;
 
@@ -125,6 +138,7 @@ export class StoreDropzone extends StoreElement {
     this.maxFiles = 0;
     this.maxTotalSize = 0;
     this.disabled = false;
+    this.flatten = false;
     this.rejected = [];
     this.dragging = false;
     this.addEventListener('dragenter', this.#onDragEnter);
@@ -152,9 +166,12 @@ export class StoreDropzone extends StoreElement {
     if (!this.disabled) this.#input('folder').click();
   }
 
-  /** Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. */
-  async addFiles(files: readonly PickedFile[]): Promise<void> {
-    if (this.disabled || files.length === 0) return;
+  /**
+   * Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. `folders`
+   * are the paths of empty folders to create beside them (`photos/empty`).
+   */
+  async addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
+    if (this.disabled || files.length + folders.length === 0) return;
     const already = this.alreadyAdded?.() ?? countAdded(this.uploader?.snapshot.tasks ?? []);
     const checked = applyRestrictions(files, {
       accept: this.accept,
@@ -171,10 +188,15 @@ export class StoreDropzone extends StoreElement {
     const accepted = hooked ? hooked.accepted : checked.accepted;
     this.rejected = [];
     this.refuse(hooked ? [...checked.rejected, ...hooked.rejected] : checked.rejected);
-    if (accepted.length === 0) return;
-    if (emit(this, 'store-files-add', { files: accepted }) && this.uploader) {
+    if (accepted.length === 0 && folders.length === 0) return;
+    if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader) {
       const uploader = this.uploader;
-      await inSlices(accepted, (picked) => watchRefusal(uploader.add(picked.file, addOptionsOf(picked)), picked, (r) => this.refuse([r])));
+      const target = uploadTarget(this);
+      // No row shows a folder: the uploader retries a failed create itself, and one that still fails is left out.
+      for (const path of folders) uploader.addFolder(path, target).catch(() => undefined);
+      await inSlices(accepted, (picked) =>
+        watchRefusal(uploader.add(picked.file, { ...addOptionsOf(picked), ...target }), picked, (r) => this.refuse([r])),
+      );
     }
   }
 
@@ -272,14 +294,14 @@ export class StoreDropzone extends StoreElement {
     this.#setDragging(false);
     if (this.disabled || !event.dataTransfer) return;
     event.preventDefault();
-    void collectFromDataTransfer(event.dataTransfer).then((files) => this.addFiles(files));
+    void collectFromDataTransfer(event.dataTransfer).then(({ files, folders }) => this.addFiles(files, folders));
   };
 
   #onPaste = (event: ClipboardEvent): void => {
     const data = event.clipboardData;
     if (this.disabled || !data || !Array.from(data.types).includes('Files')) return;
     event.preventDefault();
-    void collectFromDataTransfer(data).then((files) => this.addFiles(files));
+    void collectFromDataTransfer(data).then(({ files, folders }) => this.addFiles(files, folders));
   };
 
   #setDragging(on: boolean): void {

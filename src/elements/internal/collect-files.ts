@@ -1,6 +1,7 @@
 /**
  * Turns what the browser hands over (a drop, a paste, a file input) into `PickedFile`s with relative paths,
- * walking dropped folders recursively. Handles (`getAsFileSystemHandle`, Chromium) are preferred because a kept
+ * walking dropped folders recursively, and notes the empty folders of a drop (they hold no file to carry their
+ * path, yet belong to the tree the user dropped). Handles (`getAsFileSystemHandle`, Chromium) are preferred because a kept
  * `FileSystemFileHandle` lets an upload resume after a reload; `webkitGetAsEntry` is the fallback everywhere else.
  */
 import type { PickedFile } from '../events.ts';
@@ -11,6 +12,12 @@ interface HandleItem {
 }
 interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
   values(): AsyncIterable<FileSystemHandle>;
+}
+
+/** What a drop holds: its files, and the paths of its empty folders (`photos/empty`). */
+export interface Collected {
+  files: PickedFile[];
+  folders: string[];
 }
 
 /** What can still be read from one `DataTransferItem` after the event handler returns. */
@@ -24,7 +31,7 @@ interface GrabbedItem {
  * Reads a `DataTransfer` synchronously (its items are gone once the event handler returns), then resolves the
  * files, descending into folders.
  */
-export function collectFromDataTransfer(data: DataTransfer): Promise<PickedFile[]> {
+export function collectFromDataTransfer(data: DataTransfer): Promise<Collected> {
   const grabbed: GrabbedItem[] = [];
   for (const item of Array.from(data.items)) {
     if (item.kind !== 'file') continue;
@@ -36,52 +43,62 @@ export function collectFromDataTransfer(data: DataTransfer): Promise<PickedFile[
     });
   }
   if (grabbed.length === 0 && data.files.length > 0) {
-    return Promise.resolve(collectFromFileList(data.files));
+    return Promise.resolve({ files: collectFromFileList(data.files), folders: [] });
   }
-  return Promise.all(grabbed.map(resolveItem)).then((lists) => lists.flat());
+  const folders: string[] = [];
+  return Promise.all(grabbed.map((item) => resolveItem(item, folders))).then((lists) => ({ files: lists.flat(), folders: folders.sort() }));
 }
 
-async function resolveItem(item: GrabbedItem): Promise<PickedFile[]> {
+async function resolveItem(item: GrabbedItem, emptyFolders: string[]): Promise<PickedFile[]> {
   const handle = item.handle ? await item.handle : null;
-  if (handle?.kind === 'directory') return collectFromHandle(handle as FileSystemDirectoryHandle);
+  if (handle?.kind === 'directory') return collectFromHandle(handle as FileSystemDirectoryHandle, '', emptyFolders);
   if (handle?.kind === 'file') {
     const file = item.file ?? (await (handle as FileSystemFileHandle).getFile());
     return [{ file, relativePath: file.name, handle: handle as FileSystemFileHandle }];
   }
-  if (item.entry?.isDirectory) return collectFromEntry(item.entry as FileSystemDirectoryEntry, '');
+  if (item.entry?.isDirectory) return collectFromEntry(item.entry as FileSystemDirectoryEntry, '', emptyFolders);
   return item.file ? [{ file: item.file, relativePath: item.file.name }] : [];
 }
 
-/** Every file under a directory handle, with paths that start with the directory's own name. */
-export async function collectFromHandle(dir: FileSystemDirectoryHandle, prefix = ''): Promise<PickedFile[]> {
+/**
+ * Every file under a directory handle, with paths that start with the directory's own name. The paths of folders
+ * with nothing in them are pushed to `emptyFolders` when given.
+ */
+export async function collectFromHandle(dir: FileSystemDirectoryHandle, prefix = '', emptyFolders?: string[]): Promise<PickedFile[]> {
   const base = `${prefix}${dir.name}/`;
   const out: PickedFile[] = [];
+  let empty = true;
   for await (const child of (dir as IterableDirectoryHandle).values()) {
-    if (child.kind === 'directory') out.push(...(await collectFromHandle(child as FileSystemDirectoryHandle, base)));
+    empty = false;
+    if (child.kind === 'directory') out.push(...(await collectFromHandle(child as FileSystemDirectoryHandle, base, emptyFolders)));
     else {
       const fileHandle = child as FileSystemFileHandle;
       out.push({ file: await fileHandle.getFile(), relativePath: base + child.name, handle: fileHandle });
     }
   }
+  if (empty) emptyFolders?.push(base.slice(0, -1));
   return out.sort(byPath);
 }
 
 /** Every file under a directory entry (the non-Chromium path); `readEntries` returns batches until empty. */
-async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string): Promise<PickedFile[]> {
+async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string, emptyFolders: string[]): Promise<PickedFile[]> {
   const base = `${prefix}${dir.name}/`;
   const reader = dir.createReader();
   const out: PickedFile[] = [];
+  let empty = true;
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
     if (batch.length === 0) break;
+    empty = false;
     for (const entry of batch) {
-      if (entry.isDirectory) out.push(...(await collectFromEntry(entry as FileSystemDirectoryEntry, base)));
+      if (entry.isDirectory) out.push(...(await collectFromEntry(entry as FileSystemDirectoryEntry, base, emptyFolders)));
       else {
         const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
         out.push({ file, relativePath: base + entry.name });
       }
     }
   }
+  if (empty) emptyFolders.push(base.slice(0, -1));
   return out.sort(byPath);
 }
 

@@ -15,6 +15,7 @@ import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
 import { addPicked } from './add-picked.ts';
+import { uploadTarget } from '../internal/upload-target.ts';
 import { countAdded } from '../internal/restrictions.ts';
 import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
 import { FormValue } from './form-value.ts';
@@ -85,6 +86,8 @@ export class StoreUploader extends StoreElement {
     maxFiles: { type: Number, attribute: 'max-files' },
     maxTotalSize: { type: Number, attribute: 'max-total-size' },
     conversion: {},
+    parentId: { attribute: 'parent-id' },
+    flatten: { type: Boolean },
     share: { type: Boolean },
     name: { reflect: true },
     uploader: { attribute: false },
@@ -123,6 +126,10 @@ export class StoreUploader extends StoreElement {
   declare beforeUpload: BeforeUpload | undefined;
   /** `global` (one switch, default), `per-file` (a picker per file before upload) or `none`. */
   declare conversion: 'global' | 'per-file' | 'none';
+  /** ID of the folder files (and the folders of a dropped folder) go into; unset: the uploader's, else the root. */
+  declare parentId: string | undefined;
+  /** Put every file directly into `parent-id`, not into the folders of its relative path. */
+  declare flatten: boolean;
   /** Show the "share with" step once files are uploaded. */
   declare share: boolean;
   /** Form field name of the uploaded file IDs. */
@@ -166,6 +173,7 @@ export class StoreUploader extends StoreElement {
     this.maxTotalSize = 0;
     this.conversion = 'global';
     this.share = false;
+    this.flatten = false;
     this.name = '';
     this.convertAll = false;
     this.ocrLanguage = '';
@@ -346,12 +354,14 @@ export class StoreUploader extends StoreElement {
     },
   });
 
-  #onAdd = (event: CustomEvent<{ files: PickedFile[] }>): void => {
+  #onAdd = (event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void => {
     // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
     // still bubbling to the page when this listener runs; waiting for the dispatch to finish lets a page listener
     // cancel it like any other `store-files-add`.
     queueMicrotask(() => {
       if (event.defaultPrevented) return;
+      // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
+      for (const path of event.detail.folders) this.activeUploader?.addFolder(path, uploadTarget(this)).catch(() => undefined);
       if (this.conversion === 'per-file') {
         this.pending = [...this.pending, ...event.detail.files];
         this.#syncForm();
@@ -382,7 +392,8 @@ export class StoreUploader extends StoreElement {
 
   #add(picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
     const refuse = (r: RejectedFile) => this.renderRoot.querySelector<StoreDropzone>('store-dropzone')?.refuse([r]);
-    if (this.activeUploader) addPicked(this.activeUploader, picked, { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '' }, refuse);
+    const chosen = { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '', target: uploadTarget(this) };
+    if (this.activeUploader) addPicked(this.activeUploader, picked, chosen, refuse);
   }
 
   // The uploader's own snapshot: the controller's may lag a change (a cancel) by one event.

@@ -1,13 +1,20 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval';
-import type { SessionRecord, SessionStore } from '../ports.ts';
+import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
 
 /** The kit's own IndexedDB database and object store, apart from anything the app keeps. */
 export const SESSION_DB = 'store-upload-kit';
 export const SESSION_STORE = 'sessions';
+/**
+ * The folders uploads were put into, in a database of their own: idb-keyval keeps one object store per database,
+ * and the session store holds only session records (apps and tests read it as such).
+ */
+export const FOLDER_DB = 'store-upload-kit-folders';
+const FOLDER_STORE = 'folders';
 
 /** Session records in IndexedDB through idb-keyval (structured clone keeps Blobs and file handles). */
 export class IdbSessionStore implements SessionStore {
   private readonly db: UseStore = createStore(SESSION_DB, SESSION_STORE);
+  private folderDb?: UseStore;
   /** Set once the database refused a record holding a Blob or a file handle (WebKit's ephemeral sessions do). */
   private refusesFiles = false;
 
@@ -40,5 +47,18 @@ export class IdbSessionStore implements SessionStore {
 
   list(): Promise<SessionRecord[]> {
     return values<SessionRecord>(this.db);
+  }
+
+  getFolder(key: string): Promise<FolderRecord | undefined> {
+    return get<FolderRecord>(key, this.folders());
+  }
+
+  putFolder(record: FolderRecord): Promise<void> {
+    return set(record.key, record, this.folders());
+  }
+
+  /** Opened on first use: pages that never upload a folder never create the database. */
+  private folders(): UseStore {
+    return (this.folderDb ??= createStore(FOLDER_DB, FOLDER_STORE));
   }
 }

@@ -1,6 +1,9 @@
 import type { SessionRecord, SessionStore } from '../ports.ts';
 
-/** Session records in memory: for `persist: false` and for Node, where there is no IndexedDB. */
+/**
+ * Session records in memory: for `persist: false` and for Node, where there is no IndexedDB. Folders are not kept:
+ * an engine remembers the folder IDs it took for its own life.
+ */
 export class MemorySessionStore implements SessionStore {
   private readonly records = new Map<string, SessionRecord>();
 

@@ -73,3 +73,32 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+const FOLDER_MIME = 'application/vnd.svc-apps.folder';
+
+async function api<T>(baseUrl: string, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(baseUrl + path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A fresh folder in the user's root, so that the tree under it is one test's alone. */
+export async function newFolder(baseUrl: string): Promise<string> {
+  const body = JSON.stringify({ name: `t-${crypto.randomUUID()}`, mimeType: FOLDER_MIME });
+  return (await api<{ id: string }>(baseUrl, '/store/v3/files', { method: 'POST', body })).id;
+}
+
+/** Every path under `folderId` as the service lists it, folders ending in `/`, sorted (a twin folder shows twice). */
+export async function folderTree(baseUrl: string, folderId: string, prefix = '', ids = new Map<string, string>()): Promise<{ paths: string[]; ids: Map<string, string> }> {
+  const q = encodeURIComponent(`'${folderId}' in parents`);
+  const { files } = await api<{ files: { id: string; name: string; mimeType: string }[] }>(baseUrl, `/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType)`);
+  const paths: string[] = [];
+  for (const entry of files) {
+    const folder = entry.mimeType === FOLDER_MIME;
+    const path = prefix + entry.name + (folder ? '/' : '');
+    paths.push(path);
+    ids.set(path, entry.id);
+    if (folder) paths.push(...(await folderTree(baseUrl, entry.id, path, ids)).paths);
+  }
+  return { paths: paths.sort(), ids };
+}
