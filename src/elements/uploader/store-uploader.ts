@@ -250,7 +250,7 @@ export class StoreUploader extends StoreElement {
       getAccessToken: this.#tokenSource,
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       ...(this.chunkSize ? { chunkSize: this.chunkSize } : {}),
-      ...(this.resumableThreshold ? { resumableThreshold: this.resumableThreshold } : {}),
+      ...(Number.isFinite(this.resumableThreshold) ? { resumableThreshold: this.resumableThreshold } : {}),
     });
     this.#follow(this.#owned);
   }
