@@ -93,6 +93,19 @@ export const progressListStyles = css`
     display: flex;
     color: var(--_muted);
   }
+  .thumbnail {
+    grid-area: icon;
+    inline-size: 1.5rem;
+    block-size: 1.5rem;
+    object-fit: cover;
+    border-radius: 0.25rem;
+  }
+  .size .arrow {
+    display: inline-block;
+  }
+  .size .arrow:dir(rtl) {
+    transform: scaleX(-1);
+  }
   .icon .page {
     stroke: var(--_muted);
   }

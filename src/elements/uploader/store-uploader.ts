@@ -13,7 +13,7 @@ import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import { DOCUMENT_MIME } from '../../protocol/index.ts';
-import type { AddOptions, Uploader } from '../../uploader/index.ts';
+import type { AddOptions, ImageResizeOptions, Uploader } from '../../uploader/index.ts';
 import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
 import { FormValue } from './form-value.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
@@ -30,7 +30,7 @@ import { uploaderStyles } from './store-uploader.styles.ts';
  */
 const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
 // Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
   en.states,
 ).map((s) => `row-${s}`)}`;
 
@@ -77,6 +77,7 @@ export class StoreUploader extends StoreElement {
     concurrency: { type: Number },
     chunkSize: { type: Number, attribute: 'chunk-size' },
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
+    imageResize: { attribute: false },
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     maxFiles: { type: Number, attribute: 'max-files' },
@@ -104,6 +105,8 @@ export class StoreUploader extends StoreElement {
   declare chunkSize: number | undefined;
   /** Files larger than this go resumable in a created uploader. */
   declare resumableThreshold: number | undefined;
+  /** Images scaled down in the worker before a created uploader sends them (`createUploader`'s `imageResize`). */
+  declare imageResize: ImageResizeOptions | undefined;
   /** Passed to the dropzone. */
   declare accept: string;
   declare maxFileSize: number;
@@ -228,6 +231,7 @@ export class StoreUploader extends StoreElement {
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       ...(this.chunkSize ? { chunkSize: this.chunkSize } : {}),
       ...(this.resumableThreshold ? { resumableThreshold: this.resumableThreshold } : {}),
+      ...(this.imageResize ? { imageResize: this.imageResize } : {}),
     });
     this.#follow(this.#owned);
   }
