@@ -6,7 +6,6 @@ import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErro
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
 import { isDecodableImage } from './images/decodable.ts';
-import { limiter } from './images/limiter.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
@@ -47,10 +46,6 @@ export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
   private imageResize: WorkerUploaderOptions['imageResize'];
-  /** Decoding a photo takes tens of milliseconds and its size in memory: two at a time, thumbnails and resizes alike. */
-  private readonly decode = limiter(2);
-  /** Thumbnails by task and size, made once; dropped with their task. */
-  private readonly thumbnails = new Map<string, Map<number, Promise<Blob | undefined>>>();
 
   /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
   constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
@@ -86,8 +81,7 @@ export class UploadWorkerService {
     const engine = this.need();
     const bounds = this.imageResize;
     if (bounds && isDecodableImage(info.type)) {
-      const { resizeImage } = await import('./images/resize.ts');
-      const resized = await this.decode(() => resizeImage(file, info.name, info.type, bounds));
+      const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
       if (resized) {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
@@ -98,18 +92,10 @@ export class UploadWorkerService {
     return engine.add(taskId, { blob: file, ...info }, options, resumeId);
   }
 
-  /** A thumbnail of the task's image (see `Uploader.thumbnail`), made once per size. */
-  thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
+  /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
+  async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
     const source = this.engine?.source(taskId);
-    if (!source || !isDecodableImage(source.type)) return Promise.resolve(undefined);
-    let sizes = this.thumbnails.get(taskId);
-    if (!sizes) this.thumbnails.set(taskId, (sizes = new Map()));
-    let made = sizes.get(size);
-    if (!made) {
-      made = this.decode(async () => (await import('./images/thumbnail.ts')).makeThumbnail(source.blob, size));
-      sizes.set(size, made);
-    }
-    return made;
+    return source && isDecodableImage(source.type) ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size) : undefined;
   }
 
   /** Resolves when the task ends, never rejects: the result says how. */
@@ -140,7 +126,6 @@ export class UploadWorkerService {
     this.need().resumeAll();
   }
   remove(taskId: string): void {
-    this.thumbnails.delete(taskId);
     this.need().remove(taskId);
   }
   setOnline(online: boolean): void {

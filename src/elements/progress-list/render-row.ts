@@ -80,7 +80,8 @@ const stateId = (task: TaskSnapshot): string => `state-${task.id}`;
 /**
  * Renders one task row on one line — kind icon (or the image's `thumbnail` URL), name, size, state (icon and words), speed and time left, controls —
  * over a thin progress bar; `act` runs a control. Every number with its unit sits in its own `<bdi>`, so it reads
- * in its own direction inside a right-to-left row.
+ * in its own direction inside a right-to-left row; the arrow of a resized image's sizes is mirrored there by CSS ("→"
+ * is not a mirrored character), and screen readers hear the sizes in words instead.
  */
 export function renderRow(
   task: TaskSnapshot,
@@ -120,10 +121,8 @@ export function renderRow(
       <bdi class="name" part="name" title=${name}>${name}</bdi>
       <span class="meta">
         ${original
-          ? html`<span class="size" part="size" title=${t.list.resized(original, size)}
-              ><span aria-hidden="true"><bdi>${original}</bdi> <span class="arrow">→</span> <bdi>${size}</bdi></span
-              ><span class="visually-hidden">${t.list.resized(original, size)}</span></span
-            >`
+          ? html`<span class="size" part="size"><span aria-hidden="true"><bdi>${original}</bdi> <span class="arrow">→</span> <bdi>${size}</bdi></span
+              ><span class="visually-hidden">${t.list.resized(original, size)}</span></span>`
           : html`<bdi class="size" part="size">${size}</bdi>`}
         <span class="rate" part="rate">
           ${moving ? html`<bdi>${t.list.speed(formatRate(task.speed, t.locale))}</bdi>` : nothing}

@@ -15,7 +15,8 @@ import { cssomStyle } from '../internal/cssom-style.ts';
 import { VIRTUALIZE_FROM, loadVirtualizer, loadedVirtualizer } from './lazy-virtualizer.ts';
 import { moveFocus } from './list-keyboard.ts';
 import { renderRow } from './render-row.ts';
-import { RowThumbnails } from './thumbnails.ts';
+import { fileKind } from '../internal/file-kind.ts';
+import type { RowThumbnails } from './thumbnails.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
 
 /**
@@ -90,11 +91,9 @@ export class StoreProgressList extends StoreElement {
   #refocus: { id: string; index: number } | undefined;
   /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
   #virtualized = false;
-  readonly #thumbnails = new RowThumbnails(
-    () => this.uploader,
-    (id) => !!this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`),
-    () => this.requestUpdate(),
-  );
+  /** Loaded with the first row of an image: lists without images never download it. */
+  #thumbnails: RowThumbnails | undefined;
+  #thumbnailsLoading = false;
 
   constructor() {
     super();
@@ -115,7 +114,7 @@ export class StoreProgressList extends StoreElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('uploader')) {
-      this.#thumbnails.clear();
+      this.#thumbnails?.clear();
       this.#announcer.reset();
       this.#controller.uploader = this.uploader;
     }
@@ -218,8 +217,8 @@ export class StoreProgressList extends StoreElement {
   /** Plain keyed rows (focus stays on a row's button as others come and go), or the virtualizer past the threshold. */
   #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
     const count = tasks.length;
-    this.#thumbnails.keep(tasks);
-    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnails.url(task));
+    this.#thumbnails?.keep(tasks);
+    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnail(task));
     if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
     this.#virtualized = true;
     const virtualize = loadedVirtualizer()?.virtualize;
@@ -235,6 +234,24 @@ export class StoreProgressList extends StoreElement {
     return virtualize({ items: tasks, keyFunction: (task: TaskSnapshot) => task.id, renderItem: row, scroller: true });
   }
 
+  /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */
+  #thumbnail(task: TaskSnapshot): string | undefined {
+    if (fileKind(task.name, task.type) !== 'image') return undefined;
+    if (this.#thumbnails) return this.#thumbnails.url(task.id);
+    if (!this.#thumbnailsLoading) {
+      this.#thumbnailsLoading = true;
+      import('./thumbnails.ts').then(
+        ({ RowThumbnails }) => {
+          const rendered = (id: string) => !!this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
+          this.#thumbnails = new RowThumbnails(() => this.uploader, rendered, () => this.requestUpdate());
+          this.requestUpdate();
+        },
+        () => (this.#thumbnailsLoading = false),
+      );
+    }
+    return undefined;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.requestUpdate(); // rows ask again for the thumbnails revoked on disconnect
@@ -242,7 +259,7 @@ export class StoreProgressList extends StoreElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#thumbnails.clear();
+    this.#thumbnails?.clear();
   }
 
   /**

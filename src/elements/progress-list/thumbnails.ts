@@ -1,5 +1,4 @@
 import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
-import { fileKind } from '../internal/file-kind.ts';
 
 /** Pixels asked of the worker: the 1.5rem thumbnail at twice its CSS size, plus margin for its square crop. */
 const SIZE = 64;
@@ -26,12 +25,11 @@ export class RowThumbnails {
     private readonly changed: () => void,
   ) {}
 
-  /** The task's thumbnail URL once made; the first call for an image asks for it. */
-  url(task: TaskSnapshot): string | undefined {
-    if (this.#urls.has(task.id)) return this.#urls.get(task.id) || undefined;
-    if (fileKind(task.name, task.type) !== 'image') return undefined;
-    this.#urls.set(task.id, undefined);
-    this.#waiting.push(task.id);
+  /** The thumbnail URL of an image's task once made; the first call asks for it. */
+  url(id: string): string | undefined {
+    if (this.#urls.has(id)) return this.#urls.get(id) || undefined;
+    this.#urls.set(id, undefined);
+    this.#waiting.push(id);
     // Asked during render: look at the DOM once the frame has laid the rows out.
     if (!this.#scheduled) {
       this.#scheduled = true;
