@@ -242,8 +242,8 @@ export class StoreProgressList extends StoreElement {
       this.#thumbnailsLoading = true;
       import('./thumbnails.ts').then(
         ({ RowThumbnails }) => {
-          const rendered = (id: string) => !!this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
-          this.#thumbnails = new RowThumbnails(() => this.uploader, rendered, () => this.requestUpdate());
+          const row = (id: string) => this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
+          this.#thumbnails = new RowThumbnails(() => this.uploader, row, () => this.requestUpdate());
           this.requestUpdate();
         },
         () => (this.#thumbnailsLoading = false),

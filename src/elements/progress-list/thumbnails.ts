@@ -6,14 +6,21 @@ const SIZE = 64;
 const MAX_RUNNING = 2;
 
 /**
- * The progress list's thumbnails: object URLs of the worker's small images, per task. A row asks when it renders
- * (the virtualizer renders only visible rows, so only those ask); a request still waiting when its row has left the
- * DOM is skipped. URLs are revoked when their task leaves the list and when the list disconnects.
+ * The progress list's thumbnails: object URLs of the worker's small images, per task. A rendered row of an image
+ * asks; its request is queued once the row scrolls into view (an `IntersectionObserver` on the list), so a long
+ * list never decodes the images nobody looks at, and a request whose row has left the DOM before its turn is
+ * dropped (the row asks again when it is rendered again). URLs are revoked when their task leaves the list and when
+ * the list disconnects.
  */
 export class RowThumbnails {
-  /** `undefined` while asked for, `''` when the task has none (not an image, or it did not decode). */
-  readonly #urls = new Map<string, string | undefined>();
+  /** Made thumbnails: a URL, or `''` when the task has none (not decodable). */
+  readonly #urls = new Map<string, string>();
+  /** Tasks queued or being made. */
+  readonly #asked = new Set<string>();
+  /** Rows rendered since the last frame that still need watching. */
+  readonly #toWatch = new Set<string>();
   readonly #waiting: string[] = [];
+  readonly #observer: IntersectionObserver;
   #running = 0;
   #scheduled = false;
   /** Bumped by `clear`: answers to requests of an earlier uploader or connection are dropped. */
@@ -21,22 +28,34 @@ export class RowThumbnails {
 
   constructor(
     private readonly uploader: () => Uploader | undefined,
-    private readonly rendered: (id: string) => boolean,
+    private readonly row: (id: string) => Element | null,
     private readonly changed: () => void,
-  ) {}
+  ) {
+    // The viewport as root: the list's own scrolling box clips the rows too, so a row below its fold is not seen.
+    this.#observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        this.#observer.unobserve(entry.target);
+        const id = (entry.target as HTMLElement).dataset['id'];
+        if (id === undefined || this.#urls.has(id) || this.#asked.has(id)) continue;
+        this.#asked.add(id);
+        this.#waiting.push(id);
+      }
+      this.#pump();
+    });
+  }
 
-  /** The thumbnail URL of an image's task once made; the first call asks for it. */
+  /** The thumbnail URL of an image's task once made; a rendered row calls this, which asks once it is seen. */
   url(id: string): string | undefined {
-    if (this.#urls.has(id)) return this.#urls.get(id) || undefined;
-    this.#urls.set(id, undefined);
-    this.#waiting.push(id);
-    // Asked during render: look at the DOM once the frame has laid the rows out.
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      requestAnimationFrame(() => {
-        this.#scheduled = false;
-        this.#pump();
-      });
+    const made = this.#urls.get(id);
+    if (made !== undefined) return made || undefined;
+    if (!this.#asked.has(id)) {
+      this.#toWatch.add(id);
+      // Asked during render: find the row once the frame has laid it out.
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        requestAnimationFrame(() => this.#watch());
+      }
     }
     return undefined;
   }
@@ -52,21 +71,32 @@ export class RowThumbnails {
     }
   }
 
-  /** Revokes every URL (disconnected, or another uploader). */
+  /** Revokes every URL and stops watching (disconnected, or another uploader). */
   clear(): void {
     this.#generation++;
     for (const url of this.#urls.values()) if (url) URL.revokeObjectURL(url);
     this.#urls.clear();
+    this.#asked.clear();
+    this.#toWatch.clear();
     this.#waiting.length = 0;
     this.#running = 0;
+    this.#observer.disconnect();
+  }
+
+  #watch(): void {
+    this.#scheduled = false;
+    for (const id of this.#toWatch) {
+      const row = this.row(id);
+      if (row) this.#observer.observe(row);
+    }
+    this.#toWatch.clear();
   }
 
   #pump(): void {
     while (this.#running < MAX_RUNNING && this.#waiting.length > 0) {
       const id = this.#waiting.shift()!;
-      // Scrolled past before its turn: forget it, so it asks again if it comes back.
-      if (!this.rendered(id)) {
-        this.#urls.delete(id);
+      if (!this.row(id)) {
+        this.#asked.delete(id);
         continue;
       }
       this.#running++;
@@ -74,7 +104,8 @@ export class RowThumbnails {
       void Promise.resolve(this.uploader()?.thumbnail(id, SIZE))
         .catch(() => undefined)
         .then((blob) => {
-          if (generation !== this.#generation || !this.#urls.has(id)) return;
+          if (generation !== this.#generation) return;
+          this.#asked.delete(id);
           this.#urls.set(id, blob ? URL.createObjectURL(blob) : '');
           if (blob) this.changed();
         })

@@ -6,6 +6,7 @@
 import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/progress-list/define.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
+import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { CreateUploaderOptions, Uploader } from '../../../src/uploader/index.ts';
 import { TOKEN, download, serviceUrl } from '../uploader/helpers.ts';
@@ -98,6 +99,35 @@ describe('thumbnails', () => {
       () => (loaded = false),
     );
     expect(loaded).to.equal(false);
+  });
+});
+
+describe('thumbnails of a long list', () => {
+  it('asks only for the rows in view, two at a time, and for the others once they are scrolled to', async () => {
+    let running = 0;
+    let most = 0;
+    const u = new ScriptedUploader({
+      tasks: Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, name: `photo-${i}.png`, type: 'image/png', total: 1000 })),
+      thumbnail: async () => {
+        running++;
+        most = Math.max(most, running);
+        const blob = await canvasImage(64, 48, 'image/png');
+        running--;
+        return blob;
+      },
+    });
+    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${u}></store-progress-list>`);
+    const asked = () => u.calls.filter((c) => c.method === 'thumbnail').map((c) => c.id);
+    await thumbnailOf(el, 't0');
+    await thumbnailOf(el, 't7');
+    const scroller = el.shadowRoot!.querySelector<HTMLElement>('[part="list"]')!;
+    const rowsInView = Math.ceil(scroller.clientHeight / row(el, 't0')!.offsetHeight);
+    expect(asked().length).to.be.at.most(rowsInView + 1);
+    expect(asked()).to.not.include('t39');
+    expect(most).to.be.at.most(2);
+    scroller.scrollTop = scroller.scrollHeight;
+    await thumbnailOf(el, 't39');
+    expect(asked()).to.not.include('t20');
   });
 });
 
