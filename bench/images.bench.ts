@@ -40,7 +40,7 @@ const phaseAt = (t) => phases.filter(([, start]) => start <= t).at(-1)[0];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration), phase: phaseAt(e.startTime) }); })
   .observe({ type: 'longtask', buffered: true });
 const until = async (test, what, ms = 240000) => { const end = performance.now() + ms; while (!test()) { if (performance.now() > end) throw new Error('timed out: ' + what); await new Promise((d) => requestAnimationFrame(d)); } };
-globalThis.runImagesBench = async ({ files, afterMs }) => {
+globalThis.runImagesBench = async ({ files, afterMs, baseline, thumbnailsMs }) => {
   enter('setup');
   // One photo-like 4000 x 3000 JPEG (gradients, shapes and grain), made once in a worker-free OffscreenCanvas.
   const canvas = new OffscreenCanvas(4000, 3000);
@@ -50,7 +50,7 @@ globalThis.runImagesBench = async ({ files, afterMs }) => {
   g.fillStyle = sky; g.fillRect(0, 0, 4000, 3000);
   for (let i = 0; i < 400; i++) { g.fillStyle = 'hsl(' + (i * 37 % 360) + ' 60% ' + (30 + i % 40) + '%)'; g.beginPath(); g.arc((i * 977) % 4000, (i * 613) % 3000, 20 + (i * 13) % 200, 0, 7); g.fill(); }
   const grain = g.getImageData(0, 0, 4000, 3000);
-  for (let i = 0; i < grain.data.length; i += 4) grain.data[i] = (grain.data[i] + ((i * 2654435761) >>> 28)) & 255;
+  for (let i = 0; i < grain.data.length; i++) if ((i & 3) !== 3) grain.data[i] = Math.min(255, grain.data[i] + Math.random() * 48);
   g.putImageData(grain, 0, 0);
   const jpeg = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
   const list = document.querySelector('store-progress-list');
@@ -62,7 +62,9 @@ globalThis.runImagesBench = async ({ files, afterMs }) => {
   uploader.thumbnail = (id, size) => { requested++; return thumbnail(id, size); };
   dropzone.uploader = uploader;
   list.uploader = uploader;
-  const picked = Array.from({ length: files }, (_, i) => ({ file: new File([jpeg], 'photo-' + String(i).padStart(3, '0') + '.jpg', { type: 'image/jpeg' }) }));
+  // The baseline adds the same bytes as files that are not images: no thumbnails, same uploads.
+  const [ext, type] = baseline ? ['.bin', 'application/octet-stream'] : ['.jpg', 'image/jpeg'];
+  const picked = Array.from({ length: files }, (_, i) => ({ file: new File([jpeg], 'photo-' + String(i).padStart(3, '0') + ext, { type }) }));
   const rows = () => [...list.shadowRoot.querySelectorAll('[role="listitem"]')];
   const scroller = () => list.shadowRoot.querySelector('[part="list"]');
   const inView = () => { const box = scroller().getBoundingClientRect(); return rows().filter((r) => { const b = r.getBoundingClientRect(); return b.bottom > box.top && b.top < box.bottom; }); };
@@ -74,8 +76,14 @@ globalThis.runImagesBench = async ({ files, afterMs }) => {
   enter('thumbnails');
   await until(() => rows().length === files, 'rows');
   let firstThumbnailMs = 0;
-  await until(() => { const any = rows().some(shown); if (any && !firstThumbnailMs) firstThumbnailMs = performance.now() - t0; return any; }, 'first thumbnail');
-  await until(() => inView().length > 0 && inView().every(shown), 'thumbnails of the rows in view');
+  if (baseline) {
+    // As long as the image run waited for its thumbnails: both runs' windows are the same length.
+    const end = t0 + thumbnailsMs;
+    await until(() => performance.now() > end, 'the image run\'s thumbnail time');
+  } else {
+    await until(() => { const any = rows().some(shown); if (any && !firstThumbnailMs) firstThumbnailMs = performance.now() - t0; return any; }, 'first thumbnail');
+    await until(() => inView().length > 0 && inView().every(shown), 'thumbnails of the rows in view');
+  }
   const visibleThumbnailsMs = performance.now() - t0;
   const visibleRows = inView().length;
   enter('uploading');
@@ -92,7 +100,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <store-dropzone multiple></store-dropzone><store-progress-list></store-progress-list>
 <script type="module">import '/kit/store-upload-kit.js';</script><script>${PAGE_SCRIPT}</script></body></html>`;
 
-async function measureInChromium(): Promise<PageFigures> {
+async function measureInChromium(baseline: boolean, thumbnailsMs: number): Promise<PageFigures> {
   const { chromium } = await import('playwright-core');
   const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
   const service = await startService();
@@ -117,7 +125,7 @@ async function measureInChromium(): Promise<PageFigures> {
     await page.waitForFunction(() => (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get('store-progress-list') !== undefined);
     const figures = await page.evaluate(
       (args) => (globalThis as unknown as { runImagesBench: (a: typeof args) => Promise<PageFigures> }).runImagesBench(args),
-      { files: FILES, afterMs: AFTER_MS },
+      { files: FILES, afterMs: AFTER_MS, baseline, thumbnailsMs },
     );
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     return figures;
@@ -130,16 +138,23 @@ async function measureInChromium(): Promise<PageFigures> {
 
 export default async function imagesBench(): Promise<BenchResult> {
   console.error(`bench images: ${FILES} × 4000×3000 JPEG in <store-progress-list> with thumbnails, headless Chromium (waiting for /tmp/chromium.lock)`);
-  const out = execFileSync('flock', ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, 'images.bench.ts'), '--run'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 600_000,
-  });
-  const figures = JSON.parse(out.trim().split('\n').pop()!) as PageFigures;
+  const run = (...args: string[]) => {
+    const out = execFileSync('flock', ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, 'images.bench.ts'), '--run', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 600_000,
+    });
+    return JSON.parse(out.trim().split('\n').pop()!) as PageFigures;
+  };
+  const figures = run();
+  // The same run with files that are not images, at the same moment's load: long tasks that are not the thumbnails'.
+  const baseline = run('--baseline', String(Math.round(figures.visibleThumbnailsMs)));
   const round = (n: number) => Math.round(n);
-  const measured = figures.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup' && t.phase !== 'teardown');
+  const measuredOf = (f: PageFigures) => f.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup' && t.phase !== 'teardown');
+  const measured = measuredOf(figures);
   const over = measured.filter((t) => t.duration > 50);
+  const baselineOver = measuredOf(baseline).filter((t) => t.duration > 50);
   return {
     name: 'images',
     metrics: {
@@ -151,6 +166,8 @@ export default async function imagesBench(): Promise<BenchResult> {
       thumbnails_requested: figures.thumbnailsRequested,
       longest_task_ms: Math.max(0, ...measured.map((t) => t.duration)),
       long_tasks: JSON.stringify(over.map((t) => `${t.duration}ms@${t.phase}`)),
+      baseline_long_tasks: JSON.stringify(baselineOver.map((t) => `${t.duration}ms@${t.phase}`)),
+      baseline_longest_task_ms: Math.max(0, ...measuredOf(baseline).map((t) => t.duration)),
     },
     targets: {
       long_tasks: { value: over.length, target: '0 main-thread tasks over 50 ms (add, thumbnails, uploading)', pass: over.length === 0 },
@@ -161,5 +178,6 @@ export default async function imagesBench(): Promise<BenchResult> {
 }
 
 if (process.argv.includes('--run') && process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  console.log(JSON.stringify(await measureInChromium()));
+  const at = process.argv.indexOf('--baseline');
+  console.log(JSON.stringify(await measureInChromium(at > 0, at > 0 ? Number(process.argv[at + 1]) : 0)));
 }

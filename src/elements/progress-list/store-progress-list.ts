@@ -243,7 +243,8 @@ export class StoreProgressList extends StoreElement {
       import('./thumbnails.ts').then(
         ({ RowThumbnails }) => {
           const row = (id: string) => this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
-          this.#thumbnails = new RowThumbnails(() => this.uploader, row, () => this.requestUpdate());
+          const rows = () => this.renderRoot.querySelectorAll<HTMLElement>('[role="listitem"]');
+          this.#thumbnails = new RowThumbnails(() => this.uploader, rows, row, () => this.requestUpdate());
           this.requestUpdate();
         },
         () => (this.#thumbnailsLoading = false),

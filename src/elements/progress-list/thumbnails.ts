@@ -21,6 +21,8 @@ export class RowThumbnails {
   readonly #toWatch = new Set<string>();
   readonly #waiting: string[] = [];
   readonly #observer: IntersectionObserver;
+  /** Row elements watched already (a virtualizer may render a task's row as a new element later: that one is new). */
+  #observed = new WeakSet<Element>();
   #running = 0;
   #scheduled = false;
   /** Bumped by `clear`: answers to requests of an earlier uploader or connection are dropped. */
@@ -28,6 +30,7 @@ export class RowThumbnails {
 
   constructor(
     private readonly uploader: () => Uploader | undefined,
+    private readonly rows: () => Iterable<HTMLElement>,
     private readonly row: (id: string) => Element | null,
     private readonly changed: () => void,
   ) {
@@ -81,13 +84,17 @@ export class RowThumbnails {
     this.#waiting.length = 0;
     this.#running = 0;
     this.#observer.disconnect();
+    this.#observed = new WeakSet();
   }
 
   #watch(): void {
     this.#scheduled = false;
-    for (const id of this.#toWatch) {
-      const row = this.row(id);
-      if (row) this.#observer.observe(row);
+    // One pass over the rendered rows: a lookup per waiting task would scan the list once for each.
+    for (const row of this.rows()) {
+      const id = row.dataset['id'];
+      if (id === undefined || !this.#toWatch.has(id) || this.#observed.has(row)) continue;
+      this.#observed.add(row);
+      this.#observer.observe(row);
     }
     this.#toWatch.clear();
   }
