@@ -79,7 +79,7 @@ globalThis.runImagesBench = async ({ files, afterMs, baseline, thumbnailsMs }) =
   if (baseline) {
     // As long as the image run waited for its thumbnails: both runs' windows are the same length.
     const end = t0 + thumbnailsMs;
-    await until(() => performance.now() > end, 'the image run\'s thumbnail time');
+    await until(() => performance.now() > end, 'the thumbnail time of the image run');
   } else {
     await until(() => { const any = rows().some(shown); if (any && !firstThumbnailMs) firstThumbnailMs = performance.now() - t0; return any; }, 'first thumbnail');
     await until(() => inView().length > 0 && inView().every(shown), 'thumbnails of the rows in view');
