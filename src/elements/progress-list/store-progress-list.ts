@@ -40,7 +40,7 @@ import { progressListStyles } from './store-progress-list.styles.ts';
  * @csspart icon - The file-type icon (inline SVG; `data-kind` is document, spreadsheet, presentation, pdf, image,
  *   audio, video, archive, code or other).
  * @csspart thumbnail - In place of the icon, for JPEG, PNG, GIF, WebP, AVIF and BMP files: an `<img>` (decorative,
- *   `alt=""`) of the image decoded upright in the upload worker, asked for only by rendered rows. Its `src` is a
+ *   `alt=""`) of the image decoded upright in the upload worker, asked for once its row scrolls into view. Its `src` is a
  *   `blob:` URL (a strict CSP needs `img-src blob:`), revoked when the row's task leaves the list.
  * @csspart name - File name or relative path.
  * @csspart size - File size; for an image resized before upload, the chosen file's size → the size sent.
