@@ -3,6 +3,7 @@ import { html } from 'lit';
 import { ScriptedUploader, manyTasks, uploadScript } from '../src/testing/scripted-uploader.ts';
 import type { SeedTask } from '../src/testing/scripted-uploader.ts';
 import { allStates } from './all-states.ts';
+import { sampleThumbnail } from './sample-thumbnails.ts';
 
 const list = (tasks: SeedTask[], attrs: { dark?: boolean } = {}) =>
   html`<store-progress-list color-scheme=${attrs.dark ? 'dark' : 'light'} .uploader=${new ScriptedUploader({ tasks })}></store-progress-list>`;
@@ -61,4 +62,41 @@ export const Dark: Story = {
 export const Rtl: Story = { render: () => html`<div dir="rtl">${list([uploading])}</div>` };
 export const French: Story = {
   render: () => html`<div lang="fr">${list([uploading, { name: 'r.bin', total: MB, state: 'retrying', retry: { attempt: 2, delayMs: 4000, cause: 'rate-limit' } }])}</div>`,
+};
+
+const photos: SeedTask[] = [
+  { name: 'beach.jpg', type: 'image/jpeg', total: 3.2 * MB, state: 'done', bytesSent: 3.2 * MB, bytesAcknowledged: 3.2 * MB, file: { id: 'p1' } },
+  { name: 'portrait-anna.jpg', type: 'image/jpeg', total: 2.8 * MB, state: 'uploading', bytesSent: 1.1 * MB, speed: 2 * MB, etaMs: 900 },
+  { name: 'diagram.png', type: 'image/png', total: 420_000, state: 'queued' },
+  { name: 'sticker.webp', type: 'image/webp', total: 90_000, state: 'paused', bytesSent: 30_000, bytesAcknowledged: 30_000 },
+  { name: 'logo.svg', type: 'image/svg+xml', total: 12_000, state: 'queued' },
+  { name: 'minutes.pdf', type: 'application/pdf', total: 1.4 * MB, state: 'queued' },
+];
+
+/** Image rows show the worker's thumbnail in the `thumbnail` part; others (an SVG, a PDF) keep their file-type icon. */
+export const Thumbnails: Story = {
+  render: () => html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list>`,
+};
+
+/** Thumbnails on a dark page. */
+export const ThumbnailsDark: Story = {
+  render: () =>
+    html`<div class="dark-page"><store-progress-list color-scheme="dark" .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list></div>`,
+};
+
+const resized: SeedTask[] = [
+  { name: 'mountain.jpg', type: 'image/jpeg', originalSize: 4.2 * MB, total: 850_000, state: 'done', bytesSent: 850_000, bytesAcknowledged: 850_000, file: { id: 'r1' } },
+  { name: 'portrait-leo.jpg', type: 'image/jpeg', originalSize: 6.1 * MB, total: 1.2 * MB, state: 'uploading', bytesSent: 400_000, speed: MB, etaMs: 800 },
+  { name: 'scan.png', type: 'image/png', originalSize: 12 * MB, total: 2.4 * MB, state: 'queued' },
+];
+
+/** Images resized before upload (`imageResize`): the chosen size → the size sent. */
+export const ResizedImages: Story = {
+  render: () => html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list>`,
+};
+
+/** The same in Hebrew, right to left: the arrow turns with the row, each size stays in its own direction. */
+export const ResizedImagesRtl: Story = {
+  render: () =>
+    html`<div dir="rtl" lang="he"><store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list></div>`,
 };

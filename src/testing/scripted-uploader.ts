@@ -44,6 +44,8 @@ export interface ScriptedUploaderOptions {
   script?: ScriptStep[];
   /** When true, `add()` appends a script that uploads the new file in four steps and completes it. */
   autoComplete?: boolean;
+  /** What `thumbnail(id, size)` answers (default: nothing, so rows keep their file-type icon). */
+  thumbnail?: (task: TaskSnapshot, size: number) => Blob | undefined | Promise<Blob | undefined>;
 }
 
 /** A recorded call of an uploader or task control. */
@@ -82,9 +84,11 @@ export class ScriptedUploader extends EventTarget implements Uploader {
   #snapshot: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #autoComplete: boolean;
+  readonly #thumbnail: ScriptedUploaderOptions['thumbnail'];
 
   constructor(options: ScriptedUploaderOptions = {}) {
     super();
+    this.#thumbnail = options.thumbnail;
     this.#interrupted = [...(options.interrupted ?? [])];
     this.#script = [...(options.script ?? [])];
     this.#autoComplete = options.autoComplete ?? false;
@@ -125,6 +129,12 @@ export class ScriptedUploader extends EventTarget implements Uploader {
 
   task(id: string): UploadTask | undefined {
     return this.#tasks.has(id) ? this.#handle(id) : undefined;
+  }
+
+  async thumbnail(id: string, size: number): Promise<Blob | undefined> {
+    this.calls.push({ method: 'thumbnail', id });
+    const task = this.#tasks.get(id);
+    return task && this.#thumbnail ? this.#thumbnail(task, size) : undefined;
   }
 
   async interrupted(): Promise<InterruptedUpload[]> {

@@ -52,6 +52,8 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
 /** The uploader as the page sees it: lives on the main thread, hands files to the upload worker, keeps snapshots. */
 class MainThreadUploader extends EventTarget implements Uploader {
   private readonly tasks = new Map<string, TaskHandle>();
+  /** Settles once the worker knows the task (after any resize): its commands and thumbnail wait for it. */
+  private readonly known = new Map<string, Promise<unknown>>();
   private readonly remote: Remote<UploadWorkerService> | UploadWorkerService;
   private readonly ready: Promise<void>;
   private readonly worker?: Worker;
@@ -127,6 +129,11 @@ class MainThreadUploader extends EventTarget implements Uploader {
     return this.tasks.get(id);
   }
 
+  async thumbnail(id: string, size: number): Promise<Blob | undefined> {
+    await this.known.get(id)?.catch(() => undefined);
+    return this.tasks.has(id) ? this.remote.thumbnail(id, size) : undefined;
+  }
+
   async interrupted(): Promise<InterruptedUpload[]> {
     await this.ready;
     const list = await this.remote.interrupted();
@@ -155,6 +162,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const task = this.tasks.get(id);
     if (!task || !['done', 'failed', 'cancelled'].includes(task.state)) return;
     this.tasks.delete(id);
+    this.known.delete(id);
     void this.ready.then(() => this.remote.remove(id));
     this.scheduleChange(0);
   }
@@ -231,7 +239,16 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const settle = task.settle;
     const sent = this.ready.then(() => send(id));
     known = sent;
-    void sent.then(() => this.settleWith(id, settle)).catch((error: unknown) => this.failTask(task, error));
+    this.known.set(id, sent);
+    void sent
+      .then((first) => {
+        // A resized image is smaller than the file chosen: take the sizes the worker sends, not the state (its
+        // events may already have moved the task on).
+        if (first.originalSize === undefined) return;
+        task.snapshot = { ...task.snapshot, name: first.name, type: first.type, total: first.total, originalSize: first.originalSize };
+        this.scheduleChange(0);
+      })
+      .then(() => this.settleWith(id, settle)).catch((error: unknown) => this.failTask(task, error));
     return task;
   }
 

@@ -53,6 +53,10 @@ export interface EngineFile {
   name: string;
   type: string;
   lastModified: number;
+  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
+  originalSize?: number;
+  /** Keep `blob` with the session whatever the quota (a resized image cannot be made again from a handle). */
+  keepBlob?: boolean;
 }
 
 /**
@@ -132,7 +136,8 @@ export class UploadEngine {
         type: file.type,
         lastModified: file.lastModified,
         options: record?.convertTo ? { ...options, convertTo: record.convertTo } : options,
-        keepBlob: quota > 0 && file.blob.size <= quota && !options.handle,
+        keepBlob: file.keepBlob || (quota > 0 && file.blob.size <= quota && !options.handle),
+        ...(file.originalSize !== undefined && { originalSize: file.originalSize }),
       },
       record,
     );
@@ -162,6 +167,12 @@ export class UploadEngine {
   snapshot(taskId: string): TaskSnapshot | undefined {
     const job = this.jobs.get(taskId);
     return job && { ...job.snapshot };
+  }
+
+  /** The bytes a task uploads and their type (for its thumbnail). */
+  source(taskId: string): { blob: Blob; type: string } | undefined {
+    const input = this.jobs.get(taskId)?.input;
+    return input && { blob: input.file, type: input.type };
   }
 
   /** The task's final file, or its `UploadError`. */

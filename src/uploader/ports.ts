@@ -59,6 +59,8 @@ export interface SessionRecord {
   name: string;
   type: string;
   total: number;
+  /** The chosen file's size when an `imageResize` image is uploaded in its place (the record then keeps `blob`). */
+  originalSize?: number;
   metadata: Record<string, unknown>;
   /** Query string of the start request that shapes the final response (e.g. `fields`). */
   query?: Record<string, string>;

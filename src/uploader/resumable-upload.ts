@@ -234,6 +234,7 @@ export class ResumableUpload implements UploadStrategy {
       name: input.name,
       type: input.type,
       total: input.file.size,
+      ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       metadata,
       query,
       ...(input.options.convertTo && { convertTo: input.options.convertTo }),

@@ -138,7 +138,10 @@ export interface TaskSnapshot {
   relativePath?: string;
   type: string;
   state: TaskState;
+  /** Bytes to send: the file's size, or the resized image's once `imageResize` made a smaller one. */
   total: number;
+  /** The chosen file's size, set when `imageResize` replaced it with a resized image (`total` is then what is sent). */
+  originalSize?: number;
   /** Bytes handed to the network so far in this page life (drives the progress bar). */
   bytesSent: number;
   /** Bytes the service has confirmed it stored. */
@@ -233,6 +236,12 @@ export interface Uploader extends EventTarget {
   resumeInterrupted(id: string, file?: File): Promise<UploadTask>;
   /** Forget an interrupted upload and cancel its session with the service (not one a task or another tab is uploading). */
   discardInterrupted(id: string): Promise<void>;
+  /**
+   * A thumbnail of the task's image fitting `size` × `size` pixels, upright (EXIF orientation applied), decoded in
+   * the worker; `undefined` for files that are not JPEG, PNG, GIF, WebP, AVIF or BMP, or do not decode. Made once per
+   * task and size, at most two at a time; the list asks only for the rows it renders.
+   */
+  thumbnail(id: string, size: number): Promise<Blob | undefined>;
   /** Drop a finished, failed or cancelled task from the list. */
   remove(id: string): void;
   pauseAll(): void;
@@ -294,6 +303,14 @@ export interface UploaderOptions {
   parentId?: string;
   /** Put every file directly into `parentId`, ignoring the folders of relative paths (default false). */
   flatten?: boolean;
+  /**
+   * Scale images down before upload (off by default). JPEG, PNG, WebP, AVIF and BMP files larger than
+   * `maxWidth` × `maxHeight` are decoded upright (EXIF orientation applied), scaled to fit, and encoded as `type`
+   * (default: the original's type where a canvas writes it, else PNG) at `quality` (0–1, JPEG and WebP), in the
+   * worker. The task's `total` is then the resized size and `originalSize` the chosen file's; the MD5 checked is
+   * that of the bytes sent, and the resized image is kept with its session so it resumes after a reload.
+   */
+  imageResize?: ImageResizeOptions;
   /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
   worker?: Worker;
   /**
@@ -301,4 +318,14 @@ export interface UploaderOptions {
    * metadata or conversion (see `BeforeUpload`). Not called for `resumeInterrupted`: that file was accepted before.
    */
   beforeUpload?: BeforeUpload;
+}
+
+/** Bounds and encoding of `imageResize`; a missing bound does not limit that side. */
+export interface ImageResizeOptions {
+  maxWidth?: number;
+  maxHeight?: number;
+  /** `image/jpeg`, `image/png` or `image/webp`. */
+  type?: string;
+  /** 0–1, for JPEG and WebP. */
+  quality?: number;
 }

@@ -33,6 +33,8 @@ export interface UploadInput {
   options: AddOptions;
   /** Keep the file itself in the session record (small files, under the app's quota) to resume without it. */
   keepBlob?: boolean;
+  /** The chosen file's size when `file` is its resized image. */
+  originalSize?: number;
 }
 
 /** A strategy's result. */

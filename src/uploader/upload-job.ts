@@ -77,6 +77,7 @@ export class UploadJob {
       type: input.type,
       state: 'queued',
       total: file.size,
+      ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       bytesSent: resumeFrom?.acknowledged ?? 0,
       bytesAcknowledged: resumeFrom?.acknowledged ?? 0,
       speed: 0,

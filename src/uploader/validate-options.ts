@@ -3,7 +3,7 @@ import type { UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 
 /** The options both `createUploader` and the engine check, with the backoff tuning tests and apps may pass. */
-export type CheckedOptions = Partial<Pick<UploaderOptions, 'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries'>> & {
+export type CheckedOptions = Partial<Pick<UploaderOptions, 'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries' | 'imageResize'>> & {
   backoff?: { baseMs?: number; capMs?: number };
 };
 
@@ -37,6 +37,8 @@ export function validateOptions(options: CheckedOptions): void {
   integer(options.stallTimeoutMs, 'stallTimeoutMs', 1, bad);
   integer(options.backoff?.baseMs, 'backoff.baseMs', 0, bad);
   integer(options.backoff?.capMs, 'backoff.capMs', 0, bad);
+  integer(options.imageResize?.maxWidth, 'imageResize.maxWidth', 1, bad);
+  integer(options.imageResize?.maxHeight, 'imageResize.maxHeight', 1, bad);
 }
 
 function integer(value: unknown, name: string, min: number, bad: (message: string) => never): void {

@@ -5,6 +5,7 @@ import { fingerprintOf } from './request-metadata.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
+import { isDecodableImage } from './images/decodable.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
@@ -44,6 +45,7 @@ export interface EnginePorts {
 export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
+  private imageResize: WorkerUploaderOptions['imageResize'];
 
   /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
   constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
@@ -55,6 +57,7 @@ export class UploadWorkerService {
     onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
   ): Promise<void> {
     this.online.set(options.online ?? true);
+    this.imageResize = options.imageResize;
     const ports = await this.portsFor(options);
     const persist = options.persist ?? true;
     this.engine = new UploadEngine({
@@ -76,8 +79,25 @@ export class UploadWorkerService {
     });
   }
 
-  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
-    return this.need().add(taskId, { blob: file, ...info }, options, resumeId);
+  async add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    const engine = this.need();
+    const bounds = this.imageResize;
+    if (bounds && isDecodableImage(info.type)) {
+      const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
+      if (resized) {
+        // The handle reads the original: the resized bytes are kept with the session instead.
+        const { handle: _handle, ...rest } = options;
+        const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
+        return engine.add(taskId, { ...sent, originalSize: file.size, keepBlob: true }, rest, resumeId);
+      }
+    }
+    return engine.add(taskId, { blob: file, ...info }, options, resumeId);
+  }
+
+  /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
+  async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
+    const source = this.engine?.source(taskId);
+    return source && isDecodableImage(source.type) ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size) : undefined;
   }
 
   /** Creates the folders of `path` under the target; resolves with the deepest one's ID (undefined when flattening). */
@@ -126,7 +146,9 @@ export class UploadWorkerService {
    * What an interrupted upload needs to resume: the stored Blob or file handle (the main thread asks for the
    * handle's permission, which needs the page), the File fields and its options.
    */
-  async interruptedSource(id: string): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; fingerprint: string; options: AddOptions } | undefined> {
+  async interruptedSource(
+    id: string,
+  ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; fingerprint: string; options: AddOptions; originalSize?: number } | undefined> {
     const record = await this.need().record(id);
     if (!record) return undefined;
     const options: AddOptions = {
@@ -143,6 +165,7 @@ export class UploadWorkerService {
       info: { name: record.name, type: record.type, lastModified },
       fingerprint: record.fingerprint,
       options,
+      ...(record.originalSize !== undefined && { originalSize: record.originalSize }),
     };
   }
 
@@ -153,7 +176,9 @@ export class UploadWorkerService {
     if (fingerprintOf({ ...info, size: file.size }) !== source.fingerprint) {
       throw new UploadError({ code: 'file-changed', message: `the file is not the one this upload started with (${source.info.name})` });
     }
-    return this.need().add(taskId, { blob: file, ...info }, source.options, id);
+    // A resized image resumes from the Blob kept with its session, kept again for the next page life.
+    const resized = source.originalSize !== undefined && { originalSize: source.originalSize, keepBlob: true };
+    return this.need().add(taskId, { blob: file, ...info, ...resized }, source.options, id);
   }
 
   discardInterrupted(id: string): Promise<void> {

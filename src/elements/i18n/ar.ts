@@ -52,6 +52,7 @@ export const ar: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `متبقٍ ${duration}`,
     converted: (kind) => `رُفع بصيغة ${kind}`,
+    resized: (original, sent) => `${original}، تم تصغيرها إلى ${sent}`,
   },
   states: {
     queued: 'في الانتظار',

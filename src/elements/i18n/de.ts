@@ -46,6 +46,7 @@ export const de: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `noch ${duration}`,
     converted: (kind) => `Hochgeladen als ${kind}`,
+    resized: (original, sent) => `${original}, verkleinert auf ${sent}`,
   },
   states: {
     queued: 'Wartet',

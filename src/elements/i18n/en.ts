@@ -44,6 +44,7 @@ export const en: StoreI18n = {
     },
     timeLeft: (duration) => `${duration} left`,
     converted: (kind) => `Uploaded as ${kind}`,
+    resized: (original, sent) => `${original}, resized to ${sent}`,
   },
   states: {
     queued: 'Waiting',

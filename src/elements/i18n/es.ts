@@ -46,6 +46,7 @@ export const es: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `quedan ${duration}`,
     converted: (kind) => `Subido como ${kind}`,
+    resized: (original, sent) => `${original}, redimensionada a ${sent}`,
   },
   states: {
     queued: 'En espera',

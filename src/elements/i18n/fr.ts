@@ -48,6 +48,7 @@ export const fr: StoreI18n = {
     },
     timeLeft: (duration) => `encore ${duration}`,
     converted: (kind) => `Envoyé comme ${kind}`,
+    resized: (original, sent) => `${original}, redimensionnée à ${sent}`,
   },
   states: {
     queued: 'En attente',

@@ -46,6 +46,7 @@ export const he: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `נותרו ${duration}`,
     converted: (kind) => `הועלה כ${kind}`,
+    resized: (original, sent) => `${original}, הוקטנה ל־${sent}`,
   },
   states: {
     queued: 'ממתין',

@@ -46,6 +46,7 @@ export const it: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `mancano ${duration}`,
     converted: (kind) => `Caricato come ${kind}`,
+    resized: (original, sent) => `${original}, ridimensionata a ${sent}`,
   },
   states: {
     queued: 'In attesa',

@@ -43,6 +43,7 @@ export const ja: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `残り${duration}`,
     converted: (kind) => `${kind}としてアップロード済み`,
+    resized: (original, sent) => `${original}（${sent} に縮小）`,
   },
   states: {
     queued: '待機中',

@@ -46,6 +46,7 @@ export const nl: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `nog ${duration}`,
     converted: (kind) => `Geüpload als ${kind}`,
+    resized: (original, sent) => `${original}, verkleind tot ${sent}`,
   },
   states: {
     queued: 'Wacht',

@@ -47,6 +47,7 @@ export const pl: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `zostało ${duration}`,
     converted: (kind) => `Przesłano jako ${kind}`,
+    resized: (original, sent) => `${original}, zmniejszono do ${sent}`,
   },
   states: {
     queued: 'Oczekuje',

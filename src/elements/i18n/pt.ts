@@ -46,6 +46,7 @@ export const pt: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `faltam ${duration}`,
     converted: (kind) => `Enviado como ${kind}`,
+    resized: (original, sent) => `${original}, redimensionada para ${sent}`,
   },
   states: {
     queued: 'Aguardando',

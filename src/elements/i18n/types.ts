@@ -43,6 +43,8 @@ export interface StoreI18n {
     timeLeft: (duration: string) => string;
     /** State text of a done task that was converted to a native kind (already translated). */
     converted: (kind: string) => string;
+    /** Read for the size of an image resized before upload: the chosen file's size and the size sent (formatted). */
+    resized: (original: string, sent: string) => string;
   };
   states: Record<TaskState, string>;
   retryCauses: Record<RetryInfo['cause'], string>;

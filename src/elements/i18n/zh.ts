@@ -41,6 +41,7 @@ export const zh: StoreI18n = {
     speed: (rate) => rate,
     timeLeft: (duration) => `剩余 ${duration}`,
     converted: (kind) => `已作为${kind}上传`,
+    resized: (original, sent) => `${original}，已缩小为 ${sent}`,
   },
   states: {
     queued: '等待中',

@@ -78,9 +78,10 @@ function actionButton(
 const stateId = (task: TaskSnapshot): string => `state-${task.id}`;
 
 /**
- * Renders one task row on one line — kind icon, name, size, state (icon and words), speed and time left, controls —
+ * Renders one task row on one line — kind icon (or the image's `thumbnail` URL), name, size, state (icon and words), speed and time left, controls —
  * over a thin progress bar; `act` runs a control. Every number with its unit sits in its own `<bdi>`, so it reads
- * in its own direction inside a right-to-left row.
+ * in its own direction inside a right-to-left row; the arrow of a resized image's sizes is mirrored there by CSS ("→"
+ * is not a mirrored character), and screen readers hear the sizes in words instead.
  */
 export function renderRow(
   task: TaskSnapshot,
@@ -88,6 +89,7 @@ export function renderRow(
   count: number,
   t: StoreI18n,
   act: (task: TaskSnapshot, action: TaskAction | 'rechoose') => void,
+  thumbnail?: string,
 ): TemplateResult {
   const finished = task.state === 'done';
   // Only a moving upload shows what is on the wire; retrying, paused, failed or interrupted rows show what the
@@ -96,6 +98,7 @@ export function renderRow(
   const percent = percentOf(finished ? task.total : shown, task.total, finished);
   const sent = formatBytes(finished ? task.total : shown, t.locale);
   const size = formatBytes(task.total, t.locale);
+  const original = task.originalSize === undefined ? undefined : formatBytes(task.originalSize, t.locale);
   const actions = actionsFor(task);
   const moving = task.state === 'uploading' && task.speed > 0;
   const name = task.relativePath ?? task.name;
@@ -112,10 +115,15 @@ export function renderRow(
       data-id=${task.id}
       data-state=${task.state}
     >
-      <span class="icon" part="icon" data-kind=${kind}>${fileKindIcon(kind)}</span>
+      ${thumbnail
+        ? html`<img class="thumbnail" part="thumbnail" src=${thumbnail} alt="" />`
+        : html`<span class="icon" part="icon" data-kind=${kind}>${fileKindIcon(kind)}</span>`}
       <bdi class="name" part="name" title=${name}>${name}</bdi>
       <span class="meta">
-        <bdi class="size" part="size">${size}</bdi>
+        ${original
+          ? html`<span class="size" part="size"><span aria-hidden="true"><bdi>${original}</bdi> <span class="arrow">→</span> <bdi>${size}</bdi></span
+              ><span class="visually-hidden">${t.list.resized(original, size)}</span></span>`
+          : html`<bdi class="size" part="size">${size}</bdi>`}
         <span class="rate" part="rate">
           ${moving ? html`<bdi>${t.list.speed(formatRate(task.speed, t.locale))}</bdi>` : nothing}
           ${moving && task.etaMs !== undefined ? html`<span aria-hidden="true">·</span> <bdi>${t.list.timeLeft(formatDuration(task.etaMs, t.locale))}</bdi>` : nothing}

@@ -93,6 +93,9 @@ export const progressListStyles = css`
     display: flex;
     color: var(--_muted);
   }
+  .thumbnail { grid-area: icon; inline-size: 1.5rem; block-size: 1.5rem; object-fit: cover; border-radius: 0.25rem; }
+  .arrow { display: inline-block; }
+  .arrow:dir(rtl) { transform: scaleX(-1); }
   .icon .page {
     stroke: var(--_muted);
   }

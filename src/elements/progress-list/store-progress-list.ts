@@ -15,6 +15,8 @@ import { cssomStyle } from '../internal/cssom-style.ts';
 import { VIRTUALIZE_FROM, loadVirtualizer, loadedVirtualizer } from './lazy-virtualizer.ts';
 import { moveFocus } from './list-keyboard.ts';
 import { renderRow } from './render-row.ts';
+import { fileKind } from '../internal/file-kind.ts';
+import type { RowThumbnails } from './thumbnails.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
 
 /**
@@ -37,8 +39,11 @@ import { progressListStyles } from './store-progress-list.styles.ts';
  * @csspart row - One row; also `row-<state>` (`row-uploading`, `row-failed`, …).
  * @csspart icon - The file-type icon (inline SVG; `data-kind` is document, spreadsheet, presentation, pdf, image,
  *   audio, video, archive, code or other).
+ * @csspart thumbnail - In place of the icon, for JPEG, PNG, GIF, WebP, AVIF and BMP files: an `<img>` (decorative,
+ *   `alt=""`) of the image decoded upright in the upload worker, asked for once its row scrolls into view. Its `src` is a
+ *   `blob:` URL (a strict CSP needs `img-src blob:`), revoked when the row's task leaves the list.
  * @csspart name - File name or relative path.
- * @csspart size - File size.
+ * @csspart size - File size; for an image resized before upload, the chosen file's size → the size sent.
  * @csspart progress - The progress bar track (`role=progressbar`).
  * @csspart progress-bar - The filled part of the bar.
  * @csspart state - State icon and text, with the retry reason or error message.
@@ -86,6 +91,9 @@ export class StoreProgressList extends StoreElement {
   #refocus: { id: string; index: number } | undefined;
   /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
   #virtualized = false;
+  /** Loaded with the first row of an image: lists without images never download it. */
+  #thumbnails: RowThumbnails | undefined;
+  #thumbnailsLoading = false;
 
   constructor() {
     super();
@@ -106,6 +114,7 @@ export class StoreProgressList extends StoreElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('uploader')) {
+      this.#thumbnails?.clear();
       this.#announcer.reset();
       this.#controller.uploader = this.uploader;
     }
@@ -208,7 +217,8 @@ export class StoreProgressList extends StoreElement {
   /** Plain keyed rows (focus stays on a row's button as others come and go), or the virtualizer past the threshold. */
   #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
     const count = tasks.length;
-    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act);
+    this.#thumbnails?.keep(tasks);
+    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnail(task));
     if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
     this.#virtualized = true;
     const virtualize = loadedVirtualizer()?.virtualize;
@@ -222,6 +232,35 @@ export class StoreProgressList extends StoreElement {
       return nothing;
     }
     return virtualize({ items: tasks, keyFunction: (task: TaskSnapshot) => task.id, renderItem: row, scroller: true });
+  }
+
+  /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */
+  #thumbnail(task: TaskSnapshot): string | undefined {
+    if (fileKind(task.name, task.type) !== 'image') return undefined;
+    if (this.#thumbnails) return this.#thumbnails.url(task.id);
+    if (!this.#thumbnailsLoading) {
+      this.#thumbnailsLoading = true;
+      import('./thumbnails.ts').then(
+        ({ RowThumbnails }) => {
+          const row = (id: string) => this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
+          const rows = () => this.renderRoot.querySelectorAll<HTMLElement>('[role="listitem"]');
+          this.#thumbnails = new RowThumbnails(() => this.uploader, rows, row, () => this.requestUpdate());
+          this.requestUpdate();
+        },
+        () => (this.#thumbnailsLoading = false),
+      );
+    }
+    return undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.requestUpdate(); // rows ask again for the thumbnails revoked on disconnect
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#thumbnails?.clear();
   }
 
   /**

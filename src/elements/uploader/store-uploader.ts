@@ -13,7 +13,7 @@ import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
-import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
+import type { BeforeUpload, ImageResizeOptions, Uploader } from '../../uploader/index.ts';
 import { addPicked } from './add-picked.ts';
 import { uploadTarget } from '../internal/upload-target.ts';
 import { countAdded } from '../internal/restrictions.ts';
@@ -33,7 +33,7 @@ import { uploaderStyles } from './store-uploader.styles.ts';
  */
 const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
 // Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
   en.states,
 ).map((s) => `row-${s}`)}`;
 
@@ -80,6 +80,7 @@ export class StoreUploader extends StoreElement {
     concurrency: { type: Number },
     chunkSize: { type: Number, attribute: 'chunk-size' },
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
+    imageResize: { attribute: false },
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     minFileSize: { type: Number, attribute: 'min-file-size' },
@@ -112,6 +113,8 @@ export class StoreUploader extends StoreElement {
   declare chunkSize: number | undefined;
   /** Files larger than this go resumable in a created uploader. */
   declare resumableThreshold: number | undefined;
+  /** Images scaled down in the worker before a created uploader sends them (`createUploader`'s `imageResize`). */
+  declare imageResize: ImageResizeOptions | undefined;
   /** Passed to the dropzone; `max-files` and `max-total-size` also count the files waiting for a conversion choice. */
   declare accept: string;
   declare maxFileSize: number;
@@ -251,6 +254,7 @@ export class StoreUploader extends StoreElement {
       ...(this.concurrency ? { concurrency: this.concurrency } : {}),
       ...(this.chunkSize ? { chunkSize: this.chunkSize } : {}),
       ...(Number.isFinite(this.resumableThreshold) ? { resumableThreshold: this.resumableThreshold } : {}),
+      ...(this.imageResize ? { imageResize: this.imageResize } : {}),
     });
     this.#follow(this.#owned);
   }
