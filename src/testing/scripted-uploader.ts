@@ -8,6 +8,7 @@
 import type {
   AddOptions,
   InterruptedUpload,
+  ResumeAllResult,
   RetryInfo,
   StoreFile,
   TaskSnapshot,
@@ -43,6 +44,8 @@ export interface ScriptedUploaderOptions {
   script?: ScriptStep[];
   /** When true, `add()` appends a script that uploads the new file in four steps and completes it. */
   autoComplete?: boolean;
+  /** Ids of interrupted uploads whose file "changed": `resumeAllInterrupted` reports them instead of resuming. */
+  changedOnResume?: string[];
 }
 
 /** A recorded call of an uploader or task control. */
@@ -79,12 +82,14 @@ export class ScriptedUploader extends EventTarget implements Uploader {
   #snapshot: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #autoComplete: boolean;
+  readonly #changedOnResume: ReadonlySet<string>;
 
   constructor(options: ScriptedUploaderOptions = {}) {
     super();
     this.#interrupted = [...(options.interrupted ?? [])];
     this.#script = [...(options.script ?? [])];
     this.#autoComplete = options.autoComplete ?? false;
+    this.#changedOnResume = new Set(options.changedOnResume ?? []);
     for (const seed of options.tasks ?? []) this.#insert(seed);
     this.#publish(false);
   }
@@ -134,6 +139,18 @@ export class ScriptedUploader extends EventTarget implements Uploader {
     else if (found) this.#insert({ id, name: found.name, type: found.type, total: found.total, bytesAcknowledged: found.bytesAcknowledged, bytesSent: found.bytesAcknowledged });
     this.#publish(true);
     return this.#handle(id);
+  }
+
+  /** Resumes every interrupted upload marked `canResumeWithoutFile`, except those listed in `changedOnResume`. */
+  async resumeAllInterrupted(): Promise<ResumeAllResult> {
+    this.calls.push({ method: 'resumeAllInterrupted' });
+    const result: ResumeAllResult = { resumed: [], changed: [], needFile: [] };
+    for (const u of [...this.#interrupted]) {
+      if (this.#changedOnResume.has(u.id)) result.changed.push(u);
+      else if (!u.canResumeWithoutFile) result.needFile.push(u);
+      else result.resumed.push(await this.resumeInterrupted(u.id));
+    }
+    return result;
   }
 
   async discardInterrupted(id: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { BackoffOptions } from '../protocol/backoff.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
+import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
@@ -98,12 +99,18 @@ export class UploadEngine {
 
   /**
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
-   * instead of starting over; `resumeId` names the record to resume explicitly.
+   * instead of starting over; `resumeId` names the record to resume explicitly. A file whose sampled slices differ
+   * from the record's is not the one the session began with: an explicit resume fails with `file-changed`, an
+   * implicit one starts a new session (the old one stays listed as interrupted).
    */
   async add(taskId: string, file: EngineFile, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
     // The record keeps its key: another tab may be uploading it under that key right now.
-    const record = await this.findRecord(fingerprint, resumeId);
+    let record = await this.findRecord(fingerprint, resumeId);
+    if (record?.sample !== undefined && record.sample !== (await sampleOf(file.blob))) {
+      if (resumeId !== undefined) throw new UploadError({ code: 'file-changed', message: `${file.name} changed since its upload began (its content differs)` });
+      record = undefined;
+    }
     const quota = this.config.blobQuotaBytes ?? 0;
     const job = new UploadJob(
       this.deps,
@@ -191,6 +198,7 @@ export class UploadEngine {
         bytesAcknowledged: record.acknowledged,
         updatedAt: record.updatedAt,
         canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
+        ...(record.handle && { handle: record.handle }),
       }));
   }
 
