@@ -5,6 +5,7 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
+import { pickWithHandles } from '../internal/pick-with-handles.ts';
 import { applyRestrictions } from '../internal/restrictions.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -14,7 +15,9 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
 /**
  * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
  *
- * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser); Escape
+ * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser: the File
+ * System Access picker where the browser has one, whose file handles let an upload resume after a reload without
+ * choosing the file again; a file input elsewhere); Escape
  * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size` and `max-files`; refused ones are listed and
  * reported with `store-files-reject`, never silently dropped. Accepted files are announced with the cancelable
  * `store-files-add`; unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add`.
@@ -110,14 +113,25 @@ export class StoreDropzone extends StoreElement {
     this.#setDragging(false);
   }
 
-  /** Opens the browser's file chooser. */
+  /**
+   * Opens the browser's file chooser: the File System Access picker where there is one (the files keep their
+   * handles, so an interrupted upload resumes after a reload without choosing them again), else the file input.
+   * Call it from a click or key press.
+   */
   browseFiles(): void {
-    if (!this.disabled) this.#input('files').click();
+    if (!this.disabled) this.#browse('files');
   }
 
-  /** Opens the browser's folder chooser. */
+  /** Opens the browser's folder chooser (`showDirectoryPicker` where there is one, else a `webkitdirectory` input). */
   browseFolder(): void {
-    if (!this.disabled) this.#input('folder').click();
+    if (!this.disabled) this.#browse('folder');
+  }
+
+  #browse(kind: 'files' | 'folder'): void {
+    void pickWithHandles(kind, { multiple: this.multiple, accept: this.accept }).then((outcome) => {
+      if (outcome === 'fallback') this.#input(kind).click();
+      else if (outcome !== 'cancelled') void this.addFiles(outcome);
+    });
   }
 
   /** Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. */

@@ -43,6 +43,13 @@ export interface StoreI18n {
     timeLeft: (duration: string) => string;
     /** State text of a done task that was converted to a native kind (already translated). */
     converted: (kind: string) => string;
+    /** Tooltip of a finished row's download button, whose accessible name is `download(name)`. */
+    downloadButton: string;
+    download: (name: string) => string;
+    /** Accessible name of a converted file's "download as" choice; its first option reads `downloadAsPrompt`. */
+    downloadAs: (name: string) => string;
+    downloadAsPrompt: string;
+    downloadFailed: (name: string) => string;
   };
   states: Record<TaskState, string>;
   retryCauses: Record<RetryInfo['cause'], string>;
@@ -90,6 +97,10 @@ export interface StoreI18n {
     shareInvalid: (value: string) => string;
     interruptedTitle: string;
     interruptedItem: (name: string, stored: string, size: string) => string;
+    /** Resumes every unfinished upload whose file can be read again without a dialog. */
+    resumeAll: string;
+    /** An unfinished upload whose file is no longer the one it began with: not resumed. */
+    fileChanged: (name: string) => string;
     pendingValidity: string;
     noUploader: string;
   };

@@ -52,6 +52,9 @@ const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-a
  * @csspart progress-list - The inner `<store-progress-list>`; its parts are re-exported under their own names (`row`,
  *   `row-<state>`, `name`, `progress`, `progress-bar`, `state`, `action`, …), its `base` as `progress-list-base`.
  * @csspart interrupted - The list of interrupted uploads.
+ * @csspart resume-all - Its "Resume all" button: resumes every upload whose kept file handle or copy still reads as
+ *   the same file, asking for read permission in that click where the browser wants it, with no file dialog.
+ * @csspart interrupted-changed - The note on an interrupted upload whose file changed since it began (not resumed).
  * @csspart share - The share step.
  *
  * @cssproperty --store-uploader-gap - Space between the sections.
@@ -132,7 +135,7 @@ export class StoreUploader extends StoreElement {
   readonly #internals = this.attachInternals();
   readonly #controller = new UploaderController(this, () => this.#syncForm());
   readonly #form = new FormValue(this.#internals, () => this.dispatchEvent(new Event('change', { bubbles: true, composed: true })));
-  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus());
+  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus(), () => this.t);
   readonly #formats = new ImportFormatsLoader({
     importFormats: () => this.importFormats,
     baseUrl: () => this.baseUrl,
