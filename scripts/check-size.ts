@@ -90,6 +90,16 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only on elements with `share`, once files are uploaded: it is shown after the first upload',
   },
+  'src/elements/uploader/interrupted-view.ts': {
+    label: 'unfinished uploads of <store-uploader> (resume all, choose again, discard)',
+    firstUpload: false,
+    why: 'only when an earlier page life left uploads unfinished',
+  },
+  'src/elements/progress-list/download-menu.ts': {
+    label: 'download / "download as" of finished rows',
+    firstUpload: false,
+    why: 'only when a list with `downloadFrom` (a <store-uploader> with base-url) shows a finished upload',
+  },
   'src/uploader/hashing/md5-tracker.ts': {
     label: 'MD5 tracker in the upload worker itself',
     firstUpload: false,

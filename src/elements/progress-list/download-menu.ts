@@ -11,7 +11,12 @@ import type { StoreClient } from '../../client/index.ts';
 import { isNativeMime } from '../../protocol/index.ts';
 import type { TaskSnapshot } from '../../uploader/index.ts';
 import type { StoreI18n } from '../i18n/types.ts';
-import type { DownloadSource } from './lazy-download-menu.ts';
+
+/** Where finished files are fetched back from: the service and a bearer token. */
+export interface DownloadSource {
+  baseUrl: string;
+  getAccessToken: () => string | Promise<string>;
+}
 
 /** What the menu needs from its list. */
 export interface DownloadHost {

@@ -1,12 +1,6 @@
 /** `download-menu.ts` on demand: loaded once, the first time a list with `downloadFrom` shows a finished upload. */
 type DownloadMenuModule = typeof import('./download-menu.ts');
 
-/** Where finished files are fetched back from: the service and a bearer token. */
-export interface DownloadSource {
-  baseUrl: string;
-  getAccessToken: () => string | Promise<string>;
-}
-
 let loaded: DownloadMenuModule | undefined;
 let loading: Promise<DownloadMenuModule> | undefined;
 

@@ -7,7 +7,7 @@ import type { StoreConversionPicker } from '../conversion-picker/store-conversio
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
-import type { DownloadSource } from '../progress-list/lazy-download-menu.ts';
+import type { DownloadSource } from '../progress-list/download-menu.ts';
 import { en } from '../i18n/en.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';

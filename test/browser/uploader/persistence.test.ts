@@ -112,6 +112,24 @@ describe('persistence', () => {
     expect((await storedRecords()).some((r) => r.name === large.name)).to.equal(false);
   });
 
+  it('keeps a copy of files up to 64 MiB by default, in its own store, and deletes it when the upload ends', async () => {
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    const file = randomFile(MiB + 3);
+    await interruptAfter(uploader(), file, 256 * KiB);
+    const copies = async () => (await (await import('idb-keyval')).keys(createStore('store-upload-kit-files', 'files'))).length;
+    const [record] = (await storedRecords()).filter((r) => r.name === file.name);
+    expect(record?.blob?.size).to.equal(file.size);
+    expect(await copies()).to.equal(1);
+
+    const next = uploader();
+    const found = await findInterrupted(next, file.name);
+    expect(found.canResumeWithoutFile).to.equal(true);
+    const stored = await (await next.resumeInterrupted(found.id)).done;
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    expect((await storedRecords()).some((r) => r.name === file.name)).to.equal(false);
+    expect(await copies()).to.equal(0);
+  });
+
   it('leaves no record behind after a success or a cancel', async () => {
     await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
     const u = uploader();
