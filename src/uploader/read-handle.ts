@@ -21,7 +21,7 @@ export async function askToRead(handle: FileSystemFileHandle): Promise<boolean> 
 
 /**
  * The file behind a kept handle, asking for read permission once if the browser wants it (that needs a user
- * gesture). A file that is gone is `file-changed`; a refused permission is `forbidden`.
+ * gesture). A file that is gone is `file-changed`.
  */
 export async function readHandle(handle: FileSystemFileHandle): Promise<File> {
   const h = handle as PermissionHandle;
@@ -29,13 +29,7 @@ export async function readHandle(handle: FileSystemFileHandle): Promise<File> {
     if ((await h.queryPermission?.({ mode: 'read' })) === 'prompt') await h.requestPermission?.({ mode: 'read' });
     return await handle.getFile();
   } catch (error) {
-    const name = (error as Error)?.name;
-    if (name === 'NotFoundError' || name === 'NotReadableError') {
-      throw new UploadError({ code: 'file-changed', message: `${handle.name} is gone or was changed since its upload began` });
-    }
-    if (name === 'NotAllowedError' || name === 'SecurityError') {
-      throw new UploadError({ code: 'forbidden', message: `reading ${handle.name} was not allowed` });
-    }
-    throw error;
+    if ((error as Error)?.name !== 'NotFoundError') throw error;
+    throw new UploadError({ code: 'file-changed', message: `${handle.name} is gone since its upload began` });
   }
 }
