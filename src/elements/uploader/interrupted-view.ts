@@ -32,10 +32,8 @@ export interface InterruptedState {
   set(list: InterruptedUpload[]): void;
 }
 
-type InterruptedUploads = InterruptedState;
-
 /** Renders the list (the controller renders nothing while it is empty). */
-export function renderInterrupted(c: InterruptedUploads, t: StoreI18n): TemplateResult {
+export function renderInterrupted(c: InterruptedState, t: StoreI18n): TemplateResult {
   const resumable = c.list.some((u) => u.canResumeWithoutFile && !c.changed.has(u.id));
   return html`
     <fieldset part="interrupted">
@@ -68,7 +66,7 @@ export function renderInterrupted(c: InterruptedUploads, t: StoreI18n): Template
  * "Resume all": the uploader asks for the kept handles' read permission inside this click, then resumes every
  * upload whose file is unchanged; changed ones stay listed with a note, for the user to choose again or discard.
  */
-function resumeAll(c: InterruptedUploads): void {
+function resumeAll(c: InterruptedState): void {
   const uploader = c.host.activeUploader;
   if (!uploader || c.resumingAll) return;
   c.resumingAll = true;
@@ -92,7 +90,7 @@ function resumeAll(c: InterruptedUploads): void {
     });
 }
 
-async function resume(c: InterruptedUploads, id: string, file?: File): Promise<void> {
+async function resume(c: InterruptedState, id: string, file?: File): Promise<void> {
   const uploader = c.host.activeUploader;
   if (!uploader) return;
   try {
@@ -109,22 +107,22 @@ async function resume(c: InterruptedUploads, id: string, file?: File): Promise<v
   drop(c, id);
 }
 
-async function discard(c: InterruptedUploads, id: string): Promise<void> {
+async function discard(c: InterruptedState, id: string): Promise<void> {
   await c.host.activeUploader?.discardInterrupted(id);
   drop(c, id);
 }
 
-function drop(c: InterruptedUploads, id: string): void {
+function drop(c: InterruptedState, id: string): void {
   c.set(c.list.filter((u) => u.id !== id));
   c.keepFocus();
 }
 
-function rechoose(c: InterruptedUploads, id: string): void {
+function rechoose(c: InterruptedState, id: string): void {
   c.rechooseFor = id;
   c.host.renderRoot.querySelector<HTMLInputElement>('#rechoose')?.click();
 }
 
-function rechosen(c: InterruptedUploads, event: Event): void {
+function rechosen(c: InterruptedState, event: Event): void {
   const input = event.target as HTMLInputElement;
   const file = input.files?.[0];
   input.value = '';
