@@ -72,6 +72,41 @@ export const FolderUpload: Story = {
   },
 };
 
+/** Unfinished uploads after a reload, each with a kept file handle or copy: "Resume all" resumes them with no file dialog. */
+export const ResumeAll: Story = {
+  render: () =>
+    html`<store-uploader
+      .uploader=${playing({
+        interrupted: [
+          { id: 'r1', name: 'holiday.mov', type: 'video/quicktime', total: 700 * MB, bytesAcknowledged: 420 * MB, updatedAt: 0, canResumeWithoutFile: true },
+          { id: 'r2', name: 'thesis.pdf', type: 'application/pdf', total: 12 * MB, bytesAcknowledged: 3 * MB, updatedAt: 0, canResumeWithoutFile: true },
+          { id: 'r3', name: 'scan.tiff', type: 'image/tiff', total: 90 * MB, bytesAcknowledged: 30 * MB, updatedAt: 0, canResumeWithoutFile: false },
+        ],
+      })}
+    ></store-uploader>`,
+};
+
+/** After "Resume all": one file changed since its upload began, so it is noted and left for the user. */
+export const ResumeAllFileChanged: Story = {
+  render: () =>
+    html`<store-uploader
+      .uploader=${playing({
+        interrupted: [
+          { id: 'c1', name: 'holiday.mov', type: 'video/quicktime', total: 700 * MB, bytesAcknowledged: 420 * MB, updatedAt: 0, canResumeWithoutFile: true },
+          { id: 'c2', name: 'budget.xlsx', type: '', total: 2 * MB, bytesAcknowledged: MB, updatedAt: 0, canResumeWithoutFile: true },
+        ],
+        changedOnResume: ['c2'],
+      })}
+    ></store-uploader>`,
+  play: async ({ canvasElement }) => {
+    const uploader = canvasElement.querySelector('store-uploader')!;
+    const button = () => uploader.shadowRoot?.querySelector<HTMLButtonElement>('[part="resume-all"]');
+    // The list loads its code on first need: wait for its button, then press it as a user would.
+    for (let frame = 0; frame < 120 && !button(); frame++) await new Promise((r) => requestAnimationFrame(r));
+    button()?.click();
+  },
+};
+
 /** Finished uploads with the share step. */
 export const Share: Story = {
   render: () =>

@@ -9,6 +9,7 @@ import type {
   AddFolderOptions,
   AddOptions,
   InterruptedUpload,
+  ResumeAllResult,
   RetryInfo,
   StoreFile,
   TaskSnapshot,
@@ -46,6 +47,8 @@ export interface ScriptedUploaderOptions {
   autoComplete?: boolean;
   /** What `thumbnail(id, size)` answers (default: nothing, so rows keep their file-type icon). */
   thumbnail?: (task: TaskSnapshot, size: number) => Blob | undefined | Promise<Blob | undefined>;
+  /** Ids of interrupted uploads whose file "changed": `resumeAllInterrupted` reports them instead of resuming. */
+  changedOnResume?: string[];
 }
 
 /** A recorded call of an uploader or task control. */
@@ -85,6 +88,7 @@ export class ScriptedUploader extends EventTarget implements Uploader {
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #autoComplete: boolean;
   readonly #thumbnail: ScriptedUploaderOptions['thumbnail'];
+  readonly #changedOnResume: ReadonlySet<string>;
 
   constructor(options: ScriptedUploaderOptions = {}) {
     super();
@@ -92,6 +96,7 @@ export class ScriptedUploader extends EventTarget implements Uploader {
     this.#interrupted = [...(options.interrupted ?? [])];
     this.#script = [...(options.script ?? [])];
     this.#autoComplete = options.autoComplete ?? false;
+    this.#changedOnResume = new Set(options.changedOnResume ?? []);
     for (const seed of options.tasks ?? []) this.#insert(seed);
     this.#publish(false);
   }
@@ -153,6 +158,18 @@ export class ScriptedUploader extends EventTarget implements Uploader {
     else if (found) this.#insert({ id, name: found.name, type: found.type, total: found.total, bytesAcknowledged: found.bytesAcknowledged, bytesSent: found.bytesAcknowledged });
     this.#publish(true);
     return this.#handle(id);
+  }
+
+  /** Resumes every interrupted upload marked `canResumeWithoutFile`, except those listed in `changedOnResume`. */
+  async resumeAllInterrupted(): Promise<ResumeAllResult> {
+    this.calls.push({ method: 'resumeAllInterrupted' });
+    const result: ResumeAllResult = { resumed: [], changed: [], needFile: [] };
+    for (const u of [...this.#interrupted]) {
+      if (this.#changedOnResume.has(u.id)) result.changed.push(u);
+      else if (!u.canResumeWithoutFile) result.needFile.push(u);
+      else result.resumed.push(await this.resumeInterrupted(u.id));
+    }
+    return result;
   }
 
   async discardInterrupted(id: string): Promise<void> {

@@ -1,11 +1,13 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { loadBeforeUpload } from './before-upload-loader.ts';
+import { askToRead, readHandle } from './read-handle.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import type {
   AddFolderOptions,
   AddOptions,
   BeforeUpload,
   InterruptedUpload,
+  ResumeAllResult,
   TaskSnapshot,
   Uploader,
   UploaderEventMap,
@@ -61,6 +63,8 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private changeTimer?: ReturnType<typeof setTimeout>;
   private readonly detach: () => void;
   private readonly beforeUpload: BeforeUpload | undefined;
+  /** The latest list of interrupted uploads: `resumeAllInterrupted` asks for their handles' permission at once. */
+  private lastInterrupted: InterruptedUpload[] = [];
 
   constructor(options: CreateUploaderOptions) {
     super();
@@ -137,6 +141,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
   async interrupted(): Promise<InterruptedUpload[]> {
     await this.ready;
     const list = await this.remote.interrupted();
+    this.lastInterrupted = list;
     if (list.length > 0) this.dispatchEvent(new CustomEvent('interrupted-found', { detail: list }));
     return list;
   }
@@ -146,11 +151,36 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const source = await this.remote.interruptedSource(id);
     if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
     let blob: Blob | undefined = file ?? source.blob;
-    if (!blob && source.handle) blob = await fileFromHandle(source.handle);
+    if (!blob && source.handle) blob = await readHandle(source.handle);
     if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
-    const info = file ? fileInfo(file) : source.info;
+    // A kept handle or copy must still read as the same file: its own date and size, the record's name and type.
+    const kept = blob as Partial<File>;
+    const info = file ? fileInfo(file) : { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
+    const problem = await this.remote.checkInterrupted(id, blob, info);
+    if (problem) throw new UploadError(problem);
     const task = this.start(info, source.options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
     return task;
+  }
+
+  async resumeAllInterrupted(): Promise<ResumeAllResult> {
+    // Before anything is awaited: browsers grant read permission only inside the user's gesture.
+    const asked = new Map<string, Promise<boolean>>();
+    for (const u of this.lastInterrupted) if (u.handle) asked.set(u.id, askToRead(u.handle));
+    const result: ResumeAllResult = { resumed: [], changed: [], needFile: [] };
+    for (const u of await this.interrupted()) {
+      if (!u.canResumeWithoutFile || (u.handle && !(await (asked.get(u.id) ?? askToRead(u.handle))))) {
+        result.needFile.push(u);
+        continue;
+      }
+      try {
+        result.resumed.push(await this.resumeInterrupted(u.id));
+      } catch (error) {
+        const code = error instanceof UploadError ? error.code : undefined;
+        if (code === 'file-changed') result.changed.push(u);
+        else if (code !== 'not-found') result.needFile.push(u);
+      }
+    }
+    return result;
   }
 
   async discardInterrupted(id: string): Promise<void> {
@@ -338,17 +368,6 @@ class MainThreadUploader extends EventTarget implements Uploader {
 function fileInfo(file: File | Blob): FileInfo {
   const asFile = file as Partial<File>;
   return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
-}
-
-/** Reads a stored handle's file, asking for read permission once if the browser wants it (needs a user gesture). */
-async function fileFromHandle(handle: FileSystemFileHandle): Promise<File> {
-  type PermissionHandle = FileSystemFileHandle & {
-    queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
-    requestPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
-  };
-  const h = handle as PermissionHandle;
-  if ((await h.queryPermission?.({ mode: 'read' })) === 'prompt') await h.requestPermission?.({ mode: 'read' });
-  return handle.getFile();
 }
 
 let persistenceAsked = false;

@@ -5,6 +5,7 @@ import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from './ports.ts';
+import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
@@ -119,13 +120,19 @@ export class UploadEngine {
 
   /**
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
-   * instead of starting over; `resumeId` names the record to resume explicitly.
+   * instead of starting over; `resumeId` names the record to resume explicitly. A file whose sampled slices differ
+   * from the record's is not the one the session began with: an explicit resume fails with `file-changed`, an
+   * implicit one starts a new session (the old one stays listed as interrupted).
    */
   async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     const options = this.withDefaults(given);
     const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
     // The record keeps its key: another tab may be uploading it under that key right now.
-    const record = await this.findRecord(fingerprint, resumeId);
+    let record = await this.findRecord(fingerprint, resumeId);
+    if (record?.sample !== undefined && record.sample !== (await sampleOf(file.blob))) {
+      if (resumeId !== undefined) throw new UploadError({ code: 'file-changed', message: `${file.name} changed since its upload began (its content differs)` });
+      record = undefined;
+    }
     const quota = this.config.blobQuotaBytes ?? 0;
     const job = new UploadJob(
       this.deps,
@@ -238,6 +245,7 @@ export class UploadEngine {
         updatedAt: record.updatedAt,
         ...(record.relativePath && { relativePath: record.relativePath }),
         canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
+        ...(record.handle && { handle: record.handle }),
       }));
   }
 

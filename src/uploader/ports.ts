@@ -56,6 +56,8 @@ export interface SessionRecord {
   sessionUri: string;
   /** name + size + lastModified + type of the file; adding a file with the same one resumes this session. */
   fingerprint: string;
+  /** `sampleOf` the file at the start: a resume needs the same, so a file changed in place is not resumed. */
+  sample?: string;
   name: string;
   type: string;
   total: number;

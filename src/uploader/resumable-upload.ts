@@ -15,6 +15,7 @@ import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
 import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
+import { sampleOf } from './file-sample.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded } from './send-guarded.ts';
@@ -221,6 +222,7 @@ export class ResumableUpload implements UploadStrategy {
       throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
     }
     const sessionUri = new URL(location, ctx.baseUrl).href;
+    const sample = await sampleOf(input.file);
     // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
     const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
     if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
@@ -231,6 +233,7 @@ export class ResumableUpload implements UploadStrategy {
       id: input.taskId,
       sessionUri,
       fingerprint: fingerprintOf({ name: input.name, size: input.file.size, lastModified: input.lastModified, type: input.type }),
+      sample,
       name: input.name,
       type: input.type,
       total: input.file.size,

@@ -173,6 +173,21 @@ export interface InterruptedUpload {
   relativePath?: string;
   /** True when a stored file handle or Blob lets it resume without the user choosing the file again. */
   canResumeWithoutFile: boolean;
+  /** The file handle kept with the session (File System Access pickers and drops), whose read permission a resume asks for. */
+  handle?: FileSystemFileHandle;
+}
+
+/** What `resumeAllInterrupted` did with the interrupted uploads. */
+export interface ResumeAllResult {
+  /** Uploads going on again, each as a new task. */
+  resumed: UploadTask[];
+  /**
+   * Uploads whose file is no longer the one they began with (size, date or sampled content differ, or it is gone):
+   * left for the user to choose again or discard; each with code `file-changed`.
+   */
+  changed: InterruptedUpload[];
+  /** Uploads the user must choose the file for: neither handle nor copy was kept, or read permission was refused. */
+  needFile: InterruptedUpload[];
 }
 
 /** One upload, as `uploader.add` returns it. */
@@ -232,8 +247,18 @@ export interface Uploader extends EventTarget {
   task(id: string): UploadTask | undefined;
   /** Uploads cut short in an earlier page life. */
   interrupted(): Promise<InterruptedUpload[]>;
-  /** Resume an interrupted upload; `file` is needed unless `canResumeWithoutFile`. */
+  /**
+   * Resume an interrupted upload; `file` is needed unless `canResumeWithoutFile`. Rejects with `file-changed`, and
+   * starts nothing, when the file (given, kept or read through the kept handle) is not the one the upload began with.
+   */
   resumeInterrupted(id: string, file?: File): Promise<UploadTask>;
+  /**
+   * Resumes every interrupted upload that can go on without a file dialog. Call it inside a click (or key press):
+   * read permission for the kept file handles is asked for before anything is awaited, where browsers require a
+   * user gesture. Each file is checked first (size, `lastModified`, a sampled hash): changed ones are reported, not
+   * resumed.
+   */
+  resumeAllInterrupted(): Promise<ResumeAllResult>;
   /** Forget an interrupted upload and cancel its session with the service (not one a task or another tab is uploading). */
   discardInterrupted(id: string): Promise<void>;
   /**
@@ -282,9 +307,11 @@ export interface UploaderOptions {
   wasm?: boolean;
   /**
    * Keep resumable sessions in IndexedDB (default true); the first uploader of the page then asks the browser for
-   * persistent storage. `blobQuotaBytes`: files up to this size are kept in IndexedDB with their session, so they
-   * resume after a reload without the user choosing them again (default 0: never; files given with a `handle`
-   * keep the handle instead).
+   * persistent storage. `blobQuotaBytes`: a file up to this size is copied into IndexedDB once, when its resumable
+   * session starts, so it resumes after a reload without the user choosing it again, in every browser; the copy is
+   * deleted when the upload ends (done, cancelled, discarded) or its session expires (default 64 MiB per file; 0:
+   * never). A file given with a `handle` (File System Access pickers and drops in Chromium) keeps the handle instead,
+   * whatever its size.
    */
   persist?: boolean | { blobQuotaBytes?: number };
   /** Milliseconds without progress before a request counts as stalled (default 30 000). */

@@ -1,12 +1,16 @@
 import { createStoreClient } from '../client/index.ts';
 import { ManualOnline } from './adapters/navigator-online.ts';
 import { UploadEngine } from './engine.ts';
+import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
 import { isDecodableImage } from './images/decodable.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
+
+/** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
+const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
 export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
@@ -72,7 +76,7 @@ export class UploadWorkerService {
       ...(options.stallTimeoutMs !== undefined && { stallTimeoutMs: options.stallTimeoutMs }),
       ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
       ...(options.backoff && { backoff: options.backoff }),
-      ...(typeof persist === 'object' && persist.blobQuotaBytes !== undefined && { blobQuotaBytes: persist.blobQuotaBytes }),
+      ...(persist !== false && { blobQuotaBytes: (typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES }),
       ...(options.parentId !== undefined && { parentId: options.parentId }),
       ...(options.flatten !== undefined && { flatten: options.flatten }),
       onEvent,
@@ -167,6 +171,17 @@ export class UploadWorkerService {
       options,
       ...(record.originalSize !== undefined && { originalSize: record.originalSize }),
     };
+  }
+
+  /**
+   * Why `file` cannot resume the interrupted upload `id`, or `undefined` when it can: `not-found` (no such upload),
+   * `file-changed` (name, size, `lastModified`, type or the sampled slices differ from the file the upload began with).
+   */
+  async checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
+    const record = await this.need().record(id);
+    if (!record) return { code: 'not-found', message: `no interrupted upload ${id}` };
+    const same = fingerprintOf({ ...info, size: file.size }) === record.fingerprint && (record.sample === undefined || record.sample === (await sampleOf(file)));
+    return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
   }
 
   /** Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`). */

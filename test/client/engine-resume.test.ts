@@ -55,6 +55,30 @@ test('a new page life resumes the stored session (status query first) instead of
   assert.deepEqual(await second.store.list(), []);
 });
 
+test('a file rewritten in place (same name, size, date and type) is not resumed: its sampled slices differ', async () => {
+  const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  const file = randomFile(MiB + 7);
+  await first.engine.add('a', file);
+  await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await first.engine.destroy();
+  const [record] = await first.store.list();
+  assert.match(record?.sample ?? '', /^1048583:[0-9a-f]{16}$/);
+
+  // Only the middle slice differs: a tool that rewrites a file and keeps its date would leave just this.
+  const edited = Buffer.from(file.bytes);
+  edited[Math.floor(edited.length / 2)] ^= 0xff;
+  const rewritten = { ...file, blob: new Blob([edited]) };
+  const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
+  await assert.rejects(second.engine.add('b', rewritten, {}, 'a'), (error: { code?: string }) => error.code === 'file-changed');
+  // Added as new (no explicit resume), it starts its own session from byte 0; the old one stays interrupted.
+  const snap = await second.engine.add('c', rewritten);
+  assert.equal(snap.bytesAcknowledged, 0);
+  const stored = await second.engine.done('c');
+  assert.equal(md5(await download(service.url, stored.id)), md5(edited));
+  assert.deepEqual((await second.engine.interrupted()).map((u) => u.id), ['a']);
+  await second.engine.discard('a');
+});
+
 test('an expired session (404) starts a new one from byte 0', async () => {
   const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
   const file = randomFile(MiB);

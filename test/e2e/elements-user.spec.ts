@@ -124,11 +124,13 @@ test('keyboard only: Tab order with visible focus, Enter opens the file chooser,
   expect(new Set(heard).size).toBe(heard.length);
   for (const said of heard.slice(1, -1)) expect(said).toMatch(/^hello\.bin: (25|50|75)% uploaded\.$/);
 
-  // Tab goes on to the list's bulk action, then the row's control; Enter removes the row, and focus lands on the
-  // list, not the page.
+  // Tab goes on to the list's bulk action, then the row's controls (download, remove); Enter removes the row, and
+  // focus lands on the list, not the page.
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   expect((await focused(page)).name).toBe('Clear finished');
+  await page.keyboard.press('Tab');
+  expect((await focused(page)).name).toBe('Download hello.bin');
   await page.keyboard.press('Tab');
   expect((await focused(page)).name).toBe('Remove hello.bin from the list');
   await page.keyboard.press('Enter');

@@ -191,7 +191,7 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
   ...([true, false] as const).map((quota) => ({
     name: `reload mid-upload: <store-uploader> offers the interrupted upload, it resumes to identical bytes (${quota ? 'persist.blobQuotaBytes' : 'file chosen again'})`,
     async run(ctx: Ctx) {
-      const options = { chunkSize: 256 * KiB, resumableThreshold: 0, persist: quota ? { blobQuotaBytes: 8 * MiB } : true };
+      const options = { chunkSize: 256 * KiB, resumableThreshold: 0, persist: { blobQuotaBytes: quota ? 8 * MiB : 0 } };
       const size = 6 * MiB + 333;
       const seed = 6;
       await open(ctx, 'plain');

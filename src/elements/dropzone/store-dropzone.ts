@@ -8,6 +8,7 @@ import { formatBytes } from '../internal/format.ts';
 import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
 import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
 import { uploadTarget } from '../internal/upload-target.ts';
+import { pickWithHandles } from '../internal/pick-with-handles.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
@@ -16,13 +17,15 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
 /**
  * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
  *
- * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser); Escape
- * closes the list of refused files. Files are checked against `accept`, `multiple`, `max-file-size`, `min-file-size`,
- * `max-files` and `max-total-size`, then given to the `beforeUpload` hook when one is set; refused ones are listed
- * and reported with `store-files-reject`, never silently dropped. Accepted files (as the hook changed them) are
- * announced with the cancelable `store-files-add`; unless it is cancelled and when an `uploader` is set, each is
- * handed to `uploader.add` (and each empty folder of a drop to `uploader.addFolder`), into `parent-id` and the
- * folders of its relative path, or straight into `parent-id` with `flatten`.
+ * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser: the File
+ * System Access picker where the browser has one, whose file handles let an upload resume after a reload without
+ * choosing the file again; a file input elsewhere); Escape closes the list of refused files. Files are checked
+ * against `accept`, `multiple`, `max-file-size`, `min-file-size`, `max-files` and `max-total-size`, then given to
+ * the `beforeUpload` hook when one is set; refused ones are listed and reported with `store-files-reject`, never
+ * silently dropped. Accepted files (as the hook changed them) are announced with the cancelable `store-files-add`;
+ * unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add` (and each empty folder of a
+ * drop to `uploader.addFolder`), into `parent-id` and the folders of its relative path, or straight into
+ * `parent-id` with `flatten`.
  *
  * @slot - Extra content shown under the buttons (a hint, an icon).
  *
@@ -156,14 +159,25 @@ export class StoreDropzone extends StoreElement {
     this.#setDragging(false);
   }
 
-  /** Opens the browser's file chooser. */
+  /**
+   * Opens the browser's file chooser: the File System Access picker where there is one (the files keep their
+   * handles, so an interrupted upload resumes after a reload without choosing them again), else the file input.
+   * Call it from a click or key press.
+   */
   browseFiles(): void {
-    if (!this.disabled) this.#input('files').click();
+    if (!this.disabled) this.#browse('files');
   }
 
-  /** Opens the browser's folder chooser. */
+  /** Opens the browser's folder chooser (`showDirectoryPicker` where there is one, else a `webkitdirectory` input). */
   browseFolder(): void {
-    if (!this.disabled) this.#input('folder').click();
+    if (!this.disabled) this.#browse('folder');
+  }
+
+  #browse(kind: 'files' | 'folder'): void {
+    void pickWithHandles(kind, { multiple: this.multiple, accept: this.accept }).then((outcome) => {
+      if (outcome === 'fallback') this.#input(kind).click();
+      else if (outcome !== 'cancelled') void this.addFiles(outcome);
+    });
   }
 
   /**

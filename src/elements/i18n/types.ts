@@ -45,6 +45,13 @@ export interface StoreI18n {
     converted: (kind: string) => string;
     /** Read for the size of an image resized before upload: the chosen file's size and the size sent (formatted). */
     resized: (original: string, sent: string) => string;
+    /** Tooltip of a finished row's download button, whose accessible name is `download(name)`. */
+    downloadButton: string;
+    download: (name: string) => string;
+    /** Accessible name of a converted file's "download as" choice; its first option reads `downloadAsPrompt`. */
+    downloadAs: (name: string) => string;
+    downloadAsPrompt: string;
+    downloadFailed: (name: string) => string;
   };
   states: Record<TaskState, string>;
   retryCauses: Record<RetryInfo['cause'], string>;
@@ -92,6 +99,10 @@ export interface StoreI18n {
     shareInvalid: (value: string) => string;
     interruptedTitle: string;
     interruptedItem: (name: string, stored: string, size: string) => string;
+    /** Resumes every unfinished upload whose file can be read again without a dialog. */
+    resumeAll: string;
+    /** An unfinished upload whose file is no longer the one it began with: not resumed. */
+    fileChanged: (name: string) => string;
     pendingValidity: string;
     noUploader: string;
   };

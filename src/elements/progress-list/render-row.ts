@@ -90,6 +90,8 @@ export function renderRow(
   t: StoreI18n,
   act: (task: TaskSnapshot, action: TaskAction | 'rechoose') => void,
   thumbnail?: string,
+  /** More controls before the secondary one (a finished row's download, loaded lazily by the list). */
+  more?: (task: TaskSnapshot, name: string) => unknown,
 ): TemplateResult {
   const finished = task.state === 'done';
   // Only a moving upload shows what is on the wire; retrying, paused, failed or interrupted rows show what the
@@ -146,6 +148,7 @@ export function renderRow(
       <span class="actions" part="actions">
         ${actions.primary ? actionButton('primary', actions.primary, task, name, t, act) : nothing}
         ${actions.rechoose ? actionButton('rechoose', 'rechoose', task, name, t, act) : nothing}
+        ${more ? more(task, name) : nothing}
         ${actions.secondary ? actionButton('secondary', actions.secondary, task, name, t, act) : nothing}
       </span>
     </div>

@@ -186,6 +186,9 @@ export const progressListStyles = css`
   .row[data-state='cancelled'] .bar {
     background: var(--_border);
   }
+  .download-as {
+    padding: 0.125rem 0.25rem;
+  }
   .actions {
     grid-area: actions;
     display: flex;

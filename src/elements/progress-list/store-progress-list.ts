@@ -13,6 +13,8 @@ import type { StoreI18n } from '../i18n/types.ts';
 import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
 import { cssomStyle } from '../internal/cssom-style.ts';
 import { VIRTUALIZE_FROM, loadVirtualizer, loadedVirtualizer } from './lazy-virtualizer.ts';
+import type { DownloadSource } from './download-menu.ts';
+import { loadDownloadMenu, loadedDownloadMenu } from './lazy-download-menu.ts';
 import { moveFocus } from './list-keyboard.ts';
 import { renderRow } from './render-row.ts';
 import { fileKind } from '../internal/file-kind.ts';
@@ -50,7 +52,8 @@ import { progressListStyles } from './store-progress-list.styles.ts';
  * @csspart rate - Speed and time left.
  * @csspart actions - The row's buttons.
  * @csspart action - Each icon button (accessible name and tooltip); also `action-primary`, `action-secondary`,
- *   `action-rechoose`.
+ *   `action-rechoose`, and `action-download` on finished rows when `downloadFrom` is set.
+ * @csspart download-as - A converted file's choice of export format (`<select>`), beside its download button.
  *
  * @cssproperty --store-progress-list-max-height - Height before the list scrolls (default 24rem: 8 rows).
  * @cssproperty --store-progress-list-row-height - Height of every row (default 3rem).
@@ -72,11 +75,18 @@ export class StoreProgressList extends StoreElement {
 
   static override properties: PropertyDeclarations = {
     uploader: { attribute: false },
+    downloadFrom: { attribute: false },
     announcement: { state: true, attribute: false },
   };
 
   /** The uploader whose tasks are listed. */
   declare uploader: Uploader | undefined;
+
+  /**
+   * Where finished files can be fetched back from (`<store-uploader>` sets its base URL and token): each finished row
+   * then offers "Download", or for a converted file a choice of export formats. Unset, rows offer neither.
+   */
+  declare downloadFrom: DownloadSource | undefined;
 
   /** What the live region says now (exposed for tests and custom announcers). */
   declare announcement: string;
@@ -218,7 +228,7 @@ export class StoreProgressList extends StoreElement {
   #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
     const count = tasks.length;
     this.#thumbnails?.keep(tasks);
-    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnail(task));
+    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnail(task), this.downloadFrom && this.#download);
     if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
     this.#virtualized = true;
     const virtualize = loadedVirtualizer()?.virtualize;
@@ -275,6 +285,24 @@ export class StoreProgressList extends StoreElement {
     const rows = root.querySelectorAll('[role="listitem"]');
     keepFocus(root, (rows[r.index] ?? rows[r.index - 1])?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
   }
+
+  /** A finished row's download control, once its code has loaded (it loads on the first finished row). */
+  #download = (task: TaskSnapshot, name: string) => {
+    if (task.state !== 'done') return nothing;
+    const menu = loadedDownloadMenu();
+    if (menu) return menu.renderDownload(task, name, this.t, this.#downloadHost);
+    loadDownloadMenu().then(
+      () => this.requestUpdate(),
+      () => undefined,
+    );
+    return nothing;
+  };
+
+  readonly #downloadHost = {
+    source: () => this.downloadFrom!,
+    update: () => this.requestUpdate(),
+    announce: (text: string) => (this.announcement = text),
+  };
 
   #act = (task: TaskSnapshot, action: TaskAction | 'rechoose'): void => {
     if (action === 'rechoose') {

@@ -47,6 +47,13 @@ export const uploaderStyles = css`
     gap: 0.5rem;
     align-items: center;
   }
+  [part='resume-all'] {
+    align-self: flex-start;
+  }
+  .changed {
+    color: var(--_danger);
+    flex-basis: 100%;
+  }
   .hint {
     color: var(--_muted);
     margin: 0;

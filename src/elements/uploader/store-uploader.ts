@@ -8,6 +8,7 @@ import type { StoreDropzone } from '../dropzone/store-dropzone.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
+import type { DownloadSource } from '../progress-list/download-menu.ts';
 import { en } from '../i18n/en.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
@@ -33,7 +34,7 @@ import { uploaderStyles } from './store-uploader.styles.ts';
  */
 const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
 // Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,${Object.keys(
+const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,action-download,download-as,${Object.keys(
   en.states,
 ).map((s) => `row-${s}`)}`;
 
@@ -53,8 +54,13 @@ const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-a
  * @csspart conversion - The conversion choice.
  * @csspart pending - The per-file list of files waiting to be uploaded.
  * @csspart progress-list - The inner `<store-progress-list>`; its parts are re-exported under their own names (`row`,
- *   `row-<state>`, `name`, `progress`, `progress-bar`, `state`, `action`, …), its `base` as `progress-list-base`.
+ *   `row-<state>`, `name`, `progress`, `progress-bar`, `state`, `action`, `action-download`, `download-as`, …), its
+ *   `base` as `progress-list-base`. Its finished rows download their files back from `base-url` ("Download", or
+ *   "Download as" a format the service exports a converted file to).
  * @csspart interrupted - The list of interrupted uploads.
+ * @csspart resume-all - Its "Resume all" button: resumes every upload whose kept file handle or copy still reads as
+ *   the same file, asking for read permission in that click where the browser wants it, with no file dialog.
+ * @csspart interrupted-changed - The note on an interrupted upload whose file changed since it began (not resumed).
  * @csspart share - The share step.
  *
  * @cssproperty --store-uploader-gap - Space between the sections.
@@ -155,7 +161,7 @@ export class StoreUploader extends StoreElement {
   readonly #internals = this.attachInternals();
   readonly #controller = new UploaderController(this, () => this.#syncForm());
   readonly #form = new FormValue(this.#internals, () => this.dispatchEvent(new Event('change', { bubbles: true, composed: true })));
-  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus());
+  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus(), () => this.t);
   readonly #formats = new ImportFormatsLoader({
     importFormats: () => this.importFormats,
     baseUrl: () => this.baseUrl,
@@ -243,6 +249,14 @@ export class StoreUploader extends StoreElement {
 
   #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);
 
+  #downloads: DownloadSource | undefined;
+  /** Finished rows fetch their files back from `base-url`; one object per URL, so the list re-renders only on a change. */
+  #downloadFrom(): DownloadSource | undefined {
+    if (!this.baseUrl) return undefined;
+    if (this.#downloads?.baseUrl !== this.baseUrl) this.#downloads = { baseUrl: this.baseUrl, getAccessToken: this.#tokenSource };
+    return this.#downloads;
+  }
+
   async #createUploader(): Promise<void> {
     // The facade only (comlink and the hand-over to the worker): the uploader entry would also pull the engine,
     // the worker service and the MD5 hasher onto the main thread, where none of them runs.
@@ -322,6 +336,7 @@ export class StoreUploader extends StoreElement {
           part="progress-list"
           exportparts=${LIST_PARTS}
           .uploader=${uploader}
+          .downloadFrom=${this.#downloadFrom()}
           .i18n=${this.i18n}
           color-scheme=${this.colorScheme ?? nothing}
           @store-task-action=${() => queueMicrotask(() => this.#syncForm())}

@@ -1,4 +1,4 @@
-import { createStore, del, get, set, values, type UseStore } from 'idb-keyval';
+import { createStore, del, get, keys, set, values, type UseStore } from 'idb-keyval';
 import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
 
 /** The kit's own IndexedDB database and object store, apart from anything the app keeps. */
@@ -10,16 +10,29 @@ export const SESSION_STORE = 'sessions';
  */
 export const FOLDER_DB = 'store-upload-kit-folders';
 const FOLDER_STORE = 'folders';
+/** Copies of small files (`persist.blobQuotaBytes`), one per session record, under the record's id. */
+const FILES_DB = 'store-upload-kit-files';
+const FILES_STORE = 'files';
 
-/** Session records in IndexedDB through idb-keyval (structured clone keeps Blobs and file handles). */
+/**
+ * Session records in IndexedDB through idb-keyval (structured clone keeps Blobs and file handles). A kept file copy
+ * lives in a database of its own and is written once per page life: records are rewritten at every acknowledged
+ * chunk, and a Blob inside them would be copied again each time.
+ */
 export class IdbSessionStore implements SessionStore {
   private readonly db: UseStore = createStore(SESSION_DB, SESSION_STORE);
   private folderDb?: UseStore;
+  private readonly files: UseStore = createStore(FILES_DB, FILES_STORE);
+  /** Ids whose file copy this store has written (or found) already. */
+  private readonly copied = new Set<string>();
   /** Set once the database refused a record holding a Blob or a file handle (WebKit's ephemeral sessions do). */
   private refusesFiles = false;
 
-  get(id: string): Promise<SessionRecord | undefined> {
-    return get<SessionRecord>(id, this.db);
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const record = await get<SessionRecord>(id, this.db);
+    if (!record) return undefined;
+    const blob = await get<Blob>(id, this.files).catch(() => undefined);
+    return blob ? { ...record, blob } : record;
   }
 
   /**
@@ -29,24 +42,54 @@ export class IdbSessionStore implements SessionStore {
    */
   async put(record: SessionRecord): Promise<void> {
     const { blob, handle, ...plain } = record;
-    if (!this.refusesFiles || (!blob && !handle)) {
+    await this.putRecord(plain, handle);
+    // After the record: a copy is never without its record, so another tab's `list` cannot take it for a leftover.
+    if (blob && !this.refusesFiles && !this.copied.has(record.id)) {
       try {
-        return await set(record.id, record, this.db);
-      } catch (error) {
-        // idb-keyval rejects with the transaction's error, which some engines leave null.
-        if (!blob && !handle) throw error ?? new Error('IndexedDB refused the upload session');
+        await set(record.id, blob, this.files);
+        this.copied.add(record.id);
+      } catch {
         this.refusesFiles = true;
       }
     }
-    await set(record.id, plain, this.db);
   }
 
-  delete(id: string): Promise<void> {
-    return del(id, this.db);
+  private async putRecord(plain: Omit<SessionRecord, 'blob' | 'handle'>, handle: FileSystemFileHandle | undefined): Promise<void> {
+    if (handle && !this.refusesFiles) {
+      try {
+        return await set(plain.id, { ...plain, handle }, this.db);
+      } catch {
+        this.refusesFiles = true;
+      }
+    }
+    try {
+      await set(plain.id, plain, this.db);
+    } catch (error) {
+      // idb-keyval rejects with the transaction's error, which some engines leave null.
+      throw error ?? new Error('IndexedDB refused the upload session');
+    }
   }
 
-  list(): Promise<SessionRecord[]> {
-    return values<SessionRecord>(this.db);
+  async delete(id: string): Promise<void> {
+    this.copied.delete(id);
+    await del(id, this.db);
+    await del(id, this.files).catch(() => undefined);
+  }
+
+  /** Every record with its file copy; copies whose record is gone (a crash between two writes) are deleted. */
+  async list(): Promise<SessionRecord[]> {
+    const records = await values<SessionRecord>(this.db);
+    const copies = new Set(await keys<string>(this.files).catch(() => [] as string[]));
+    const ids = new Set(records.map((r) => r.id));
+    for (const id of copies) if (!ids.has(id)) await del(id, this.files).catch(() => undefined);
+    return Promise.all(
+      records.map(async (record) => {
+        if (!copies.has(record.id)) return record;
+        this.copied.add(record.id);
+        const blob = await get<Blob>(record.id, this.files).catch(() => undefined);
+        return blob ? { ...record, blob } : record;
+      }),
+    );
   }
 
   getFolder(key: string): Promise<FolderRecord | undefined> {

@@ -5,6 +5,7 @@ import '../../../src/elements/dropzone/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import { collectFromHandle } from '../../../src/elements/internal/collect-files.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import type { AddOptions } from '../../../src/uploader/index.ts';
 
 function chooseFiles(zone: StoreDropzone, files: File[], inputId = 'files'): void {
   const input = zone.shadowRoot!.getElementById(inputId) as HTMLInputElement;
@@ -36,15 +37,98 @@ describe('<store-dropzone>', () => {
     expect(root.getElementById('folder')!.hasAttribute('webkitdirectory')).to.equal(true);
   });
 
-  it('the browse button opens the hidden file input (keyboard Enter clicks it)', async () => {
+  it('without the File System Access pickers, the browse buttons open the hidden file inputs', async () => {
     const el = await fixture<StoreDropzone>(html`<store-dropzone></store-dropzone>`);
-    const input = el.shadowRoot!.getElementById('files') as HTMLInputElement;
-    let opened = 0;
-    input.click = () => void opened++;
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="browse-button"]')!.click();
-    el.shadowRoot!.getElementById('folder')!.click = () => void (opened += 10);
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="folder-button"]')!.click();
-    expect(opened).to.equal(11);
+    const w = window as unknown as Record<string, unknown>;
+    const pickers = { showOpenFilePicker: w.showOpenFilePicker, showDirectoryPicker: w.showDirectoryPicker };
+    delete w.showOpenFilePicker;
+    delete w.showDirectoryPicker;
+    try {
+      let opened = 0;
+      const bothOpened = new Promise<void>((resolve) => {
+        el.shadowRoot!.getElementById('files')!.click = () => void (++opened === 11 && resolve());
+        el.shadowRoot!.getElementById('folder')!.click = () => void ((opened += 10) === 11 && resolve());
+      });
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part="browse-button"]')!.click();
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part="folder-button"]')!.click();
+      await bothOpened;
+      expect(opened).to.equal(11);
+    } finally {
+      Object.assign(w, pickers);
+    }
+  });
+
+  it('"Browse files" uses showOpenFilePicker and hands the handles to the uploader; a cancel does nothing, a SecurityError falls back to the input', async () => {
+    const root = await navigator.storage.getDirectory();
+    const name = `picked-${crypto.randomUUID()}.txt`;
+    const handle = await root.getFileHandle(name, { create: true });
+    const writable = await handle.createWritable();
+    await writable.write('picked bytes');
+    await writable.close();
+    const uploader = new ScriptedUploader();
+    const el = await fixture<StoreDropzone>(html`<store-dropzone multiple accept=".txt,text/*" .uploader=${uploader}></store-dropzone>`);
+    const w = window as unknown as { showOpenFilePicker?: unknown };
+    const original = w.showOpenFilePicker;
+    const asked: unknown[] = [];
+    let answer: () => Promise<FileSystemFileHandle[]> = async () => [handle];
+    w.showOpenFilePicker = (options: unknown) => {
+      asked.push(options);
+      return answer();
+    };
+    const browse = () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part="browse-button"]')!.click();
+    try {
+      const added = oneEvent(el, 'store-files-add');
+      browse();
+      const event = await added;
+      expect(event.detail.files.map((f) => [f.relativePath, f.file.size, f.handle === handle])).to.deep.equal([[name, 12, true]]);
+      expect(asked).to.deep.equal([{ multiple: true, types: [{ accept: { 'application/octet-stream': ['.txt'], 'text/*': [] } }] }]);
+      expect((uploader.calls.find((c) => c.method === 'add')?.options as AddOptions | undefined)?.handle).to.equal(handle);
+
+      // A cancel, then a SecurityError: only the second opens the input (the first one's answer is handled first).
+      let inputOpened = 0;
+      let opened!: () => void;
+      const fellBack = new Promise<void>((resolve) => (opened = resolve));
+      el.shadowRoot!.getElementById('files')!.click = () => void (inputOpened++, opened());
+      answer = () => Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
+      browse();
+      answer = () => Promise.reject(new DOMException('Cross origin sub frames are not allowed', 'SecurityError'));
+      browse();
+      await fellBack;
+      expect(inputOpened).to.equal(1);
+      expect(uploader.calls.filter((c) => c.method === 'add')).to.have.length(1);
+    } finally {
+      w.showOpenFilePicker = original;
+      await root.removeEntry(name);
+    }
+  });
+
+  it('"Browse folder" uses showDirectoryPicker: files keep their paths and handles', async () => {
+    const root = await navigator.storage.getDirectory();
+    const top = `folder-${crypto.randomUUID()}`;
+    const dir = await root.getDirectoryHandle(top, { create: true });
+    const sub = await dir.getDirectoryHandle('2024', { create: true });
+    for (const [parent, name] of [[dir, 'a.txt'], [sub, 'b.txt']] as const) {
+      const w = await (await parent.getFileHandle(name, { create: true })).createWritable();
+      await w.write(name);
+      await w.close();
+    }
+    const uploader = new ScriptedUploader();
+    const el = await fixture<StoreDropzone>(html`<store-dropzone multiple .uploader=${uploader}></store-dropzone>`);
+    const w = window as unknown as { showDirectoryPicker?: unknown };
+    const original = w.showDirectoryPicker;
+    w.showDirectoryPicker = async () => dir;
+    try {
+      const added = oneEvent(el, 'store-files-add');
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part="folder-button"]')!.click();
+      const event = await added;
+      expect(event.detail.files.map((f) => [f.relativePath, f.handle instanceof FileSystemFileHandle])).to.deep.equal([
+        [`${top}/2024/b.txt`, true],
+        [`${top}/a.txt`, true],
+      ]);
+    } finally {
+      w.showDirectoryPicker = original;
+      await root.removeEntry(top, { recursive: true });
+    }
   });
 
   it('fires store-files-add with files and relative paths, then hands them to the uploader', async () => {

@@ -104,6 +104,37 @@ describe('<store-uploader>', () => {
     expect(el.value).to.deep.equal(['file-task-1', 'file-task-2']);
   });
 
+  it('"Resume all" resumes what it can in one click, notes a changed file and leaves it and the ones needing a file', async () => {
+    const uploader = new ScriptedUploader({
+      interrupted: [
+        { id: 'a', name: 'a.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: true },
+        { id: 'b', name: 'b.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: true },
+        { id: 'c', name: 'c.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: false },
+      ],
+      changedOnResume: ['b'],
+    });
+    const el = await fixture<StoreUploader>(html`<store-uploader .uploader=${uploader}></store-uploader>`);
+    const all = () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part="resume-all"]');
+    await waitUntil(() => all() !== null);
+    expect(text(all())).to.equal('Resume all');
+    all()!.focus();
+    all()!.click();
+    const item = (id: string) => el.shadowRoot!.querySelector(`[part="interrupted"] li[data-id="${id}"]`);
+    await waitUntil(() => !item('a'));
+    expect(uploader.calls.filter((c) => c.method.startsWith('resume')).map((c) => [c.method, c.id])).to.deep.equal([
+      ['resumeAllInterrupted', undefined],
+      ['resumeInterrupted', 'a'],
+    ]);
+    expect(item('b')!.getAttribute('data-error')).to.equal('file-changed');
+    expect(text(item('b')!.querySelector('[part="interrupted-changed"]'))).to.equal('b.bin changed since its upload began: choose it again or discard it.');
+    expect(item('b')!.querySelector('[data-action="rechoose"]')).to.not.equal(null);
+    expect(text(el.shadowRoot!.querySelector('[part="interrupted"] [role="status"]'))).to.equal('b.bin changed since its upload began: choose it again or discard it.');
+    expect(item('c')!.querySelector('[data-action="rechoose"]')).to.not.equal(null);
+    // Nothing is left to resume without a file: the button goes, and focus stays inside the list.
+    expect(all()).to.equal(null);
+    await waitUntil(() => (el.shadowRoot!.activeElement as HTMLElement | null)?.closest('[part="interrupted"]') != null);
+  });
+
   it('offers interrupted uploads for resume: resume with a kept handle, re-choose otherwise, or discard', async () => {
     const uploader = new ScriptedUploader({
       interrupted: [

@@ -88,6 +88,48 @@ describe('persistence', () => {
     await root.removeEntry(name);
   });
 
+  it('resumeAllInterrupted resumes kept handles and copies, reports a rewritten file as changed and one without either as needing its file', async () => {
+    const root = await navigator.storage.getDirectory();
+    const opfs = async (name: string, bytes: Blob) => {
+      const handle = await root.getFileHandle(name, { create: true });
+      const writable = await handle.createWritable();
+      await writable.write(bytes);
+      await writable.close();
+      return handle;
+    };
+    const tag = crypto.randomUUID();
+    const kept = await opfs(`kept-${tag}.bin`, randomFile(MiB + 1));
+    const rewritten = await opfs(`rewritten-${tag}.bin`, randomFile(MiB + 2));
+    const copied = randomFile(MiB + 3);
+    const alone = randomFile(MiB + 4);
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 200 });
+    await interruptAfter(uploader(), await kept.getFile(), 256 * KiB, { handle: kept });
+    await interruptAfter(uploader(), await rewritten.getFile(), 256 * KiB, { handle: rewritten });
+    await interruptAfter(uploader(), copied, 256 * KiB);
+    await interruptAfter(uploader({ persist: { blobQuotaBytes: 0 } }), alone, 256 * KiB);
+    await clearFaults(baseUrl);
+    // Same size, other bytes, a new date: not the file the upload began with.
+    await opfs(rewritten.name, randomFile(MiB + 2));
+
+    const next = uploader();
+    const names = [kept.name, rewritten.name, copied.name, alone.name];
+    await eventually(async () => (await next.interrupted()).filter((u) => names.includes(u.name)).length === 4, 'four interrupted uploads');
+    const result = await next.resumeAllInterrupted();
+    const mine = (list: { name: string }[]) => list.map((u) => u.name).filter((n) => names.includes(n)).sort();
+    expect(mine(result.changed)).to.deep.equal([rewritten.name]);
+    expect(mine(result.needFile)).to.deep.equal([alone.name]);
+    expect(mine(result.resumed.map((t) => t.snapshot))).to.deep.equal([copied.name, kept.name].sort());
+    for (const task of result.resumed.filter((t) => names.includes(t.snapshot.name))) {
+      const stored = await task.done;
+      const original = task.snapshot.name === kept.name ? await kept.getFile() : copied;
+      expect(await sameBytes(original, await download(baseUrl, stored.id))).to.equal(true);
+    }
+    expect(mine(await next.interrupted())).to.deep.equal([alone.name, rewritten.name].sort());
+    for (const u of await next.interrupted()) if (names.includes(u.name)) await next.discardInterrupted(u.id);
+    await root.removeEntry(kept.name);
+    await root.removeEntry(rewritten.name);
+  });
+
   it('keeps files under blobQuotaBytes as Blobs, and only those', async () => {
     await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
     const persist = { blobQuotaBytes: 2 * MiB };
@@ -110,6 +152,24 @@ describe('persistence', () => {
     expect((await storedRecords()).some((r) => r.name === small.name)).to.equal(false);
     await next.discardInterrupted((await findInterrupted(next, large.name)).id);
     expect((await storedRecords()).some((r) => r.name === large.name)).to.equal(false);
+  });
+
+  it('keeps a copy of files up to 64 MiB by default, in its own store, and deletes it when the upload ends', async () => {
+    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    const file = randomFile(MiB + 3);
+    await interruptAfter(uploader(), file, 256 * KiB);
+    const copies = async () => (await (await import('idb-keyval')).keys(createStore('store-upload-kit-files', 'files'))).length;
+    const [record] = (await storedRecords()).filter((r) => r.name === file.name);
+    expect(record?.blob?.size).to.equal(file.size);
+    expect(await copies()).to.equal(1);
+
+    const next = uploader();
+    const found = await findInterrupted(next, file.name);
+    expect(found.canResumeWithoutFile).to.equal(true);
+    const stored = await (await next.resumeInterrupted(found.id)).done;
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    expect((await storedRecords()).some((r) => r.name === file.name)).to.equal(false);
+    expect(await copies()).to.equal(0);
   });
 
   it('leaves no record behind after a success or a cancel', async () => {
