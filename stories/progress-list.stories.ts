@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
-import { ScriptedUploader, manyTasks, uploadScript } from '../src/testing/scripted-uploader.ts';
+import { ScriptedUploader, uploadScript } from '../src/testing/scripted-uploader.ts';
+import { manyTasks } from '../src/testing/many-tasks.ts';
 import type { SeedTask } from '../src/testing/scripted-uploader.ts';
 import { allStates } from './all-states.ts';
 import { sampleThumbnail } from './sample-thumbnails.ts';

@@ -1,42 +1,32 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import type { PickedFile, RejectedFile } from '../events.ts';
-import { targetsFor, isOcrSource } from '../conversion-picker/import-formats.ts';
+import type { PickedFile } from '../events.ts';
+import { targetsFor } from '../conversion-picker/import-formats.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
 import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
-import type { StoreDropzone } from '../dropzone/store-dropzone.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
 import type { DownloadSource } from '../progress-list/download-menu.ts';
-import { en } from '../i18n/en.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import type { BeforeUpload, ImageResizeOptions, Uploader } from '../../uploader/index.ts';
-import { addPicked } from './add-picked.ts';
+import { addFromHost } from './add-picked.ts';
 import { uploadTarget } from '../internal/upload-target.ts';
 import { countAdded } from '../internal/restrictions.ts';
 import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
 import { FormValue } from './form-value.ts';
+import { DROPZONE_PARTS, LIST_PARTS } from './inner-parts.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
+import { createOwnedUploader } from './owned-uploader.ts';
 import { InterruptedUploads } from './interrupted-uploads.ts';
 import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
 import { shareHostOf } from './share-host.ts';
 import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
-
-/**
- * The inner elements' parts, re-exported so a page styles them through the uploader (`store-uploader::part(row)`);
- * each `base` is renamed after its element, the other names are unique already.
- */
-const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
-// Every task state has English words, so their keys are the `row-<state>` parts.
-const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,action-download,download-as,${Object.keys(
-  en.states,
-).map((s) => `row-${s}`)}`;
 
 /**
  * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
@@ -170,7 +160,6 @@ export class StoreUploader extends StoreElement {
   });
   /** An uploader this element created (from `base-url`), and so ends when it leaves the page. */
   #owned: Uploader | undefined;
-
   constructor() {
     super();
     this.baseUrl = '';
@@ -258,19 +247,8 @@ export class StoreUploader extends StoreElement {
   }
 
   async #createUploader(): Promise<void> {
-    // The facade only (comlink and the hand-over to the worker): the uploader entry would also pull the engine,
-    // the worker service and the MD5 hasher onto the main thread, where none of them runs.
-    const { createUploader } = await import('./uploader-facade.ts');
-    if (this.uploader || this.#owned || !this.isConnected) return;
-    this.#owned = createUploader({
-      baseUrl: this.baseUrl,
-      getAccessToken: this.#tokenSource,
-      ...(this.concurrency ? { concurrency: this.concurrency } : {}),
-      ...(this.chunkSize ? { chunkSize: this.chunkSize } : {}),
-      ...(Number.isFinite(this.resumableThreshold) ? { resumableThreshold: this.resumableThreshold } : {}),
-      ...(this.imageResize ? { imageResize: this.imageResize } : {}),
-    });
-    this.#follow(this.#owned);
+    this.#owned = await createOwnedUploader(this, this.#tokenSource, () => !this.uploader && !this.#owned && this.isConnected);
+    if (this.#owned) this.#follow(this.#owned);
   }
 
   #follow(uploader: Uploader | undefined): void {
@@ -374,9 +352,8 @@ export class StoreUploader extends StoreElement {
   });
 
   #onAdd = (event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void => {
-    // The dropzone has no uploader here: this element adds, so it can attach conversion options. The event is
-    // still bubbling to the page when this listener runs; waiting for the dispatch to finish lets a page listener
-    // cancel it like any other `store-files-add`.
+    // The dropzone has no uploader here: this element adds, with conversion options. Waiting for the dispatch to
+    // finish lets a page listener cancel the event (still bubbling now) like any other `store-files-add`.
     queueMicrotask(() => {
       if (event.defaultPrevented) return;
       // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
@@ -388,7 +365,7 @@ export class StoreUploader extends StoreElement {
       }
       const { convertAll, ocrLanguage } = this;
       const add = (formats: ImportFormats | undefined) => {
-        for (const picked of event.detail.files) this.#add(picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
+        for (const picked of event.detail.files) addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
       };
       const formats = this.#formats.now;
       // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
@@ -403,17 +380,11 @@ export class StoreUploader extends StoreElement {
     this.pending = [];
     files.forEach((picked, i) => {
       const picker = pickers.find((p) => p.dataset['index'] === String(i));
-      this.#add(picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
+      addFromHost(this, picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
     });
     this.#syncForm();
     this.#keepFocus();
   };
-
-  #add(picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
-    const refuse = (r: RejectedFile) => this.renderRoot.querySelector<StoreDropzone>('store-dropzone')?.refuse([r]);
-    const chosen = { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '', target: uploadTarget(this) };
-    if (this.activeUploader) addPicked(this.activeUploader, picked, chosen, refuse);
-  }
 
   // The uploader's own snapshot: the controller's may lag a change (a cancel) by one event.
   #alreadyAdded = () => countAdded(this.activeUploader?.snapshot.tasks ?? [], this.pending);

@@ -12,7 +12,8 @@ import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzon
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { Uploader } from '../../../src/uploader/index.ts';
-import { ScriptedUploader, manyTasks } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { manyTasks } from '../../../src/testing/many-tasks.ts';
 import { serviceUrl } from '../uploader/helpers.ts';
 import './helpers.ts';
 
