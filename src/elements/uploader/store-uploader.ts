@@ -247,8 +247,8 @@ export class StoreUploader extends StoreElement {
   }
 
   async #createUploader(): Promise<void> {
-    this.#owned = await createOwnedUploader(this, this.#tokenSource, () => !this.uploader && !this.#owned && this.isConnected);
-    if (this.#owned) this.#follow(this.#owned);
+    const created = await createOwnedUploader(this, this.#tokenSource, () => !this.uploader && !this.#owned && this.isConnected);
+    if (created) this.#follow((this.#owned = created));
   }
 
   #follow(uploader: Uploader | undefined): void {
