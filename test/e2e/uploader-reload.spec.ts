@@ -56,6 +56,8 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
       return inFlight && current.received > 3 * MiB + 100 * KiB && proxy.requests.some((r) => r.status === 308);
     }, { timeout: 60_000 })
     .toBe(true);
+  // Slow the proxy right down, so the chunk is still on the wire when the reload lands, however loaded the machine.
+  proxy.rate = 1 * MiB;
   await page.reload();
   await page.waitForFunction(() => 'kit' in globalThis);
 
