@@ -13,6 +13,7 @@ import type {
 import { UploadError } from './upload-error.ts';
 import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
+import type { TaskEvent } from './event-batch.ts';
 import type { FileInfo, UploadWorkerService, WorkerUploaderOptions } from './worker-service.ts';
 
 /** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
@@ -51,6 +52,10 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private readonly worker?: Worker;
   private online = true;
   private changeTimer?: ReturnType<typeof setTimeout>;
+  /** Whether the pending `change` waits for the progress throttle (true) or for the end of this macrotask. */
+  private changeThrottled = false;
+  /** The snapshot built since the last change of any task; `undefined` until someone asks again. */
+  private latest?: UploaderSnapshot;
   private readonly detach: () => void;
 
   constructor(options: CreateUploaderOptions) {
@@ -65,7 +70,14 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const { getAccessToken, worker: _worker, service: _service, ...rest } = options;
     const init: WorkerUploaderOptions = { ...rest, online: this.online };
     this.ready = withTimeout(
-      Promise.resolve(this.remote.init(init, proxy(() => getAccessToken()), proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)))),
+      Promise.resolve(
+        this.remote.init(
+          init,
+          proxy(() => getAccessToken()),
+          proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)),
+          proxy((events: TaskEvent[]) => this.onEvents(events)),
+        ),
+      ),
       this.worker,
     );
     this.ready.catch((error: unknown) => this.failAll(error));
@@ -74,14 +86,23 @@ class MainThreadUploader extends EventTarget implements Uploader {
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
 
+  /**
+   * Built once per change, not once per reader: with 10,000 tasks every `change` listener and every poll would
+   * otherwise copy 10,000 entries. Treat it as read-only; the next change brings a new one.
+   */
   get snapshot(): UploaderSnapshot {
-    const tasks = [...this.tasks.values()].map((task) => task.snapshot);
-    return {
-      tasks,
-      online: this.online,
-      totalBytes: tasks.reduce((sum, t) => sum + t.total, 0),
-      sentBytes: tasks.reduce((sum, t) => sum + t.bytesSent, 0),
-    };
+    if (this.latest) return this.latest;
+    const tasks: TaskSnapshot[] = new Array(this.tasks.size);
+    let i = 0;
+    let totalBytes = 0;
+    let sentBytes = 0;
+    for (const task of this.tasks.values()) {
+      const snapshot = task.snapshot;
+      tasks[i++] = snapshot;
+      totalBytes += snapshot.total;
+      sentBytes += snapshot.bytesSent;
+    }
+    return (this.latest = { tasks, online: this.online, totalBytes, sentBytes });
   }
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
@@ -185,13 +206,17 @@ class MainThreadUploader extends EventTarget implements Uploader {
       resume: (taskId) => command(() => this.remote.resume(taskId)),
       cancel: (taskId) => command(() => this.remote.cancel(taskId)),
       // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
-      retry: (taskId, settle) =>
+      retry: (taskId, settle) => {
+        // The handle has just set its snapshot back to queued.
+        this.scheduleChange(0);
         void known
           .then(() => this.remote.resume(taskId))
           .then(() => this.settleWith(taskId, settle))
-          .catch((error: unknown) => this.failTask(task, error)),
+          .catch((error: unknown) => this.failTask(task, error));
+      },
     });
     this.tasks.set(id, task);
+    this.latest = undefined;
     this.dispatchEvent(new CustomEvent('add', { detail: { ...snapshot } }));
     this.scheduleChange(0);
     const settle = task.settle;
@@ -214,9 +239,15 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private failTask(task: TaskHandle, error: unknown): void {
     const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+    this.latest = undefined;
     task.settle.reject(new UploadError(info));
     this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
     this.scheduleChange(0);
+  }
+
+  /** A batch of task events from the worker, in order: applied one by one, then one `change`. */
+  private onEvents(events: TaskEvent[]): void {
+    for (const [event, snapshot] of events) this.onEvent(event, snapshot);
   }
 
   private onEvent(event: JobEvent, snapshot: TaskSnapshot): void {
@@ -227,17 +258,23 @@ class MainThreadUploader extends EventTarget implements Uploader {
     if (final(task.snapshot.state) && !final(snapshot.state)) return;
     const repeat = final(snapshot.state) && task.snapshot.state === snapshot.state;
     task.snapshot = snapshot;
+    this.latest = undefined;
     if (repeat) return;
     if (event !== 'change') this.dispatchEvent(new CustomEvent(event, { detail: snapshot }));
     this.scheduleChange(event === 'progress' ? 100 : 0);
   }
 
-  /** `change` is coalesced: at most one per macrotask, and at most ten a second while only progress moves. */
+  /**
+   * Something changed: the next `snapshot` is built anew. `change` is coalesced: at most one per macrotask, and at
+   * most ten a second while only progress moves.
+   */
   private scheduleChange(delay: number): void {
+    this.latest = undefined;
     if (this.changeTimer !== undefined) {
-      if (delay > 0) return;
+      if (delay > 0 || !this.changeThrottled) return;
       clearTimeout(this.changeTimer);
     }
+    this.changeThrottled = delay > 0;
     this.changeTimer = setTimeout(() => {
       this.changeTimer = undefined;
       this.dispatchEvent(new CustomEvent('change', { detail: this.snapshot }));
@@ -246,6 +283,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
 
   private failAll(error: unknown): void {
     const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
+    this.latest = undefined;
     for (const task of this.tasks.values()) {
       task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
       task.settle.reject(new UploadError({ code: 'unknown', message }));

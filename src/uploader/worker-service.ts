@@ -5,6 +5,7 @@ import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
+import { EventBatch, type TaskEvent } from './event-batch.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
@@ -44,16 +45,23 @@ export interface EnginePorts {
 export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
+  private batch?: EventBatch;
 
   /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
   constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
 
-  /** Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. */
+  /**
+   * Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. With `onEvents`
+   * (what `createUploader` passes) events arrive in batches through it instead, at most one call a frame, and
+   * `onEvent` is not called: across threads each call is a message and its reply.
+   */
   async init(
     options: WorkerUploaderOptions,
     getAccessToken: () => string | Promise<string>,
     onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
+    onEvents?: (events: TaskEvent[]) => void,
   ): Promise<void> {
+    if (onEvents) this.batch = new EventBatch((events) => onEvents(events));
     this.online.set(options.online ?? true);
     const ports = await this.portsFor(options);
     const persist = options.persist ?? true;
@@ -70,7 +78,7 @@ export class UploadWorkerService {
       ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
       ...(options.backoff && { backoff: options.backoff }),
       ...(typeof persist === 'object' && persist.blobQuotaBytes !== undefined && { blobQuotaBytes: persist.blobQuotaBytes }),
-      onEvent,
+      onEvent: this.batch?.push ?? onEvent,
     });
   }
 
@@ -83,8 +91,10 @@ export class UploadWorkerService {
     const engine = this.need();
     try {
       const file = await engine.done(taskId);
+      this.batch?.flush();
       return { ok: true, file, ...withSnapshot(engine, taskId) };
     } catch (error) {
+      this.batch?.flush();
       const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) };
       return { ok: false, error: info, ...withSnapshot(engine, taskId) };
     }
@@ -155,6 +165,7 @@ export class UploadWorkerService {
   /** Resolves once every upload has stopped and stored its record (the facade then ends the worker). */
   async destroy(): Promise<void> {
     await this.engine?.destroy();
+    this.batch?.flush();
   }
 
   private need(): UploadEngine {
