@@ -126,10 +126,13 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
+    const tracing = process.argv.indexOf('--trace');
+    if (tracing > 0) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
     const figures = await page.evaluate(
       (args) => (globalThis as unknown as { runRenderBench: (a: typeof args) => Promise<PageFigures> }).runRenderBench(args),
       { rows: ROWS },
     );
+    if (tracing > 0) writeFileSync(process.argv[tracing + 1]!, await browser.stopTracing());
     if (cdp && profilePath) writeFileSync(profilePath, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     return figures;

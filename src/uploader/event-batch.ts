@@ -30,10 +30,12 @@ export class EventBatch {
   /** Queues one event (the engine's `onEvent`). */
   readonly push = (event: JobEvent, snapshot: TaskSnapshot): void => {
     const at = this.#last.get(snapshot.id);
-    const waiting = at === undefined ? undefined : this.#events[at]!;
-    if (event === 'progress' && waiting?.[0] === 'progress' && waiting[1].bytesAcknowledged === snapshot.bytesAcknowledged) {
-      this.#events[at] = [event, snapshot];
-      return;
+    if (event === 'progress' && at !== undefined) {
+      const [waiting, before] = this.#events[at]!;
+      if (waiting === 'progress' && before.bytesAcknowledged === snapshot.bytesAcknowledged) {
+        this.#events[at] = [event, snapshot];
+        return;
+      }
     }
     this.#last.set(snapshot.id, this.#events.push([event, snapshot]) - 1);
     this.#timer ??= setTimeout(this.flush, BATCH_MS);
