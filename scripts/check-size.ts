@@ -54,7 +54,9 @@ const KB = 1000;
 // The worker's then +0.1 kB over 15 KiB: the session store keeps a record without its Blob where IndexedDB refuses
 // one (WebKit's ephemeral sessions), instead of failing the upload.
 // Then +0.4 kB for the list's bulk actions (pause all, resume all, retry failed, cancel all, clear finished).
-export const BUDGETS = { kit: 46 * KB, mainThread: 30.3 * KB, worker: 15.5 * KB } as const;
+// Then the worker's +0.1 kB (15.43 → 15.52 kB) for issue 12's 10,000 rows: task events cross to the page in batches,
+// at most one message a frame, where a message (and its reply) per event kept the page's main thread busy.
+export const BUDGETS = { kit: 46 * KB, mainThread: 30.3 * KB, worker: 15.6 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
@@ -116,16 +118,6 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
       ([tag, name]) => [`src/elements/i18n/${tag}.ts`, { label: `${name} strings`, firstUpload: false, why: `only on pages under lang="${tag}"; English is built in` }],
     ),
   ),
-  'node_modules/@lit-labs/virtualizer/virtualize.js': {
-    label: 'virtualizer',
-    firstUpload: false,
-    why: 'only when a progress list passes 200 rows; shorter lists render plain rows',
-  },
-  'node_modules/@lit-labs/virtualizer/layouts/flow.js': {
-    label: 'virtualizer flow layout',
-    firstUpload: false,
-    why: 'loaded by the virtualizer itself, so only past 200 rows too',
-  },
 };
 
 /** One measured line. */

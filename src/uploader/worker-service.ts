@@ -5,7 +5,7 @@ import { fingerprintOf } from './request-metadata.ts';
 import type { AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
-import { EventBatch, type TaskEvent } from './event-batch.ts';
+import { eventBatch, type EventBatch, type TaskEvent } from './event-batch.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
@@ -61,7 +61,7 @@ export class UploadWorkerService {
     onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
     onEvents?: (events: TaskEvent[]) => void,
   ): Promise<void> {
-    if (onEvents) this.batch = new EventBatch((events) => onEvents(events));
+    if (onEvents) this.batch = eventBatch(onEvents);
     this.online.set(options.online ?? true);
     const ports = await this.portsFor(options);
     const persist = options.persist ?? true;
@@ -89,15 +89,12 @@ export class UploadWorkerService {
   /** Resolves when the task ends, never rejects: the result says how. */
   async result(taskId: string): Promise<TaskResult> {
     const engine = this.need();
-    try {
-      const file = await engine.done(taskId);
-      this.batch?.flush();
-      return { ok: true, file, ...withSnapshot(engine, taskId) };
-    } catch (error) {
-      this.batch?.flush();
-      const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) };
-      return { ok: false, error: info, ...withSnapshot(engine, taskId) };
-    }
+    const result: TaskResult = await engine.done(taskId).then(
+      (file) => ({ ok: true, file }),
+      (error: unknown) => ({ ok: false, error: error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) } }),
+    );
+    this.batch?.flush();
+    return { ...result, ...withSnapshot(engine, taskId) };
   }
 
   pause(taskId: string): void {
@@ -165,7 +162,6 @@ export class UploadWorkerService {
   /** Resolves once every upload has stopped and stored its record (the facade then ends the worker). */
   async destroy(): Promise<void> {
     await this.engine?.destroy();
-    this.batch?.flush();
   }
 
   private need(): UploadEngine {
