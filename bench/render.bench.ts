@@ -40,7 +40,7 @@ interface PageFigures {
 
 /** `test/browser/main-thread-cpu.js`: CPU ms of the page's main thread in each interval (epoch ms), or null. */
 interface CpuSampler {
-  stop(intervals: { start: number; end: number }[]): { cpuMs: (number | null)[] };
+  stop(intervals: { start: number; end: number }[]): Promise<{ cpuMs: (number | null)[] }>;
 }
 
 /** Runs in the page: the whole scenario; returns the figures. */
@@ -110,7 +110,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 async function measureInChromium(profilePath?: string): Promise<PageFigures> {
   const { chromium } = await import('playwright-core');
   const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
-  const { sampleMainThreadCpu } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/main-thread-cpu.js')).href)) as { sampleMainThreadCpu: () => CpuSampler };
+  const { sampleMainThreadCpu } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/main-thread-cpu.js')).href)) as { sampleMainThreadCpu: () => Promise<CpuSampler> };
   const service = await startService();
   const target = new URL(service.url);
   const server = await startBundleServer((req, res, path) => {
@@ -137,7 +137,7 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
-    const cpu = sampleMainThreadCpu();
+    const cpu = await sampleMainThreadCpu();
     const tracing = process.argv.indexOf('--trace');
     if (tracing > 0) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
     const figures = await page.evaluate(
@@ -145,7 +145,7 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
       { rows: ROWS },
     );
     const long = figures.longTasks.filter((t) => t.duration > 50);
-    const { cpuMs } = cpu.stop(long.map((t) => ({ start: figures.origin + t.start, end: figures.origin + t.start + t.duration })));
+    const { cpuMs } = await cpu.stop(long.map((t) => ({ start: figures.origin + t.start, end: figures.origin + t.start + t.duration })));
     long.forEach((t, i) => (t.cpu = cpuMs[i] ?? null));
     if (tracing > 0) writeFileSync(process.argv[tracing + 1]!, await browser.stopTracing());
     if (cdp && profilePath) writeFileSync(profilePath, JSON.stringify((await cdp.send('Profiler.stop')).profile));

@@ -11,7 +11,7 @@ export function mainThreadCpuPlugin() {
     async executeCommand({ command, payload, session }) {
       if (command !== 'main-thread-cpu') return undefined;
       if (payload?.action === 'start') {
-        const sampler = sampleMainThreadCpu();
+        const sampler = await sampleMainThreadCpu();
         runs.set(session.id, { sampler, loadBefore: loadavg()[0] });
         return sampler.renderers;
       }
@@ -19,7 +19,7 @@ export function mainThreadCpuPlugin() {
         const run = runs.get(session.id);
         if (!run) throw new Error('main-thread-cpu: stop without start');
         runs.delete(session.id);
-        return { ...run.sampler.stop(payload.intervals ?? []), loadAverage: [run.loadBefore, loadavg()[0]] };
+        return { ...(await run.sampler.stop(payload.intervals ?? [])), loadAverage: [run.loadBefore, loadavg()[0]] };
       }
       throw new Error(`main-thread-cpu: unknown action ${payload?.action}`);
     },

@@ -2,14 +2,33 @@
 // wall time also counts the time other processes held the CPU; the CPU time is the work the page itself did in it.
 // Used by the `main-thread-cpu` test-runner command (main-thread-cpu-plugin.js) and by the render bench.
 //
-// Samples, every few milliseconds, the on-CPU time (`/proc/<pid>/task/<pid>/schedstat`, ns) of the main thread of
-// every Chromium renderer descending from this Node process (the page's renderer is among them; idle ones add
-// nothing). An interval's CPU time is measured between the samples just outside it: an upper bound, never an
-// underestimate. Elsewhere than Linux, or with no renderer found, every figure is null.
+// A worker thread samples, about every millisecond, the on-CPU time (`/proc/<pid>/task/<pid>/schedstat`, ns) of the
+// main thread of every Chromium renderer descending from this Node process (the page's renderer is among them; idle
+// ones add nothing). A thread of its own keeps sampling while this process's event loop is busy (the test runner
+// serving and compiling). An interval's CPU time is measured between the samples just outside it: an upper bound,
+// never an underestimate. Elsewhere than Linux, or with no renderer found, every figure is null.
 import { readdirSync, readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 
-const SAMPLE_MS = 2;
+/** The sampler thread (CommonJS: `eval` workers are scripts). Samples until the flag is set, then posts them. */
+const SAMPLER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+const { performance } = require('node:perf_hooks');
+const { pids, flag } = workerData;
+const stop = new Int32Array(flag);
+const times = [];
+const cpu = [];
+const onCpu = (pid) => { try { return Number(readFileSync('/proc/' + pid + '/task/' + pid + '/schedstat', 'utf8').split(' ')[0]); } catch { return 0; } };
+do {
+  let sum = 0;
+  for (const pid of pids) sum += onCpu(pid);
+  times.push(performance.timeOrigin + performance.now());
+  cpu.push(sum);
+  if (times.length === 1) parentPort.postMessage('sampling');
+} while (Atomics.wait(stop, 0, 0, 1) === 'timed-out');
+parentPort.postMessage({ times, cpu });
+`;
 
 function read(path) {
   try {
@@ -38,37 +57,41 @@ function renderers() {
   return found.filter(mine);
 }
 
-/** Sum of the main threads' on-CPU nanoseconds. */
-function cpuNs(pids) {
-  let sum = 0;
-  for (const pid of pids) sum += Number((read(`/proc/${pid}/task/${pid}/schedstat`) ?? '0').split(' ')[0]);
-  return sum;
-}
-
 /**
- * Starts sampling now (call once the page is open). `stop(intervals)` takes `{ start, end }` in epoch ms (in a page:
- * `performance.timeOrigin + entry.startTime`) and returns each one's CPU ms, and how far apart the samples were.
+ * Starts sampling (call once the page is open; resolves once the first sample is taken). `stop(intervals)` takes
+ * `{ start, end }` in epoch ms (in a page: `performance.timeOrigin + entry.startTime`) and resolves with each one's
+ * CPU ms and how far apart the samples were.
  */
-export function sampleMainThreadCpu() {
+export async function sampleMainThreadCpu() {
   const pids = renderers();
-  const samples = [];
-  const sample = () => samples.push([performance.timeOrigin + performance.now(), cpuNs(pids)]);
-  sample();
-  const timer = setInterval(sample, SAMPLE_MS);
+  const flag = new SharedArrayBuffer(4);
+  const worker = pids.length ? new Worker(SAMPLER, { eval: true, workerData: { pids, flag } }) : undefined;
+  const samples = new Promise((resolve, reject) => {
+    if (!worker) return resolve({ times: [], cpu: [] });
+    worker.on('message', (message) => message !== 'sampling' && resolve(message));
+    worker.once('error', reject);
+  });
+  if (worker) await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   return {
     renderers: pids.length,
-    stop(intervals) {
-      clearInterval(timer);
-      sample();
+    async stop(intervals) {
+      const stop = new Int32Array(flag);
+      Atomics.store(stop, 0, 1);
+      Atomics.notify(stop, 0);
+      const { times, cpu } = await samples;
+      await worker?.terminate();
       const cpuMs = ({ start, end }) => {
-        if (pids.length === 0) return null;
+        if (times.length < 2) return null;
         let from = 0;
-        while (from + 1 < samples.length && samples[from + 1][0] <= start) from++;
-        let to = samples.length - 1;
-        while (to > 0 && samples[to - 1][0] >= end) to--;
-        return Math.round((samples[to][1] - samples[from][1]) / 1e6);
+        while (from + 1 < times.length && times[from + 1] <= start) from++;
+        let to = times.length - 1;
+        while (to > 0 && times[to - 1] >= end) to--;
+        return Math.round((cpu[to] - cpu[from]) / 1e6);
       };
-      const gaps = samples.slice(1).map((s, i) => s[0] - samples[i][0]).sort((a, b) => a - b);
+      const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
       return {
         cpuMs: intervals.map(cpuMs),
         sampleGapMs: { median: Math.round(gaps[gaps.length >> 1] ?? 0), max: Math.round(gaps.at(-1) ?? 0) },

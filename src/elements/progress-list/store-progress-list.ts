@@ -218,8 +218,9 @@ export class StoreProgressList extends StoreElement {
     this.#window.observe(this.#virtualized ? root.querySelector<HTMLElement>('[part="list"]') : null);
     if (!r || this.#controller.snapshot.tasks.some((t) => t.id === r.id)) return;
     this.#refocus = undefined;
-    const rows = root.querySelectorAll('[role="listitem"]');
-    keepFocus(root, (rows[r.index] ?? rows[r.index - 1])?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
+    // By position in the list, not in the DOM: a virtualized list renders from some row onwards.
+    const row = (index: number) => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
+    keepFocus(root, (row(r.index) ?? row(r.index - 1))?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
   }
 
   #act = (task: TaskSnapshot, action: TaskAction | 'rechoose'): void => {

@@ -66,6 +66,37 @@ describe('<store-progress-list> with many rows', () => {
     await waitUntil(() => focusedRow(el) === '1', 'Home did not go back to the first row');
   });
 
+  it('renders the rows around the view, in order, while scrolled a little at a time, and keeps the view full as the list shrinks', async () => {
+    const uploader = new ScriptedUploader({ tasks: manyTasks(1000) });
+    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    await waitUntil(() => rows(el).length > 0 && rows(el)[0]!.offsetHeight > 0);
+    const s = scroller(el);
+    const rowHeight = rows(el)[0]!.offsetHeight;
+    const positions = () => rows(el).map((r) => Number(r.getAttribute('aria-posinset')));
+    for (let step = 0; step < 30; step++) {
+      s.scrollTop += Math.round(rowHeight * 0.77);
+      await frame();
+      await frame();
+      const shown = positions();
+      expect(shown, 'contiguous rows in order').to.deep.equal(shown.map((_, i) => shown[0]! + i));
+      const top = Math.floor(s.scrollTop / rowHeight) + 1;
+      expect(shown, `rows ${top}–${top + 8} in view at ${s.scrollTop}px`).to.include.members([top, top + 8].map((n) => Math.min(n, 1000)));
+      expect(visibleRows(el)).to.be.at.least(8);
+      expect(shown.length).to.be.lessThan(25);
+    }
+    // Scrolled to the end, the finished rows go: the view stays full and ends with the new last row.
+    s.scrollTop = s.scrollHeight;
+    await frame();
+    await frame();
+    for (const task of uploader.snapshot.tasks) if (task.state === 'done') uploader.remove(task.id);
+    const left = uploader.snapshot.tasks.length;
+    await waitUntil(() => positions().includes(left) && rows(el)[0]!.getAttribute('aria-setsize') === String(left), 'the list did not follow the removals');
+    await frame();
+    await frame();
+    expect(visibleRows(el)).to.equal(8);
+    expect(s.scrollTop + s.clientHeight).to.be.closeTo(s.scrollHeight, 1);
+  });
+
   it('10,000 real uploads: added in slices, live progress while scrolling to the end, ≥ 8 rows visible, last row by keyboard, no task over 50 ms', async function () {
     this.timeout(300_000);
     // Making 10,000 File objects is the test's own work: done before the main thread is watched.
