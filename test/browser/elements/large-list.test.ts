@@ -159,7 +159,7 @@ describe('<store-progress-list> with many rows', () => {
     // Asserted: no task where the main thread itself worked over 50 ms — our scripts and the style, layout, paint
     // and garbage collection they cause, as on-CPU time of the renderer's main thread (an upper bound). A task's wall
     // time is reported beside it but not asserted: with other suites on these two cores a 10 ms task often waits
-    // 40 ms for a CPU. On an idle machine the two agree (bench/README.md, render).
+    // 40 ms for a CPU (bench/README.md, render).
     const { longTasks, loadAverage, sampleGapMs } = report;
     const working = longTasks.filter((t) => t.cpuMs === null || t.cpuMs > 50);
     console.log(
