@@ -11,9 +11,9 @@ const DEFAULT_ROW_PX = 48;
 /**
  * Which rows of a long `<store-progress-list>` are in the DOM: those in view and a few either side. Every row has
  * the same height (`--store-progress-list-row-height`), so the range follows from the scroll offset alone — nothing
- * is measured per row and nothing is positioned per row: the list pads itself by the rows above and below the range
- * (`--_before`, `--_after`, in rows) and the rendered rows sit in normal flow between the two pads. The scroller
- * has `overflow-anchor: none`, so changing the pads never moves the scroll position.
+ * is measured per row and nothing is positioned per row: the rendered rows sit in normal flow between two pads (the
+ * scroller's `::before` and `::after`) as tall as the rows above and below the range (`--_before`, `--_after`, in
+ * rows). The scroller has `overflow-anchor: none`, so changing the pads never moves the scroll position.
  *
  * Replaces a general-purpose virtualizer that measured and positioned every rendered child on each layout pass
  * (tens of milliseconds per pass with 10,000 rows on a busy machine).
