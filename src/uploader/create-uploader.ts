@@ -1,5 +1,6 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { TaskHandle, type Settle } from './task-handle.ts';
+import { TaskTable } from './task-table.ts';
 import type {
   AddOptions,
   InterruptedUpload,
@@ -46,7 +47,7 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
 
 /** The uploader as the page sees it: lives on the main thread, hands files to the upload worker, keeps snapshots. */
 class MainThreadUploader extends EventTarget implements Uploader {
-  private readonly tasks = new Map<string, TaskHandle>();
+  private readonly tasks = new TaskTable();
   private readonly remote: Remote<UploadWorkerService> | UploadWorkerService;
   private readonly ready: Promise<void>;
   private readonly worker?: Worker;
@@ -87,22 +88,11 @@ class MainThreadUploader extends EventTarget implements Uploader {
   }
 
   /**
-   * Built once per change, not once per reader: with 10,000 tasks every `change` listener and every poll would
-   * otherwise copy 10,000 entries. Treat it as read-only; the next change brings a new one.
+   * Built once per change, not once per reader (one array copy, totals kept as running sums: `task-table.ts`).
+   * Treat it as read-only; the next change brings a new one.
    */
   get snapshot(): UploaderSnapshot {
-    if (this.latest) return this.latest;
-    const tasks: TaskSnapshot[] = new Array(this.tasks.size);
-    let i = 0;
-    let totalBytes = 0;
-    let sentBytes = 0;
-    for (const task of this.tasks.values()) {
-      const snapshot = task.snapshot;
-      tasks[i++] = snapshot;
-      totalBytes += snapshot.total;
-      sentBytes += snapshot.bytesSent;
-    }
-    return (this.latest = { tasks, online: this.online, totalBytes, sentBytes });
+    return (this.latest ??= { ...this.tasks.read(), online: this.online });
   }
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
@@ -208,6 +198,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
       // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
       retry: (taskId, settle) => {
         // The handle has just set its snapshot back to queued.
+        this.tasks.update(task);
         this.scheduleChange(0);
         void known
           .then(() => this.remote.resume(taskId))
@@ -215,7 +206,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
           .catch((error: unknown) => this.failTask(task, error));
       },
     });
-    this.tasks.set(id, task);
+    this.tasks.add(task);
     this.latest = undefined;
     this.dispatchEvent(new CustomEvent('add', { detail: { ...snapshot } }));
     this.scheduleChange(0);
@@ -239,6 +230,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private failTask(task: TaskHandle, error: unknown): void {
     const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+    this.tasks.update(task);
     this.latest = undefined;
     task.settle.reject(new UploadError(info));
     this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
@@ -258,6 +250,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
     if (final(task.snapshot.state) && !final(snapshot.state)) return;
     const repeat = final(snapshot.state) && task.snapshot.state === snapshot.state;
     task.snapshot = snapshot;
+    this.tasks.update(task);
     this.latest = undefined;
     if (repeat) return;
     if (event !== 'change') this.dispatchEvent(new CustomEvent(event, { detail: snapshot }));
@@ -286,6 +279,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
     this.latest = undefined;
     for (const task of this.tasks.values()) {
       task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
+      this.tasks.update(task);
       task.settle.reject(new UploadError({ code: 'unknown', message }));
     }
     this.scheduleChange(0);
