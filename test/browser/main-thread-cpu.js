@@ -5,16 +5,24 @@
 // A worker thread samples, about every millisecond, the on-CPU time (`/proc/<pid>/task/<pid>/schedstat`, ns) of the
 // main thread of every Chromium renderer descending from this Node process (the page's renderer is among them; idle
 // ones add nothing). A thread of its own keeps sampling while this process's event loop is busy (the test runner
-// serving and compiling). An interval's CPU time is measured between the samples just outside it: an upper bound,
-// never an underestimate. Elsewhere than Linux, or with no renderer found, every figure is null.
+// serving and compiling), at a raised priority where that is allowed (root), so a loaded machine does not stretch
+// the gaps between samples. An interval's CPU time is read off the cumulative figure at its start and end, each
+// interpolated between the samples around it; the widest gap around each interval is reported with it as the
+// precision. Elsewhere than Linux, or with no renderer found, every figure is null.
 import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 /** The sampler thread (CommonJS: `eval` workers are scripts). Samples until the flag is set, then posts them. */
 const SAMPLER = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
+const { readFileSync, readlinkSync } = require('node:fs');
+const { setPriority } = require('node:os');
 const { performance } = require('node:perf_hooks');
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), -10);
+} catch {
+  // Not allowed (not root): sample at the normal priority.
+}
 const { pids, flag } = workerData;
 const stop = new Int32Array(flag);
 const times = [];
@@ -60,7 +68,7 @@ function renderers() {
 /**
  * Starts sampling (call once the page is open; resolves once the first sample is taken). `stop(intervals)` takes
  * `{ start, end }` in epoch ms (in a page: `performance.timeOrigin + entry.startTime`) and resolves with each one's
- * CPU ms and how far apart the samples were.
+ * CPU ms and the widest sample gap at its ends (`cpuMs[i]`, `gapMs[i]`), and how far apart samples were overall.
  */
 export async function sampleMainThreadCpu() {
   const pids = renderers();
@@ -83,17 +91,33 @@ export async function sampleMainThreadCpu() {
       Atomics.notify(stop, 0);
       const { times, cpu } = await samples;
       await worker?.terminate();
-      const cpuMs = ({ start, end }) => {
-        if (times.length < 2) return null;
-        let from = 0;
-        while (from + 1 < times.length && times[from + 1] <= start) from++;
-        let to = times.length - 1;
-        while (to > 0 && times[to - 1] >= end) to--;
-        return Math.round((cpu[to] - cpu[from]) / 1e6);
+      // The sample at or before t (or the first), and the cumulative CPU ns at t, interpolated.
+      const before = (t) => {
+        let lo = 0;
+        let hi = times.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (times[mid] <= t) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
       };
+      const at = (t) => {
+        const i = before(t);
+        if (i + 1 >= times.length || t <= times[i]) return cpu[i];
+        return cpu[i] + ((cpu[i + 1] - cpu[i]) * (t - times[i])) / (times[i + 1] - times[i]);
+      };
+      const gapAround = (t) => {
+        const i = before(t);
+        return i + 1 < times.length ? times[i + 1] - times[i] : 0;
+      };
+      const measure = ({ start, end }) =>
+        times.length < 2 ? { cpuMs: null, gapMs: null } : { cpuMs: Math.round((at(end) - at(start)) / 1e6), gapMs: Math.round(Math.max(gapAround(start), gapAround(end))) };
+      const measured = intervals.map(measure);
       const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
       return {
-        cpuMs: intervals.map(cpuMs),
+        cpuMs: measured.map((m) => m.cpuMs),
+        gapMs: measured.map((m) => m.gapMs),
         sampleGapMs: { median: Math.round(gaps[gaps.length >> 1] ?? 0), max: Math.round(gaps.at(-1) ?? 0) },
       };
     },

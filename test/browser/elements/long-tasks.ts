@@ -1,7 +1,7 @@
 /**
  * Watches the main thread for long tasks (`PerformanceObserver` `longtask`) and reports each with two figures and
  * a description. Its wall time, as the page saw it; its CPU time, from the `main-thread-cpu` server command
- * (`test/browser/main-thread-cpu-plugin.js`: the renderer main thread's on-CPU time sampled from /proc), because
+ * (`test/browser/main-thread-cpu.js`: the renderer main thread's on-CPU time sampled from /proc), because
  * on a shared machine a task's wall time also counts the time other processes held the CPU; and what ran in it, from
  * the Long Animation Frames API (the scripts: who called them, which function in which file, for how long; and the
  * frame's rendering), so a failure says where the time went.
@@ -28,8 +28,10 @@ export interface LongTask {
   /** ms since the page's time origin */
   at: number;
   wallMs: number;
-  /** Main-thread CPU time during the task (an upper bound); null where it cannot be measured. */
+  /** Main-thread CPU time during the task; null where it cannot be measured. */
   cpuMs: number | null;
+  /** How precise `cpuMs` is: the widest gap between CPU samples at the task's ends. */
+  gapMs: number | null;
   /** What ran in it. */
   what: string;
 }
@@ -81,12 +83,12 @@ export async function watchMainThread(limitMs = 50): Promise<MainThreadWatch> {
       frameObserver.disconnect();
       const long = tasks.filter((t) => t.duration > limitMs);
       const origin = performance.timeOrigin;
-      const measured = await executeServerCommand<{ cpuMs: (number | null)[]; loadAverage: [number, number]; sampleGapMs: { median: number; max: number } }, unknown>('main-thread-cpu', {
+      const measured = await executeServerCommand<{ cpuMs: (number | null)[]; gapMs: (number | null)[]; loadAverage: [number, number]; sampleGapMs: { median: number; max: number } }, unknown>('main-thread-cpu', {
         action: 'stop',
         intervals: long.map((t) => ({ start: origin + t.startTime, end: origin + t.startTime + t.duration })),
       });
       return {
-        longTasks: long.map((t, i) => ({ at: Math.round(t.startTime), wallMs: Math.round(t.duration), cpuMs: measured.cpuMs[i] ?? null, what: describe(t) })),
+        longTasks: long.map((t, i) => ({ at: Math.round(t.startTime), wallMs: Math.round(t.duration), cpuMs: measured.cpuMs[i] ?? null, gapMs: measured.gapMs[i] ?? null, what: describe(t) })),
         loadAverage: measured.loadAverage,
         sampleGapMs: measured.sampleGapMs,
       };
