@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.js';
+import { mainThreadCpuPlugin } from './test/browser/main-thread-cpu-plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -65,7 +66,7 @@ export default {
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000,
   middleware: [tsForJs()],
-  plugins: [storeServicePlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' })],
+  plugins: [storeServicePlugin(), mainThreadCpuPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

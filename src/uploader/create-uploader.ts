@@ -2,6 +2,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import { loadBeforeUpload } from './before-upload-loader.ts';
 import { askToRead, readHandle } from './read-handle.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
+import { TaskTable } from './task-table.ts';
 import type {
   AddFolderOptions,
   AddOptions,
@@ -18,6 +19,7 @@ import type {
 import { UploadError } from './upload-error.ts';
 import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
+import type { TaskEvent } from './event-batch.ts';
 import type { FileInfo, UploadWorkerService, WorkerUploaderOptions } from './worker-service.ts';
 
 /** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
@@ -53,7 +55,7 @@ export function createUploader(options: CreateUploaderOptions): Uploader {
 
 /** The uploader as the page sees it: lives on the main thread, hands files to the upload worker, keeps snapshots. */
 class MainThreadUploader extends EventTarget implements Uploader {
-  private readonly tasks = new Map<string, TaskHandle>();
+  private readonly tasks = new TaskTable();
   /** Settles once the worker knows the task (after any resize): its commands and thumbnail wait for it. */
   private readonly known = new Map<string, Promise<unknown>>();
   private readonly remote: Remote<UploadWorkerService> | UploadWorkerService;
@@ -61,6 +63,10 @@ class MainThreadUploader extends EventTarget implements Uploader {
   private readonly worker?: Worker;
   private online = true;
   private changeTimer?: ReturnType<typeof setTimeout>;
+  /** Whether the pending `change` waits for the progress throttle (true) or for the end of this macrotask. */
+  private changeThrottled = false;
+  /** The snapshot built since the last change of any task; `undefined` until someone asks again. */
+  private latest?: UploaderSnapshot;
   private readonly detach: () => void;
   private readonly beforeUpload: BeforeUpload | undefined;
   /** The latest list of interrupted uploads: `resumeAllInterrupted` asks for their handles' permission at once. */
@@ -80,7 +86,14 @@ class MainThreadUploader extends EventTarget implements Uploader {
     const { getAccessToken, worker: _worker, service: _service, beforeUpload: _hook, ...rest } = options;
     const init: WorkerUploaderOptions = { ...rest, online: this.online };
     this.ready = withTimeout(
-      Promise.resolve(this.remote.init(init, proxy(() => getAccessToken()), proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)))),
+      Promise.resolve(
+        this.remote.init(
+          init,
+          proxy(() => getAccessToken()),
+          proxy((event: JobEvent, snapshot: TaskSnapshot) => this.onEvent(event, snapshot)),
+          proxy((events: TaskEvent[]) => this.onEvents(events)),
+        ),
+      ),
       this.worker,
     );
     this.ready.catch((error: unknown) => this.failAll(error));
@@ -89,14 +102,12 @@ class MainThreadUploader extends EventTarget implements Uploader {
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
 
+  /**
+   * Built once per change, not once per reader (one array copy, totals kept as running sums: `task-table.ts`).
+   * Treat it as read-only; the next change brings a new one.
+   */
   get snapshot(): UploaderSnapshot {
-    const tasks = [...this.tasks.values()].map((task) => task.snapshot);
-    return {
-      tasks,
-      online: this.online,
-      totalBytes: tasks.reduce((sum, t) => sum + t.total, 0),
-      sentBytes: tasks.reduce((sum, t) => sum + t.bytesSent, 0),
-    };
+    return (this.latest ??= { ...this.tasks.read(), online: this.online });
   }
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
@@ -116,6 +127,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
         if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
           const { convertTo, relativePath } = outcome.options;
           task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }), ...(relativePath && { relativePath }) };
+          this.tasks.update(task);
           this.scheduleChange(0);
         }
         return this.remote.add(id, outcome.file, next, outcome.options);
@@ -257,13 +269,18 @@ class MainThreadUploader extends EventTarget implements Uploader {
       resume: (taskId) => command(() => this.remote.resume(taskId)),
       cancel: (taskId) => command(() => this.remote.cancel(taskId)),
       // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
-      retry: (taskId, settle) =>
+      retry: (taskId, settle) => {
+        // The handle has just set its snapshot back to queued.
+        this.tasks.update(task);
+        this.scheduleChange(0);
         void known
           .then(() => this.remote.resume(taskId))
           .then(() => this.settleWith(taskId, settle))
-          .catch((error: unknown) => this.failTask(task, error)),
+          .catch((error: unknown) => this.failTask(task, error));
+      },
     });
-    this.tasks.set(id, task);
+    this.tasks.add(task);
+    this.latest = undefined;
     this.dispatchEvent(new CustomEvent('add', { detail: { ...snapshot } }));
     this.scheduleChange(0);
     const settle = task.settle;
@@ -276,6 +293,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
         // events may already have moved the task on).
         if (first.originalSize === undefined) return;
         task.snapshot = { ...task.snapshot, name: first.name, type: first.type, total: first.total, originalSize: first.originalSize };
+        this.tasks.update(task);
         this.scheduleChange(0);
       })
       .then(() => this.settleWith(id, settle)).catch((error: unknown) => this.failTask(task, error));
@@ -307,9 +325,16 @@ class MainThreadUploader extends EventTarget implements Uploader {
     }
     const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+    this.tasks.update(task);
+    this.latest = undefined;
     task.settle.reject(new UploadError(info));
     this.dispatchEvent(new CustomEvent('error', { detail: { ...task.snapshot } }));
     this.scheduleChange(0);
+  }
+
+  /** A batch of task events from the worker, in order: applied one by one, then one `change`. */
+  private onEvents(events: TaskEvent[]): void {
+    for (const [event, snapshot] of events) this.onEvent(event, snapshot);
   }
 
   private onEvent(event: JobEvent, snapshot: TaskSnapshot): void {
@@ -320,17 +345,24 @@ class MainThreadUploader extends EventTarget implements Uploader {
     if (final(task.snapshot.state) && !final(snapshot.state)) return;
     const repeat = final(snapshot.state) && task.snapshot.state === snapshot.state;
     task.snapshot = snapshot;
+    this.tasks.update(task);
+    this.latest = undefined;
     if (repeat) return;
     if (event !== 'change') this.dispatchEvent(new CustomEvent(event, { detail: snapshot }));
     this.scheduleChange(event === 'progress' ? 100 : 0);
   }
 
-  /** `change` is coalesced: at most one per macrotask, and at most ten a second while only progress moves. */
+  /**
+   * Something changed: the next `snapshot` is built anew. `change` is coalesced: at most one per macrotask, and at
+   * most ten a second while only progress moves.
+   */
   private scheduleChange(delay: number): void {
+    this.latest = undefined;
     if (this.changeTimer !== undefined) {
-      if (delay > 0) return;
+      if (delay > 0 || !this.changeThrottled) return;
       clearTimeout(this.changeTimer);
     }
+    this.changeThrottled = delay > 0;
     this.changeTimer = setTimeout(() => {
       this.changeTimer = undefined;
       this.dispatchEvent(new CustomEvent('change', { detail: this.snapshot }));
@@ -339,8 +371,10 @@ class MainThreadUploader extends EventTarget implements Uploader {
 
   private failAll(error: unknown): void {
     const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
+    this.latest = undefined;
     for (const task of this.tasks.values()) {
       task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
+      this.tasks.update(task);
       task.settle.reject(new UploadError({ code: 'unknown', message }));
     }
     this.scheduleChange(0);

@@ -7,6 +7,7 @@ import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSn
 import { UploadError } from './upload-error.ts';
 import type { JobEvent } from './upload-job.ts';
 import { isDecodableImage } from './images/decodable.ts';
+import { eventBatch, type EventBatch, type TaskEvent } from './event-batch.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
 /** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
@@ -50,16 +51,23 @@ export class UploadWorkerService {
   private engine?: UploadEngine;
   private readonly online = new ManualOnline(true);
   private imageResize: WorkerUploaderOptions['imageResize'];
+  private batch?: EventBatch;
 
   /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
   constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
 
-  /** Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. */
+  /**
+   * Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. With `onEvents`
+   * (what `createUploader` passes) events arrive in batches through it instead, at most one call a frame, and
+   * `onEvent` is not called: across threads each call is a message and its reply.
+   */
   async init(
     options: WorkerUploaderOptions,
     getAccessToken: () => string | Promise<string>,
     onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
+    onEvents?: (events: TaskEvent[]) => void,
   ): Promise<void> {
+    if (onEvents) this.batch = eventBatch(onEvents);
     this.online.set(options.online ?? true);
     this.imageResize = options.imageResize;
     const ports = await this.portsFor(options);
@@ -79,7 +87,7 @@ export class UploadWorkerService {
       ...(persist !== false && { blobQuotaBytes: (typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES }),
       ...(options.parentId !== undefined && { parentId: options.parentId }),
       ...(options.flatten !== undefined && { flatten: options.flatten }),
-      onEvent,
+      onEvent: this.batch?.push ?? onEvent,
     });
   }
 
@@ -112,13 +120,12 @@ export class UploadWorkerService {
   /** Resolves when the task ends, never rejects: the result says how. */
   async result(taskId: string): Promise<TaskResult> {
     const engine = this.need();
-    try {
-      const file = await engine.done(taskId);
-      return { ok: true, file, ...withSnapshot(engine, taskId) };
-    } catch (error) {
-      const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) };
-      return { ok: false, error: info, ...withSnapshot(engine, taskId) };
-    }
+    const result: TaskResult = await engine.done(taskId).then(
+      (file) => ({ ok: true, file }),
+      (error: unknown) => ({ ok: false, error: error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) } }),
+    );
+    this.batch?.flush();
+    return { ...result, ...withSnapshot(engine, taskId) };
   }
 
   pause(taskId: string): void {

@@ -24,29 +24,32 @@ export class UploaderController implements ReactiveController {
   readonly #listener = (event: Event): void => {
     const snapshot = (event as CustomEvent<UploaderSnapshot>).detail ?? this.#uploader?.snapshot ?? EMPTY;
     this.#latest = snapshot;
-    this.#onChange?.(snapshot);
     this.#requestUpdate(snapshot.tasks.length);
   };
   #lastUpdate = -Infinity;
   #trailing: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * Re-renders the host now, or — for a long list whose last render was under `LONG_LIST_INTERVAL_MS` ago — once
-   * that interval is over, with the latest snapshot. An uploader sends a change per finished file; with 10,000
-   * small files that is hundreds a second, and each render of a long list re-lays out its visible rows.
+   * Hands the latest snapshot to `onChange` and re-renders the host now, or — for a long list whose last render
+   * was under `LONG_LIST_INTERVAL_MS` ago — once that interval is over. An uploader can send a change a frame
+   * while 10,000 small files upload, and both a render and `onChange` (the list's announcer) look at every task.
    */
   #requestUpdate(taskCount: number): void {
     const now = performance.now();
     if (taskCount <= LONG_LIST || now - this.#lastUpdate >= LONG_LIST_INTERVAL_MS) {
-      this.#lastUpdate = now;
-      this.#host.requestUpdate();
+      this.#deliver(now);
       return;
     }
     this.#trailing ??= setTimeout(() => {
       this.#trailing = undefined;
-      this.#lastUpdate = performance.now();
-      this.#host.requestUpdate();
+      this.#deliver(performance.now());
     }, LONG_LIST_INTERVAL_MS - (now - this.#lastUpdate));
+  }
+
+  #deliver(now: number): void {
+    this.#lastUpdate = now;
+    if (this.#latest) this.#onChange?.(this.#latest);
+    this.#host.requestUpdate();
   }
 
   constructor(host: ReactiveControllerHost, onChange?: (snapshot: UploaderSnapshot) => void) {

@@ -57,10 +57,27 @@ export const progressListStyles = css`
     overflow: auto;
     overscroll-behavior: contain;
   }
-  /* The virtualizer contains the list's size (so its intrinsic height is 0) and sets a 150px floor: the height comes from the row count instead. */
+  /*
+   * A virtualized list renders only a range of its rows between two pads as tall as the rows above and below it
+   * (counts set by the element), so its scroll range is that of every row. No scroll anchoring: the pads change
+   * as the range moves and must not move the view. Each row is laid out and painted on its own.
+   */
   .scroller.virtual {
     block-size: min(var(--_max-height), calc(var(--_rows, 1) * var(--_row-height)));
-    min-block-size: 0 !important;
+    overflow-anchor: none;
+    contain: strict;
+  }
+  .scroller.virtual::before,
+  .scroller.virtual::after {
+    content: '';
+    display: block;
+    block-size: calc(var(--_before, 0) * var(--_row-height));
+  }
+  .scroller.virtual::after {
+    block-size: calc(var(--_after, 0) * var(--_row-height));
+  }
+  .scroller.virtual > .row {
+    contain: layout paint style;
   }
   .scroller:focus-visible {
     outline-offset: -2px;

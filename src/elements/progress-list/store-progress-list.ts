@@ -12,11 +12,11 @@ import { UploaderController } from '../internal/uploader-controller.ts';
 import type { StoreI18n } from '../i18n/types.ts';
 import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
 import { cssomStyle } from '../internal/cssom-style.ts';
-import { VIRTUALIZE_FROM, loadVirtualizer, loadedVirtualizer } from './lazy-virtualizer.ts';
 import type { DownloadSource } from './download-menu.ts';
 import { loadDownloadMenu, loadedDownloadMenu } from './lazy-download-menu.ts';
 import { moveFocus } from './list-keyboard.ts';
 import { renderRow } from './render-row.ts';
+import { RowWindow, VIRTUALIZE_FROM } from './row-window.ts';
 import { fileKind } from '../internal/file-kind.ts';
 import type { RowThumbnails } from './thumbnails.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
@@ -24,9 +24,9 @@ import { progressListStyles } from './store-progress-list.styles.ts';
 /**
  * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
  *
- * Follows an `uploader`'s snapshots through a reactive controller. Past 200 rows the list is virtualized, so
- * 10,000 uploads stay smooth (the virtualizer loads then, on first need; shorter lists render plain rows). Rows have
- * one height, so the list grows with them up to `--store-progress-list-max-height` either way. ↑/↓, Page Up/Down,
+ * Follows an `uploader`'s snapshots through a reactive controller. Past 200 rows the list is virtualized (only the
+ * rows in view and a few either side are in the DOM), so 10,000 uploads stay smooth. Rows have one height, so the
+ * list grows with them up to `--store-progress-list-max-height` either way. ↑/↓, Page Up/Down,
  * Home and End move focus between rows, scrolling a virtualized list to the row first. A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
  * Controls fire the cancelable `store-task-action`; unless it is cancelled the element calls the uploader.
  *
@@ -101,6 +101,8 @@ export class StoreProgressList extends StoreElement {
   #refocus: { id: string; index: number } | undefined;
   /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
   #virtualized = false;
+  /** Which rows a virtualized list renders. */
+  readonly #window = new RowWindow(() => this.requestUpdate());
   /** Loaded with the first row of an image: lists without images never download it. */
   #thumbnails: RowThumbnails | undefined;
   #thumbnailsLoading = false;
@@ -110,16 +112,17 @@ export class StoreProgressList extends StoreElement {
     this.announcement = '';
   }
 
-  /** Also waits for the virtualizer when the next render needs it, so that render has rows. */
-  protected override pendingLoad(): Promise<unknown> | undefined {
-    const language = super.pendingLoad();
-    const virtualizer = this.#needsVirtualizer() && !loadedVirtualizer() ? loadVirtualizer() : undefined;
-    return language && virtualizer ? Promise.all([language, virtualizer]) : (language ?? virtualizer);
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Back in a page: render, so a virtualized list follows its scroller's size again and rows ask again for the
+    // thumbnails revoked on disconnect.
+    this.requestUpdate();
   }
 
-  #needsVirtualizer(): boolean {
-    const snapshot = this.uploader === this.#controller.uploader ? this.#controller.snapshot : this.uploader?.snapshot;
-    return this.#virtualized || (snapshot?.tasks.length ?? 0) > VIRTUALIZE_FROM;
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#window.disconnect();
+    this.#thumbnails?.clear();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -154,6 +157,8 @@ export class StoreProgressList extends StoreElement {
       size: formatBytes(totalBytes, t.locale),
     });
     const count = tasks.length;
+    this.#virtualized ||= count > VIRTUALIZE_FROM;
+    const [first, end] = this.#virtualized ? this.#window.range(count) : [0, count];
     const overall = percentOf(sentBytes, totalBytes, count > 0 && done === count);
     return html`
       <div part="base" class="base">
@@ -168,9 +173,10 @@ export class StoreProgressList extends StoreElement {
             </div>`
           : nothing}
         ${count
-          ? html`<div part="list" class="scroller ${this.#virtualized || count > VIRTUALIZE_FROM ? 'virtual' : ''}" role="list"
-              tabindex="-1" aria-label=${t.list.label} ${cssomStyle({ '--_rows': String(count) })} @keydown=${this.#onKeydown}>
-              ${this.#renderRows(tasks, t)}
+          ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
+              aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window.onScroll}
+              ${cssomStyle({ '--_rows': String(count), '--_before': String(first), '--_after': String(count - end) })}>
+              ${this.#renderRows(tasks, first, end, t)}
             </div>`
           : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
@@ -206,42 +212,23 @@ export class StoreProgressList extends StoreElement {
     if (moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow)) event.preventDefault();
   };
 
-  /** Scrolls row `index` into view and waits until it is rendered (the virtualizer lays rows out asynchronously). */
+  /** Scrolls row `index` into view and waits until it is rendered. */
   #showRow = async (index: number): Promise<void> => {
     const root = this.renderRoot as ShadowRoot;
-    const scroller = root.querySelector<HTMLElement>('[part="list"]');
-    const rendered = () => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
-    const ref = loadedVirtualizer()?.virtualizerRef;
-    const virtualizer = ref && scroller ? (scroller as HTMLElement & { [k: symbol]: unknown })[ref] : undefined;
-    if (virtualizer && typeof virtualizer === 'object') {
-      const v = virtualizer as { element(i: number): { scrollIntoView(o?: ScrollIntoViewOptions): void } | undefined; layoutComplete: Promise<void> };
-      v.element(index)?.scrollIntoView({ block: 'nearest' });
-      for (let frame = 0; frame < 30 && !rendered(); frame++) {
-        await v.layoutComplete.catch(() => undefined);
-        await new Promise((done) => requestAnimationFrame(done));
-      }
+    if (this.#virtualized) {
+      this.#window.scrollToRow(index);
+      await this.updateComplete;
     }
-    (rendered() as HTMLElement | null)?.scrollIntoView({ block: 'nearest' });
+    root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`)?.scrollIntoView({ block: 'nearest' });
   };
 
-  /** Plain keyed rows (focus stays on a row's button as others come and go), or the virtualizer past the threshold. */
-  #renderRows(tasks: TaskSnapshot[], t: StoreI18n) {
+  /** Keyed rows (focus stays on a row's button as others come and go): all of them, or a virtualized list's range. */
+  #renderRows(tasks: TaskSnapshot[], first: number, end: number, t: StoreI18n) {
     const count = tasks.length;
     this.#thumbnails?.keep(tasks);
-    const row = (task: TaskSnapshot, index: number) => renderRow(task, index, count, t, this.#act, this.#thumbnail(task), this.downloadFrom && this.#download);
-    if (count <= VIRTUALIZE_FROM && !this.#virtualized) return repeat(tasks, (task) => task.id, row);
-    this.#virtualized = true;
-    const virtualize = loadedVirtualizer()?.virtualize;
-    if (!virtualize) {
-      // Only when the list grew past the threshold between scheduling and rendering, or the load failed: try
-      // (again) and render once it is here; plain rows meanwhile would put thousands of nodes in the DOM.
-      loadVirtualizer().then(
-        () => this.requestUpdate(),
-        () => undefined,
-      );
-      return nothing;
-    }
-    return virtualize({ items: tasks, keyFunction: (task: TaskSnapshot) => task.id, renderItem: row, scroller: true });
+    const shown = first === 0 && end === count ? tasks : tasks.slice(first, end);
+    const more = this.downloadFrom && this.#download;
+    return repeat(shown, (task) => task.id, (task, i) => renderRow(task, first + i, count, t, this.#act, this.#thumbnail(task), more));
   }
 
   /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */
@@ -263,16 +250,6 @@ export class StoreProgressList extends StoreElement {
     return undefined;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.requestUpdate(); // rows ask again for the thumbnails revoked on disconnect
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#thumbnails?.clear();
-  }
-
   /**
    * Once a removed row whose button had focus is gone, focuses the row now in its place (or the one before), or the
    * list, or the "no uploads" line: keyboard users never drop to <body>.
@@ -280,10 +257,12 @@ export class StoreProgressList extends StoreElement {
   protected override updated(): void {
     const r = this.#refocus;
     const root = this.renderRoot as ShadowRoot;
+    this.#window.observe(this.#virtualized ? root.querySelector<HTMLElement>('[part="list"]') : null);
     if (!r || this.#controller.snapshot.tasks.some((t) => t.id === r.id)) return;
     this.#refocus = undefined;
-    const rows = root.querySelectorAll('[role="listitem"]');
-    keepFocus(root, (rows[r.index] ?? rows[r.index - 1])?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
+    // By position in the list, not in the DOM: a virtualized list renders from some row onwards.
+    const row = (index: number) => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
+    keepFocus(root, (row(r.index) ?? row(r.index - 1))?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
   }
 
   /** A finished row's download control, once its code has loaded (it loads on the first finished row). */
