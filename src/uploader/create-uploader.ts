@@ -3,6 +3,7 @@ import { loadBeforeUpload } from './before-upload-loader.ts';
 import { askToRead, readHandle } from './read-handle.ts';
 import { TaskHandle, type Settle } from './task-handle.ts';
 import { TaskTable } from './task-table.ts';
+import { requestPersistentStorage, watchConnectivity, withTimeout } from './page-environment.ts';
 import type {
   AddFolderOptions,
   AddOptions,
@@ -21,9 +22,6 @@ import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
 import type { TaskEvent } from './event-batch.ts';
 import type { FileInfo, UploadWorkerService, WorkerUploaderOptions } from './worker-service.ts';
-
-/** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
-const WORKER_START_TIMEOUT_MS = 15_000;
 
 /** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
@@ -381,51 +379,15 @@ class MainThreadUploader extends EventTarget implements Uploader {
   }
 
   private watchConnectivity(): () => void {
-    const scope = globalThis as { addEventListener?: EventTarget['addEventListener']; removeEventListener?: EventTarget['removeEventListener'] };
-    if (typeof scope.addEventListener !== 'function') return () => undefined;
-    const update = (online: boolean) => () => {
+    return watchConnectivity((online) => {
       this.online = online;
       void this.ready.then(() => this.remote.setOnline(online));
       this.scheduleChange(0);
-    };
-    const online = update(true);
-    const offline = update(false);
-    scope.addEventListener('online', online);
-    scope.addEventListener('offline', offline);
-    return () => {
-      scope.removeEventListener?.('online', online);
-      scope.removeEventListener?.('offline', offline);
-    };
+    });
   }
 }
 
 function fileInfo(file: File | Blob): FileInfo {
   const asFile = file as Partial<File>;
   return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
-}
-
-let persistenceAsked = false;
-
-/**
- * Asks the browser once per page to keep the kit's IndexedDB data under storage pressure. `persist()` exists only in
- * windows (not in the worker); a refusal changes nothing, records may just be evicted under pressure.
- */
-function requestPersistentStorage(): void {
-  if (persistenceAsked) return;
-  persistenceAsked = true;
-  const storage = (globalThis as { navigator?: { storage?: { persist?: () => Promise<boolean> } } }).navigator?.storage;
-  try {
-    void storage?.persist?.().catch(() => undefined);
-  } catch {
-    // No storage manager here (SSR, old browsers): nothing to ask.
-  }
-}
-
-/** Rejects when the worker reports a load error or does not answer in time. */
-function withTimeout(first: Promise<void>, worker: Worker | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
-    worker?.addEventListener('error', (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')), { once: true });
-    first.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
 }
