@@ -13,16 +13,12 @@
  * writes a CPU profile of the page (open it in Chromium's DevTools) to find what a long task was; `--trace out.json`
  * a Chromium trace (tasks with their wall and thread time, style, layout, GC; large: ~400 MB for 3,000 rows).
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startBundleServer } from '../test/e2e/bundle-server.ts';
-import { startService } from '../test/server/helpers/service.ts';
+import { openBenchPage, runLocked, type LongTask } from './bench-page.ts';
 import type { BenchResult } from './types.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 /** RENDER_ROWS overrides the row count for a quicker look while working on the list; the bench reports 10,000. */
 const ROWS = Number(process.env['RENDER_ROWS'] ?? 10_000);
 
@@ -35,12 +31,7 @@ interface PageFigures {
   allDoneMs: number;
   /** The page's `performance.timeOrigin`, to place its long tasks on the machine's clock. */
   origin: number;
-  longTasks: { start: number; duration: number; phase: string; cpu?: number | null }[];
-}
-
-/** `test/browser/main-thread-cpu.js`: CPU ms of the page's main thread in each interval (epoch ms), or null. */
-interface CpuSampler {
-  stop(intervals: { start: number; end: number }[]): Promise<{ cpuMs: (number | null)[] }>;
+  longTasks: LongTask[];
 }
 
 /** Runs in the page: the whole scenario; returns the figures. */
@@ -106,67 +97,30 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <store-dropzone multiple></store-dropzone><store-progress-list></store-progress-list>
 <script type="module">import '/kit/store-upload-kit.js';</script><script>${PAGE_SCRIPT}</script></body></html>`;
 
-/** Serves the bundle and the page, with the service behind the same origin; opens it in Chromium; returns figures. */
+/** Opens the page on the bundle and the service in Chromium, runs the scenario; returns figures with CPU per long task. */
 async function measureInChromium(profilePath?: string): Promise<PageFigures> {
-  const { chromium } = await import('playwright-core');
-  const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
-  const { sampleMainThreadCpu } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/main-thread-cpu.js')).href)) as { sampleMainThreadCpu: () => Promise<CpuSampler> };
-  const service = await startService();
-  const target = new URL(service.url);
-  const server = await startBundleServer((req, res, path) => {
-    if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE), true;
-    if (!/^\/(store|upload|batch)\//.test(path)) return false;
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-    return true;
-  });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const bench = await openBenchPage(PAGE);
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.origin}/`);
-    await page.waitForFunction(() => (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get('store-progress-list') !== undefined);
-    const cdp = profilePath ? await page.context().newCDPSession(page) : undefined;
-    if (cdp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await cdp.send('Profiler.start');
-    }
-    const cpu = await sampleMainThreadCpu();
+    const stopProfile = await bench.profile(profilePath);
     const tracing = process.argv.indexOf('--trace');
-    if (tracing > 0) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
-    const figures = await page.evaluate(
+    if (tracing > 0) await bench.browser.startTracing(bench.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
+    const figures = await bench.page.evaluate(
       (args) => (globalThis as unknown as { runRenderBench: (a: typeof args) => Promise<PageFigures> }).runRenderBench(args),
       { rows: ROWS },
     );
-    const long = figures.longTasks.filter((t) => t.duration > 50);
-    const { cpuMs } = await cpu.stop(long.map((t) => ({ start: figures.origin + t.start, end: figures.origin + t.start + t.duration })));
-    long.forEach((t, i) => (t.cpu = cpuMs[i] ?? null));
-    if (tracing > 0) writeFileSync(process.argv[tracing + 1]!, await browser.stopTracing());
-    if (cdp && profilePath) writeFileSync(profilePath, JSON.stringify((await cdp.send('Profiler.stop')).profile));
-    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    await bench.attributeCpu(figures.longTasks.filter((t) => t.duration > 50), figures.origin);
+    if (tracing > 0) writeFileSync(process.argv[tracing + 1]!, await bench.browser.stopTracing());
+    await stopProfile();
+    if (bench.errors.length) throw new Error(`page errors: ${bench.errors.join('; ')}`);
     return figures;
   } finally {
-    await browser.close();
-    await server.close();
-    await service.stop();
+    await bench.close();
   }
 }
 
 export default async function renderBench(): Promise<BenchResult> {
   console.error(`bench render: ${ROWS} real uploads in <store-progress-list>, headless Chromium (waiting for /tmp/chromium.lock)`);
-  const out = execFileSync('flock', ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, 'render.bench.ts'), '--run'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 600_000,
-  });
-  const figures = JSON.parse(out.trim().split('\n').pop()!) as PageFigures;
+  const figures = runLocked<PageFigures>('render.bench.ts');
   const round = (n: number) => Math.round(n * 10) / 10;
   const measured = figures.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup');
   const over = measured.filter((t) => t.duration > 50);
