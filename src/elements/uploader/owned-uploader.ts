@@ -9,27 +9,66 @@ export interface OwnedUploaderSettings {
   imageResize: ImageResizeOptions | undefined;
 }
 
+/** What the owner is asked while it creates: its settings, its token, whether it still wants one, who to tell. */
+export interface OwnedUploaderHost {
+  readonly settings: OwnedUploaderSettings;
+  readonly getAccessToken: () => string | Promise<string>;
+  /** False once the element was given an uploader, or left the page, while the facade loaded. */
+  readonly stillWanted: () => boolean;
+  readonly created: (uploader: Uploader) => void;
+}
+
 /**
- * Creates the uploader `<store-uploader>` owns when it has a `base-url` and no `uploader`. Only the facade (comlink and
- * the hand-over to the worker) loads: the uploader entry would also pull the engine, the worker service and the MD5
- * hasher onto the main thread, where none of them runs. `undefined` when no longer wanted once the facade is loaded.
+ * The uploader `<store-uploader>` creates when it has a `base-url` and no `uploader`, and ends when it leaves the page.
+ * Only the facade (comlink and the hand-over to the worker) loads: the uploader entry would also pull the engine, the
+ * worker service and the MD5 hasher onto the main thread, where none of them runs. Files picked while the facade loads
+ * wait for it ({@link whenReady}) rather than being dropped: a page's first pick can come before the import settles.
  */
-export async function createOwnedUploader(
-  settings: OwnedUploaderSettings,
-  getAccessToken: () => string | Promise<string>,
-  stillWanted: () => boolean,
-): Promise<Uploader | undefined> {
-  const { createUploader } = await import('./uploader-facade.ts');
-  // The element may have been given an uploader, or left the page, while the facade loaded.
-  if (!stillWanted()) return undefined;
-  const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize } = settings;
-  return createUploader({
-    baseUrl,
-    getAccessToken,
-    ...(concurrency ? { concurrency } : {}),
-    ...(chunkSize ? { chunkSize } : {}),
-    // 0 is a threshold too (every file resumable): only a missing or unparsable attribute means the default.
-    ...(Number.isFinite(resumableThreshold) ? { resumableThreshold } : {}),
-    ...(imageResize ? { imageResize } : {}),
-  });
+export class OwnedUploader {
+  #uploader: Uploader | undefined;
+  #creating: Promise<void> | undefined;
+
+  constructor(private readonly host: OwnedUploaderHost) {}
+
+  get current(): Uploader | undefined {
+    return this.#uploader;
+  }
+
+  /** Starts creating one when `wanted` and there is a `baseUrl`, unless there is one or one is on its way. */
+  create(wanted: boolean): void {
+    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating) return;
+    this.#creating = this.#load().finally(() => (this.#creating = undefined));
+    // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.
+    this.#creating.catch((error: unknown) => console.error('<store-uploader> could not load its uploader', error));
+  }
+
+  async #load(): Promise<void> {
+    const { createUploader } = await import('./uploader-facade.ts');
+    // The element may have been given an uploader, or left the page, while the facade loaded.
+    if (!this.host.stillWanted()) return;
+    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize } = this.host.settings;
+    this.#uploader = createUploader({
+      baseUrl,
+      getAccessToken: this.host.getAccessToken,
+      ...(concurrency ? { concurrency } : {}),
+      ...(chunkSize ? { chunkSize } : {}),
+      // 0 is a threshold too (every file resumable): only a missing or unparsable attribute means the default.
+      ...(Number.isFinite(resumableThreshold) ? { resumableThreshold } : {}),
+      ...(imageResize ? { imageResize } : {}),
+    });
+    this.host.created(this.#uploader);
+  }
+
+  /** Runs `use` now when `active` is there or nothing is being created, else once creation settles (in call order). */
+  whenReady(active: Uploader | undefined, use: () => void): void {
+    if (active || !this.#creating) {
+      if (!active) console.warn('<store-uploader> has neither an `uploader` nor a `base-url`: picked files are not uploaded.');
+      use();
+    } else void this.#creating.catch(() => undefined).then(use);
+  }
+
+  destroy(): void {
+    this.#uploader?.destroy();
+    this.#uploader = undefined;
+  }
 }

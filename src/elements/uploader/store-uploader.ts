@@ -20,7 +20,7 @@ import { renderGlobalConversion, renderPending } from './conversion-sections.ts'
 import { FormValue } from './form-value.ts';
 import { DROPZONE_PARTS, LIST_PARTS } from './inner-parts.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
-import { createOwnedUploader } from './owned-uploader.ts';
+import { OwnedUploader } from './owned-uploader.ts';
 import { InterruptedUploads } from './interrupted-uploads.ts';
 import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
@@ -159,7 +159,8 @@ export class StoreUploader extends StoreElement {
     loaded: () => this.requestUpdate(),
   });
   /** An uploader this element created (from `base-url`), and so ends when it leaves the page. */
-  #owned: Uploader | undefined;
+  readonly #owned = new OwnedUploader({ settings: this, getAccessToken: () => this.#tokenSource(), created: (u) => this.#follow(u),
+    stillWanted: () => !this.uploader && this.isConnected });
   constructor() {
     super();
     this.baseUrl = '';
@@ -187,7 +188,7 @@ export class StoreUploader extends StoreElement {
 
   /** The uploader in use: the given one, or the one this element created. */
   get activeUploader(): Uploader | undefined {
-    return this.uploader ?? this.#owned;
+    return this.uploader ?? this.#owned.current;
   }
 
   get form(): HTMLFormElement | null {
@@ -208,14 +209,13 @@ export class StoreUploader extends StoreElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (!this.uploader && this.baseUrl && !this.#owned) void this.#createUploader();
+    this.#owned.create(!this.uploader);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // A created uploader is this element's to end; its sessions persist and are offered for resume next time.
-    this.#owned?.destroy();
-    this.#owned = undefined;
+    this.#owned.destroy();
   }
 
   /** Also waits for the share step when the next render shows it. */
@@ -228,7 +228,7 @@ export class StoreUploader extends StoreElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('baseUrl') && !this.uploader && this.baseUrl && !this.#owned && this.isConnected) void this.#createUploader();
+    if (changed.has('baseUrl') && this.isConnected) this.#owned.create(!this.uploader);
     if (changed.has('uploader')) this.#follow(this.activeUploader);
     if (changed.has('baseUrl')) this.#formats.reset();
     // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
@@ -244,11 +244,6 @@ export class StoreUploader extends StoreElement {
     if (!this.baseUrl) return undefined;
     if (this.#downloads?.baseUrl !== this.baseUrl) this.#downloads = { baseUrl: this.baseUrl, getAccessToken: this.#tokenSource };
     return this.#downloads;
-  }
-
-  async #createUploader(): Promise<void> {
-    const created = await createOwnedUploader(this, this.#tokenSource, () => !this.uploader && !this.#owned && this.isConnected);
-    if (created) this.#follow((this.#owned = created));
   }
 
   #follow(uploader: Uploader | undefined): void {
@@ -356,28 +351,33 @@ export class StoreUploader extends StoreElement {
     // finish lets a page listener cancel the event (still bubbling now) like any other `store-files-add`.
     queueMicrotask(() => {
       if (event.defaultPrevented) return;
-      // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
-      for (const path of event.detail.folders) this.activeUploader?.addFolder(path, uploadTarget(this)).catch(() => undefined);
-      if (this.conversion === 'per-file') {
-        this.pending = [...this.pending, ...event.detail.files];
-        this.#syncForm();
-        return;
-      }
-      const { convertAll, ocrLanguage } = this;
-      const add = (formats: ImportFormats | undefined) => {
-        for (const picked of event.detail.files) addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
-      };
-      const formats = this.#formats.now;
-      // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
-      if (convertAll && !formats) void this.#formats.load().then(add);
-      else add(formats);
+      this.#owned.whenReady(this.activeUploader, () => this.#add(event));
     });
   };
+
+  #add(event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void {
+    // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
+    for (const path of event.detail.folders) this.activeUploader?.addFolder(path, uploadTarget(this)).catch(() => undefined);
+    if (this.conversion === 'per-file') {
+      this.pending = [...this.pending, ...event.detail.files];
+      this.#syncForm();
+      return;
+    }
+    const { convertAll, ocrLanguage } = this;
+    const add = (formats: ImportFormats | undefined) => {
+      for (const picked of event.detail.files) addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
+    };
+    const formats = this.#formats.now;
+    // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
+    if (convertAll && !formats) void this.#formats.load().then(add);
+    else add(formats);
+  }
 
   #uploadPending = (): void => {
     const pickers = [...this.renderRoot.querySelectorAll<StoreConversionPicker>('store-conversion-picker[data-index]')];
     const files = this.pending;
     this.pending = [];
+    // Pending files were listed once the uploader was ready (`#add`): it is there to add to.
     files.forEach((picked, i) => {
       const picker = pickers.find((p) => p.dataset['index'] === String(i));
       addFromHost(this, picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
