@@ -25,6 +25,8 @@ rm -rf "$work/apps"
 cp -r test/consumers/apps "$work/apps"
 cp test/consumers/package.json "$work/package.json"
 cd "$work"
+# A reused CONSUMERS_DIR must not keep the last run's kit: npm would take the lock's copy of the same version.
+rm -rf package-lock.json node_modules/store-upload-kit node_modules/@store-upload-kit
 npm pkg set "dependencies.store-upload-kit=file:${kit}" "devDependencies.@store-upload-kit/service=file:${service}"
 npm install --no-audit --no-fund --loglevel=error
 # Installed from the tarball, not linked to the workspace.
