@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { minifyCssLiterals } from './scripts/css-literals.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -25,12 +26,22 @@ function jsToTs(): Plugin {
   };
 }
 
+/** The elements' css`…` templates, minified as in the npm package's `dist/lib`. */
+function cssLiterals(): Plugin {
+  return {
+    name: 'store-upload-kit:css-literals',
+    async transform(code, id) {
+      return id.includes('/src/elements/') && id.endsWith('.ts') ? { code: await minifyCssLiterals(code), map: null } : null;
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // Relative asset URLs: with an absolute base the worker URL points at the page's origin root and never loads.
   base: './',
   publicDir: false,
-  plugins: [jsToTs()],
+  plugins: [jsToTs(), cssLiterals()],
   worker: { format: 'es', plugins: () => [jsToTs()], rolldownOptions: { output: { minify: true } } },
   build: {
     outDir: 'dist/browser',

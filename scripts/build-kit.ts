@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { minifyCssLiterals } from './css-literals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PKG = join(ROOT, 'packages/store-upload-kit');
@@ -18,12 +19,15 @@ const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: ROOT
 rmSync(join(PKG, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.lib.json']);
 // tsc's `rewriteRelativeImportExtensions` misses some `import('./x.ts')` (one in a class field's initializer, seen
-// with TypeScript 5.9): an app's bundler would fail on it. Rewrite what it left in the shipped modules.
+// with TypeScript 5.9): an app's bundler would fail on it. Rewrite what it left in the shipped modules, and minify
+// the elements' CSS, which no app's bundler would.
 for (const entry of readdirSync(join(PKG, 'dist/lib'), { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
   const file = join(entry.parentPath, entry.name);
   const code = readFileSync(file, 'utf8');
-  const fixed = code.replace(/\bimport\((['"])(\.\.?\/[^'"]+)\.ts\1\)/g, (_all, quote: string, path: string) => `import(${quote}${path}.js${quote})`);
+  const fixed = await minifyCssLiterals(
+    code.replace(/\bimport\((['"])(\.\.?\/[^'"]+)\.ts\1\)/g, (_all, quote: string, path: string) => `import(${quote}${path}.js${quote})`),
+  );
   if (fixed !== code) writeFileSync(file, fixed);
 }
 run(bin('vite'), ['build', '--logLevel', 'error', '--outDir', join(PKG, 'dist/browser')]);

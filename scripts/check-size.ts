@@ -27,6 +27,7 @@ import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { minifyCssLiterals } from './css-literals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KB = 1000;
@@ -75,7 +76,9 @@ const KB = 1000;
 // Measured together after issue 11's features and issue 12's row window landed side by side (2026-11-24): main
 // thread 33.3 kB, worker 17.0 kB, kit 50.3 kB — more than the sum of the steps above, as each branch measured
 // against the others' absence; the row window now loads up front where the virtualizer loaded past 200 rows.
-export const BUDGETS = { kit: 50.6 * KB, mainThread: 33.6 * KB, worker: 17.3 * KB } as const;
+// Then the fix for files picked before `<store-uploader>`'s own uploader loads (+0.2 kB: they wait for it), and
+// -0.5 kB from minifying the elements' css`…` text (scripts/css-literals.ts): main thread 33.0 kB, kit 50.0 kB.
+export const BUDGETS = { kit: 50.3 * KB, mainThread: 33.3 * KB, worker: 17.3 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;
@@ -218,6 +221,8 @@ function virtualEntry(source: string): Plugin {
       b.onResolve({ filter: /^virtual:entry$/ }, () => ({ path: 'entry', namespace: 'virtual' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: source, resolveDir: ROOT, loader: 'ts' }));
       b.onResolve({ filter: /(\/elements\/index|\/define|\/uploader\/worker|\/hash-worker)\.ts$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), sideEffects: true }));
+      // The elements' styles as the package ships them (scripts/build-kit.ts minifies their css`…` text).
+      b.onLoad({ filter: /\/src\/elements\/.*\.ts$/ }, async (args) => ({ contents: await minifyCssLiterals(readFileSync(args.path, 'utf8')), loader: 'ts' }));
     },
   };
 }

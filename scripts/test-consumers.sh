@@ -32,6 +32,8 @@ npm install --no-audit --no-fund --loglevel=error
 # Installed from the tarball, not linked to the workspace.
 test ! -L node_modules/store-upload-kit
 test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
+# The elements' styles ship minified (scripts/css-literals.ts): no indented declarations left.
+! grep -q '^ *display: block;' node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js
 
 echo "== typecheck (strict) and build each app"
 # One command a line: errexit does not stop inside an && list.
