@@ -2,6 +2,7 @@
 export { createStoreClient } from './create-store-client.ts';
 export { calls, type FileField, type FileListField, type AboutField, type PermissionField, type ListFilesOptions, type UpdateFileOptions } from './calls.ts';
 export { StoreError, isRetryable, isRateLimit } from './store-error.ts';
+export { TokenError } from './token-source.ts';
 export type { ApiCall, FieldsOption, QueryValues, RequestOptions, ResultOf } from './api-call.ts';
 export type { StoreClient, StoreClientOptions, BatchOutcome, BatchOutcomes } from './types.ts';
 export type { DownloadOptions, DownloadProgress } from './download.ts';

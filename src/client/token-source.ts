@@ -26,7 +26,11 @@ export class TokenSource {
       if (this.unproven) return this.current;
     }
     if (refresh || !this.current) {
-      const asked = Promise.resolve().then(() => this.getAccessToken());
+      const asked = Promise.resolve()
+        .then(() => this.getAccessToken())
+        .catch((error: unknown) => {
+          throw new TokenError(error);
+        });
       this.value = undefined;
       this.unproven = refresh;
       asked.then(
@@ -49,5 +53,16 @@ export class TokenSource {
   /** The service answered a request made with `token` with something other than 401: it works. */
   accepted(token: string): void {
     if (token === this.value) this.unproven = false;
+  }
+}
+
+/**
+ * The app's `getAccessToken` threw or rejected: no request was sent. `cause` is what it threw; the uploader fails
+ * the task with code `auth` (the user must sign in again), not `unknown`.
+ */
+export class TokenError extends Error {
+  constructor(cause: unknown) {
+    super(`getAccessToken failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'TokenError';
   }
 }

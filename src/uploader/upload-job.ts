@@ -1,4 +1,4 @@
-import { StoreError, isRateLimit, type StoreClient } from '../client/index.ts';
+import { StoreError, TokenError, isRateLimit, type StoreClient } from '../client/index.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
@@ -313,7 +313,9 @@ export class UploadJob {
 
   private failWith(error: unknown): void {
     const info: UploadErrorInfo =
-      error instanceof UploadError ? error.toJSON() : { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+      error instanceof UploadError
+        ? error.toJSON()
+        : { code: error instanceof TokenError ? 'auth' : 'unknown', message: error instanceof Error ? error.message : String(error) };
     this.set({ state: 'failed', error: info, finishedAt: this.deps.clock.now(), speed: 0, retry: undefined }, 'error');
     this.settle.reject(error instanceof UploadError ? error : new UploadError(info));
   }

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { seededRandom } from '../server/helpers/seeded-random.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { UploadError } from '../../src/uploader/upload-error.ts';
+import { createStoreClient } from '../../src/client/index.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
 
@@ -190,3 +191,20 @@ describe('faults (spec §7)', () => {
   });
 });
 
+describe('a failing token provider', () => {
+  for (const [name, size] of [['multipart', 10 * KiB], ['resumable', 6 * MiB]] as const) {
+    test(`a getAccessToken that throws fails the ${name} upload with code auth and the app's message, sending nothing`, async () => {
+      const getAccessToken = () => Promise.reject(new Error('the session has ended'));
+      const h = harness(service.url, { client: createStoreClient({ baseUrl: service.url, getAccessToken }) });
+      const file = randomFile(size);
+      await h.engine.add('t', file);
+      await assert.rejects(h.engine.done('t'), (error: UploadError) => {
+        assert.equal(error.code, 'auth');
+        assert.equal(error.message, 'getAccessToken failed: the session has ended');
+        return true;
+      });
+      assert.equal(h.events.at(-1)!.snapshot.state, 'failed');
+      assert.deepEqual(await filesNamed(service.url, file.name), []);
+    });
+  }
+});
