@@ -78,7 +78,9 @@ const KB = 1000;
 // against the others' absence; the row window now loads up front where the virtualizer loaded past 200 rows.
 // Then the fix for files picked before `<store-uploader>`'s own uploader loads (+0.2 kB: they wait for it), and
 // -0.5 kB from minifying the elements' css`…` text (scripts/css-literals.ts): main thread 33.0 kB, kit 50.0 kB.
-export const BUDGETS = { kit: 50.3 * KB, mainThread: 33.3 * KB, worker: 17.3 * KB } as const;
+// Then the `image-resize` attribute (+0.2 kB main thread) and `TokenError`, so that a throwing `getAccessToken`
+// fails an upload as `auth` (+0.1 kB worker): main thread 33.2 kB, worker 17.1 kB, kit 50.3 kB.
+export const BUDGETS = { kit: 50.5 * KB, mainThread: 33.4 * KB, worker: 17.3 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

@@ -9,6 +9,19 @@ export interface OwnedUploaderSettings {
   imageResize: ImageResizeOptions | undefined;
 }
 
+/**
+ * The `image-resize` attribute: `"1920x1080"` (either bound may be left out: `"1600x"`, `"x1200"`), then optionally
+ * the type and the quality, `"1920x1080 image/webp 0.8"`. Anything else sets nothing and says why in the console.
+ */
+export const imageResizeAttribute = {
+  fromAttribute(value: string | null): ImageResizeOptions | undefined {
+    const m = /^\s*(\d*)[x×](\d*)(?:\s+([\w.+-]+\/[\w.+-]+))?(?:\s+(0(?:\.\d+)?|1(?:\.0*)?))?\s*$/i.exec(value ?? '');
+    if (m && (m[1] || m[2])) return { ...(m[1] && { maxWidth: +m[1] }), ...(m[2] && { maxHeight: +m[2] }), ...(m[3] && { type: m[3] }), ...(m[4] && { quality: +m[4] }) };
+    if (value?.trim()) console.warn(`<store-uploader> image-resize="${value}" is not "WIDTHxHEIGHT [type] [quality]": images are sent as they are.`);
+    return undefined;
+  },
+};
+
 /** What the owner is asked while it creates: its settings, its token, whether it still wants one, who to tell. */
 export interface OwnedUploaderHost {
   readonly settings: OwnedUploaderSettings;

@@ -20,7 +20,7 @@ import { renderGlobalConversion, renderPending } from './conversion-sections.ts'
 import { FormValue } from './form-value.ts';
 import { DROPZONE_PARTS, LIST_PARTS } from './inner-parts.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
-import { OwnedUploader } from './owned-uploader.ts';
+import { imageResizeAttribute, OwnedUploader } from './owned-uploader.ts';
 import { InterruptedUploads } from './interrupted-uploads.ts';
 import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
 import type { ShareFunction } from './share.ts';
@@ -76,7 +76,7 @@ export class StoreUploader extends StoreElement {
     concurrency: { type: Number },
     chunkSize: { type: Number, attribute: 'chunk-size' },
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
-    imageResize: { attribute: false },
+    imageResize: { attribute: 'image-resize', converter: imageResizeAttribute },
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     minFileSize: { type: Number, attribute: 'min-file-size' },
@@ -109,7 +109,7 @@ export class StoreUploader extends StoreElement {
   declare chunkSize: number | undefined;
   /** Files larger than this go resumable in a created uploader. */
   declare resumableThreshold: number | undefined;
-  /** Images scaled down in the worker before a created uploader sends them (`createUploader`'s `imageResize`). */
+  /** Images scaled down in the worker by a created uploader (`imageResize`); attribute `"1920x1080 [type] [quality]"`. */
   declare imageResize: ImageResizeOptions | undefined;
   /** Passed to the dropzone; `max-files` and `max-total-size` also count the files waiting for a conversion choice. */
   declare accept: string;

@@ -5,6 +5,8 @@
 // its MD5 verified, and the row shows both sizes.
 import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/progress-list/define.ts';
+import '../../../src/elements/uploader/define.ts';
+import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
 import { createUploader } from '../../../src/uploader/index.ts';
@@ -204,5 +206,32 @@ describe('imageResize', () => {
     const stored = await download(baseUrl, file.id);
     expect(stored.length).to.equal(sentSize);
     expect(await imageSize(new Blob([stored as Uint8Array<ArrayBuffer>]))).to.deep.equal({ width: 1600, height: 1200 });
+  });
+});
+
+describe('image-resize attribute of <store-uploader>', () => {
+  it('reads bounds, type and quality, and refuses what it cannot read', async () => {
+    const el = await fixture<StoreUploader>(html`<store-uploader image-resize="1920x1080 image/webp 0.8"></store-uploader>`);
+    expect(el.imageResize).to.deep.equal({ maxWidth: 1920, maxHeight: 1080, type: 'image/webp', quality: 0.8 });
+    el.setAttribute('image-resize', 'x1200');
+    expect(el.imageResize).to.deep.equal({ maxHeight: 1200 });
+    for (const bad of ['big', '1920', '1920x1080 image/jpeg 2', 'x']) {
+      el.setAttribute('image-resize', bad);
+      expect(el.imageResize, bad).to.equal(undefined);
+    }
+  });
+
+  it('makes the uploader it creates send images scaled into the bounds', async () => {
+    const el = await fixture<StoreUploader>(html`<store-uploader base-url=${baseUrl} token=${TOKEN} image-resize="400x300 image/jpeg 0.9"></store-uploader>`);
+    const original = new File([await canvasImage(1600, 1200, 'image/jpeg', true)], 'photo.jpg', { type: 'image/jpeg', lastModified: 1_700_000_000_000 });
+    const input = el.shadowRoot!.querySelector('store-dropzone')!.shadowRoot!.getElementById('files') as HTMLInputElement;
+    const dt = new DataTransfer();
+    dt.items.add(original);
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change'));
+    await waitUntil(() => el.value.length === 1, 'the image was not uploaded', { timeout: 20_000 });
+    const stored = await download(baseUrl, el.value[0]!);
+    expect(stored.length).to.be.lessThan(original.size);
+    expect(await imageSize(new Blob([stored as Uint8Array<ArrayBuffer>]))).to.deep.equal({ width: 400, height: 300 });
   });
 });
