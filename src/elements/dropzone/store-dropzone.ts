@@ -102,6 +102,7 @@ export class StoreDropzone extends StoreElement {
    * Called for each file that passed the restrictions, before `store-files-add`: return `false` to refuse it, a
    * `File`/`Blob` to upload instead, or `{ name, metadata, convertTo }`; may be async; a throw refuses the file
    * with the error's message. Refused files are listed and reported like the restrictions' (`skipped`, `hook-error`).
+   * A returned file meets the size and count rules again (not `accept`: its type is the page's choice).
    */
   declare beforeUpload: BeforeUpload | undefined;
 
@@ -187,8 +188,7 @@ export class StoreDropzone extends StoreElement {
   async addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
     if (this.disabled || files.length + folders.length === 0) return;
     const already = this.alreadyAdded?.() ?? countAdded(this.uploader?.snapshot.tasks ?? []);
-    const checked = applyRestrictions(files, {
-      accept: this.accept,
+    const rules = {
       multiple: this.multiple,
       maxFileSize: this.maxFileSize,
       minFileSize: this.minFileSize,
@@ -196,12 +196,15 @@ export class StoreDropzone extends StoreElement {
       alreadyAdded: already.files,
       maxTotalSize: this.maxTotalSize,
       alreadyAddedBytes: already.bytes,
-    });
+    };
+    const checked = applyRestrictions(files, { ...rules, accept: this.accept });
     const hook = checked.accepted.length ? this.beforeUpload : undefined;
+    // What the hook returns meets the size rules too (a replacement can be larger); its type is the page's choice.
     const hooked = hook && (await throughHook(hook, checked.accepted));
-    const accepted = hooked ? hooked.accepted : checked.accepted;
+    const rechecked = hooked && applyRestrictions(hooked.accepted, rules);
+    const accepted = rechecked ? rechecked.accepted : checked.accepted;
     this.rejected = [];
-    this.refuse(hooked ? [...checked.rejected, ...hooked.rejected] : checked.rejected);
+    this.refuse(hooked && rechecked ? [...checked.rejected, ...hooked.rejected, ...rechecked.rejected] : checked.rejected);
     if (accepted.length === 0 && folders.length === 0) return;
     if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader) {
       const uploader = this.uploader;

@@ -110,6 +110,20 @@ describe('beforeUpload on the elements', () => {
     expect(file!.name).to.equal(`async-${tag}.txt`);
   });
 
+  it('a replacement the hook returns meets the size limits too: a larger one is refused, a smaller one uploaded', async () => {
+    const tag = crypto.randomUUID();
+    const el = await mountUploader((file) => (file.name === 'grows.txt' ? new File(['x'.repeat(100)], 'grows.txt') : new File(['ok'], `shrinks-${tag}.txt`)));
+    el.maxFileSize = 50;
+    await el.updateComplete;
+    const zone = zoneOf(el);
+    const rejected = nextEvent(el, 'store-files-reject');
+    chooseFiles(zone, [new File(['small'], 'grows.txt'), new File(['y'.repeat(40)], 'shrinks.txt')]);
+    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason, f.file.size])).to.deep.equal([['grows.txt', 'size', 100]]);
+    const [file] = await uploaded(el, 1);
+    expect(file!.name).to.equal(`shrinks-${tag}.txt`);
+    expect(await sameBytes(new Blob(['ok']), await download(baseUrl, file!.id))).to.equal(true);
+  });
+
   it("a refusal by the uploader's own beforeUpload is listed by the dropzone too", async () => {
     const uploader = createUploader({ baseUrl, getAccessToken: () => TOKEN, beforeUpload: (file) => file.size > 0 });
     made.push(uploader);
