@@ -80,7 +80,9 @@ const KB = 1000;
 // -0.5 kB from minifying the elements' css`…` text (scripts/css-literals.ts): main thread 33.0 kB, kit 50.0 kB.
 // Then the `image-resize` attribute (+0.2 kB main thread) and `TokenError`, so that a throwing `getAccessToken`
 // fails an upload as `auth` (+0.1 kB worker): main thread 33.2 kB, worker 17.1 kB, kit 50.3 kB.
-export const BUDGETS = { kit: 50.5 * KB, mainThread: 33.4 * KB, worker: 17.3 * KB } as const;
+// Then +0.2 kB (main thread, the facade) and +0.1 kB (worker) for Trusted Types: both workers start through the
+// kit's `store-upload-kit` policy on pages that enforce them, where a plain worker URL throws.
+export const BUDGETS = { kit: 50.8 * KB, mainThread: 33.6 * KB, worker: 17.4 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

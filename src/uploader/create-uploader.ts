@@ -22,6 +22,7 @@ import { validateOptions } from './validate-options.ts';
 import type { JobEvent } from './upload-job.ts';
 import type { TaskEvent } from './event-batch.ts';
 import type { FileInfo, UploadWorkerService, WorkerUploaderOptions } from './worker-service.ts';
+import { startWorker } from './trusted-worker.ts';
 
 /** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
@@ -74,7 +75,7 @@ class MainThreadUploader extends EventTarget implements Uploader {
     super();
     if (options.service) this.remote = options.service;
     else {
-      this.worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+      this.worker = options.worker ?? startWorker(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
       this.remote = wrap<UploadWorkerService>(this.worker);
     }
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;

@@ -11,6 +11,7 @@ import { webLocks } from './adapters/web-locks.ts';
 import { workerHasher } from './adapters/worker-hasher.ts';
 import { xhrHttp } from './adapters/xhr-http.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
+import { startWorker } from './trusted-worker.ts';
 import { UploadWorkerService, type EnginePorts, type WorkerUploaderOptions } from './worker-service.ts';
 
 async function browserPorts(options: WorkerUploaderOptions): Promise<EnginePorts> {
@@ -18,7 +19,7 @@ async function browserPorts(options: WorkerUploaderOptions): Promise<EnginePorts
   // MD5 runs in a second worker where workers can start workers, so it never holds up the requests' thread.
   const hasher =
     typeof Worker === 'function'
-      ? workerHasher(() => new Worker(new URL('./hashing/hash-worker.js', import.meta.url), { type: 'module' }), md5)
+      ? workerHasher(() => startWorker(() => new Worker(new URL('./hashing/hash-worker.js', import.meta.url), { type: 'module' })), md5)
       : lazyInThreadHasher(md5);
   return {
     http: xhrHttp,

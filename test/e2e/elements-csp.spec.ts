@@ -10,8 +10,9 @@
  * falls back to the JavaScript MD5 — that single report is how it finds out (`wasm: false` on `createUploader` avoids
  * even that; see the uploader's own CSP spec).
  *
- * Two variants: the kit's faster policy (with `'wasm-unsafe-eval'` for the worker's MD5 hasher) and the strict
- * one without it.
+ * Three variants: the kit's faster policy (with `'wasm-unsafe-eval'` for the worker's MD5 hasher), the strict
+ * one without it, and the faster one with Trusted Types enforced (`require-trusted-types-for 'script'`), where a
+ * worker starts only from a `TrustedScriptURL`.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
@@ -24,6 +25,8 @@ const TOKEN = 'dev-token-alice';
 /** The policy of issue 12, word for word, plus where to report. */
 const STRICT = "default-src 'self'; script-src 'self'; style-src 'self'; worker-src 'self'";
 const WITH_WASM = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'";
+/** Trusted Types enforced, with policy names restricted to Lit's and the kit's (as a page that lists them would). */
+const TRUSTED_TYPES = `${WITH_WASM}; require-trusted-types-for 'script'; trusted-types lit-html store-upload-kit`;
 const SERVICE_PREFIXES = ['/store/', '/upload/', '/batch/'];
 
 let service: ServiceHandle;
@@ -145,6 +148,13 @@ test("with 'wasm-unsafe-eval': a resumable upload is stored, MD5 verified, the b
 test('strict policy, no relaxation: the upload is stored, MD5 verified, the bar fills, no violation', async ({ page }) => {
   policy = STRICT;
   const bytes = randomBytes(3 * 262_144 + 17, 12);
+  const { violations } = await uploadOne(page, bytes);
+  await expectUploaded(page, bytes, violations);
+});
+
+test("Trusted Types enforced: the kit's workers start through its policy; the upload is stored, MD5 verified, no violation", async ({ page }) => {
+  policy = TRUSTED_TYPES;
+  const bytes = randomBytes(3 * 262_144 + 17, 13);
   const { violations } = await uploadOne(page, bytes);
   await expectUploaded(page, bytes, violations);
 });
