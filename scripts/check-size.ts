@@ -82,7 +82,9 @@ const KB = 1000;
 // fails an upload as `auth` (+0.1 kB worker): main thread 33.2 kB, worker 17.1 kB, kit 50.3 kB.
 // Then +0.2 kB (main thread, the facade) and +0.1 kB (worker) for Trusted Types: both workers start through the
 // kit's `store-upload-kit` policy on pages that enforce them, where a plain worker URL throws.
-export const BUDGETS = { kit: 50.8 * KB, mainThread: 33.6 * KB, worker: 17.4 * KB } as const;
+// Then -1.0 kB (worker): the client renders a typed `fields` list without the selection parser (the service answers
+// a bad one with its 400; `fieldsOf` still checks for callers who want it early): worker 16.2 kB, kit 49.5 kB.
+export const BUDGETS = { kit: 49.8 * KB, mainThread: 33.6 * KB, worker: 16.5 * KB } as const;
 
 /** The targets of issue 6, reported beside the enforced budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB } as const;

@@ -36,18 +36,22 @@ export type FieldSpec = string | { readonly [name: string]: readonly FieldSpec[]
  * throws `FieldsError` here rather than coming back from the service as a 400.
  */
 export function fieldsOf(spec: readonly FieldSpec[]): string {
-  const selection = render(spec);
+  const selection = renderFields(spec);
   parseFields(selection);
   return selection;
 }
 
-function render(spec: readonly FieldSpec[]): string {
+/**
+ * The selection string of a typed list, unchecked: what the client sends (the service answers a bad one with a 400
+ * that says what is wrong), so the upload worker need not carry the parser. `fieldsOf` checks it too.
+ */
+export function renderFields(spec: readonly FieldSpec[]): string {
   return spec
     .map((entry) =>
       typeof entry === 'string'
         ? entry
         : Object.entries(entry)
-            .map(([name, sub]) => `${name}(${render(sub)})`)
+            .map(([name, sub]) => `${name}(${renderFields(sub)})`)
             .join(','),
     )
     .join(',');

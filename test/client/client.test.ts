@@ -60,6 +60,15 @@ describe('files', () => {
     });
   });
 
+  test('a typed selection naming no field of the resource gets the same 400 from the service', async () => {
+    await assert.rejects(client.files.get('anything', { fields: ['id', 'no such field' as 'id'] }), (error: StoreError) => {
+      assert.equal(error.status, 400);
+      assert.equal(error.reason, 'invalidParameter');
+      assert.match(error.message, /^Invalid field selection id,no such field/);
+      return true;
+    });
+  });
+
   test('generateIds and about', async () => {
     const ids = await client.generateIds(5);
     assert.equal(ids.length, 5);
