@@ -1,5 +1,3 @@
-/** Lists with more rows than this are virtualized; up to here every row is in the DOM (a few hundred small nodes). */
-export const VIRTUALIZE_FROM = 200;
 /**
  * Rows of a long list this far beyond either edge of the view are rendered too, so a small scroll shows rows that
  * are already there; scrolling re-renders only once the view comes within one row of a rendered edge.

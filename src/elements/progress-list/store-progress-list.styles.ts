@@ -1,9 +1,9 @@
 import { css } from 'lit';
 
 /**
- * Styles of `<store-progress-list>`. Rows have one fixed height (`--store-progress-list-row-height`), so the list's
- * height is known from its row count with or without the virtualizer: it grows with its rows up to
- * `--store-progress-list-max-height`, then scrolls. States differ by icon shape and colour as well as words.
+ * Styles of `<store-progress-list>` itself; the rows' are in `row.styles.ts`, loaded with the first row. Rows have
+ * one fixed height (`--store-progress-list-row-height`), so the list's height is known from its row count, windowed
+ * or not: it grows with its rows up to `--store-progress-list-max-height`, then scrolls.
  */
 export const progressListStyles = css`
   :host {
@@ -86,142 +86,5 @@ export const progressListStyles = css`
     margin: 0;
     padding: 0.75rem;
     color: var(--_muted);
-  }
-  .row {
-    --_state: var(--_muted);
-    box-sizing: border-box;
-    inline-size: 100%;
-    block-size: var(--_row-height);
-    display: grid;
-    grid-template-columns: 1.5rem minmax(0, 1fr) auto auto;
-    grid-template-rows: 1fr auto;
-    grid-template-areas: 'icon name meta actions' 'icon progress progress actions';
-    align-items: center;
-    column-gap: 0.625rem;
-    padding-block: 0.25rem 0.375rem;
-    padding-inline: 0.75rem 0.375rem;
-    border-block-end: 1px solid var(--store-progress-list-row-border-color, var(--_bg-alt));
-  }
-  .row:focus-visible {
-    outline-offset: -2px;
-  }
-  .icon {
-    grid-area: icon;
-    display: flex;
-    color: var(--_muted);
-  }
-  .thumbnail { grid-area: icon; inline-size: 1.5rem; block-size: 1.5rem; object-fit: cover; border-radius: 0.25rem; }
-  .arrow { display: inline-block; }
-  .arrow:dir(rtl) { transform: scaleX(-1); }
-  .icon .page {
-    stroke: var(--_muted);
-  }
-  .icon[data-kind='document'] { color: light-dark(#1a5fd0, #8ab4f8); }
-  .icon[data-kind='spreadsheet'] { color: light-dark(#137333, #81c995); }
-  .icon[data-kind='presentation'] { color: light-dark(#b95000, #fcad70); }
-  .icon[data-kind='pdf'] { color: light-dark(#c5221f, #f28b82); --_on-kind: light-dark(#fff, #3c0a08); }
-  .icon[data-kind='image'] { color: light-dark(#8430ce, #d7aefb); }
-  .icon[data-kind='audio'] { color: light-dark(#b80672, #ff8bcb); }
-  .icon[data-kind='video'] { color: light-dark(#00727a, #78d9ec); }
-  .icon[data-kind='archive'] { color: light-dark(#795548, #d7b8a8); }
-  .icon[data-kind='code'] { color: light-dark(#3c4043, #dadce0); }
-  .name {
-    grid-area: name;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-    font-weight: 600;
-  }
-  .meta {
-    grid-area: meta;
-    display: flex;
-    align-items: center;
-    gap: 0.625rem;
-    white-space: nowrap;
-    color: var(--_muted);
-    font-variant-numeric: tabular-nums;
-    min-inline-size: 0;
-  }
-  .size,
-  .rate {
-    color: var(--_muted);
-  }
-  .rate:empty {
-    display: none;
-  }
-  .state {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.25rem;
-    color: var(--_state);
-    font-weight: 500;
-    max-inline-size: min(26rem, 45cqi);
-    min-inline-size: 0;
-  }
-  .state svg {
-    flex: none;
-    inline-size: 1rem;
-    block-size: 1rem;
-  }
-  .state-text {
-    overflow: hidden;
-    text-overflow: ellipsis;
-  }
-  .row[data-state='uploading'],
-  .row[data-state='verifying'] {
-    --_state: var(--store-progress-list-bar-color, var(--_accent));
-  }
-  .row[data-state='paused'],
-  .row[data-state='retrying'],
-  .row[data-state='interrupted'] {
-    --_state: var(--store-progress-list-warning-color, var(--_warning));
-  }
-  .row[data-state='done'] {
-    --_state: var(--store-progress-list-done-color, var(--_success));
-  }
-  .row[data-state='failed'] {
-    --_state: var(--store-progress-list-error-color, var(--_danger));
-  }
-  .row[data-state='cancelled'] .name {
-    text-decoration: line-through;
-    color: var(--_muted);
-    font-weight: 400;
-  }
-  .progress {
-    grid-area: progress;
-    display: flex;
-    block-size: var(--store-progress-list-bar-height, 0.25rem);
-    background: var(--store-progress-list-track-color, var(--_bg-alt));
-    border-radius: 999px;
-    overflow: hidden;
-  }
-  .bar {
-    background: var(--_state);
-    border-radius: inherit;
-  }
-  .row[data-state='queued'] .bar,
-  .row[data-state='cancelled'] .bar {
-    background: var(--_border);
-  }
-  .download-as {
-    padding: 0.125rem 0.25rem;
-  }
-  .actions {
-    grid-area: actions;
-    display: flex;
-    gap: 0.125rem;
-    align-items: center;
-    justify-content: flex-end;
-    min-inline-size: 4.125rem;
-  }
-  /* A phone: the words of the state give way to its icon (they stay the bar's description), the rate to the size. */
-  @container (max-width: 30rem) {
-    .rate,
-    .state-text {
-      display: none;
-    }
-    .meta {
-      gap: 0.375rem;
-    }
   }
 `;

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { adoptStyles, html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { emit } from '../events.ts';
@@ -14,12 +14,15 @@ import type { TaskSnapshot, Uploader } from '../../uploader/index.ts';
 import { cssomStyle } from '../internal/cssom-style.ts';
 import type { DownloadSource } from './download-menu.ts';
 import { loadDownloadMenu, loadedDownloadMenu } from './lazy-download-menu.ts';
-import { moveFocus } from './list-keyboard.ts';
-import { renderRow } from './render-row.ts';
-import { RowWindow, VIRTUALIZE_FROM } from './row-window.ts';
-import { fileKind } from '../internal/file-kind.ts';
+import { loadedRows, loadRows } from './lazy-rows.ts';
+import type { RowWindow } from './row-window.ts';
 import type { RowThumbnails } from './thumbnails.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
+
+type RowsModule = typeof import('./rows.ts');
+
+/** Lists with more rows than this are windowed; up to here every row is in the DOM (a few hundred small nodes). */
+const VIRTUALIZE_FROM = 200;
 
 /**
  * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
@@ -101,8 +104,8 @@ export class StoreProgressList extends StoreElement {
   #refocus: { id: string; index: number } | undefined;
   /** Once virtualized, a list stays so: flipping back and forth around the threshold would rebuild every row. */
   #virtualized = false;
-  /** Which rows a virtualized list renders. */
-  readonly #window = new RowWindow(() => this.requestUpdate());
+  /** Which rows a virtualized list renders; made with the row code, which loads with the first row. */
+  #window: RowWindow | undefined;
   /** Loaded with the first row of an image: lists without images never download it. */
   #thumbnails: RowThumbnails | undefined;
   #thumbnailsLoading = false;
@@ -121,8 +124,17 @@ export class StoreProgressList extends StoreElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#window.disconnect();
+    this.#window?.disconnect();
     this.#thumbnails?.clear();
+  }
+
+  /** Also waits for the row code when the next render has rows. */
+  protected override pendingLoad(): Promise<unknown> | undefined {
+    const language = super.pendingLoad();
+    // The uploader's own snapshot too: on the update that sets `uploader`, the controller follows it only after this.
+    const count = this.#controller.snapshot.tasks.length || (this.uploader?.snapshot.tasks.length ?? 0);
+    const rows = count > 0 && !loadedRows() ? loadRows() : undefined;
+    return language && rows ? Promise.all([language, rows]) : (language ?? rows);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -156,9 +168,17 @@ export class StoreProgressList extends StoreElement {
       sent: formatBytes(sentBytes, t.locale),
       size: formatBytes(totalBytes, t.locale),
     });
+    const rows = loadedRows();
     const count = tasks.length;
+    // Without the row code (a failed load; or rows that came without an update through `pendingLoad`) the list shows
+    // its header and renders again once the code is there.
+    if (count && !rows) loadRows().then(() => this.requestUpdate(), () => undefined);
+    if (rows && !this.#window) {
+      this.#window = new rows.RowWindow(() => this.requestUpdate());
+      adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof StoreProgressList).elementStyles, rows.rowStyles]);
+    }
     this.#virtualized ||= count > VIRTUALIZE_FROM;
-    const [first, end] = this.#virtualized ? this.#window.range(count) : [0, count];
+    const [first, end] = this.#virtualized && this.#window ? this.#window.range(count) : [0, count];
     const overall = percentOf(sentBytes, totalBytes, count > 0 && done === count);
     return html`
       <div part="base" class="base">
@@ -172,13 +192,15 @@ export class StoreProgressList extends StoreElement {
               ${this.#renderBulk(t, { running: active - paused, paused, failed, pending: active, finished: done + cancelled })}
             </div>`
           : nothing}
-        ${count
+        ${count && rows
           ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
-              aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window.onScroll}
+              aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window!.onScroll}
               ${cssomStyle({ '--_rows': String(count), '--_before': String(first), '--_after': String(count - end) })}>
-              ${this.#renderRows(tasks, first, end, t)}
+              ${this.#renderRows(rows, tasks, first, end, t)}
             </div>`
-          : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
+          : count
+            ? nothing
+            : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
@@ -209,13 +231,13 @@ export class StoreProgressList extends StoreElement {
     const scroller = root.querySelector<HTMLElement>('[part="list"]');
     const rowHeight = root.querySelector<HTMLElement>('.row')?.offsetHeight || 48;
     const page = Math.max(1, Math.floor((scroller?.clientHeight ?? 0) / rowHeight) - 1);
-    if (moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow)) event.preventDefault();
+    if (loadedRows()?.moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow)) event.preventDefault();
   };
 
   /** Scrolls row `index` into view and waits until it is rendered. */
   #showRow = async (index: number): Promise<void> => {
     const root = this.renderRoot as ShadowRoot;
-    if (this.#virtualized) {
+    if (this.#virtualized && this.#window) {
       this.#window.scrollToRow(index);
       await this.updateComplete;
     }
@@ -223,17 +245,17 @@ export class StoreProgressList extends StoreElement {
   };
 
   /** Keyed rows (focus stays on a row's button as others come and go): all of them, or a virtualized list's range. */
-  #renderRows(tasks: TaskSnapshot[], first: number, end: number, t: StoreI18n) {
+  #renderRows(rows: RowsModule, tasks: TaskSnapshot[], first: number, end: number, t: StoreI18n) {
     const count = tasks.length;
     this.#thumbnails?.keep(tasks);
     const shown = first === 0 && end === count ? tasks : tasks.slice(first, end);
     const more = this.downloadFrom && this.#download;
-    return repeat(shown, (task) => task.id, (task, i) => renderRow(task, first + i, count, t, this.#act, this.#thumbnail(task), more));
+    return repeat(shown, (task) => task.id, (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
   }
 
   /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */
-  #thumbnail(task: TaskSnapshot): string | undefined {
-    if (fileKind(task.name, task.type) !== 'image') return undefined;
+  #thumbnail(rows: RowsModule, task: TaskSnapshot): string | undefined {
+    if (rows.fileKind(task.name, task.type) !== 'image') return undefined;
     if (this.#thumbnails) return this.#thumbnails.url(task.id);
     if (!this.#thumbnailsLoading) {
       this.#thumbnailsLoading = true;
@@ -257,7 +279,7 @@ export class StoreProgressList extends StoreElement {
   protected override updated(): void {
     const r = this.#refocus;
     const root = this.renderRoot as ShadowRoot;
-    this.#window.observe(this.#virtualized ? root.querySelector<HTMLElement>('[part="list"]') : null);
+    this.#window?.observe(this.#virtualized ? root.querySelector<HTMLElement>('[part="list"]') : null);
     if (!r || this.#controller.snapshot.tasks.some((t) => t.id === r.id)) return;
     this.#refocus = undefined;
     // By position in the list, not in the DOM: a virtualized list renders from some row onwards.

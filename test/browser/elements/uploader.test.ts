@@ -51,7 +51,8 @@ describe('<store-uploader>', () => {
       ['b.zip', {}],
       ['scan.png', { convertTo: 'application/vnd.svc-apps.document', ocrLanguage: 'fr' }],
     ]);
-    await el.updateComplete;
+    // The list renders its first rows once their code has loaded (the first time a list has a row).
+    await el.shadowRoot!.querySelector('store-progress-list')!.updateComplete;
     const order = focusables(el.shadowRoot!);
     expect(order.slice(0, 4)).to.deep.equal(['Convert files to native formats where possible', 'Text recognition language', 'Browse files', 'Browse folder']);
     // Then the list: its bulk actions in the header, then the first row's controls.
