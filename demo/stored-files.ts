@@ -1,6 +1,7 @@
 /**
  * The demo's "stored files" table: what the service holds for the dev user, listed through `createStoreClient`,
- * newest first, with a download button (downloads need the bearer token, so a plain link would not do).
+ * newest first, with a download button (downloads need the bearer token, so a plain link would not do) — for a
+ * native file (a converted upload), one per export format the about resource offers for its kind.
  */
 import { html, nothing, render } from 'lit';
 import type { StoreClient, StoreFile } from '../src/client/index.ts';
@@ -13,6 +14,8 @@ export class StoredFiles {
   #error = '';
   #loading = false;
   #again = false;
+  /** Native kind → the formats it exports to (about resource), fetched with the first list. */
+  #exportFormats: Record<string, string[]> = {};
 
   constructor(
     private readonly client: StoreClient,
@@ -32,6 +35,7 @@ export class StoredFiles {
         this.#again = false;
         try {
           const list = await this.client.files.list({ pageSize: 100, q: 'trashed = false', fields: FIELDS });
+          if (!Object.keys(this.#exportFormats).length) this.#exportFormats = (await this.client.about({ fields: 'exportFormats' })).exportFormats ?? {};
           this.#files = [...(list.files ?? [])].sort((a, b) => String(b.modifiedTime).localeCompare(String(a.modifiedTime)));
           this.#error = '';
         } catch (error) {
@@ -62,7 +66,7 @@ export class StoredFiles {
                   <td class="num">${f.size === undefined ? '—' : formatSize(Number(f.size))}</td>
                   <td class="md5"><code>${f.md5Checksum ?? '—'}</code></td>
                   <td>${f.modifiedTime ? new Date(f.modifiedTime).toLocaleString() : nothing}</td>
-                  <td>${f.size === undefined ? nothing : html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`}</td>
+                  <td>${this.#downloadButtons(f)}</td>
                 </tr>`,
               )}
             </tbody>
@@ -71,15 +75,21 @@ export class StoredFiles {
     );
   }
 
-  async #download(file: StoreFile): Promise<void> {
+  /** "Download" for stored content; for a native file (no size), "Download as …" per export format. */
+  #downloadButtons(f: StoreFile) {
+    if (f.size !== undefined) return html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`;
+    return (this.#exportFormats[f.mimeType ?? ''] ?? []).map((type) => {
+      const label = formatName(type);
+      return html`<button type="button" @click=${() => void this.#download(f, type)} aria-label=${`Download ${f.name} as ${label}`}>${label}</button> `;
+    });
+  }
+
+  async #download(file: StoreFile, exportType?: string): Promise<void> {
     try {
-      const token = await this.client.accessToken();
-      const response = await fetch(`${this.client.baseUrl}/store/v3/files/${encodeURIComponent(file.id)}?alt=media`, {
-        headers: { Authorization: `Bearer ${token}` },
-      });
-      if (!response.ok) throw new Error(`the service answered ${response.status}`);
-      const url = URL.createObjectURL(await response.blob());
-      const a = Object.assign(document.createElement('a'), { href: url, download: file.name ?? 'download' });
+      const blob = exportType ? await this.client.files.export(file.id, exportType) : await this.client.files.download(file.id);
+      const url = URL.createObjectURL(blob);
+      const name = exportType ? `${(file.name ?? 'download').replace(/\.[^.]*$/, '')}.${formatName(exportType).toLowerCase()}` : (file.name ?? 'download');
+      const a = Object.assign(document.createElement('a'), { href: url, download: name });
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (error) {
@@ -96,4 +106,21 @@ function formatSize(bytes: number): string {
   if (bytes < 1000) return new Intl.NumberFormat(undefined, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes);
   const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kilobyte'] : bytes < 1e9 ? [bytes / 1e6, 'megabyte'] : [bytes / 1e9, 'gigabyte'];
   return new Intl.NumberFormat(undefined, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+}
+
+/** `text/csv` → `CSV`, `application/vnd.svc-apps.script+json` → `JSON`: a format's short name, also its extension. */
+function formatName(type: string): string {
+  const known: Record<string, string> = {
+    'text/csv': 'CSV',
+    'text/tab-separated-values': 'TSV',
+    'text/plain': 'TXT',
+    'text/html': 'HTML',
+    'text/markdown': 'MD',
+    'application/vnd.oasis.opendocument.spreadsheet': 'ODS',
+    'application/pdf': 'PDF',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'XLSX',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PPTX',
+  };
+  return known[type] ?? type.split('/').pop()!.split(/[.+]/).pop()!.toUpperCase();
 }

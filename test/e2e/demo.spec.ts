@@ -4,7 +4,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -85,6 +85,15 @@ test('a CSV is converted to a spreadsheet when conversion is chosen, with the sa
     ['Ben', '29', 'Say "hi"'],
     ['Zoë', '41', 'Zürich'],
   ]);
+
+  // The stored-files table offers the spreadsheet as each format it exports to; CSV gives back the same cells.
+  const stored = page.locator(`#stored tr[data-id="${id}"]`);
+  await expect(stored.getByRole('button', { name: /^Download people\.csv as / })).toHaveText(['CSV', 'TSV', 'XLSX', 'ODS']);
+  const download = page.waitForEvent('download');
+  await stored.getByRole('button', { name: 'Download people.csv as CSV' }).click();
+  const saved = await download;
+  expect(saved.suggestedFilename()).toBe('people.csv');
+  expect(parse(readFileSync((await saved.path())!, 'utf8'))).toEqual(parse(exported.text));
 });
 
 test('sharing two uploaded files with Bob grants both in one batch request', async ({ page }) => {
