@@ -30,7 +30,10 @@ export class FolderTree {
   /** The IDs taken in this page life, also for stores that keep no folders: a retried create must reuse its ID. */
   private readonly records = new Map<string, FolderRecord>();
 
-  constructor(private readonly deps: FolderTreeDeps) {}
+  constructor(private readonly deps: FolderTreeDeps) {
+    // Once per page life that uploads folders: records past their lifetime would be ignored, so they are dropped.
+    deps.store?.pruneFolders?.(deps.clock.now() - deps.lifetimeMs).catch(() => undefined);
+  }
 
   /**
    * Every folder of `path` (`a/b/c`, no file name) under `target` (undefined: the user's root), created where

@@ -103,6 +103,8 @@ export interface SessionStore {
   /** A remembered folder; a store without it remembers folders only for the page life. */
   getFolder?(key: string): Promise<FolderRecord | undefined>;
   putFolder?(record: FolderRecord): Promise<void>;
+  /** Drops the remembered folders last used before `before` (ms since the epoch), in one transaction. */
+  pruneFolders?(before: number): Promise<void>;
 }
 
 /** Connectivity as the environment reports it (`navigator.onLine` and its events). */

@@ -1,4 +1,4 @@
-import { createStore, del, get, keys, set, values, type UseStore } from 'idb-keyval';
+import { createStore, del, get, keys, promisifyRequest, set, values, type UseStore } from 'idb-keyval';
 import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
 
 /** The kit's own IndexedDB database and object store, apart from anything the app keeps. */
@@ -98,6 +98,19 @@ export class IdbSessionStore implements SessionStore {
 
   putFolder(record: FolderRecord): Promise<void> {
     return set(record.key, record, this.folders());
+  }
+
+  pruneFolders(before: number): Promise<void> {
+    // One readwrite transaction: a folder re-used meanwhile (its record rewritten) is never dropped by a stale read.
+    return this.folders()('readwrite', (store) => {
+      store.openCursor().onsuccess = function () {
+        const cursor = this.result;
+        if (!cursor) return;
+        if ((cursor.value as FolderRecord).updatedAt < before) cursor.delete();
+        cursor.continue();
+      };
+      return promisifyRequest(store.transaction);
+    });
   }
 
   /** Opened on first use: pages that never upload a folder never create the database. */

@@ -2,7 +2,7 @@
 // folder created once (three uploads at a time, and again in a next page life), empty directories too, or all
 // files directly in the target when flattening. Asserted through the service's API: names, parents, bytes.
 import { expect } from '@open-wc/testing';
-import { createStore, values } from 'idb-keyval';
+import { createStore, get, set, values } from 'idb-keyval';
 import { createUploader, FOLDER_DB } from '../../../src/uploader/index.ts';
 import type { CreateUploaderOptions, TaskSnapshot, Uploader } from '../../../src/uploader/index.ts';
 import { addFault, clearFaults, download, eventually, folderTree as tree, newFolder as target, nextEvent, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
@@ -143,6 +143,22 @@ describe('folder trees', () => {
     expect(paths).to.deep.equal([`${top}/`, `${top}/inner/`, `${top}/inner/two.bin`, `${top}/one.bin`]);
     expect(ids.get(`${top}/`)).to.equal((await folderRecords()).find((r) => r.key === key)?.id);
     await expectBytes(ids, files);
+  });
+
+  it('drops folder records past their lifetime (a week unused) when it next uploads a folder, and keeps the rest', async () => {
+    const folders = createStore(FOLDER_DB, 'folders');
+    const week = 7 * 24 * 3600 * 1000;
+    const stale = { key: JSON.stringify(['stale-target', unique()]), id: 'stale-id', updatedAt: Date.now() - week - 60_000 };
+    const recent = { key: JSON.stringify(['recent-target', unique()]), id: 'recent-id', updatedAt: Date.now() - week + 3_600_000 };
+    await set(stale.key, stale, folders);
+    await set(recent.key, recent, folders);
+    const root = await target(baseUrl);
+    const top = unique();
+    const u = uploader({ parentId: root });
+    await u.add(picked(`${top}/a.bin`, 3 * KiB).file, { relativePath: `${top}/a.bin` }).done;
+    await eventually(async () => (await get(stale.key, folders)) === undefined, 'the stale record to be dropped');
+    expect(await get(recent.key, folders)).to.deep.equal(recent);
+    expect((await folderRecords()).some((r) => r.key === JSON.stringify([root, top]))).to.equal(true);
   });
 
   it('resumes a tree interrupted mid-upload in a next page life into the same folders', async () => {
