@@ -75,7 +75,7 @@ export class OwnedUploader {
   /** Runs `use` now when `active` is there or nothing is being created, else once creation settles (in call order). */
   whenReady(active: Uploader | undefined, use: () => void): void {
     if (active || !this.#creating) {
-      if (!active) console.warn('<store-uploader> has neither an `uploader` nor a `base-url`: picked files are not uploaded.');
+      if (!active) console.warn('<store-uploader> has no uploader (set `uploader` or `base-url`; any error loading it is logged above): picked files are not uploaded.');
       use();
     } else void this.#creating.catch(() => undefined).then(use);
   }
