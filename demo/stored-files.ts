@@ -5,6 +5,7 @@
  */
 import { html, nothing, render } from 'lit';
 import type { StoreClient, StoreFile } from '../src/client/index.ts';
+import { exportExtension } from '../src/protocol/index.ts';
 
 const FIELDS = 'files(id,name,mimeType,size,md5Checksum,modifiedTime),nextPageToken';
 
@@ -79,7 +80,7 @@ export class StoredFiles {
   #downloadButtons(f: StoreFile) {
     if (f.size !== undefined) return html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`;
     return (this.#exportFormats[f.mimeType ?? ''] ?? []).map((type) => {
-      const label = formatName(type);
+      const label = exportExtension(type).toUpperCase();
       return html`<button type="button" @click=${() => void this.#download(f, type)} aria-label=${`Download ${f.name} as ${label}`}>${label}</button> `;
     });
   }
@@ -88,7 +89,7 @@ export class StoredFiles {
     try {
       const blob = exportType ? await this.client.files.export(file.id, exportType) : await this.client.files.download(file.id);
       const url = URL.createObjectURL(blob);
-      const name = exportType ? `${(file.name ?? 'download').replace(/\.[^.]*$/, '')}.${formatName(exportType).toLowerCase()}` : (file.name ?? 'download');
+      const name = exportType ? `${(file.name ?? 'download').replace(/\.[^./]{1,8}$/, '')}.${exportExtension(exportType)}` : (file.name ?? 'download');
       const a = Object.assign(document.createElement('a'), { href: url, download: name });
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
@@ -106,21 +107,4 @@ function formatSize(bytes: number): string {
   if (bytes < 1000) return new Intl.NumberFormat(undefined, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes);
   const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kilobyte'] : bytes < 1e9 ? [bytes / 1e6, 'megabyte'] : [bytes / 1e9, 'gigabyte'];
   return new Intl.NumberFormat(undefined, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
-}
-
-/** `text/csv` → `CSV`, `application/vnd.svc-apps.script+json` → `JSON`: a format's short name, also its extension. */
-function formatName(type: string): string {
-  const known: Record<string, string> = {
-    'text/csv': 'CSV',
-    'text/tab-separated-values': 'TSV',
-    'text/plain': 'TXT',
-    'text/html': 'HTML',
-    'text/markdown': 'MD',
-    'application/vnd.oasis.opendocument.spreadsheet': 'ODS',
-    'application/pdf': 'PDF',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
-    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'XLSX',
-    'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PPTX',
-  };
-  return known[type] ?? type.split('/').pop()!.split(/[.+]/).pop()!.toUpperCase();
 }

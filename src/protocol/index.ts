@@ -6,6 +6,7 @@ export * from './content-range.ts';
 export * from './blocks.ts';
 export * from './backoff.ts';
 export * from './native.ts';
+export * from './export-extension.ts';
 export * from './media-type.ts';
 export * from './schema.ts';
 export * from './fields.ts';

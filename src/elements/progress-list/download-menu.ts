@@ -8,7 +8,7 @@
 import { html, nothing, svg } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { StoreClient } from '../../client/index.ts';
-import { isNativeMime } from '../../protocol/index.ts';
+import { exportExtension, isNativeMime } from '../../protocol/index.ts';
 import type { TaskSnapshot } from '../../uploader/index.ts';
 import type { StoreI18n } from '../i18n/types.ts';
 
@@ -30,24 +30,6 @@ export interface DownloadHost {
 
 const ICON = svg`<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false" fill="none" stroke="currentColor"
   stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round"><path d="M10 3.5v9M6 8.5l4 4 4-4M4 16h12" /></svg>`;
-
-/** File extensions of the formats services export to; others use the MIME subtype's last word. */
-const EXTENSIONS: Record<string, string> = {
-  'text/plain': 'txt',
-  'text/tab-separated-values': 'tsv',
-  'text/markdown': 'md',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
-  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
-  'application/vnd.oasis.opendocument.text': 'odt',
-  'application/vnd.oasis.opendocument.presentation': 'odp',
-};
-
-/** `text/csv` → `csv`, `application/vnd.svc-apps.script+json` → `json`. */
-function extensionOf(mimeType: string): string {
-  return EXTENSIONS[mimeType] ?? mimeType.split(';')[0]!.split('/')[1]?.split(/[.+]/).pop() ?? 'bin';
-}
 
 const clients = new Map<string, Promise<StoreClient>>();
 /** Export formats per base URL: loaded once, a failure forgotten so the next render tries again. */
@@ -90,7 +72,7 @@ async function save(host: DownloadHost, task: TaskSnapshot, name: string, t: Sto
     const title = file.name ?? task.name;
     const link = document.createElement('a');
     link.href = URL.createObjectURL(blob);
-    link.download = mimeType ? `${title.replace(/\.[^./]{1,8}$/, '')}.${extensionOf(mimeType)}` : title;
+    link.download = mimeType ? `${title.replace(/\.[^./]{1,8}$/, '')}.${exportExtension(mimeType)}` : title;
     link.click();
     // The browser reads the object URL as the download starts; it is let go once that surely happened.
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
@@ -111,6 +93,6 @@ export function renderDownload(task: TaskSnapshot, name: string, t: StoreI18n, h
   const offered = exportFormats(host)?.[type!] ?? [];
   if (!offered.length) return nothing;
   return html`<select class="download-as" part="download-as" aria-label=${t.list.downloadAs(name)} title=${t.list.downloadAsPrompt}>
-      ${offered.map((mime) => html`<option value=${mime}>${extensionOf(mime).toUpperCase()}</option>`)}
+      ${offered.map((mime) => html`<option value=${mime}>${exportExtension(mime).toUpperCase()}</option>`)}
     </select>${button(t.list.download(name), (b) => (b.previousElementSibling as HTMLSelectElement).value)}`;
 }
