@@ -28,21 +28,21 @@ export class StoreElement extends LitElement {
   }
 
   /**
-   * Waits for the lazily loaded parts the next render needs (`pendingLoad`) before rendering, so the first render
-   * is already right (French words, not English ones for a frame) and `updateComplete` covers the load. A failed
-   * load still renders, with what is there.
+   * Waits for the lazily loaded parts the next render needs (its language, and `pendingLoad`) before rendering, so
+   * the first render is already right (French words, not English ones for a frame) and `updateComplete` covers the
+   * load. A failed load still renders, with what is there.
    */
   protected override scheduleUpdate(): void | Promise<unknown> {
-    const pending = this.pendingLoad();
-    if (!pending) return super.scheduleUpdate();
-    return pending.then(
+    const loads = [languageLoading(this), this.pendingLoad()].filter((load) => load !== undefined);
+    if (loads.length === 0) return super.scheduleUpdate();
+    return Promise.all(loads).then(
       () => super.scheduleUpdate(),
       () => super.scheduleUpdate(),
     );
   }
 
-  /** A load the next render must wait for, or `undefined`: here, the page language's words. Subclasses add theirs. */
+  /** An element's own lazily loaded part the next render waits for, or `undefined` (its language is awaited anyway). */
   protected pendingLoad(): Promise<unknown> | undefined {
-    return languageLoading(this);
+    return undefined;
   }
 }

@@ -128,13 +128,11 @@ export class StoreProgressList extends StoreElement {
     this.#thumbnails?.clear();
   }
 
-  /** Also waits for the row code when the next render has rows. */
+  /** The row code, when the next render has rows. */
   protected override pendingLoad(): Promise<unknown> | undefined {
-    const language = super.pendingLoad();
     // The uploader's own snapshot too: on the update that sets `uploader`, the controller follows it only after this.
     const count = this.#controller.snapshot.tasks.length || (this.uploader?.snapshot.tasks.length ?? 0);
-    const rows = count > 0 && !loadedRows() ? loadRows() : undefined;
-    return language && rows ? Promise.all([language, rows]) : (language ?? rows);
+    return count > 0 && !loadedRows() ? loadRows() : undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

@@ -218,13 +218,11 @@ export class StoreUploader extends StoreElement {
     this.#owned.destroy();
   }
 
-  /** Also waits for the share step when the next render shows it. */
+  /** The share step, when the next render shows it. */
   protected override pendingLoad(): Promise<unknown> | undefined {
-    const language = super.pendingLoad();
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
     const uploaded = this.#form.value.length > 0 || !!this.activeUploader?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
-    const step = this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
-    return language && step ? Promise.all([language, step]) : (language ?? step);
+    return this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
