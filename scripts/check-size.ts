@@ -89,7 +89,12 @@ const KB = 1000;
 // a bad one with its 400; `fieldsOf` still checks for callers who want it early): worker 16.2 kB, kit 49.5 kB.
 // Then the progress list's rows (template, icons, row window, keyboard, their styles) moved to a chunk loaded with the
 // first row: up front 29.6 kB; by the first upload +1.1 kB (the chunk gzips on its own): 34.4 kB, kit 50.6 kB.
-export const BUDGETS = { kit: 50.9 * KB, mainThread: 34.7 * KB, mainThreadUpFront: 29.9 * KB, worker: 16.5 * KB } as const;
+// Then the worker reached issue 14's 15 KiB (16.2 → 15.2 kB): it builds its client from `createUploadClient` (files
+// created and read back, IDs, the token) instead of the whole typed client, and names the client's modules directly,
+// since esbuild splits by file: through `client/index.ts` the batch codec's and the downloads' `import()`s split the
+// worker's first load into three shared chunks. The elements reach the facade only through a dynamic `import()` (it
+// was in the page's first chunk for the same reason, through the `beforeUpload` loader): 6.1 kB of it, listed now.
+export const BUDGETS = { kit: 50.0 * KB, mainThread: 34.7 * KB, mainThreadUpFront: 29.9 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;
@@ -106,7 +111,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     upFront: false,
     why: 'when a progress list first has a row: the first file added',
   },
-  'src/elements/uploader/uploader-facade.ts': {
+  'src/elements/internal/uploader-facade.ts': {
     label: 'uploader facade (createUploader, comlink)',
     firstUpload: true,
     why: '<store-uploader> imports it when it gets a base-url: every upload needs it',

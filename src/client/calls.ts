@@ -35,57 +35,58 @@ export interface UpdateFileOptions {
 }
 
 /**
- * Builders of the API calls the kit uses. Each returns an `ApiCall` that `client.send` runs alone or
- * `client.batch` runs together with others; the client's typed methods are these plus `send`.
+ * Builders of the API calls the kit uses. Each returns an `ApiCall` that `client.send` runs alone or `client.batch`
+ * runs together with others; the client's typed methods are these plus `send`. One function each, so that the upload
+ * worker's client takes only the three it makes (a bundler keeps every method of an object).
  */
-export const calls = {
-  getFile(fileId: string, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
-    return { method: 'GET', path: filePath(fileId), ...fieldsPart(options.fields) };
-  },
+export const calls = { getFile, listFiles, createFile, updateFile, deleteFile, generateIds, about, createPermission };
 
-  listFiles(options: ListFilesOptions = {}): ApiCall<StoreFileList> {
-    const { fields, ...query } = options;
-    return { method: 'GET', path: FILES_PATH, query: { ...query }, ...fieldsPart(fields) };
-  },
+export function getFile(fileId: string, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
+  return { method: 'GET', path: filePath(fileId), ...fieldsPart(options.fields) };
+}
 
-  createFile(metadata: FileMetadataInput, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
-    return { method: 'POST', path: FILES_PATH, body: metadata, ...fieldsPart(options.fields) };
-  },
+function listFiles(options: ListFilesOptions = {}): ApiCall<StoreFileList> {
+  const { fields, ...query } = options;
+  return { method: 'GET', path: FILES_PATH, query: { ...query }, ...fieldsPart(fields) };
+}
 
-  updateFile(fileId: string, metadata: FileMetadataInput, options: UpdateFileOptions = {}): ApiCall<StoreFile> {
-    const query = {
-      addParents: options.addParents?.join(','),
-      removeParents: options.removeParents?.join(','),
-    };
-    return { method: 'PATCH', path: filePath(fileId), query, body: metadata, ...fieldsPart(options.fields) };
-  },
+export function createFile(metadata: FileMetadataInput, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
+  return { method: 'POST', path: FILES_PATH, body: metadata, ...fieldsPart(options.fields) };
+}
 
-  deleteFile(fileId: string): ApiCall<void> {
-    return { method: 'DELETE', path: filePath(fileId) };
-  },
+function updateFile(fileId: string, metadata: FileMetadataInput, options: UpdateFileOptions = {}): ApiCall<StoreFile> {
+  const query = {
+    addParents: options.addParents?.join(','),
+    removeParents: options.removeParents?.join(','),
+  };
+  return { method: 'PATCH', path: filePath(fileId), query, body: metadata, ...fieldsPart(options.fields) };
+}
 
-  generateIds(count = 10): ApiCall<StoreGeneratedIds> {
-    return { method: 'GET', path: GENERATE_IDS_PATH, query: { count, space: 'drive', type: 'files' } };
-  },
+function deleteFile(fileId: string): ApiCall<void> {
+  return { method: 'DELETE', path: filePath(fileId) };
+}
 
-  about(options: { fields?: FieldsOption<AboutField> } = {}): ApiCall<StoreAbout> {
-    return { method: 'GET', path: ABOUT_PATH, ...fieldsPart(options.fields) };
-  },
+export function generateIds(count = 10): ApiCall<StoreGeneratedIds> {
+  return { method: 'GET', path: GENERATE_IDS_PATH, query: { count, space: 'drive', type: 'files' } };
+}
 
-  createPermission(
-    fileId: string,
-    permission: PermissionInput,
-    options: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> } = {},
-  ): ApiCall<StorePermission> {
-    return {
-      method: 'POST',
-      path: permissionsPath(fileId),
-      query: { sendNotificationEmail: options.sendNotificationEmail },
-      body: permission,
-      ...fieldsPart(options.fields),
-    };
-  },
-};
+function about(options: { fields?: FieldsOption<AboutField> } = {}): ApiCall<StoreAbout> {
+  return { method: 'GET', path: ABOUT_PATH, ...fieldsPart(options.fields) };
+}
+
+function createPermission(
+  fileId: string,
+  permission: PermissionInput,
+  options: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> } = {},
+): ApiCall<StorePermission> {
+  return {
+    method: 'POST',
+    path: permissionsPath(fileId),
+    query: { sendNotificationEmail: options.sendNotificationEmail },
+    body: permission,
+    ...fieldsPart(options.fields),
+  };
+}
 
 function fieldsPart(fields: FieldsOption | undefined): { fields?: FieldsOption } {
   return fields === undefined ? {} : { fields };

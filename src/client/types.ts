@@ -75,3 +75,8 @@ export interface StoreClient {
     options?: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> },
   ): Promise<StorePermission>;
 }
+
+/** What the upload engine needs of a client: a whole {@link StoreClient} will do, or the smaller `createUploadClient`. */
+export type UploadClient = Pick<StoreClient, 'baseUrl' | 'accessToken' | 'tokenAccepted' | 'generateIds'> & {
+  files: Pick<StoreClient['files'], 'get' | 'create'>;
+};

@@ -1,4 +1,5 @@
-import { StoreError, type StoreClient } from '../client/index.ts';
+import type { UploadClient } from '../client/index.ts';
+import { StoreError } from '../client/store-error.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { FOLDER_MIME } from '../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
@@ -19,7 +20,7 @@ export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** Everything the engine is built from: ports plus the uploader's options. */
 export interface EngineConfig {
   baseUrl: string;
-  client: StoreClient;
+  client: UploadClient;
   http: HttpPort;
   online: OnlinePort;
   clock: ClockPort;

@@ -1,4 +1,4 @@
-import { StoreError } from '../client/index.ts';
+import { StoreError } from '../client/store-error.ts';
 import { H_CONTENT_TYPE } from '../protocol/headers.ts';
 import { encodeMultipartRelated } from '../protocol/multipart-encode.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../protocol/routes.ts';

@@ -1,4 +1,4 @@
-import { StoreError } from '../client/index.ts';
+import { StoreError } from '../client/store-error.ts';
 import { joinUrl, pathWithQuery } from '../client/url.ts';
 import { formatChunkRange, formatStatusQuery, parseStoredRange } from '../protocol/content-range.ts';
 import {

@@ -1,4 +1,4 @@
-import { StoreError } from '../client/index.ts';
+import { StoreError } from '../client/store-error.ts';
 import { Interrupt } from './interrupt.ts';
 import type { HttpPort, HttpRequest, HttpResponse } from './ports.ts';
 

@@ -1,4 +1,4 @@
-import type { StoreClient } from '../client/index.ts';
+import type { UploadClient } from '../client/index.ts';
 import type { IdPool } from './id-pool.ts';
 import type { ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 import type { AddOptions, StoreFile } from './types.ts';
@@ -6,7 +6,7 @@ import type { AddOptions, StoreFile } from './types.ts';
 /** What every upload strategy needs from the engine, for one task. */
 export interface UploadContext {
   baseUrl: string;
-  client: StoreClient;
+  client: UploadClient;
   http: HttpPort;
   ids: IdPool;
   store?: SessionStore;

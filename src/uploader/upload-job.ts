@@ -1,4 +1,6 @@
-import { StoreError, TokenError, isRateLimit, type StoreClient } from '../client/index.ts';
+import type { UploadClient } from '../client/index.ts';
+import { StoreError, isRateLimit } from '../client/store-error.ts';
+import { TokenError } from '../client/token-source.ts';
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { errorCodeOf } from './error-code.ts';
@@ -20,7 +22,7 @@ export type JobEvent = 'start' | 'progress' | 'retry' | 'success' | 'error' | 'c
 
 /** What a job needs from the engine. */
 export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
-  client: StoreClient;
+  client: UploadClient;
   online: OnlinePort;
   clock: ClockPort;
   maxRetries: number;

@@ -1,4 +1,4 @@
-import { createStoreClient } from '../client/index.ts';
+import { createUploadClient } from '../client/upload-client.ts';
 import { ManualOnline } from './adapters/navigator-online.ts';
 import { UploadEngine } from './engine.ts';
 import { sampleOf } from './file-sample.ts';
@@ -75,7 +75,7 @@ export class UploadWorkerService {
     this.engine = new UploadEngine({
       ...ports,
       baseUrl: options.baseUrl,
-      client: createStoreClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
+      client: createUploadClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
       online: this.online,
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),

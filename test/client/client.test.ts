@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { calls, createStoreClient, StoreError, type StoreClient } from '../../src/client/index.ts';
+import { calls, createStoreClient, createUploadClient, StoreError, type StoreClient } from '../../src/client/index.ts';
 import { addFault, clearFaults } from './helpers/engine-harness.ts';
 import { encodeMultipartRelated } from '../../src/protocol/index.ts';
 
@@ -97,6 +97,22 @@ describe('auth', () => {
       assert.equal(error.message, 'Invalid Credentials');
       return true;
     });
+  });
+});
+
+describe('the upload worker\'s client (createUploadClient)', () => {
+  test('creates a file, reads it back, generates IDs, and refreshes the token once after a 401', async () => {
+    const tokens = ['stale-token', 'dev-token-alice'];
+    let asked = 0;
+    const c = createUploadClient({ baseUrl: service.url, getAccessToken: () => tokens[asked++]! });
+    const [id] = await c.generateIds(1);
+    assert.equal(asked, 2);
+    const created = await c.files.create({ id: id!, name: 'folder', mimeType: 'application/vnd.svc-apps.folder' }, { fields: 'id,name' });
+    assert.deepEqual(created, { id, name: 'folder' });
+    assert.equal((await c.files.get(id!, { fields: 'id' })).id, id);
+    // The same file seen through the whole client: the two share the service, not state.
+    assert.equal((await client.files.get(id!, { fields: 'name' })).name, 'folder');
+    await assert.rejects(c.files.get('missing-id'), (error: StoreError) => error.status === 404);
   });
 });
 

@@ -5,12 +5,11 @@
  * `done`, and is reported the same way.
  */
 import type { PickedFile, RejectedFile } from '../events.ts';
-import { loadBeforeUpload } from '../../uploader/index.ts';
 import type { AddOptions, BeforeUpload, UploadTask } from '../../uploader/index.ts';
 
 /** Runs `hook` on every file (all at once; answers kept in the files' order). */
 export async function throughHook(hook: BeforeUpload, files: readonly PickedFile[]): Promise<{ accepted: PickedFile[]; rejected: RejectedFile[] }> {
-  const run = await loadBeforeUpload();
+  const run = await (await import('./uploader-facade.ts')).loadBeforeUpload();
   const outcomes = await Promise.all(files.map((picked) => run(hook, picked.file, addOptionsOf(picked))));
   const accepted: PickedFile[] = [];
   const rejected: RejectedFile[] = [];

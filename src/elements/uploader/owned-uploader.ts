@@ -56,7 +56,7 @@ export class OwnedUploader {
   }
 
   async #load(): Promise<void> {
-    const { createUploader } = await import('./uploader-facade.ts');
+    const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
     const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize } = this.host.settings;
