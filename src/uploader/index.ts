@@ -8,7 +8,8 @@ export { UploadWorkerService, type WorkerUploaderOptions, type TaskResult, type 
 /** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
 export { UploadWorkerService as UploaderService } from './worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';
-export { IdbSessionStore, SESSION_DB, SESSION_STORE, FOLDER_DB } from './adapters/idb-session-store.ts';
+export { IdbSessionStore, FOLDER_DB } from './adapters/idb-session-store.ts';
+export { SESSION_DB, SESSION_STORE } from './stored-sessions.ts';
 export { xhrHttp } from './adapters/xhr-http.ts';
 export { systemClock } from './adapters/system-clock.ts';
 export { navigatorOnline, ManualOnline } from './adapters/navigator-online.ts';

@@ -63,6 +63,7 @@ function acknowledged(p: Page): Promise<number> {
           if (!db.objectStoreNames.contains('sessions')) return resolve(0);
           const all = db.transaction('sessions').objectStore('sessions').getAll();
           all.onsuccess = () => resolve(Math.max(0, ...all.result.map((r: { acknowledged: number }) => r.acknowledged)));
+          db.close();
         };
       }),
   );

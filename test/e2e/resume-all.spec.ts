@@ -78,13 +78,16 @@ function acknowledged(page: Page): Promise<Record<string, number>> {
     () =>
       new Promise<Record<string, number>>((resolve, reject) => {
         const open = indexedDB.open('store-upload-kit');
-        open.onerror = () => reject(open.error);
+        // Not there yet: leave creating it to the kit; and close after reading, so the kit's upgrades never wait on it.
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => (open.error?.name === 'AbortError' ? resolve({}) : reject(open.error));
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) return resolve({});
+          if (!db.objectStoreNames.contains('sessions')) return db.close(), resolve({});
           const all = db.transaction('sessions').objectStore('sessions').getAll();
           all.onsuccess = () => resolve(Object.fromEntries(all.result.map((r: { name: string; acknowledged: number }) => [r.name, r.acknowledged])));
           all.onerror = () => reject(all.error);
+          db.close();
         };
       }),
   );

@@ -1,10 +1,74 @@
 import { css } from 'lit';
 
 /**
- * Styles of the rows of `<store-progress-list>`, adopted by the list once it has a row (they load with the row
- * code, `rows.ts`). States differ by icon shape and colour as well as words.
+ * Styles of the header, the scroller and the rows of `<store-progress-list>`, adopted by the list once it has a row
+ * (they load with the row code, `rows.ts`). States differ by icon shape and colour as well as words.
  */
 export const rowStyles = css`
+  .header {
+    display: grid;
+    gap: 0.375rem;
+    padding: 0.625rem 0.75rem 0.5rem;
+    border-block-end: 1px solid var(--store-progress-list-row-border-color, var(--_bg-alt));
+  }
+  .bulk {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
+  }
+  .bulk button {
+    font-size: 0.8125rem;
+    padding-block: 0.125rem;
+  }
+  .summary {
+    margin: 0;
+    color: var(--_fg);
+    font-weight: 600;
+  }
+  .total {
+    display: flex;
+    block-size: 0.375rem;
+    background: var(--store-progress-list-track-color, var(--_bg-alt));
+    border-radius: 999px;
+    overflow: hidden;
+  }
+  .total .bar {
+    background: var(--store-progress-list-bar-color, var(--_accent));
+  }
+  .total[aria-valuenow='100'] .bar {
+    background: var(--store-progress-list-done-color, var(--_success));
+  }
+  .scroller {
+    display: block;
+    max-block-size: var(--_max-height);
+    overflow: auto;
+    overscroll-behavior: contain;
+  }
+  /*
+   * A virtualized list renders only a range of its rows between two pads as tall as the rows above and below it
+   * (counts set by the element), so its scroll range is that of every row. No scroll anchoring: the pads change
+   * as the range moves and must not move the view. Each row is laid out and painted on its own.
+   */
+  .scroller.virtual {
+    block-size: min(var(--_max-height), calc(var(--_rows, 1) * var(--_row-height)));
+    overflow-anchor: none;
+    contain: strict;
+  }
+  .scroller.virtual::before,
+  .scroller.virtual::after {
+    content: '';
+    display: block;
+    block-size: calc(var(--_before, 0) * var(--_row-height));
+  }
+  .scroller.virtual::after {
+    block-size: calc(var(--_after, 0) * var(--_row-height));
+  }
+  .scroller.virtual > .row {
+    contain: layout paint style;
+  }
+  .scroller:focus-visible {
+    outline-offset: -2px;
+  }
   .row {
     --_state: var(--_muted);
     box-sizing: border-box;

@@ -1,10 +1,8 @@
 import { adoptStyles, html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import { emit } from '../events.ts';
 import type { TaskAction } from '../events.ts';
 import { Announcer } from '../internal/announcer.ts';
-import { formatBytes, percentOf } from '../internal/format.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -146,26 +144,6 @@ export class StoreProgressList extends StoreElement {
   override render() {
     const t = this.t;
     const { tasks, totalBytes, sentBytes } = this.#controller.snapshot;
-    let done = 0;
-    let failed = 0;
-    let active = 0;
-    let paused = 0;
-    let cancelled = 0;
-    for (const task of tasks) {
-      if (task.state === 'done') done++;
-      else if (task.state === 'failed') failed++;
-      else if (task.state === 'cancelled') cancelled++;
-      else if (task.state !== 'interrupted') active++;
-      if (task.state === 'paused') paused++;
-    }
-    const summary = t.list.summary({
-      total: tasks.length,
-      done,
-      failed,
-      active,
-      sent: formatBytes(sentBytes, t.locale),
-      size: formatBytes(totalBytes, t.locale),
-    });
     const rows = loadedRows();
     const count = tasks.length;
     // Without the row code (a failed load; or rows that came without an update through `pendingLoad`) the list shows
@@ -177,19 +155,9 @@ export class StoreProgressList extends StoreElement {
     }
     this.#virtualized ||= count > VIRTUALIZE_FROM;
     const [first, end] = this.#virtualized && this.#window ? this.#window.range(count) : [0, count];
-    const overall = percentOf(sentBytes, totalBytes, count > 0 && done === count);
     return html`
       <div part="base" class="base">
-        ${count
-          ? html`<div class="header" part="header">
-              <p part="summary" class="summary" dir="auto">${summary}</p>
-              <div class="total" part="total-progress" role="progressbar" aria-label=${t.list.totalProgress}
-                aria-valuemin="0" aria-valuemax="100" aria-valuenow=${overall} aria-valuetext=${summary}>
-                <div class="bar" ${cssomStyle({ 'inline-size': `${overall}%` })}></div>
-              </div>
-              ${this.#renderBulk(t, { running: active - paused, paused, failed, pending: active, finished: done + cancelled })}
-            </div>`
-          : nothing}
+        ${count && rows ? rows.renderHeader(t, tasks, sentBytes, totalBytes, this.#bulk) : nothing}
         ${count && rows
           ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
               aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window!.onScroll}
@@ -205,24 +173,10 @@ export class StoreProgressList extends StoreElement {
     `;
   }
 
-  /** Buttons acting on every upload, each shown only while it would change something. */
-  #renderBulk(t: StoreI18n, n: { running: number; paused: number; failed: number; pending: number; finished: number }) {
-    const b = t.list.bulk;
-    const button = (shown: boolean, label: string, run: (uploader: Uploader) => void) =>
-      shown ? html`<button type="button" part="bulk-action" @click=${() => this.uploader && run(this.uploader)}>${label}</button>` : nothing;
-    if (!n.running && !n.paused && !n.failed && !n.pending && !n.finished) return nothing;
-    return html`<div part="bulk-actions" class="bulk" role="group" aria-label=${b.label}>
-      ${button(n.running > 0, b.pauseAll, (u) => u.pauseAll())}
-      ${button(n.paused > 0, b.resumeAll, (u) => u.resumeAll())}
-      ${button(n.failed > 0, b.retryFailed, (u) => u.retryFailed())}
-      ${button(n.pending > 0, b.cancelAll, (u) => u.cancelAll())}
-      ${button(n.finished > 0, b.clearFinished, (u) => this.#clearFinished(u))}
-    </div>`;
-  }
-
-  #clearFinished(uploader: Uploader): void {
-    for (const task of this.#controller.snapshot.tasks) if (task.state === 'done' || task.state === 'cancelled') uploader.remove(task.id);
-  }
+  /** What the header's bulk buttons call: the uploader's, and clearing finished rows. */
+  #bulk = (run: (uploader: Uploader) => void): void => {
+    if (this.uploader) run(this.uploader);
+  };
 
   #onKeydown = (event: KeyboardEvent): void => {
     const root = this.renderRoot as ShadowRoot;
@@ -248,7 +202,7 @@ export class StoreProgressList extends StoreElement {
     this.#thumbnails?.keep(tasks);
     const shown = first === 0 && end === count ? tasks : tasks.slice(first, end);
     const more = this.downloadFrom && this.#download;
-    return repeat(shown, (task) => task.id, (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
+    return rows.repeat(shown, (task) => task.id, (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
   }
 
   /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */

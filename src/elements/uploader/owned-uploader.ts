@@ -1,4 +1,8 @@
 import type { ImageResizeOptions, Uploader } from '../../uploader/index.ts';
+import { hasStoredSessions } from '../../uploader/stored-sessions.ts';
+
+/** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
+const INTENT = ['pointerenter', 'pointerdown', 'focusin', 'dragenter'] as const;
 
 /** The attributes of `<store-uploader>` that configure an uploader it creates itself. */
 export interface OwnedUploaderSettings {
@@ -24,6 +28,8 @@ export const imageResizeAttribute = {
 
 /** What the owner is asked while it creates: its settings, its token, whether it still wants one, who to tell. */
 export interface OwnedUploaderHost {
+  /** Where the signs of intent are heard. */
+  readonly element: HTMLElement;
   readonly settings: OwnedUploaderSettings;
   readonly getAccessToken: () => string | Promise<string>;
   /** False once the element was given an uploader, or left the page, while the facade loaded. */
@@ -34,12 +40,16 @@ export interface OwnedUploaderHost {
 /**
  * The uploader `<store-uploader>` creates when it has a `base-url` and no `uploader`, and ends when it leaves the page.
  * Only the facade (comlink and the hand-over to the worker) loads: the uploader entry would also pull the engine, the
- * worker service and the MD5 hasher onto the main thread, where none of them runs. Files picked while the facade loads
- * wait for it ({@link whenReady}) rather than being dropped: a page's first pick can come before the import settles.
+ * worker service and the MD5 hasher onto the main thread, where none of them runs. And it loads when it is needed,
+ * not with the page: at the first sign of intent on the element (a pointer over it or pressed on it, focus inside it,
+ * a drag over it), when something asks for it ({@link demand}: a pick, a drop, a script reading `activeUploader`),
+ * or at once when an earlier page life left upload sessions to offer. Files picked while it loads wait for it
+ * ({@link whenReady}) rather than being dropped.
  */
 export class OwnedUploader {
   #uploader: Uploader | undefined;
   #creating: Promise<void> | undefined;
+  #disarm: (() => void) | undefined;
 
   constructor(private readonly host: OwnedUploaderHost) {}
 
@@ -47,12 +57,27 @@ export class OwnedUploader {
     return this.#uploader;
   }
 
-  /** Starts creating one when `wanted` and there is a `baseUrl`, unless there is one or one is on its way. */
-  create(wanted: boolean): void {
-    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating) return;
+  /** Waits for a sign of intent, or for stored sessions, when `wanted` and there is a `baseUrl` but no uploader yet. */
+  want(wanted: boolean): void {
+    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating || this.#disarm) return;
+    const { element } = this.host;
+    const start = () => void this.demand();
+    for (const type of INTENT) element.addEventListener(type, start, { passive: true });
+    this.#disarm = () => {
+      for (const type of INTENT) element.removeEventListener(type, start);
+      this.#disarm = undefined;
+    };
+    void hasStoredSessions().then((left) => left && this.demand());
+  }
+
+  /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
+  demand(): Uploader | undefined {
+    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted()) return this.#uploader;
+    this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
     // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.
     this.#creating.catch((error: unknown) => console.error('<store-uploader> could not load its uploader', error));
+    return undefined;
   }
 
   async #load(): Promise<void> {
@@ -72,8 +97,9 @@ export class OwnedUploader {
     this.host.created(this.#uploader);
   }
 
-  /** Runs `use` now when `active` is there or nothing is being created, else once creation settles (in call order). */
+  /** Runs `use` now when `active` is there or none can be created, else once creation settles (in call order). */
   whenReady(active: Uploader | undefined, use: () => void): void {
+    if (!active) this.demand();
     if (active || !this.#creating) {
       if (!active) console.warn('<store-uploader> has no uploader (set `uploader` or `base-url`; any error loading it is logged above): picked files are not uploaded.');
       use();
@@ -81,6 +107,7 @@ export class OwnedUploader {
   }
 
   destroy(): void {
+    this.#disarm?.();
     this.#uploader?.destroy();
     this.#uploader = undefined;
   }

@@ -159,7 +159,7 @@ export class StoreUploader extends StoreElement {
     loaded: () => this.requestUpdate(),
   });
   /** An uploader this element created (from `base-url`), and so ends when it leaves the page. */
-  readonly #owned = new OwnedUploader({ settings: this, getAccessToken: () => this.#tokenSource(), created: (u) => this.#follow(u),
+  readonly #owned = new OwnedUploader({ element: this, settings: this, getAccessToken: () => this.#tokenSource(), created: (u) => this.#follow(u),
     stillWanted: () => !this.uploader && this.isConnected });
   constructor() {
     super();
@@ -186,10 +186,12 @@ export class StoreUploader extends StoreElement {
     return this.#form.value;
   }
 
-  /** The uploader in use: the given one, or the one this element created. */
+  /** The uploader in use: the given one, or the one this element creates from `base-url` (asking starts loading it). */
   get activeUploader(): Uploader | undefined {
-    return this.uploader ?? this.#owned.current;
+    return this.uploader ?? this.#owned.demand();
   }
+  /** The same without starting a load: what the element itself reads. */
+  get #active(): Uploader | undefined { return this.uploader ?? this.#owned.current; }
 
   get form(): HTMLFormElement | null {
     return this.#internals.form;
@@ -209,7 +211,7 @@ export class StoreUploader extends StoreElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#owned.create(!this.uploader);
+    this.#owned.want(!this.uploader);
   }
 
   override disconnectedCallback(): void {
@@ -221,13 +223,13 @@ export class StoreUploader extends StoreElement {
   /** The share step, when the next render shows it. */
   protected override pendingLoad(): Promise<unknown> | undefined {
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
-    const uploaded = this.#form.value.length > 0 || !!this.activeUploader?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
+    const uploaded = this.#form.value.length > 0 || !!this.#active?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
     return this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('baseUrl') && this.isConnected) this.#owned.create(!this.uploader);
-    if (changed.has('uploader')) this.#follow(this.activeUploader);
+    if (changed.has('baseUrl') && this.isConnected) this.#owned.want(!this.uploader);
+    if (changed.has('uploader')) this.#follow(this.#active);
     if (changed.has('baseUrl')) this.#formats.reset();
     // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
     // on load: a page whose users never convert never loads the service client on the main thread.
@@ -272,7 +274,7 @@ export class StoreUploader extends StoreElement {
 
   override render() {
     const t = this.t;
-    const uploader = this.activeUploader;
+    const uploader = this.#active;
     const doneIds = this.#form.value;
     return html`
       <div part="base" class="base">
@@ -349,13 +351,13 @@ export class StoreUploader extends StoreElement {
     // finish lets a page listener cancel the event (still bubbling now) like any other `store-files-add`.
     queueMicrotask(() => {
       if (event.defaultPrevented) return;
-      this.#owned.whenReady(this.activeUploader, () => this.#add(event));
+      this.#owned.whenReady(this.#active, () => this.#add(event));
     });
   };
 
   #add(event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void {
     // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
-    for (const path of event.detail.folders) this.activeUploader?.addFolder(path, uploadTarget(this)).catch(() => undefined);
+    for (const path of event.detail.folders) this.#active?.addFolder(path, uploadTarget(this)).catch(() => undefined);
     if (this.conversion === 'per-file') {
       this.pending = [...this.pending, ...event.detail.files];
       this.#syncForm();
@@ -385,7 +387,7 @@ export class StoreUploader extends StoreElement {
   };
 
   // The uploader's own snapshot: the controller's may lag a change (a cancel) by one event.
-  #alreadyAdded = () => countAdded(this.activeUploader?.snapshot.tasks ?? [], this.pending);
+  #alreadyAdded = () => countAdded(this.#active?.snapshot.tasks ?? [], this.pending);
 
   /** After the next render, when the focused control has gone, focuses the first interrupted item or the dropzone. */
   #keepFocus(): void {

@@ -1,9 +1,7 @@
-import { createStore, del, get, keys, promisifyRequest, set, values, type UseStore } from 'idb-keyval';
+import { del, get, keys, promisifyRequest, set, values, type UseStore } from 'idb-keyval';
 import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
+import { SESSION_DB, SESSION_STORE } from '../stored-sessions.ts';
 
-/** The kit's own IndexedDB database and object store, apart from anything the app keeps. */
-export const SESSION_DB = 'store-upload-kit';
-export const SESSION_STORE = 'sessions';
 /**
  * The folders uploads were put into, in a database of their own: idb-keyval keeps one object store per database,
  * and the session store holds only session records (apps and tests read it as such).
@@ -117,4 +115,23 @@ export class IdbSessionStore implements SessionStore {
   private folders(): UseStore {
     return (this.folderDb ??= createStore(FOLDER_DB, FOLDER_STORE));
   }
+}
+
+/**
+ * idb-keyval's `createStore`, except that a database someone else opened first, without the kit's object store (a
+ * page script or a test reading it before the uploader ever ran creates it empty), gets the store added in an upgrade
+ * instead of failing every session write.
+ */
+function createStore(name: string, store: string): UseStore {
+  const open = (version?: number): Promise<IDBDatabase> => {
+    const request = indexedDB.open(name, version);
+    request.onupgradeneeded = () => request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
+    return promisifyRequest(request).then((db) => {
+      if (db.objectStoreNames.contains(store)) return db;
+      db.close();
+      return open(db.version + 1);
+    });
+  };
+  const ready = open();
+  return (mode, use) => ready.then((db) => use(db.transaction(store, mode).objectStore(store)));
 }
