@@ -268,8 +268,9 @@ export class UploadEngine {
     if (!lock) return;
     try {
       await this.config.store?.delete(id);
+      // Within the stall timeout: a service that never answers must not hold the lock; the session then expires.
       await this.config.http
-        .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: new AbortController().signal })
+        .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.deps.stallTimeoutMs) })
         .catch(() => undefined);
     } finally {
       lock();

@@ -190,8 +190,8 @@ export class ResumableUpload implements UploadStrategy {
     this.tracker?.close();
     this.tracker = undefined;
     await this.ctx.store?.delete(record.id);
-    const controller = new AbortController();
-    await this.ctx.http.send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: controller.signal }).catch(() => undefined);
+    // Within the stall timeout: a service that never answers must not hold the cancel; the session then expires.
+    await this.ctx.http.send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.ctx.stallTimeoutMs) }).catch(() => undefined);
   }
 
   private async start(signal: AbortSignal, token: string): Promise<void> {

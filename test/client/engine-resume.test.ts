@@ -140,3 +140,16 @@ test('cancel deletes the session and its record', async () => {
   assert.equal(res.status, 404);
   await clearFaults(service.url);
 });
+
+test('a cancel whose session DELETE is never answered still ends, after the stall timeout (the session then expires)', { timeout: 60_000 }, async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 500 });
+  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  // Far longer than this test may take: without a bound on the DELETE, the cancel would never end.
+  await addFault(service.url, { match: { method: 'DELETE' }, action: { type: 'delay', ms: 600_000 }, times: 1 });
+  await h.engine.add('t', randomFile(MiB));
+  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await h.engine.cancel('t');
+  await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
+  assert.deepEqual(await h.store.list(), []);
+  await clearFaults(service.url);
+});
