@@ -97,7 +97,8 @@ const KB = 1000;
 // Then the main thread up front 29.6 → 22.3 kB: `<store-uploader>` loads the facade at the first sign of intent, a
 // pick, or at once when sessions were left (a look into IndexedDB, +0.4 kB), not with the page (−6.1 kB); the list's
 // header, bulk actions, scroller styles and Lit's `repeat` load with its first row (−1.3 kB). By the first upload
-// +0.5 kB: the look at stored sessions and the intent listeners, and one more chunk's gzip overhead.
+// +0.5 kB: the look at stored sessions and the intent listeners, and one more chunk's gzip overhead. The worker
+// +0.1 kB (15.3 kB, still within 15 KiB): it adds its object store to a session database someone else created first.
 export const BUDGETS = { kit: 50.4 * KB, mainThread: 35.2 * KB, mainThreadUpFront: 22.6 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
