@@ -99,7 +99,10 @@ const KB = 1000;
 // header, bulk actions, scroller styles and Lit's `repeat` load with its first row (−1.3 kB). By the first upload
 // +0.5 kB: the look at stored sessions and the intent listeners, and one more chunk's gzip overhead. The worker
 // +0.1 kB (15.3 kB, still within 15 KiB): it adds its object store to a session database someone else created first.
-export const BUDGETS = { kit: 50.4 * KB, mainThread: 35.2 * KB, mainThreadUpFront: 22.6 * KB, worker: 15 * 1024 } as const;
+// Then −0.4 kB in every thread: ts-md5 (an ES module) for spark-md5 (CommonJS), whose interop helpers esbuild put
+// in a chunk every chunk imported: up front 21.9 kB, by the first upload 34.5 kB, worker 15.0 kB, kit 49.4 kB. Then
+// the worker +0.2 kB (15.1 kB): the session a cancelled session-start request still makes is cancelled too.
+export const BUDGETS = { kit: 49.9 * KB, mainThread: 34.8 * KB, mainThreadUpFront: 22.2 * KB, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;
@@ -178,7 +181,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     why: 'only once a file with folders in its relative path (a dropped folder) or an empty folder is added',
   },
   'src/uploader/hashing/js-md5.ts': {
-    label: 'JavaScript MD5 (spark-md5)',
+    label: 'JavaScript MD5 (ts-md5)',
     firstUpload: false,
     why: 'only where WebAssembly is refused (a strict CSP) or the page set `wasm: false`',
   },
@@ -223,7 +226,7 @@ export interface SizeReport {
   /** The main thread before a file is added: without the first-upload chunks marked `upFront: false`. */
   mainThreadUpFrontGzip: number;
   workerGzip: number;
-  /** The hash worker the upload worker starts when it verifies (tracker, spark-md5, comlink), without hash-wasm. */
+  /** The hash worker the upload worker starts when it verifies (tracker, comlink; ts-md5 and hash-wasm on demand). */
   hashWorkerGzip: number;
   hasherGzip: number;
   /** Lazy chunks that `LAZY_CHUNKS` does not explain (they are counted in the budgets). */
@@ -388,7 +391,7 @@ export async function measureBundles(): Promise<SizeReport> {
   const page = await buildChunks(pageSource(), { splitting: true });
   const main = threadLines('main_thread', 'main thread (page with <store-uploader>: elements, Lit, uploader facade, comlink)', page, unexplained);
   const worker = threadLines('worker', 'worker (upload engine, client, comlink, idb-keyval; without the hasher)', await buildChunks(`import './src/uploader/worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
-  const hashWorker = threadLines('hash_worker', 'hash worker (MD5 tracker, spark-md5, comlink; started when verifying)', await buildChunks(`import './src/uploader/hashing/hash-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
+  const hashWorker = threadLines('hash_worker', 'hash worker (MD5 tracker, comlink; started when verifying)', await buildChunks(`import './src/uploader/hashing/hash-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
   const hasherBuild = await buildChunks(`export { createMD5 } from 'hash-wasm';`, { splitting: false });
   const hasher = line('hasher', 'wasm MD5 hasher (hash-wasm createMD5, loaded by the worker)', hasherBuild.chunks, [hasherBuild.entry]);
   const entries = ['src/elements/index.ts', 'src/uploader/index.ts', 'src/client/index.ts', 'src/protocol/index.ts'];

@@ -18,7 +18,7 @@ import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from './ports.ts';
 import { fingerprintOf, requestMetadata } from './request-metadata.ts';
-import { answerWithin, sendGuarded } from './send-guarded.ts';
+import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
 import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from './types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
@@ -190,8 +190,12 @@ export class ResumableUpload implements UploadStrategy {
     this.tracker?.close();
     this.tracker = undefined;
     await this.ctx.store?.delete(record.id);
-    // Within the stall timeout: a service that never answers must not hold the cancel; the session then expires.
-    await this.ctx.http.send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.ctx.stallTimeoutMs) }).catch(() => undefined);
+    await this.deleteSession(record.sessionUri);
+  }
+
+  /** `DELETE <session>` (answered 499), within the stall timeout: a service that never answers must not hold a cancel. */
+  private deleteSession(sessionUri: string): Promise<unknown> {
+    return this.ctx.http.send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.ctx.stallTimeoutMs) }).catch(() => undefined);
   }
 
   private async start(signal: AbortSignal, token: string): Promise<void> {
@@ -201,7 +205,12 @@ export class ResumableUpload implements UploadStrategy {
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'resumable' }));
     const body = JSON.stringify(metadata);
-    const response = await sendGuarded(
+    // Cancelled while the service answers: the session it then makes is cancelled too, not left for a week.
+    const cancelLate = (late: HttpResponse) => {
+      const location = late.header(H_LOCATION);
+      if (late.status === 200 && location) void this.deleteSession(new URL(location, ctx.baseUrl).href);
+    };
+    const response = await sendSurvivingCancel(
       ctx.http,
       {
         method: update ? 'PATCH' : 'POST',
@@ -215,6 +224,7 @@ export class ResumableUpload implements UploadStrategy {
         body: [body],
       },
       { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
+      cancelLate,
     );
     const location = response.header(H_LOCATION);
     if (response.status !== 200 || !location) {

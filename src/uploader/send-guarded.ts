@@ -1,5 +1,5 @@
 import { StoreError } from '../client/store-error.ts';
-import { Interrupt } from './interrupt.ts';
+import { Interrupt, interruptOf } from './interrupt.ts';
 import type { HttpPort, HttpRequest, HttpResponse } from './ports.ts';
 
 /** Options of one guarded request. */
@@ -50,6 +50,30 @@ export async function sendGuarded(http: HttpPort, request: HttpRequest, options:
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * `sendGuarded` for a request that makes something on the service (a resumable session): a cancel stops the wait at
+ * once but not the request — aborted, its answer would be lost while what the service made lingers — and the late
+ * answer goes to `late` (the stall timeout still bounds it). Any other interrupt aborts the request as usual.
+ */
+export async function sendSurvivingCancel(http: HttpPort, request: HttpRequest, options: GuardOptions, late: (response: HttpResponse) => void): Promise<HttpResponse> {
+  const outer = options.signal;
+  if (outer.aborted) throw outer.reason;
+  const inner = new AbortController();
+  let cancelled!: (reason: unknown) => void;
+  const cancel = new Promise<never>((_, reject) => (cancelled = reject));
+  const forward = () => (interruptOf(outer.reason)?.kind === 'cancel' ? cancelled(outer.reason) : inner.abort(outer.reason));
+  outer.addEventListener('abort', forward, { once: true });
+  const sending = sendGuarded(http, request, { ...options, signal: inner.signal });
+  try {
+    return await Promise.race([sending, cancel]);
+  } catch (error) {
+    if (interruptOf(error)?.kind === 'cancel') sending.then(late, () => undefined);
+    throw error;
+  } finally {
+    outer.removeEventListener('abort', forward);
   }
 }
 

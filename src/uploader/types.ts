@@ -300,7 +300,7 @@ export interface UploaderOptions {
   verify?: boolean;
   /**
    * Hash with WebAssembly (hash-wasm, default true). Set `false` on pages whose Content-Security-Policy lacks
-   * `'wasm-unsafe-eval'`: the kit then uses its JavaScript MD5 (spark-md5, slower) without trying WebAssembly, so the
+   * `'wasm-unsafe-eval'`: the kit then uses its JavaScript MD5 (ts-md5, slower) without trying WebAssembly, so the
    * browser reports no violation. Left on under such a policy, the first compile is refused once and the kit falls
    * back by itself.
    */

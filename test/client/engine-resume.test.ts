@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { advanceClock, addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
+import { startCountingProxy } from './helpers/counting-proxy.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -152,4 +153,28 @@ test('a cancel whose session DELETE is never answered still ends, after the stal
   await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
   assert.deepEqual(await h.store.list(), []);
   await clearFaults(service.url);
+});
+
+test('a cancel while the session start is unanswered cancels the session the service then makes', { timeout: 60_000 }, async () => {
+  const proxy = await startCountingProxy(service.url);
+  try {
+    const h = harness(proxy.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+    // The service holds the start, so the cancel arrives before the answer that names the session.
+    await addFault(service.url, { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 300 }, times: 1 });
+    await h.engine.add('t', randomFile(MiB));
+    await proxy.arrived((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'));
+    await h.engine.cancel('t');
+    await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
+    assert.equal((await proxy.answered((r) => r.method === 'POST')).status, 200);
+    // Without this, the session would sit on the service for a week.
+    const deleted = await proxy.answered((r) => r.method === 'DELETE');
+    assert.match(deleted.url, /upload_id=/);
+    assert.equal(deleted.status, 499);
+    const status = await fetch(`${proxy.url}${deleted.url}`, { method: 'PUT', headers: { 'content-range': 'bytes */1048576' } });
+    assert.equal(status.status, 404);
+    assert.deepEqual(await h.store.list(), []);
+  } finally {
+    await proxy.close();
+    await clearFaults(service.url);
+  }
 });

@@ -1,8 +1,10 @@
-// The MD5 tracker over both implementations (hash-wasm and spark-md5): digests equal Node's, saved states resume,
-// a state of the other implementation is dropped and the file re-hashed, rewinds re-hash only what they must.
+// The MD5 tracker over both implementations (hash-wasm and ts-md5): digests equal Node's, saved states resume,
+// a state of the other implementation (or of spark-md5, the JavaScript MD5 before ts-md5) is dropped and the file
+// re-hashed, rewinds re-hash only what they must.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
+import { savedHashOf } from '../../src/uploader/hashing/md5-engine.ts';
 import { Md5Tracker } from '../../src/uploader/hashing/md5-tracker.ts';
 
 const MiB = 1024 * 1024;
@@ -21,8 +23,10 @@ for (const preference of ['auto', 'js'] as const) {
     assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
     assert.equal(tracker.bytesHashed, bytes.length);
 
-    // A new page life from the state saved at `cut`.
-    const resumed = await Md5Tracker.open(preference, state, cut);
+    // A new page life from the state saved at `cut`, as its record keeps it (structured clone) and reads it back.
+    const kept = savedHashOf(structuredClone(state));
+    assert.deepEqual(kept, state);
+    const resumed = await Md5Tracker.open(preference, kept, cut);
     await resumed.hashTo(blob, cut, bytes.length);
     assert.equal(await resumed.digest(blob, bytes.length), md5(bytes));
     assert.equal(resumed.bytesHashed, bytes.length - cut);
@@ -37,6 +41,15 @@ test('a state of the other implementation is dropped: the file is re-hashed from
   await wasm.hashTo(blob, 2 * MiB, bytes.length);
   assert.equal(await wasm.digest(blob, bytes.length), md5(bytes));
   assert.equal(wasm.bytesHashed, bytes.length);
+});
+
+test('a spark-md5 state (the JavaScript MD5 before ts-md5) is dropped: the file is re-hashed from byte 0', async () => {
+  const spark = { impl: 'js', state: { buff: 'x'.repeat(10), length: 2 * MiB - 10, hash: [1, 2, 3, 4] } };
+  assert.equal(savedHashOf(spark), undefined);
+  const tracker = await Md5Tracker.open('js', savedHashOf(spark), 2 * MiB);
+  await tracker.hashTo(blob, 2 * MiB, bytes.length);
+  assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
+  assert.equal(tracker.bytesHashed, bytes.length);
 });
 
 test('the service kept less than was sent: a rewind re-hashes from the nearest saved state only', async () => {

@@ -3,7 +3,7 @@ import type { Md5Engine, Md5Preference } from './md5-engine.ts';
 /** Whether this thread may compile WebAssembly: tried once, so a CSP refusal is reported once, not per file. */
 let wasmWorks: Promise<boolean> | undefined;
 
-/** spark-md5, loaded only when it is used. */
+/** ts-md5, loaded only when it is used. */
 async function jsMd5(): Promise<Md5Engine> {
   const { createJsMd5 } = await import('./js-md5.ts');
   return createJsMd5();
@@ -11,7 +11,7 @@ async function jsMd5(): Promise<Md5Engine> {
 
 /**
  * A fresh MD5 engine: hash-wasm unless the page asked for `'js'` or WebAssembly compilation was refused here, then
- * spark-md5. Each is imported only when it is used, so a page loads one of them.
+ * ts-md5. Each is imported only when it is used, so a page loads one of them.
  */
 export async function createMd5(preference: Md5Preference): Promise<Md5Engine> {
   if (preference === 'js') return jsMd5();

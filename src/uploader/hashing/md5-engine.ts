@@ -1,16 +1,17 @@
 /**
  * One incremental MD5 implementation behind a small interface, so the tracker works the same over WebAssembly
- * (hash-wasm, fast) and plain JavaScript (spark-md5, for pages whose Content-Security-Policy refuses WebAssembly).
+ * (hash-wasm, fast) and plain JavaScript (ts-md5, for pages whose Content-Security-Policy refuses WebAssembly).
  */
 
 /** A saved MD5 state. The implementation is named: a state of one cannot be loaded into the other. */
 export type SavedHash = { impl: 'wasm'; state: Uint8Array } | { impl: 'js'; state: JsMd5State };
 
-/** spark-md5's state of an ArrayBuffer hash (plain data, structured-clone safe). */
+/** ts-md5's state (plain data, structured-clone safe). */
 export interface JsMd5State {
-  buff: string;
+  buffer: string;
+  buflen: number;
   length: number;
-  hash: number[];
+  state: number[];
 }
 
 /** Which implementations a hasher may use: `'auto'` tries WebAssembly once and falls back to JavaScript. */
@@ -28,9 +29,14 @@ export interface Md5Engine {
   hex(): string;
 }
 
-/** An old record (before the implementation was named) holds a bare hash-wasm state. */
+/**
+ * A record's saved state, if it can still be loaded. An old record (before the implementation was named) holds a bare
+ * hash-wasm state; one from before ts-md5 holds spark-md5's JavaScript state, which cannot be loaded: the file is then
+ * re-hashed from byte 0, as for a state of the other implementation.
+ */
 export function savedHashOf(value: unknown): SavedHash | undefined {
   if (value instanceof Uint8Array) return { impl: 'wasm', state: value };
-  if (value && typeof value === 'object' && 'impl' in value) return value as SavedHash;
-  return undefined;
+  if (!value || typeof value !== 'object' || !('impl' in value)) return undefined;
+  const saved = value as SavedHash;
+  return saved.impl === 'js' && typeof saved.state?.buflen !== 'number' ? undefined : saved;
 }

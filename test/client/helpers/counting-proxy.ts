@@ -21,6 +21,10 @@ export interface ProxiedRequest {
 export interface CountingProxy {
   url: string;
   requests: ProxiedRequest[];
+  /** The first request (already seen or still to come) that `match` picks, once it has arrived. */
+  arrived(match: (r: ProxiedRequest) => boolean): Promise<ProxiedRequest>;
+  /** The same, once the service has answered it. */
+  answered(match: (r: ProxiedRequest) => boolean): Promise<ProxiedRequest>;
   /** Bytes per second the proxy reads request bodies at; `undefined` for no limit. */
   rate: number | undefined;
   close(): Promise<void>;
@@ -28,12 +32,26 @@ export interface CountingProxy {
 
 export async function startCountingProxy(target: string, rate?: number): Promise<CountingProxy> {
   const upstream = new URL(target);
-  const proxy: CountingProxy = { url: '', requests: [], rate, close: async () => undefined };
+  const waiters: { match: (r: ProxiedRequest) => boolean; answered: boolean; resolve: (r: ProxiedRequest) => void }[] = [];
+  const notify = () => {
+    for (const w of [...waiters]) {
+      const found = proxy.requests.find((r) => w.match(r) && (!w.answered || r.status !== undefined));
+      if (found) waiters.splice(waiters.indexOf(w), 1), w.resolve(found);
+    }
+  };
+  const wait = (answered: boolean) => (match: (r: ProxiedRequest) => boolean) =>
+    new Promise<ProxiedRequest>((resolve) => {
+      waiters.push({ match, answered, resolve });
+      notify();
+    });
+  const proxy: CountingProxy = { url: '', requests: [], rate, arrived: wait(false), answered: wait(true), close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const entry: ProxiedRequest = { method: req.method ?? '', url: req.url ?? '', received: 0, forwarded: 0, cut: false };
     proxy.requests.push(entry);
+    notify();
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       entry.status = answer.statusCode;
+      notify();
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
