@@ -209,6 +209,8 @@ export class UploadJob {
                   ...(caught.reason !== undefined && { reason: caught.reason }),
                 });
               }
+              // The app's token getter failed: nothing was sent, and the user must sign in again.
+              if (caught instanceof TokenError) throw new UploadError({ code: 'auth', message: caught.message });
               throw caught;
           }
         } finally {
@@ -315,9 +317,7 @@ export class UploadJob {
 
   private failWith(error: unknown): void {
     const info: UploadErrorInfo =
-      error instanceof UploadError
-        ? error.toJSON()
-        : { code: error instanceof TokenError ? 'auth' : 'unknown', message: error instanceof Error ? error.message : String(error) };
+      error instanceof UploadError ? error.toJSON() : { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
     this.set({ state: 'failed', error: info, finishedAt: this.deps.clock.now(), speed: 0, retry: undefined }, 'error');
     this.settle.reject(error instanceof UploadError ? error : new UploadError(info));
   }
