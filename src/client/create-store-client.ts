@@ -1,13 +1,17 @@
 import { calls } from './calls.ts';
+import { connect } from './connection.ts';
 import type { StoreClient, StoreClientOptions } from './types.ts';
-import { connect } from './upload-client.ts';
+import { uploadClientOf } from './upload-client.ts';
 
 /** Creates the typed client of the store service. Safe to call anywhere: it touches nothing until a call is made. */
 export function createStoreClient(options: StoreClientOptions): StoreClient {
-  const { tokens, doFetch, authorizedFetch, request, send } = connect(options);
+  const connection = connect(options);
+  const { tokens, doFetch, authorizedFetch, request, send } = connection;
+  // The calls the upload worker's client makes too, written once.
+  const core = uploadClientOf(connection, options.baseUrl);
 
   const client: StoreClient = {
-    baseUrl: options.baseUrl,
+    ...core,
     request,
     send,
     // The batch codec loads on first use: most pages never batch.
@@ -20,19 +24,15 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
         ...(options.backoff && { backoff: options.backoff }),
         retries: options.batchRetries ?? 5,
       }) as never,
-    accessToken: (refresh, failed) => tokens.get(refresh, failed),
-    tokenAccepted: (token) => tokens.accepted(token),
     files: {
-      get: (fileId, o) => send(calls.getFile(fileId, o)),
+      ...core.files,
       list: (o) => send(calls.listFiles(o)),
-      create: (metadata, o) => send(calls.createFile(metadata, o)),
       update: (fileId, metadata, o) => send(calls.updateFile(fileId, metadata, o)),
       delete: (fileId) => send(calls.deleteFile(fileId)),
       // Loaded on first use: most pages never download.
       download: async (fileId, o) => (await import('./download.ts')).download(authorizedFetch, fileId, o),
       export: async (fileId, mimeType, o) => (await import('./download.ts')).exportAs(authorizedFetch, fileId, mimeType, o),
     },
-    generateIds: async (count) => (await send(calls.generateIds(count))).ids,
     about: (o) => send(calls.about(o)),
     createPermission: (fileId, permission, o) => send(calls.createPermission(fileId, permission, o)),
   };
