@@ -3,38 +3,48 @@ export const SESSION_DB = 'store-upload-kit';
 export const SESSION_STORE = 'sessions';
 
 /**
+ * Opens database `name` with its object `store` (as idb-keyval's `createStore` makes it: out-of-line keys, no index),
+ * creating either where missing. A database someone else opened first, without the store (a page script or a test
+ * reading it before the kit ever ran creates it empty), gets the store in an upgrade instead of failing every write.
+ */
+export function openWithStore(name: string, store: string): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const open = (version?: number) => {
+      const request = indexedDB.open(name, version);
+      request.onupgradeneeded = () => request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const db = request.result;
+        if (db.objectStoreNames.contains(store)) return resolve(db);
+        db.close();
+        open(db.version + 1);
+      };
+    };
+    open();
+  });
+}
+
+/**
  * Whether an earlier page life (or another tab) left upload sessions in this origin's IndexedDB. Runs on the main
  * thread before the uploader is loaded — its own module, with no import, so that asking costs a page nothing more.
- * Where the database does not exist yet it is created with the kit's (empty) store, as the uploader's worker would:
- * a database someone else creates first, without that store, would cost the worker an upgrade that their open
- * connection can hold up. An unknown answer (no IndexedDB, an error) is `true`: the caller then loads the uploader
- * as if there were sessions to offer.
+ * The database is opened as the uploader's worker opens it, so it exists with the kit's store from here on. An
+ * unknown answer (no IndexedDB, an error) is `true`: the caller then loads the uploader as if there were sessions.
  */
 export function hasStoredSessions(name = SESSION_DB, store = SESSION_STORE): Promise<boolean> {
-  return new Promise((resolve) => {
-    let open: IDBOpenDBRequest;
-    try {
-      open = indexedDB.open(name);
-    } catch {
-      return resolve(true);
-    }
-    // The same store idb-keyval's `createStore` makes: out-of-line keys, no index.
-    open.onupgradeneeded = () => open.result.objectStoreNames.contains(store) || open.result.createObjectStore(store);
-    open.onerror = () => resolve(true);
-    open.onblocked = () => resolve(true);
-    open.onsuccess = () => {
-      const db = open.result;
-      try {
-        if (!db.objectStoreNames.contains(store)) return resolve(false);
-        const count = db.transaction(store, 'readonly').objectStore(store).count();
-        count.onsuccess = () => resolve(count.result > 0);
-        count.onerror = () => resolve(true);
-      } catch {
-        resolve(true);
-      } finally {
-        // Closing lets the request finish and keeps the worker's later upgrade of the database from being blocked.
-        db.close();
-      }
-    };
-  });
+  return openWithStore(name, store).then(
+    (db) =>
+      new Promise<boolean>((resolve) => {
+        try {
+          const count = db.transaction(store, 'readonly').objectStore(store).count();
+          count.onsuccess = () => resolve(count.result > 0);
+          count.onerror = () => resolve(true);
+        } catch {
+          resolve(true);
+        } finally {
+          // Closing lets the count finish and keeps a later upgrade of the database from waiting on this page.
+          db.close();
+        }
+      }),
+    () => true,
+  );
 }

@@ -1,6 +1,6 @@
 import { del, get, keys, promisifyRequest, set, values, type UseStore } from 'idb-keyval';
 import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
-import { SESSION_DB, SESSION_STORE } from '../stored-sessions.ts';
+import { openWithStore, SESSION_DB, SESSION_STORE } from '../stored-sessions.ts';
 
 /**
  * The folders uploads were put into, in a database of their own: idb-keyval keeps one object store per database,
@@ -117,21 +117,8 @@ export class IdbSessionStore implements SessionStore {
   }
 }
 
-/**
- * idb-keyval's `createStore`, except that a database someone else opened first, without the kit's object store (a
- * page script or a test reading it before the uploader ever ran creates it empty), gets the store added in an upgrade
- * instead of failing every session write.
- */
+/** idb-keyval's `createStore`, over `openWithStore`: a database someone else made without the store gets it added. */
 function createStore(name: string, store: string): UseStore {
-  const open = (version?: number): Promise<IDBDatabase> => {
-    const request = indexedDB.open(name, version);
-    request.onupgradeneeded = () => request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
-    return promisifyRequest(request).then((db) => {
-      if (db.objectStoreNames.contains(store)) return db;
-      db.close();
-      return open(db.version + 1);
-    });
-  };
-  const ready = open();
+  const ready = openWithStore(name, store);
   return (mode, use) => ready.then((db) => use(db.transaction(store, mode).objectStore(store)));
 }
