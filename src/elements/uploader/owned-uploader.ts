@@ -97,6 +97,13 @@ export class OwnedUploader {
     this.host.created(this.#uploader);
   }
 
+  /** The uploader once it is there, starting its load; `undefined` when none can be created or loading failed. */
+  async ready(): Promise<Uploader | undefined> {
+    this.demand();
+    await this.#creating?.catch(() => undefined);
+    return this.#uploader;
+  }
+
   /** Runs `use` now when `active` is there or none can be created, else once creation settles (in call order). */
   whenReady(active: Uploader | undefined, use: () => void): void {
     if (!active) this.demand();

@@ -190,24 +190,24 @@ export class StoreUploader extends StoreElement {
   get activeUploader(): Uploader | undefined {
     return this.uploader ?? this.#owned.demand();
   }
+  /**
+   * Resolves with the uploader in use once it is there: the given one, or the one this element creates from
+   * `base-url`, whose load this starts. `undefined` when there is neither (or the element is not on the page), or
+   * when loading failed (logged). Scripts that drive the element's uploader await this rather than poll
+   * `activeUploader`.
+   */
+  getUploader(): Promise<Uploader | undefined> {
+    return this.uploader ? Promise.resolve(this.uploader) : this.#owned.ready();
+  }
   /** The same without starting a load: what the element itself reads. */
   get #active(): Uploader | undefined { return this.uploader ?? this.#owned.current; }
 
-  get form(): HTMLFormElement | null {
-    return this.#internals.form;
-  }
-  get validity(): ValidityState {
-    return this.#internals.validity;
-  }
-  get validationMessage(): string {
-    return this.#internals.validationMessage;
-  }
-  checkValidity(): boolean {
-    return this.#internals.checkValidity();
-  }
-  reportValidity(): boolean {
-    return this.#internals.reportValidity();
-  }
+  // Form association, as a native control has it.
+  get form(): HTMLFormElement | null { return this.#internals.form; }
+  get validity(): ValidityState { return this.#internals.validity; }
+  get validationMessage(): string { return this.#internals.validationMessage; }
+  checkValidity(): boolean { return this.#internals.checkValidity(); }
+  reportValidity(): boolean { return this.#internals.reportValidity(); }
 
   override connectedCallback(): void {
     super.connectedCallback();

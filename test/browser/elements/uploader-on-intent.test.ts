@@ -60,6 +60,21 @@ describe('<store-uploader> loads its uploader on intent', () => {
     expect(started.length - before).to.equal(1);
   });
 
+  it('gives scripts the uploader through getUploader(), loading it once, with no intent', async () => {
+    const before = started.length;
+    const el = await mount();
+    expect(el.activeUploader === undefined || started.length > before, 'loaded before anyone asked').to.equal(true);
+    const [first, second] = await Promise.all([el.getUploader(), el.getUploader()]);
+    expect(first, 'no uploader').to.not.equal(undefined);
+    expect(second).to.equal(first);
+    expect(el.activeUploader).to.equal(first);
+    expect(started.length - before).to.equal(1);
+    // The snapshot is the uploader's own: a script can drive it at once.
+    expect(first!.snapshot.tasks).to.deep.equal([]);
+    const off = document.createElement('store-uploader') as StoreUploader;
+    expect(await off.getUploader(), 'an element with no base-url has none').to.equal(undefined);
+  });
+
   it('starts it at once when an earlier page life left an upload session', async () => {
     const before = started.length;
     const now = Date.now();
