@@ -22,6 +22,19 @@ export interface LongTask {
   cpu?: number | null;
 }
 
+/**
+ * The start of a bench page's script: `longTasks` collects every long task with the phase it fell in, `enter(name)`
+ * starts a phase (the page begins in `load`).
+ */
+export const PAGE_PRELUDE = `
+const longTasks = [];
+const phases = [['load', 0]];
+const enter = (name) => phases.push([name, performance.now()]);
+const phaseAt = (t) => phases.filter(([, start]) => start <= t).at(-1)[0];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration), phase: phaseAt(e.startTime) }); })
+  .observe({ type: 'longtask', buffered: true });
+`;
+
 interface CpuSampler {
   stop(intervals: { start: number; end: number }[]): Promise<{ cpuMs: (number | null)[] }>;
 }

@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBenchPage, runLocked, type LongTask } from './bench-page.ts';
+import { openBenchPage, PAGE_PRELUDE, runLocked, type LongTask } from './bench-page.ts';
 import type { BenchResult } from './types.ts';
 
 const FILES = 200;
@@ -31,13 +31,7 @@ interface PageFigures {
   longTasks: LongTask[];
 }
 
-const PAGE_SCRIPT = `
-const longTasks = [];
-const phases = [['load', 0]];
-const enter = (name) => phases.push([name, performance.now()]);
-const phaseAt = (t) => phases.filter(([, start]) => start <= t).at(-1)[0];
-new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration), phase: phaseAt(e.startTime) }); })
-  .observe({ type: 'longtask', buffered: true });
+const PAGE_SCRIPT = `${PAGE_PRELUDE}
 const until = async (test, what, ms = 240000) => { const end = performance.now() + ms; while (!test()) { if (performance.now() > end) throw new Error('timed out: ' + what); await new Promise((d) => requestAnimationFrame(d)); } };
 globalThis.runImagesBench = async ({ files, afterMs, baseline, thumbnailsMs }) => {
   enter('setup');

@@ -16,7 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBenchPage, runLocked, type LongTask } from './bench-page.ts';
+import { openBenchPage, PAGE_PRELUDE, runLocked, type LongTask } from './bench-page.ts';
 import type { BenchResult } from './types.ts';
 
 /** RENDER_ROWS overrides the row count for a quicker look while working on the list; the bench reports 10,000. */
@@ -35,13 +35,7 @@ interface PageFigures {
 }
 
 /** Runs in the page: the whole scenario; returns the figures. */
-const PAGE_SCRIPT = `
-const longTasks = [];
-const phases = [['load', 0]];
-const enter = (name) => phases.push([name, performance.now()]);
-const phaseAt = (t) => phases.filter(([, start]) => start <= t).at(-1)[0];
-new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration), phase: phaseAt(e.startTime) }); })
-  .observe({ type: 'longtask', buffered: true });
+const PAGE_SCRIPT = `${PAGE_PRELUDE}
 const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
 const until = async (test, what, ms = 240000) => { const end = performance.now() + ms; while (!test()) { if (performance.now() > end) throw new Error('timed out: ' + what); await new Promise((d) => setTimeout(d, 50)); } };
 globalThis.runRenderBench = async ({ rows }) => {

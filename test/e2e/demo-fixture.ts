@@ -5,17 +5,16 @@
  * dir), gives the service a config that trusts the relay's CA and lists it as verified and registered, and proxies
  * `/relay/…` on the static server to it, the way `npm start` does, so the page reads the feed same-origin.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { startRelayProcess, type RelayProcess } from './relay-process.ts';
 
 /** Where `npm run build:demos` writes (override with DEMOS_DIR). */
 export const DEMOS_DIR = resolve(process.env['DEMOS_DIR'] ?? 'dist/demos');
-const ROOT = resolve(import.meta.dirname, '../..');
 /** The same-origin path the page reads the relay through (as `npm start`'s dev server does). */
 const RELAY_PATH = '/relay';
 
@@ -49,7 +48,7 @@ export interface DemoFixtureOptions {
 /** Starts the service (and the relay) and serves the built demos; fails clearly when they were not built. */
 export async function startDemoFixture(options: DemoFixtureOptions = {}): Promise<DemoFixture> {
   if (!existsSync(join(DEMOS_DIR, 'index.html'))) throw new Error(`No built demos in ${DEMOS_DIR}: run npm run build:demos first`);
-  const relay = options.relay ? await startRelayProcess() : undefined;
+  const relay = options.relay ? await startDemoRelay() : undefined;
   const service = await startService(
     relay ? { config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } } : {},
   );
@@ -72,47 +71,25 @@ export async function startDemoFixture(options: DemoFixtureOptions = {}): Promis
   };
 }
 
-/** A `store-relay` child process on a free port with its own temp certificate dir. */
-interface RelayProcess {
-  url: string;
-  caPath: string;
+/** A `store-relay` child process with its own temp certificate dir, and its CA for the page's proxy. */
+interface DemoRelay extends RelayProcess {
   caPem: string;
-  stop(): Promise<void>;
 }
 
-async function startRelayProcess(): Promise<RelayProcess> {
+async function startDemoRelay(): Promise<DemoRelay> {
   const dir = mkdtempSync(join(tmpdir(), 'demo-relay-'));
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/store-relay.js'), '--port', '0', '--host', 'localhost', '--cert-dir', join(dir, 'certs')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const started = await new Promise<{ url: string; caPath: string }>((done, fail) => {
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /store-relay listening on (https:\/\/\S+)/.exec(out)?.[1];
-      const caPath = /CA certificate(?: \(new\))?: (\S+)/.exec(out)?.[1];
-      if (url && caPath) done({ url, caPath });
-    });
-    child.once('exit', (code) => fail(new Error(`store-relay exited with ${code} before listening:\n${err}`)));
-  });
+  const relay = await startRelayProcess(join(dir, 'certs'));
   return {
-    ...started,
-    caPem: readFileSync(started.caPath, 'utf8'),
+    ...relay,
+    caPem: readFileSync(relay.caPath, 'utf8'),
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((done) => child.once('exit', () => done()));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await relay.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-function serveDemos(dir: string, relay: RelayProcess | undefined): Server {
+function serveDemos(dir: string, relay: DemoRelay | undefined): Server {
   return createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     if (relay && (pathname === RELAY_PATH || pathname.startsWith(`${RELAY_PATH}/`))) return proxyToRelay(req, res, relay);
@@ -128,7 +105,7 @@ function serveDemos(dir: string, relay: RelayProcess | undefined): Server {
 }
 
 /** Forwards `/relay/…` to the relay, trusting its development CA (and nothing else), streaming both ways. */
-function proxyToRelay(req: IncomingMessage, res: ServerResponse, relay: RelayProcess): void {
+function proxyToRelay(req: IncomingMessage, res: ServerResponse, relay: DemoRelay): void {
   const target = new URL((req.url ?? '/').slice(RELAY_PATH.length) || '/', relay.url);
   const headers = { ...req.headers, host: target.host };
   const out = httpsRequest(target, { method: req.method, headers, ca: relay.caPem, agent: false }, (answer) => {

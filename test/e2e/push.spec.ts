@@ -10,7 +10,6 @@
  */
 import type { RelayEvent } from '../../src/protocol/push.ts';
 import { test, expect, type Page } from '@playwright/test';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -18,6 +17,7 @@ import { createServer as createTcpServer, connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { startRelayProcess } from './relay-process.ts';
 import { startService, type ApiResult, type ServiceHandle } from '../server/helpers/service.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -76,35 +76,6 @@ const kit = {
 window.kit = kit;
 document.body.dataset.ready = 'yes';
 `;
-
-/** The relay as a child process: `store-relay --port 0`, its URL and CA path read from its first lines. */
-async function startRelayProcess(certDir: string): Promise<{ url: string; caPath: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/store-relay.js'), '--port', '0', '--host', 'localhost', '--cert-dir', certDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const started = await new Promise<{ url: string; caPath: string }>((done, fail) => {
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /store-relay listening on (https:\/\/\S+)/.exec(out)?.[1];
-      const caPath = /CA certificate(?: \(new\))?: (\S+)/.exec(out)?.[1];
-      if (url && caPath) done({ url, caPath });
-    });
-    child.once('exit', (code) => fail(new Error(`store-relay exited with ${code} before listening:\n${err}`)));
-  });
-  return {
-    ...started,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /**
  * A TCP pass-through between the page and the relay, so the test can cut the page's event stream (the service

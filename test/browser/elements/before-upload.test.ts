@@ -7,20 +7,11 @@ import '../../../src/elements/dropzone/define.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import { he } from '../../../src/elements/i18n/he.ts';
-import { createUploader } from '../../../src/uploader/index.ts';
 import type { BeforeUpload, Uploader } from '../../../src/uploader/index.ts';
-import { download, filesNamed, sameBytes, serviceUrl, TOKEN } from '../uploader/helpers.ts';
+import { baseUrl, download, filesNamed, sameBytes, testUploaders, TOKEN } from '../uploader/helpers.ts';
 import { nextEvent, text } from './helpers.ts';
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(() => {
-  for (const u of made.splice(0)) u.destroy();
-});
+const uploaderFor = testUploaders();
 
 function zoneOf(el: StoreUploader): StoreDropzone {
   return el.shadowRoot!.querySelector('store-dropzone')!;
@@ -125,8 +116,7 @@ describe('beforeUpload on the elements', () => {
   });
 
   it("a refusal by the uploader's own beforeUpload is listed by the dropzone too", async () => {
-    const uploader = createUploader({ baseUrl, getAccessToken: () => TOKEN, beforeUpload: (file) => file.size > 0 });
-    made.push(uploader);
+    const uploader = uploaderFor({ beforeUpload: (file) => file.size > 0 });
     const el = await mountUploader(undefined, 'en', uploader);
     const zone = zoneOf(el);
     const rejected = nextEvent(el, 'store-files-reject');
@@ -139,8 +129,7 @@ describe('beforeUpload on the elements', () => {
   });
 
   it('<store-dropzone> with an uploader runs its hook before store-files-add and uploads what it returns', async () => {
-    const uploader = createUploader({ baseUrl, getAccessToken: () => TOKEN });
-    made.push(uploader);
+    const uploader = uploaderFor();
     const tag = crypto.randomUUID();
     const zone = await fixture<StoreDropzone>(html`<store-dropzone multiple .uploader=${uploader}></store-dropzone>`);
     zone.beforeUpload = () => ({ name: `zone-${tag}.txt`, metadata: { description: 'from the dropzone' } });

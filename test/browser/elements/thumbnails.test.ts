@@ -9,20 +9,11 @@ import '../../../src/elements/uploader/define.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
-import { createUploader } from '../../../src/uploader/index.ts';
-import type { CreateUploaderOptions, Uploader } from '../../../src/uploader/index.ts';
-import { TOKEN, download, serviceUrl } from '../uploader/helpers.ts';
+import { TOKEN, baseUrl, download, testUploaders } from '../uploader/helpers.ts';
 import { canvasImage, imageSize, withExifOrientation } from '../uploader/images.ts';
 import { text } from './helpers.ts';
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, persist: false, ...options });
-  made.push(u);
-  return u;
-}
+const uploader = testUploaders({ persist: false });
 
 const row = (el: StoreProgressList, id: string) => el.shadowRoot!.querySelector<HTMLElement>(`[data-id="${id}"]`);
 
@@ -33,12 +24,8 @@ async function thumbnailOf(el: StoreProgressList, id: string): Promise<HTMLImage
   return img;
 }
 
-before(async () => {
-  baseUrl = await serviceUrl();
-});
 afterEach(() => {
   fixtureCleanup();
-  for (const u of made.splice(0)) u.destroy();
 });
 
 describe('thumbnails', () => {

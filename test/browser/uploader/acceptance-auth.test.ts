@@ -4,29 +4,15 @@
 import { expect } from '@open-wc/testing';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { download, filesNamed, randomFile, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+import { baseUrl, download, filesNamed, randomFile, sameBytes, storedRecords, testUploaders, TOKEN } from './helpers.ts';
 
 const KiB = 1024;
-let baseUrl: string;
-const made: Uploader[] = [];
-
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(() => {
-  for (const u of made.splice(0)) u.destroy();
-});
+const uploader = testUploaders();
 
 /** An uploader whose getAccessToken answers `tokens` in turn (the last repeats), counting the calls. */
 function withTokens(tokens: string[], options: Partial<Parameters<typeof createUploader>[0]> = {}): { u: Uploader; calls: () => number } {
   let calls = 0;
-  const u = createUploader({
-    baseUrl,
-    getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)]!,
-    backoff: { baseMs: 20, capMs: 100 },
-    ...options,
-  });
-  made.push(u);
+  const u = uploader({ getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)]!, backoff: { baseMs: 20, capMs: 100 }, ...options });
   return { u, calls: () => calls };
 }
 
@@ -41,7 +27,7 @@ describe('acceptance: options and tokens', () => {
     for (const [options, message] of cases) {
       let caught: UploadError | undefined;
       try {
-        made.push(createUploader({ baseUrl, getAccessToken: () => TOKEN, ...options } as Parameters<typeof createUploader>[0]));
+        uploader(options as Parameters<typeof uploader>[0]);
       } catch (error) {
         caught = error as UploadError;
       }

@@ -3,16 +3,10 @@
 import { expect } from '@open-wc/testing';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { BeforeUpload, RejectedUpload, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { download, filesNamed, nextEvent, randomFile, sameBytes, serviceUrl, TOKEN } from './helpers.ts';
+import { baseUrl, download, filesNamed, nextEvent, randomFile, sameBytes, testUploaders, TOKEN } from './helpers.ts';
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(beforeUpload: BeforeUpload): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, beforeUpload });
-  made.push(u);
-  return u;
-}
+const make = testUploaders();
+const uploader = (beforeUpload: BeforeUpload): Uploader => make({ beforeUpload });
 
 /** The stored file's metadata, read back from the service. */
 async function stored(id: string): Promise<{ name: string; description?: string; size: string; mimeType: string }> {
@@ -20,12 +14,6 @@ async function stored(id: string): Promise<{ name: string; description?: string;
   return res.json();
 }
 
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(() => {
-  for (const u of made.splice(0)) u.destroy();
-});
 
 describe('createUploader beforeUpload', () => {
   it('skips a file: a reject event, done rejects with code rejected, the task leaves the list, nothing stored', async () => {

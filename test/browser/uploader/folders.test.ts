@@ -3,20 +3,13 @@
 // files directly in the target when flattening. Asserted through the service's API: names, parents, bytes.
 import { expect } from '@open-wc/testing';
 import { createStore, get, set, values } from 'idb-keyval';
-import { createUploader, FOLDER_DB } from '../../../src/uploader/index.ts';
-import type { CreateUploaderOptions, TaskSnapshot, Uploader } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, eventually, folderTree as tree, newFolder as target, nextEvent, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+import { FOLDER_DB } from '../../../src/uploader/index.ts';
+import type { TaskSnapshot } from '../../../src/uploader/index.ts';
+import { addFault, baseUrl, clearFaults, download, eventually, folderTree as tree, newFolder as target, nextEvent, sameBytes, storedRecords, testUploaders } from './helpers.ts';
 
 const KiB = 1024;
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 }, ...options });
-  made.push(u);
-  return u;
-}
+const uploader = testUploaders({ concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 } });
 
 /** A file of random bytes at `path` in a dropped folder. */
 function picked(path: string, size: number): { file: File; path: string } {
@@ -39,13 +32,6 @@ function folderRecords(): Promise<{ key: string; id: string }[]> {
 /** A unique top folder name: file names alone must not match an earlier test's sessions. */
 const unique = () => `top-${crypto.randomUUID().slice(0, 8)}`;
 
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(async () => {
-  for (const u of made.splice(0)) u.destroy();
-  await clearFaults(baseUrl);
-});
 
 describe('folder trees', () => {
   it('uploads a dropped tree with nested and empty folders into the target, three at a time, each folder once', async () => {

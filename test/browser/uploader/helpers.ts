@@ -1,4 +1,8 @@
-// Shared bits of the uploader browser suites: the real service's URL, files of random bytes, downloads, faults.
+// Shared bits of the uploader browser suites: the real service's URL, uploaders cleaned up after each test, files of
+// random bytes, downloads, faults.
+/// <reference types="mocha" />
+import { createUploader } from '../../../src/uploader/index.ts';
+import type { CreateUploaderOptions, Uploader } from '../../../src/uploader/index.ts';
 
 /** The store-service started by web-test-runner.config.js. */
 export async function serviceUrl(): Promise<string> {
@@ -7,6 +11,27 @@ export async function serviceUrl(): Promise<string> {
 }
 
 export const TOKEN = 'dev-token-alice';
+
+/** The test service's URL, asked once when a suite loads. */
+export const baseUrl = await serviceUrl();
+
+/**
+ * The uploaders of one test file: each made against the test service with the test token and the file's `defaults`
+ * (a test's own options on top); after each test every one made is destroyed and the service's faults are cleared, so
+ * no test inherits another's workers or faults.
+ */
+export function testUploaders(defaults: Partial<CreateUploaderOptions> = {}): (options?: Partial<CreateUploaderOptions>) => Uploader {
+  const made: Uploader[] = [];
+  afterEach(async () => {
+    for (const u of made.splice(0)) u.destroy();
+    await clearFaults(baseUrl);
+  });
+  return (options = {}) => {
+    const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, ...defaults, ...options });
+    made.push(u);
+    return u;
+  };
+}
 
 /** A File of random bytes with a unique name. */
 export function randomFile(size: number, type = 'application/octet-stream'): File {

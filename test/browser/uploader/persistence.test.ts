@@ -3,22 +3,14 @@
 // activity and never outlive a finished or cancelled upload. Records are read straight from IndexedDB.
 import { expect } from '@open-wc/testing';
 import { createStore, set } from 'idb-keyval';
-import { createUploader } from '../../../src/uploader/index.ts';
-import type { CreateUploaderOptions, InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+import type { InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
+import { addFault, baseUrl, clearFaults, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, storedRecords, testUploaders } from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const DAY = 24 * 3600 * 1000;
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 }, ...options });
-  made.push(u);
-  return u;
-}
+const uploader = testUploaders({ chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
 
 /** Starts an upload, lets the service acknowledge some of it, then ends that "page life". */
 async function interruptAfter(u: Uploader, file: File, bytes: number, options: Parameters<Uploader['add']>[1] = {}): Promise<void> {
@@ -34,13 +26,6 @@ async function findInterrupted(u: Uploader, name: string): Promise<InterruptedUp
   return found!;
 }
 
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(async () => {
-  for (const u of made.splice(0)) u.destroy();
-  await clearFaults(baseUrl);
-});
 
 describe('persistence', () => {
   // First in the file: the request is made once per page, by whichever uploader comes first.

@@ -1,30 +1,15 @@
 // Two uploaders in one page are two module workers: as far as Web Locks and BroadcastChannel go, two tabs of one
 // origin. Only one of them may upload a session; the other follows its progress and ends with its file.
 import { expect } from '@open-wc/testing';
-import { createUploader } from '../../../src/uploader/index.ts';
-import type { TaskSnapshot, Uploader } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, serviceUrl, storedRecords, TOKEN } from './helpers.ts';
+import type { TaskSnapshot } from '../../../src/uploader/index.ts';
+import { addFault, baseUrl, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, storedRecords, testUploaders } from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const LOCK_PREFIX = 'store-upload-kit:session:';
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function tab(): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
-  made.push(u);
-  return u;
-}
-
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(async () => {
-  for (const u of made.splice(0)) u.destroy();
-  await clearFaults(baseUrl);
-});
+/** Each uploader a tab of its own, as far as locks and channels go. */
+const tab = testUploaders({ chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
 
 describe('two tabs, one session', () => {
   it('the second tab waits on the session lock, mirrors the first tab’s progress and ends with its file', async () => {

@@ -1,28 +1,12 @@
 // createUploader in headless Chromium: a real module worker (comlink), XHR progress, IndexedDB, the real service.
 import { expect } from '@open-wc/testing';
-import { createUploader } from '../../../src/uploader/index.ts';
-import type { TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, filesNamed, nextEvent, randomFile, sameBytes, serviceUrl, TOKEN } from './helpers.ts';
+import type { TaskSnapshot, UploadError } from '../../../src/uploader/index.ts';
+import { addFault, baseUrl, download, filesNamed, nextEvent, randomFile, sameBytes, testUploaders } from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(options: Partial<Parameters<typeof createUploader>[0]> = {}): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, backoff: { baseMs: 20, capMs: 200 }, ...options });
-  made.push(u);
-  return u;
-}
-
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(async () => {
-  for (const u of made.splice(0)) u.destroy();
-  await clearFaults(baseUrl);
-});
+const uploader = testUploaders({ backoff: { baseMs: 20, capMs: 200 } });
 
 describe('createUploader (worker)', () => {
   it('uploads a small file multipart and reports add/start/success', async () => {

@@ -8,21 +8,14 @@ import { MemorySessionStore } from '../../../src/uploader/adapters/memory-sessio
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { xhrHttp } from '../../../src/uploader/adapters/xhr-http.ts';
 import { Md5Tracker } from '../../../src/uploader/hashing/md5-tracker.ts';
-import { createUploader, UploadWorkerService } from '../../../src/uploader/index.ts';
+import { UploadWorkerService } from '../../../src/uploader/index.ts';
 import type { CreateUploaderOptions, HasherPort, SessionRecord, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, clearFaults, download, eventually, nextEvent, randomFile, sameBytes, serviceUrl, TOKEN } from './helpers.ts';
+import { addFault, baseUrl, clearFaults, download, eventually, nextEvent, randomFile, sameBytes, testUploaders } from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-let baseUrl: string;
-const made: Uploader[] = [];
-
-function uploader(options: Partial<CreateUploaderOptions> = {}): Uploader {
-  const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, backoff: { baseMs: 20, capMs: 200 }, ...options });
-  made.push(u);
-  return u;
-}
+const uploader = testUploaders({ backoff: { baseMs: 20, capMs: 200 } });
 
 /** Real trackers that count what they read, handed to the engine whatever `verify` says: the engine decides. */
 function countingHasher(): HasherPort & { opened: number; bytes(): number } {
@@ -45,13 +38,6 @@ function inPage(hasher: HasherPort, options: Partial<CreateUploaderOptions>): Up
   return uploader({ service, persist: false, ...options });
 }
 
-before(async () => {
-  baseUrl = await serviceUrl();
-});
-afterEach(async () => {
-  for (const u of made.splice(0)) u.destroy();
-  await clearFaults(baseUrl);
-});
 
 describe('verification', () => {
   it('verify: false hashes nothing, chunked or whole', async () => {
