@@ -100,7 +100,10 @@ export class ResumableUpload implements UploadStrategy {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
       // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
+      // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
+      // so the hasher works through the pause between two requests instead of waiting for the next one.
       tracker?.hashTo(this.input.file, start, end).catch(() => undefined);
+      if (end < total) tracker?.hashTo(this.input.file, end, this.sizer.next(end, total)).catch(() => undefined);
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;

@@ -1,6 +1,6 @@
 // The MD5 tracker over both implementations (hash-wasm and ts-md5): digests equal Node's, saved states resume,
 // a state of the other implementation (or of spark-md5, the JavaScript MD5 before ts-md5) is dropped and the file
-// re-hashed, rewinds re-hash only what they must.
+// re-hashed, the hash reads each byte once except where a session record needs a state behind it.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
@@ -52,18 +52,27 @@ test('a spark-md5 state (the JavaScript MD5 before ts-md5) is dropped: the file 
   assert.equal(tracker.bytesHashed, bytes.length);
 });
 
-test('the service kept less than was sent: a rewind re-hashes from the nearest saved state only', async () => {
+test("the service kept less than was sent: only the record's state moves back, and the hash never reads a byte twice for it", async () => {
   const tracker = await Md5Tracker.open('auto');
   await tracker.hashTo(blob, 0, 4 * MiB);
-  // The service kept 2.5 MiB of the 4 sent: the next request starts there.
+  // Asked again for bytes it has (a request hashed ahead of its turn): nothing is read.
+  await tracker.hashTo(blob, 3 * MiB, 4 * MiB);
+  assert.equal(tracker.bytesHashed, 4 * MiB);
+  // The service kept 2.5 MiB of the 4 sent. The session record wants the state there: from the 2 MiB checkpoint.
   const kept = 2.5 * MiB;
+  const state = await tracker.stateAt(blob, kept);
+  assert.equal(tracker.bytesHashed, 4.5 * MiB);
+  // The next request starts at 2.5 MiB: the hash takes up its 4 MiB checkpoint again and reads only what follows.
   await tracker.hashTo(blob, kept, bytes.length);
   assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
-  // 4 MiB, then 0.5 MiB from the 2 MiB checkpoint, then the rest from 2.5 MiB.
-  assert.equal(tracker.bytesHashed, 4 * MiB + 0.5 * MiB + (bytes.length - kept));
+  assert.equal(tracker.bytesHashed, 4.5 * MiB + (bytes.length - 4 * MiB));
+  // The record's state is the hash of exactly the bytes the service kept.
+  const resumed = await Md5Tracker.open('auto', state, kept);
+  await resumed.hashTo(blob, kept, bytes.length);
+  assert.equal(await resumed.digest(blob, bytes.length), md5(bytes));
 });
 
-test('small chunks are hashed from one stream: a stream is opened again only after a rewind', async () => {
+test('small chunks are hashed from one stream: a stream is opened again only where the hash has to move back', async () => {
   // Counts the reads the tracker opens: each is a `slice` of the Blob it is given (a copy per call, as from the
   // upload worker). A stream per 256 KiB chunk costs three times the CPU of one stream in Chromium.
   let opened = 0;
@@ -80,10 +89,15 @@ test('small chunks are hashed from one stream: a stream is opened again only aft
   for (let at = 0; at < 4 * MiB; at += chunk) sent.push(tracker.hashTo(copy(), at, at + chunk));
   await Promise.all(sent);
   assert.equal(opened, 1, 'a stream per chunk');
-  // The service kept 3 MiB of the 4 sent: back to the 3 MiB checkpoint, one new stream from there to the end.
-  await tracker.hashTo(copy(), 3 * MiB, bytes.length);
+  // The service kept 3.25 MiB of the 4 sent: every chunk's end is a saved state, so the record's is there without a
+  // read, and the next request's hash goes on from 4 MiB in the same stream.
+  await tracker.stateAt(copy(), 3 * MiB + chunk);
+  await tracker.hashTo(copy(), 3 * MiB + chunk, bytes.length);
   assert.equal(await tracker.digest(copy(), bytes.length), md5(bytes));
+  assert.equal(opened, 1);
+  assert.equal(tracker.bytesHashed, bytes.length);
+  // A state between two saved ones is hashed from the one below, in a stream of its own.
+  await tracker.stateAt(copy(), 3 * MiB + chunk + 64 * 1024);
   assert.equal(opened, 2);
-  assert.equal(tracker.bytesHashed, 4 * MiB + (bytes.length - 3 * MiB));
   tracker.close();
 });

@@ -43,12 +43,17 @@ export class Md5Tracker implements HashTracker {
     return tracker;
   }
 
-  hashTo(source: Blob, start: number, end: number): Promise<void> {
+  /**
+   * Hashes the request [start, end) once its turn comes; the hash only ever goes forward here. Bytes already in it
+   * (hashed ahead of their request, or sent again after the service kept less) are the same bytes of the same file
+   * and are not read twice; after `stateAt` moved back for a session record, the nearest saved state at or below
+   * `end` is taken up again rather than the gap re-read.
+   */
+  hashTo(source: Blob, _start: number, end: number): Promise<void> {
     const generation = this.generation;
     return this.queue(async () => {
-      if (generation !== this.generation) return;
-      await this.seek(source, start, generation);
-      await this.read(source, end, generation);
+      if (generation !== this.generation || this.offset >= end) return;
+      await this.seek(source, end, generation);
       if (this.offset === end) this.checkpoints.set(end, this.md5.save());
     });
   }
