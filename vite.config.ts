@@ -1,6 +1,6 @@
 // Builds the self-contained browser bundle: dist/browser/store-upload-kit.js exports the whole public API with every
-// dependency inside, and the upload worker is emitted beside it. A page without a bundler loads it with one
-// <script type="module">.
+// dependency inside, dist/browser/store-upload-kit-elements.js only the elements, and the upload worker is emitted
+// beside them. A page without a bundler loads one of them with one <script type="module">.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,9 +50,14 @@ export default defineConfig({
     sourcemap: true,
     minify: true,
     lib: {
-      entry: resolve(root, 'src/browser.ts'),
+      entry: {
+        'store-upload-kit': resolve(root, 'src/browser.ts'),
+        // The elements alone: a page that only places `store-*` elements fetches about half as much before anyone
+        // uploads (the uploader's page half, the client and the protocol load when the elements need them).
+        'store-upload-kit-elements': resolve(root, 'src/elements/index.ts'),
+      },
       formats: ['es'],
-      fileName: () => 'store-upload-kit.js',
+      fileName: (_format, name) => `${name}.js`,
     },
     rolldownOptions: {
       // Everything is bundled: the page has no bundler and no node_modules.

@@ -63,6 +63,7 @@ const APPS = [
   { name: 'webpack 5', page: 'apps/webpack/index.html' },
   { name: 'plain page, script tag from the package', page: 'apps/script-tag/index.html' },
   { name: 'plain page, script tag from a static copy', page: 'apps/script-tag/static-copy.html' },
+  { name: 'plain page, elements-only script tag', page: 'apps/script-tag/elements.html' },
 ];
 
 for (const app of APPS) {
@@ -85,3 +86,24 @@ for (const app of APPS) {
     expect(errors).toEqual([]);
   });
 }
+
+test('plain page, elements-only script tag: only the elements load until someone is about to upload', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script' || request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname.split('/').pop()!);
+  });
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto(`${siteUrl}/apps/script-tag/elements.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}`);
+  const uploader = page.locator('store-uploader');
+  await expect(uploader.locator('store-dropzone')).toBeVisible();
+  await page.evaluate(() => (document.querySelector('store-uploader') as unknown as { updateComplete: Promise<unknown> }).updateComplete);
+  // Lit and the elements, nothing of the uploader: no facade, no client, no worker.
+  expect(scripts).toContain('store-upload-kit-elements.js');
+  expect(scripts.filter((name) => /uploader|client|worker/.test(name))).toEqual([]);
+  expect(workers).toEqual([]);
+  // A pointer over the element is the sign of intent: the uploader and its worker follow.
+  await uploader.hover();
+  await expect.poll(() => workers.length).toBeGreaterThan(0);
+  expect(scripts.some((name) => name.startsWith('uploader-facade'))).toBe(true);
+});
