@@ -164,8 +164,11 @@ export interface ChannelPort {
  * worker), so every answer is a promise and the source is passed by reference (a Blob), never as bytes.
  */
 export interface HashTracker {
-  /** Hashes [start, end) of `source`, first moving to `start` (a rewind or a skip) when the hash is elsewhere. */
-  hashTo(source: Blob, start: number, end: number): Promise<void>;
+  /**
+   * Hashes `source` forward through `end`, after the calls queued before it; nothing when the hash is already there.
+   * It never moves back: only `stateAt` does, for a state below the hash.
+   */
+  hashTo(source: Blob, end: number): Promise<void>;
   /** The state covering [0, offset), to store with an acknowledged offset; no rewind goes below it afterwards. */
   stateAt(source: Blob, offset: number): Promise<SavedHash>;
   /** Hex digest of [0, offset). */

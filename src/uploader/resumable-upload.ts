@@ -102,8 +102,8 @@ export class ResumableUpload implements UploadStrategy {
       // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
       // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
       // so the hasher works through the pause between two requests instead of waiting for the next one.
-      tracker?.hashTo(this.input.file, start, end).catch(() => undefined);
-      if (end < total) tracker?.hashTo(this.input.file, end, this.sizer.next(end, total)).catch(() => undefined);
+      tracker?.hashTo(this.input.file, end).catch(() => undefined);
+      if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;

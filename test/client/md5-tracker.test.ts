@@ -16,10 +16,10 @@ for (const preference of ['auto', 'js'] as const) {
   test(`${preference}: chunks hashed ahead, states saved at acknowledged offsets, digest equals Node's`, async () => {
     const tracker = await Md5Tracker.open(preference);
     const cut = 768 * 1024;
-    const queued = [tracker.hashTo(blob, 0, cut), tracker.hashTo(blob, cut, 3 * MiB)];
+    const queued = [tracker.hashTo(blob, cut), tracker.hashTo(blob, 3 * MiB)];
     const state = await tracker.stateAt(blob, cut);
     await Promise.all(queued);
-    await tracker.hashTo(blob, 3 * MiB, bytes.length);
+    await tracker.hashTo(blob, bytes.length);
     assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
     assert.equal(tracker.bytesHashed, bytes.length);
 
@@ -27,7 +27,7 @@ for (const preference of ['auto', 'js'] as const) {
     const kept = savedHashOf(structuredClone(state));
     assert.deepEqual(kept, state);
     const resumed = await Md5Tracker.open(preference, kept, cut);
-    await resumed.hashTo(blob, cut, bytes.length);
+    await resumed.hashTo(blob, bytes.length);
     assert.equal(await resumed.digest(blob, bytes.length), md5(bytes));
     assert.equal(resumed.bytesHashed, bytes.length - cut);
   });
@@ -35,10 +35,10 @@ for (const preference of ['auto', 'js'] as const) {
 
 test('a state of the other implementation is dropped: the file is re-hashed from byte 0', async () => {
   const js = await Md5Tracker.open('js');
-  await js.hashTo(blob, 0, 2 * MiB);
+  await js.hashTo(blob, 2 * MiB);
   const jsState = await js.stateAt(blob, 2 * MiB);
   const wasm = await Md5Tracker.open('auto', jsState, 2 * MiB);
-  await wasm.hashTo(blob, 2 * MiB, bytes.length);
+  await wasm.hashTo(blob, bytes.length);
   assert.equal(await wasm.digest(blob, bytes.length), md5(bytes));
   assert.equal(wasm.bytesHashed, bytes.length);
 });
@@ -47,28 +47,28 @@ test('a spark-md5 state (the JavaScript MD5 before ts-md5) is dropped: the file 
   const spark = { impl: 'js', state: { buff: 'x'.repeat(10), length: 2 * MiB - 10, hash: [1, 2, 3, 4] } };
   assert.equal(savedHashOf(spark), undefined);
   const tracker = await Md5Tracker.open('js', savedHashOf(spark), 2 * MiB);
-  await tracker.hashTo(blob, 2 * MiB, bytes.length);
+  await tracker.hashTo(blob, bytes.length);
   assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
   assert.equal(tracker.bytesHashed, bytes.length);
 });
 
 test("the service kept less than was sent: only the record's state moves back, and the hash never reads a byte twice for it", async () => {
   const tracker = await Md5Tracker.open('auto');
-  await tracker.hashTo(blob, 0, 4 * MiB);
+  await tracker.hashTo(blob, 4 * MiB);
   // Asked again for bytes it has (a request hashed ahead of its turn): nothing is read.
-  await tracker.hashTo(blob, 3 * MiB, 4 * MiB);
+  await tracker.hashTo(blob, 4 * MiB);
   assert.equal(tracker.bytesHashed, 4 * MiB);
   // The service kept 2.5 MiB of the 4 sent. The session record wants the state there: from the 2 MiB checkpoint.
   const kept = 2.5 * MiB;
   const state = await tracker.stateAt(blob, kept);
   assert.equal(tracker.bytesHashed, 4.5 * MiB);
   // The next request starts at 2.5 MiB: the hash takes up its 4 MiB checkpoint again and reads only what follows.
-  await tracker.hashTo(blob, kept, bytes.length);
+  await tracker.hashTo(blob, bytes.length);
   assert.equal(await tracker.digest(blob, bytes.length), md5(bytes));
   assert.equal(tracker.bytesHashed, 4.5 * MiB + (bytes.length - 4 * MiB));
   // The record's state is the hash of exactly the bytes the service kept.
   const resumed = await Md5Tracker.open('auto', state, kept);
-  await resumed.hashTo(blob, kept, bytes.length);
+  await resumed.hashTo(blob, bytes.length);
   assert.equal(await resumed.digest(blob, bytes.length), md5(bytes));
 });
 
@@ -86,13 +86,13 @@ test('small chunks are hashed from one stream: a stream is opened again only whe
   const tracker = await Md5Tracker.open('auto');
   const chunk = 256 * 1024;
   const sent: Promise<void>[] = [];
-  for (let at = 0; at < 4 * MiB; at += chunk) sent.push(tracker.hashTo(copy(), at, at + chunk));
+  for (let at = 0; at < 4 * MiB; at += chunk) sent.push(tracker.hashTo(copy(), at + chunk));
   await Promise.all(sent);
   assert.equal(opened, 1, 'a stream per chunk');
   // The service kept 3.25 MiB of the 4 sent: every chunk's end is a saved state, so the record's is there without a
   // read, and the next request's hash goes on from 4 MiB in the same stream.
   await tracker.stateAt(copy(), 3 * MiB + chunk);
-  await tracker.hashTo(copy(), 3 * MiB + chunk, bytes.length);
+  await tracker.hashTo(copy(), bytes.length);
   assert.equal(await tracker.digest(copy(), bytes.length), md5(bytes));
   assert.equal(opened, 1);
   assert.equal(tracker.bytesHashed, bytes.length);

@@ -17,7 +17,7 @@ export function workerHasher(start: () => Worker, preference: Md5Preference): Ha
       const id = next++;
       await service.open(id, preference, saved, offset);
       return {
-        hashTo: (source, from, end) => service.hashTo(id, source, from, end),
+        hashTo: (source, end) => service.hashTo(id, source, end),
         stateAt: (source, at) => service.stateAt(id, source, at),
         digest: (source, at) => service.digest(id, source, at),
         abort: () => void service.abort(id),

@@ -7,7 +7,7 @@ import type { HashTracker } from '../ports.ts';
 export function deferredTracker(opening: Promise<HashTracker>): HashTracker {
   opening.catch(() => undefined); // each call reports the failure itself
   return {
-    hashTo: (source, start, end) => opening.then((t) => t.hashTo(source, start, end)),
+    hashTo: (source, end) => opening.then((t) => t.hashTo(source, end)),
     stateAt: (source, offset) => opening.then((t) => t.stateAt(source, offset)),
     digest: (source, offset) => opening.then((t) => t.digest(source, offset)),
     abort: () => void opening.then((t) => t.abort(), () => undefined),

@@ -13,8 +13,8 @@ export class HashWorkerService {
   async open(id: number, preference: Md5Preference, saved: SavedHash | undefined, offset: number): Promise<void> {
     this.trackers.set(id, await Md5Tracker.open(preference, saved, offset));
   }
-  hashTo(id: number, source: Blob, start: number, end: number): Promise<void> {
-    return this.need(id).hashTo(source, start, end);
+  hashTo(id: number, source: Blob, end: number): Promise<void> {
+    return this.need(id).hashTo(source, end);
   }
   stateAt(id: number, source: Blob, offset: number): Promise<SavedHash> {
     return this.need(id).stateAt(source, offset);

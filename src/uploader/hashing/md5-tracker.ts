@@ -44,12 +44,12 @@ export class Md5Tracker implements HashTracker {
   }
 
   /**
-   * Hashes the request [start, end) once its turn comes; the hash only ever goes forward here. Bytes already in it
-   * (hashed ahead of their request, or sent again after the service kept less) are the same bytes of the same file
-   * and are not read twice; after `stateAt` moved back for a session record, the nearest saved state at or below
-   * `end` is taken up again rather than the gap re-read.
+   * Hashes through `end` once its turn comes; the hash only ever goes forward here. Bytes already in it (hashed ahead
+   * of their request, or sent again after the service kept less) are the same bytes of the same file and are not
+   * read twice; after `stateAt` moved back for a session record, the nearest saved state at or below `end` is taken
+   * up again rather than the gap re-read.
    */
-  hashTo(source: Blob, _start: number, end: number): Promise<void> {
+  hashTo(source: Blob, end: number): Promise<void> {
     const generation = this.generation;
     return this.queue(async () => {
       if (generation !== this.generation || this.offset >= end) return;
