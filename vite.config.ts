@@ -62,6 +62,12 @@ export default defineConfig({
     rolldownOptions: {
       // Everything is bundled: the page has no bundler and no node_modules.
       external: [],
+      // Both entries export `en`, the whole of English, so the half the elements load with their first row
+      // (`en-later.ts`) is in them from the start: expected here, where it is not in an app's bundle.
+      onLog(level, log, handler) {
+        if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && log.message.includes('/i18n/en-later.ts')) return;
+        handler(level, log);
+      },
       // Library mode keeps whitespace in ES output for later bundlers; this bundle is the end product a page
       // fetches, so it is minified whole.
       output: { minify: true },

@@ -105,7 +105,13 @@ const KB = 1000;
 // the worker +0.2 kB (15.1 kB): the session a cancelled session-start request still makes is cancelled too. In review,
 // the page and the worker came to share one way of opening the session database: up front 22.0 kB, worker 15.2 kB.
 // Then `<store-uploader>.getUploader()` (+34 bytes up front), so scripts can await the uploader it loads on intent.
-export const BUDGETS = { kit: 49.9 * KB, mainThread: 34.8 * KB, mainThreadUpFront: 22.2 * KB, worker: 15 * 1024 } as const;
+// Then issue 14's 20 KiB up front reached (22.0 → 20.4 kB; its budget is now the target): the English words of rows,
+// the share step and unfinished uploads load with them (−0.7 kB); the dropzone's intake (folder walk, restrictions,
+// adding in slices) at the first sign of intent (−0.2 kB); the per-file conversion list when files wait for it;
+// the rows' icon-button styles with the rows; and the facade names its two modules, so `stored-sessions.ts` is no
+// longer a chunk of its own (−0.3 kB). By the first upload that is +0.5 kB (35.1 kB, kit 50.3 kB): two more chunks,
+// each gzipped on its own.
+export const BUDGETS = { kit: 50.4 * KB, mainThread: 35.2 * KB, mainThreadUpFront: 20 * 1024, worker: 15 * 1024 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;
@@ -121,6 +127,23 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: true,
     upFront: false,
     why: 'when a progress list first has a row: the first file added',
+  },
+  'src/elements/i18n/en-later.ts': {
+    label: 'English words of rows, share step and unfinished uploads',
+    firstUpload: true,
+    upFront: false,
+    why: 'with the first row, the share step or the list of unfinished uploads, whatever the page language (English is the base of overrides)',
+  },
+  'src/elements/internal/intake.ts': {
+    label: 'intake of the dropzone (folder walk, restrictions, adding in slices)',
+    firstUpload: true,
+    upFront: false,
+    why: 'at the first sign of intent on a dropzone (pointer, focus, drag), or with the first files',
+  },
+  'src/elements/uploader/pending-files.ts': {
+    label: 'files waiting for a conversion choice in <store-uploader conversion="per-file">',
+    firstUpload: false,
+    why: 'only with conversion="per-file", once files wait for their choice',
   },
   'src/elements/internal/uploader-facade.ts': {
     label: 'uploader facade (createUploader, comlink)',
@@ -422,7 +445,7 @@ export function overBudget(report: SizeReport): string[] {
   if (report.kitGzip >= BUDGETS.kit) over.push(`whole kit ${kB(report.kitGzip)} is not under ${kB(BUDGETS.kit)}`);
   if (report.workerGzip >= BUDGETS.worker) over.push(`upload worker ${kB(report.workerGzip)} is not under ${kB(BUDGETS.worker)}`);
   if (report.mainThreadGzip >= BUDGETS.mainThread) over.push(`main-thread part ${kB(report.mainThreadGzip)} is not under ${kB(BUDGETS.mainThread)}`);
-  if (report.mainThreadUpFrontGzip >= BUDGETS.mainThreadUpFront) over.push(`main thread up front ${kB(report.mainThreadUpFrontGzip)} is not under ${kB(BUDGETS.mainThreadUpFront)}`);
+  if (report.mainThreadUpFrontGzip > BUDGETS.mainThreadUpFront) over.push(`main thread up front ${report.mainThreadUpFrontGzip} bytes is over 20 KiB (${BUDGETS.mainThreadUpFront} bytes)`);
   for (const module of report.unexplained) over.push(`lazy chunk ${module} is not listed in LAZY_CHUNKS (scripts/check-size.ts); it is counted in the budget`);
   return over;
 }
@@ -440,7 +463,7 @@ async function main(): Promise<void> {
   const target = (budget: number, goal: number) => (budget === goal ? `budget < ${kB(budget)}` : `budget < ${kB(budget)} (issue 6 target < ${kB(goal)})`);
   console.log(`\nwhole kit (main thread + worker):   ${kB(report.kitGzip)} min+gzip, ${target(BUDGETS.kit, TARGETS.kit)}`);
   console.log(`main-thread part:                   ${kB(report.mainThreadGzip)} min+gzip, ${target(BUDGETS.mainThread, TARGETS.mainThread)}`);
-  console.log(`main thread up front:               ${kB(report.mainThreadUpFrontGzip)} min+gzip, budget < ${kB(BUDGETS.mainThreadUpFront)} (issue 14 target ≤ 20 KiB)`);
+  console.log(`main thread up front:               ${kB(report.mainThreadUpFrontGzip)} min+gzip (${report.mainThreadUpFrontGzip} bytes), budget ≤ 20 KiB (${BUDGETS.mainThreadUpFront} bytes), issue 14's target`);
   const vite = await measureUpFrontWithVite();
   console.log(`  the same page built by Vite:      ${kB(vite.gzipBytes)} min+gzip in ${vite.files} file${vite.files === 1 ? '' : 's'}, reported only`);
   console.log(`upload worker:                      ${kB(report.workerGzip)} min+gzip, budget < ${kB(BUDGETS.worker)}`);

@@ -57,9 +57,10 @@ const DIRECT_OK = new Set(['src/client → src/protocol', 'src/uploader → src/
 /**
  * Single modules of a lower layer that a higher one may name directly, for the same reason: the elements ask whether
  * uploads were left unfinished before they load the uploader, and through `src/uploader/index.ts` a bundler that
- * splits by file (esbuild) would put the whole uploader facade into every page's first chunk.
+ * splits by file (esbuild) would put the whole uploader facade into every page's first chunk. The facade they load
+ * on demand names its two modules, or esbuild counts every module the entry re-exports as reached from it.
  */
-const DIRECT_MODULES = new Set(['src/uploader/stored-sessions.ts']);
+const DIRECT_MODULES = new Set(['src/uploader/stored-sessions.ts', 'src/uploader/create-uploader.ts', 'src/uploader/before-upload-loader.ts']);
 
 /** The kit's entries a layer may import by package name (the service is a separate package that depends on the kit). */
 const KIT_ENTRIES: Record<string, readonly string[]> = { server: ['store-upload-kit/protocol'] };

@@ -1,12 +1,12 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations } from 'lit';
-import { inSlices } from '../internal/in-slices.ts';
 import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
 import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
-import { applyRestrictions, countAdded } from '../internal/restrictions.ts';
+import { countAdded } from '../internal/count-added.ts';
+import { loadedIntake, loadIntake, preloadIntake } from '../internal/lazy-intake.ts';
 import { uploadTarget } from '../internal/upload-target.ts';
 import { pickWithHandles } from '../internal/pick-with-handles.ts';
 import { StoreElement } from '../internal/store-element.ts';
@@ -145,6 +145,8 @@ export class StoreDropzone extends StoreElement {
     this.flatten = false;
     this.rejected = [];
     this.dragging = false;
+    // What handles arriving files loads at the first sign of intent, so that they do not wait for it.
+    for (const intent of ['pointerenter', 'focusin', 'dragenter'] as const) this.addEventListener(intent, preloadIntake, { once: true });
     this.addEventListener('dragenter', this.#onDragEnter);
     this.addEventListener('dragover', this.#onDragOver);
     this.addEventListener('dragleave', this.#onDragLeave);
@@ -183,10 +185,13 @@ export class StoreDropzone extends StoreElement {
 
   /**
    * Checks and adds files as if they had been dropped; what the drop, paste and browse paths all end in. `folders`
-   * are the paths of empty folders to create beside them (`photos/empty`).
+   * are the paths of empty folders to create beside them (`photos/empty`). Rejects only when the code that checks
+   * them cannot load (the page went offline before any sign of intent).
    */
   async addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
     if (this.disabled || files.length + folders.length === 0) return;
+    // Once loaded (at the first sign of intent), the checks run and `store-files-add` fires in the caller's task.
+    const { applyRestrictions, inSlices } = loadedIntake() ?? (await loadIntake());
     const already = this.alreadyAdded?.() ?? countAdded(this.uploader?.snapshot.tasks ?? []);
     const rules = {
       multiple: this.multiple,

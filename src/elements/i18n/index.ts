@@ -4,6 +4,7 @@
  */
 export { en } from './en.ts';
 export { BUILT_IN_LANGUAGES, builtInLanguage } from './languages.ts';
-export { mergeI18n, resolveI18n } from './resolve.ts';
+export { mergeI18n } from './merge.ts';
+export { resolveI18n } from './resolve.ts';
 export { plural } from './plural.ts';
 export type { StoreI18n, StoreI18nOverrides, DeepPartial, SummaryCounts } from './types.ts';

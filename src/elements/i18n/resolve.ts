@@ -1,24 +1,6 @@
-import { en } from './en.ts';
-import { loadLanguage, loadedLanguage } from './languages.ts';
+import { englishWords, loadLanguage, loadedLanguage } from './languages.ts';
+import { mergeI18n } from './merge.ts';
 import type { DeepPartial, StoreI18n } from './types.ts';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Merges `overrides` over `base` at every depth; functions and strings are replaced whole. */
-export function mergeI18n(base: StoreI18n, overrides?: DeepPartial<StoreI18n>): StoreI18n {
-  if (!overrides) return base;
-  const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
-    const out: Record<string, unknown> = { ...a };
-    for (const [key, value] of Object.entries(b)) {
-      if (value === undefined) continue;
-      out[key] = isPlainObject(value) && isPlainObject(a[key]) ? merge(a[key], value) : value;
-    }
-    return out;
-  };
-  return merge(base as unknown as Record<string, unknown>, overrides as Record<string, unknown>) as unknown as StoreI18n;
-}
 
 /**
  * The words for an element: the built-in language of the nearest `lang` attribute (crossing shadow roots), English
@@ -29,7 +11,7 @@ export function mergeI18n(base: StoreI18n, overrides?: DeepPartial<StoreI18n>): 
 export function resolveI18n(element: Element, overrides?: DeepPartial<StoreI18n>): StoreI18n {
   const lang = languageOf(element);
   void loadLanguage(lang);
-  return mergeI18n(loadedLanguage(lang) ?? en, overrides);
+  return mergeI18n(loadedLanguage(lang) ?? englishWords(), overrides);
 }
 
 /** The load an element must wait for before rendering in its page language, or `undefined` when its words are here. */

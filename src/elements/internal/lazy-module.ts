@@ -6,7 +6,7 @@ export interface LazyModule<M> {
   load(): Promise<M>;
 }
 
-/** `importer` must be the literal `() => import('./x.ts')`, so that bundlers see the chunk. */
+/** `importer` must call the literal `import('./x.ts')`, so that bundlers see the chunk. */
 export function lazyModule<M>(importer: () => Promise<M>): LazyModule<M> {
   let loaded: M | undefined;
   let loading: Promise<M> | undefined;

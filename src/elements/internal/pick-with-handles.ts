@@ -4,7 +4,7 @@
  * without the user choosing the file again.
  */
 import type { PickedFile } from '../events.ts';
-import { collectFromHandle } from './collect-files.ts';
+import { loadIntake } from './lazy-intake.ts';
 
 /** The pickers, which TypeScript's DOM lib does not declare. */
 interface PickerWindow {
@@ -27,7 +27,10 @@ export async function pickWithHandles(kind: 'files' | 'folder', options: { multi
   const picker = kind === 'files' ? w.showOpenFilePicker : w.showDirectoryPicker;
   if (typeof picker !== 'function') return 'fallback';
   try {
-    if (kind === 'folder') return await collectFromHandle(await w.showDirectoryPicker!({ mode: 'read' }));
+    if (kind === 'folder') {
+      const folder = await w.showDirectoryPicker!({ mode: 'read' });
+      return await (await loadIntake()).collectFromHandle(folder);
+    }
     const types = pickerTypes(options.accept);
     const handles = await w.showOpenFilePicker!({ multiple: options.multiple, ...(types && { types }) });
     return await Promise.all(

@@ -1,6 +1,5 @@
-/** The dropzone's `accept`, `multiple`, size and count rules as one pure function. */
+/** The dropzone's `accept`, `multiple`, size and count rules as one pure function (loaded with `intake.ts`). */
 import type { PickedFile, RejectedFile } from '../events.ts';
-import type { TaskSnapshot } from '../../uploader/index.ts';
 
 /** The rules; an unset (or 0) rule allows everything. */
 export interface Restrictions {
@@ -57,17 +56,4 @@ function matchesAccept(file: File, patterns: readonly string[]): boolean {
     if (p.endsWith('/*')) return type.startsWith(p.slice(0, -1));
     return type === p;
   });
-}
-
-/**
- * What `maxFiles` and `maxTotalSize` count as already added: the listed uploads that are not cancelled (for files,
- * not failed either), plus files waiting to be uploaded.
- */
-export function countAdded(tasks: readonly TaskSnapshot[], pending: readonly PickedFile[] = []): { files: number; bytes: number } {
-  const listed = tasks.filter((t) => t.state !== 'cancelled');
-  const sum = (sizes: number[]) => sizes.reduce((total, n) => total + n, 0);
-  return {
-    files: listed.filter((t) => t.state !== 'failed').length + pending.length,
-    bytes: sum(listed.map((t) => t.total)) + sum(pending.map((p) => p.file.size)),
-  };
 }

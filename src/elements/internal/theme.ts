@@ -56,22 +56,6 @@ export const themeStyles = css`
     background: var(--_accent);
     border-color: var(--_accent);
   }
-  button.icon-button {
-    display: inline-grid;
-    place-items: center;
-    inline-size: 2rem;
-    block-size: 2rem;
-    min-block-size: 0;
-    padding: 0;
-    border-color: transparent;
-    background: transparent;
-    color: var(--_muted);
-    border-radius: 999px;
-  }
-  button.icon-button:hover {
-    background: var(--_bg-alt);
-    color: var(--_fg);
-  }
   button:disabled {
     cursor: not-allowed;
     opacity: 0.6;

@@ -5,6 +5,23 @@ import { css } from 'lit';
  * (they load with the row code, `rows.ts`). States differ by icon shape and colour as well as words.
  */
 export const rowStyles = css`
+  /* The rows' round icon buttons (actions, download): only rows have them. */
+  button.icon-button {
+    display: inline-grid;
+    place-items: center;
+    inline-size: 2rem;
+    block-size: 2rem;
+    min-block-size: 0;
+    padding: 0;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_muted);
+    border-radius: 999px;
+  }
+  button.icon-button:hover {
+    background: var(--_bg-alt);
+    color: var(--_fg);
+  }
   .header {
     display: grid;
     gap: 0.375rem;

@@ -1,5 +1,6 @@
 import { nothing } from 'lit';
 import type { ReactiveController, TemplateResult } from 'lit';
+import { withEnglishLater } from '../i18n/languages.ts';
 import type { StoreI18n } from '../i18n/types.ts';
 import type { InterruptedUpload, Uploader } from '../../uploader/index.ts';
 import type { InterruptedHost, InterruptedState } from './interrupted-view.ts';
@@ -42,7 +43,7 @@ export class InterruptedUploads implements ReactiveController, InterruptedState 
     uploader?.interrupted().then(
       (list) => {
         if (this.host.activeUploader !== uploader || !list.length) return;
-        loading ??= import('./interrupted-view.ts').then((m) => (view = m));
+        loading ??= withEnglishLater(import('./interrupted-view.ts')).then((m) => (view = m));
         loading.then(
           () => this.host.activeUploader === uploader && this.set(list),
           () => (loading = undefined),

@@ -1,6 +1,6 @@
 /**
  * The "share with" step of `<store-uploader>`: its form, and what submitting it does. It is a chunk of its own
- * (`lazy-share-step.ts`), loaded the first time an element with `share` has uploaded files to offer, so pages
+ * (`lazy-views.ts`), loaded the first time an element with `share` has uploaded files to offer, so pages
  * that never share never download it.
  */
 import { html } from 'lit';

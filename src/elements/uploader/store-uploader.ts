@@ -1,8 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
 import type { PickedFile } from '../events.ts';
-import { targetsFor } from '../conversion-picker/import-formats.ts';
-import type { ImportFormats } from '../conversion-picker/import-formats.ts';
+import { targetsFor, type ImportFormats } from '../conversion-picker/import-formats.ts';
 import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
@@ -15,14 +14,14 @@ import { UploaderController } from '../internal/uploader-controller.ts';
 import type { BeforeUpload, ImageResizeOptions, Uploader } from '../../uploader/index.ts';
 import { addFromHost } from './add-picked.ts';
 import { uploadTarget } from '../internal/upload-target.ts';
-import { countAdded } from '../internal/restrictions.ts';
-import { renderGlobalConversion, renderPending } from './conversion-sections.ts';
+import { countAdded } from '../internal/count-added.ts';
+import { renderGlobalConversion } from './global-conversion.ts';
 import { FormValue } from './form-value.ts';
 import { DROPZONE_PARTS, LIST_PARTS } from './inner-parts.ts';
 import { ImportFormatsLoader } from './import-formats-loader.ts';
 import { imageResizeAttribute, OwnedUploader } from './owned-uploader.ts';
 import { InterruptedUploads } from './interrupted-uploads.ts';
-import { loadShareStep, loadedShareStep } from './lazy-share-step.ts';
+import { pendingFiles, shareStep } from './lazy-views.ts';
 import type { ShareFunction } from './share.ts';
 import { shareHostOf } from './share-host.ts';
 import type { ShareStepHost } from './share-step.ts';
@@ -220,11 +219,12 @@ export class StoreUploader extends StoreElement {
     this.#owned.destroy();
   }
 
-  /** The share step, when the next render shows it. */
+  /** The share step and the files waiting for a conversion choice, when the next render shows them. */
   protected override pendingLoad(): Promise<unknown> | undefined {
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
     const uploaded = this.#form.value.length > 0 || !!this.#active?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
-    return this.share && uploaded && !loadedShareStep() ? loadShareStep() : undefined;
+    const loads = [this.share && uploaded && !shareStep.loaded() && shareStep.load(), this.conversion === 'per-file' && this.pending.length > 0 && !pendingFiles.loaded() && pendingFiles.load()];
+    return loads.some(Boolean) ? Promise.all(loads) : undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -296,8 +296,8 @@ export class StoreUploader extends StoreElement {
           .i18n=${this.i18n}
           @store-files-add=${this.#onAdd}
         ></store-dropzone>
-        ${this.conversion === 'per-file' && this.pending.length
-          ? renderPending(t, this.pending, { formats: this.#formats.now, i18n: this.i18n, colorScheme: this.colorScheme }, {
+        ${this.conversion === 'per-file' && this.pending.length && pendingFiles.loaded()
+          ? pendingFiles.loaded()!.renderPending(t, this.pending, { formats: this.#formats.now, i18n: this.i18n, colorScheme: this.colorScheme }, {
               upload: this.#uploadPending,
               clear: () => {
                 this.pending = [];
@@ -320,10 +320,10 @@ export class StoreUploader extends StoreElement {
   }
 
   #renderShare(count: number) {
-    const step = loadedShareStep();
+    const step = shareStep.loaded();
     if (!step) {
       // Only when the value changed between scheduling and rendering, or the load failed: render once it is here.
-      loadShareStep().then(
+      shareStep.load().then(
         () => this.requestUpdate(),
         () => undefined,
       );

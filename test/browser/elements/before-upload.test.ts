@@ -9,7 +9,7 @@ import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzon
 import { he } from '../../../src/elements/i18n/he.ts';
 import type { BeforeUpload, Uploader } from '../../../src/uploader/index.ts';
 import { baseUrl, download, filesNamed, sameBytes, testUploaders, TOKEN } from '../uploader/helpers.ts';
-import { nextEvent, text } from './helpers.ts';
+import { chooseFiles, nextEvent, text } from './helpers.ts';
 
 const uploaderFor = testUploaders();
 
@@ -17,13 +17,6 @@ function zoneOf(el: StoreUploader): StoreDropzone {
   return el.shadowRoot!.querySelector('store-dropzone')!;
 }
 
-function chooseFiles(zone: StoreDropzone, files: File[]): void {
-  const input = zone.shadowRoot!.getElementById('files') as HTMLInputElement;
-  const dt = new DataTransfer();
-  for (const f of files) dt.items.add(f);
-  input.files = dt.files;
-  input.dispatchEvent(new Event('change'));
-}
 
 async function mountUploader(hook: BeforeUpload | undefined, lang = 'en', uploader?: Uploader): Promise<StoreUploader> {
   const wrapper = await fixture(

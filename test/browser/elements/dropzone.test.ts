@@ -1,19 +1,12 @@
 /// <reference types="mocha" />
 import { expect, fixture, html } from '@open-wc/testing';
-import { makeFile as file, nextEvent as oneEvent } from './helpers.ts';
+import { chooseFiles, makeFile as file, nextEvent as oneEvent } from './helpers.ts';
 import '../../../src/elements/dropzone/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
-import { collectFromHandle } from '../../../src/elements/internal/collect-files.ts';
+import { collectFromHandle } from '../../../src/elements/internal/walk-folders.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
 import type { AddOptions } from '../../../src/uploader/index.ts';
 
-function chooseFiles(zone: StoreDropzone, files: File[], inputId = 'files'): void {
-  const input = zone.shadowRoot!.getElementById(inputId) as HTMLInputElement;
-  const dt = new DataTransfer();
-  for (const f of files) dt.items.add(f);
-  input.files = dt.files;
-  input.dispatchEvent(new Event('change', { bubbles: true }));
-}
 
 function dragEvent(type: string, files: File[] = []): DragEvent {
   const dt = new DataTransfer();

@@ -7,7 +7,7 @@ import '../../../src/elements/dropzone/define.ts';
 import '../../../src/elements/uploader/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
-import { collectFromHandle } from '../../../src/elements/internal/collect-files.ts';
+import { collectFromHandle } from '../../../src/elements/internal/walk-folders.ts';
 import { createUploader, type Uploader } from '../../../src/uploader/index.ts';
 import { download, eventually, folderTree, newFolder, sameBytes, serviceUrl, TOKEN } from '../uploader/helpers.ts';
 

@@ -12,6 +12,15 @@ export function makeFile(name: string, size: number, type = 'text/plain'): File 
   return new File([new Uint8Array(size)], name, { type });
 }
 
+/** Chooses `files` in a dropzone's file input (`folder` for "Browse folder"), as the browser's chooser does. */
+export function chooseFiles(zone: Element, files: File[], inputId: 'files' | 'folder' = 'files'): void {
+  const input = zone.shadowRoot!.getElementById(inputId) as HTMLInputElement;
+  const dt = new DataTransfer();
+  for (const f of files) dt.items.add(f);
+  input.files = dt.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
 /** Visible text of an element with runs of white space collapsed. */
 export function text(node: Element | null | undefined): string {
   return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -5,17 +5,12 @@ import type { StoreUploader } from '../../../src/elements/uploader/store-uploade
 import type { StoreConversionPicker } from '../../../src/elements/conversion-picker/store-conversion-picker.ts';
 import type { ShareGrant } from '../../../src/elements/events.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
-import { makeFile, nextEvent, text } from './helpers.ts';
+import { makeFile, nextEvent, text, chooseFiles as chooseInZone } from './helpers.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };
 
 function chooseFiles(el: StoreUploader, files: File[]): void {
-  const zone = el.shadowRoot!.querySelector('store-dropzone')!;
-  const input = zone.shadowRoot!.getElementById('files') as HTMLInputElement;
-  const dt = new DataTransfer();
-  for (const f of files) dt.items.add(f);
-  input.files = dt.files;
-  input.dispatchEvent(new Event('change'));
+  chooseInZone(el.shadowRoot!.querySelector('store-dropzone')!, files);
 }
 
 /** Focusable controls in composed-tree order (how Tab walks them when no positive tabindex is used). */

@@ -9,17 +9,10 @@ import type { StoreProgressList } from '../../../src/elements/progress-list/stor
 import type { StoreConversionPicker } from '../../../src/elements/conversion-picker/store-conversion-picker.ts';
 import type { StoreEventName } from '../../../src/elements/events.ts';
 import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
-import { makeFile, text } from './helpers.ts';
+import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'] };
 
-function chooseFiles(zone: StoreDropzone, files: File[]): void {
-  const input = zone.shadowRoot!.getElementById('files') as HTMLInputElement;
-  const dt = new DataTransfer();
-  for (const f of files) dt.items.add(f);
-  input.files = dt.files;
-  input.dispatchEvent(new Event('change'));
-}
 
 const innerZone = (el: StoreUploader): StoreDropzone => el.shadowRoot!.querySelector('store-dropzone')!;
 const innerList = (el: StoreUploader): StoreProgressList => el.shadowRoot!.querySelector('store-progress-list')!;
@@ -91,7 +84,9 @@ describe('elements as a page meets them', () => {
     document.addEventListener('store-files-add', cancel);
     try {
       const el = await fixture<StoreUploader>(html`<store-uploader .uploader=${uploader}></store-uploader>`);
+      const first = nextEvent(document, 'store-files-add');
       chooseFiles(innerZone(el), [makeFile('a.txt', 1)]);
+      await first;
       // A second choice, not cancelled, is handled after the first: once it is added, the first was decided.
       document.removeEventListener('store-files-add', cancel);
       chooseFiles(innerZone(el), [makeFile('b.txt', 1)]);
@@ -209,7 +204,7 @@ describe('elements as a page meets them', () => {
   it('Escape dismisses the list of refused files, and focus goes back to "Browse files"', async () => {
     const zone = await fixture<StoreDropzone>(html`<store-dropzone accept=".csv"></store-dropzone>`);
     chooseFiles(zone, [makeFile('x.txt', 1)]);
-    await zone.updateComplete;
+    await waitUntil(() => zone.shadowRoot!.querySelector('.dismiss'), 'the refusal was not listed');
     const dismiss = zone.shadowRoot!.querySelector<HTMLButtonElement>('.dismiss')!;
     dismiss.focus();
     dismiss.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));

@@ -2,34 +2,16 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { PickedFile } from '../events.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
-import { DEFAULT_OCR_LANGUAGES } from '../conversion-picker/store-conversion-picker.ts';
 import type { StoreI18n, StoreI18nOverrides } from '../i18n/types.ts';
 import { formatBytes } from '../internal/format.ts';
 
+/**
+ * `<store-uploader conversion="per-file">`'s files waiting for a conversion choice: loaded (`lazy-views.ts`)
+ * when files first wait, so pages that convert all files or none never download it.
+ */
+
 /** Keeps an inner control's `change` inside: the uploader's own `change` means its value changed. */
 const stop = (event: Event): void => event.stopPropagation();
-
-/** The global switch: convert every file to a native format where possible, with the OCR language for images. */
-export function renderGlobalConversion(
-  t: StoreI18n,
-  state: { convertAll: boolean; ocrLanguage: string },
-  set: (change: { convertAll?: boolean; ocrLanguage?: string }) => void,
-): TemplateResult {
-  const names = new Intl.DisplayNames([t.locale], { type: 'language' });
-  return html`
-    <div part="conversion" class="row">
-      <label><input type="checkbox" .checked=${state.convertAll} @change=${(e: Event) => set({ convertAll: (e.target as HTMLInputElement).checked })} />
-        ${t.uploader.convertAll}</label>
-      ${state.convertAll
-        ? html`<label for="ocr">${t.conversion.ocrLanguage}</label>
-            <select id="ocr" @change=${(e: Event) => set({ ocrLanguage: (e.target as HTMLSelectElement).value })}>
-              <option value="">—</option>
-              ${DEFAULT_OCR_LANGUAGES.map((code) => html`<option value=${code} lang=${code} ?selected=${code === state.ocrLanguage}>${names.of(code) ?? code}</option>`)}
-            </select>`
-        : nothing}
-    </div>
-  `;
-}
 
 /** Per-file mode: the files waiting for a choice, one `<store-conversion-picker>` each, then upload or clear. */
 export function renderPending(
