@@ -240,8 +240,9 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
           await ctx.driver.evaluate(`h.makeFile(${js(name)}, ${size}, ${seed})`);
           await ctx.driver.evaluate(`h.resumeWith(${js(offered[0]!.id)}, ${js(name)})`);
         }
-        const results = await until('the resumed upload to settle', () => ctx.driver.evaluate<Result[]>('h.results()'), (r) => r.length > 0, 60_000);
-        const result = results[0]!;
+        // With what the uploader and the element show, so that a timeout says where the resume stopped.
+        const settled = await until('the resumed upload to settle', () => ctx.driver.evaluate<{ results: Result[] }>('h.resumeState()'), (r) => r.results.length > 0, 60_000);
+        const result = settled.results[0]!;
         assert(result.ok, `resumed upload failed: ${result.code}: ${result.message}`);
         await expectStored(ctx, result.file, name, sha256, size);
         await until('the interrupted list to empty', () => ctx.driver.evaluate<unknown[]>('h.interrupted()'), (l) => l.length === 0, 10_000);

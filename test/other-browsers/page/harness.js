@@ -153,6 +153,11 @@ const h = {
     const items = h.element()?.shadowRoot?.querySelectorAll('[part=interrupted] li') ?? [];
     return [...items].map((li) => ({ id: li.dataset.id, text: deepText(li), actions: [...li.querySelectorAll('button')].map((b) => b.dataset.action) }));
   },
+  /** Results so far, with the uploader's tasks and the element's offer: what a stuck resume is diagnosed from. */
+  resumeState() {
+    const tasks = h.uploader.snapshot.tasks.map((t) => ({ id: t.id, state: t.state, bytesAcknowledged: t.bytesAcknowledged, inOtherTab: t.inOtherTab ?? false, error: t.error?.code ?? null }));
+    return { results: h.results(), tasks, offered: h.offered() };
+  },
   clickOffered(id, action) {
     const li = [...h.element().shadowRoot.querySelectorAll('[part=interrupted] li')].find((l) => l.dataset.id === id);
     li.querySelector(`button[data-action=${action}]`).click();
