@@ -1,13 +1,9 @@
 import { nothing } from 'lit';
 import type { ReactiveController, TemplateResult } from 'lit';
-import { withEnglishLater } from '../i18n/languages.ts';
 import type { StoreI18n } from '../i18n/types.ts';
 import type { InterruptedUpload, Uploader } from '../../uploader/index.ts';
 import type { InterruptedHost, InterruptedState } from './interrupted-view.ts';
-
-type ViewModule = typeof import('./interrupted-view.ts');
-let view: ViewModule | undefined;
-let loading: Promise<ViewModule> | undefined;
+import { interruptedView } from './lazy-views.ts';
 
 /**
  * Uploads interrupted in an earlier page life, offered for resuming: fetched from the uploader each time the
@@ -43,10 +39,9 @@ export class InterruptedUploads implements ReactiveController, InterruptedState 
     uploader?.interrupted().then(
       (list) => {
         if (this.host.activeUploader !== uploader || !list.length) return;
-        loading ??= withEnglishLater(import('./interrupted-view.ts')).then((m) => (view = m));
-        loading.then(
+        interruptedView.load().then(
           () => this.host.activeUploader === uploader && this.set(list),
-          () => (loading = undefined),
+          () => undefined,
         );
       },
       () => undefined,
@@ -54,6 +49,7 @@ export class InterruptedUploads implements ReactiveController, InterruptedState 
   }
 
   render(t: StoreI18n): TemplateResult | typeof nothing {
+    const view = interruptedView.loaded();
     return this.list.length && view ? view.renderInterrupted(this, t) : nothing;
   }
 

@@ -6,3 +6,6 @@ export const shareStep = lazyModule(() => withEnglishLater(import('./share-step.
 
 /** `pending-files.ts` on demand: loaded once, when files first wait for a conversion choice (`conversion="per-file"`). */
 export const pendingFiles = lazyModule(() => import('./pending-files.ts'));
+
+/** `interrupted-view.ts` on demand: loaded once, when an earlier page life left uploads to list. */
+export const interruptedView = lazyModule(() => withEnglishLater(import('./interrupted-view.ts')));
