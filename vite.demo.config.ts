@@ -1,5 +1,5 @@
 /**
- * Vite config of the demo pages (`demo/`): the plain page, the React demo and the Vue demo, served by `npm start`
+ * Vite config of the demo pages (`demo/`): the plain site (upload, files, about), the React demo and the Vue demo, served by `npm start`
  * and built by `npm run build:demos` into `dist/demos/`.
  */
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         main: `${root}index.html`,
+        files: `${root}files.html`,
+        about: `${root}about.html`,
         react: `${root}react/index.html`,
         vue: `${root}vue/index.html`,
       },

@@ -1,25 +1,15 @@
 /**
- * The demo page: `<store-uploader>` against the reference service with a dev token, the list of stored files
- * (refreshed when uploads finish), and the live change feed when the push relay runs.
+ * The demo site's "Upload" page: `<store-uploader>` against the reference service with a dev token, the list of
+ * stored files (refreshed when uploads finish), and the live change feed when the push relay runs. The site's other
+ * pages (`files.html`, `about.html`) show the same uploads (`site.ts`).
  */
-import '../src/elements/index.ts';
-import type { StoreUploader } from '../src/elements/index.ts';
 import { createStoreClient } from '../src/client/index.ts';
-import { readDemoConfig } from './config.ts';
 import { StoredFiles } from './stored-files.ts';
 import { startLiveFeed } from './live-feed.ts';
 import { rerenderStoreElements } from './rerender.ts';
+import { byId, setUpSite } from './site.ts';
 
-const config = readDemoConfig();
-const byId = <T extends HTMLElement>(id: string): T => {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`demo/index.html lacks #${id}`);
-  return el as T;
-};
-
-const uploader = byId<StoreUploader>('uploader');
-uploader.token = config.token;
-uploader.baseUrl = config.serviceUrl;
+const { config, uploader } = setUpSite();
 
 byId('service-url').textContent = config.serviceUrl;
 byId('token').textContent = config.token;

@@ -111,7 +111,13 @@ const KB = 1000;
 // the rows' icon-button styles with the rows; and the facade names its two modules, so `stored-sessions.ts` is no
 // longer a chunk of its own (−0.3 kB). By the first upload that is +0.5 kB (35.1 kB, kit 50.3 kB): two more chunks,
 // each gzipped on its own.
-export const BUDGETS = { kit: 50.4 * KB, mainThread: 35.2 * KB, mainThreadUpFront: 20 * 1024, worker: 15 * 1024 } as const;
+// Then issue 20, one engine per site in a shared worker: the page starts the site's SharedWorker (falling back to a
+// worker of its own), holds a Web Lock for its life, adopts the tasks other pages run and follows their removal
+// (+1.1 kB by the first upload, 36.2 kB); the worker keeps one engine per settings with the pages attached to it,
+// fans their events out, asks them for tokens and shares a file two pages add at once (+1.0 kB, 16.2 kB). Up front
+// only the question "does the shared worker run uploads now?" (a Web Locks query: +51 bytes, paid by folding it
+// into the stored-sessions look): 20,478 bytes.
+export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.4 * KB } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;

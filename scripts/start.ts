@@ -174,7 +174,8 @@ async function main(): Promise<void> {
   console.log(`
   store-upload-kit is running.
 
-  Demo page      ${demoUrl}          (React: ${demoUrl}react/   Vue: ${demoUrl}vue/)
+  Demo site      ${demoUrl}          (pages: ${demoUrl}files.html, ${demoUrl}about.html; uploads go on across them)
+                 React: ${demoUrl}react/   Vue: ${demoUrl}vue/
   Service        ${serviceUrl}    data in .store-data/, admin routes on
   Relay          ${relay ? `${relay.url} (the page reaches it through ${RELAY_PATH} on the demo server)` : 'not running (server/relay/ is not there yet): no live feed'}
   Dev token      ${TOKEN}   (also dev-token-bob)

@@ -10,7 +10,8 @@ import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from './types.ts';
 import { UploadError } from './upload-error.ts';
-import { UploadJob, isFinal, type JobDeps, type JobEvent } from './upload-job.ts';
+import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
+import { isFinal } from './task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 
@@ -175,6 +176,11 @@ export class UploadEngine {
   snapshot(taskId: string): TaskSnapshot | undefined {
     const job = this.jobs.get(taskId);
     return job && { ...job.snapshot };
+  }
+
+  /** A copy of every task's current snapshot, in the order they were added (what a page attaching is shown). */
+  snapshots(): TaskSnapshot[] {
+    return [...this.jobs.values()].map((job) => ({ ...job.snapshot }));
   }
 
   /** The bytes a task uploads and their type (for its thumbnail). */

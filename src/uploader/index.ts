@@ -4,7 +4,9 @@ export { UploadError } from './upload-error.ts';
 export { loadBeforeUpload } from './before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './before-upload.ts';
 export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine.ts';
-export { UploadWorkerService, type WorkerUploaderOptions, type TaskResult, type FileInfo, type EnginePorts } from './worker-service.ts';
+export { UploadWorkerService, EngineHubs, type TaskResult, type FileInfo, type EnginePorts, type Attachment } from './worker-service.ts';
+export { resolveSettings, type UploaderSettings } from './settings.ts';
+export { NoPageAttached } from './no-page.ts';
 /** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
 export { UploadWorkerService as UploaderService } from './worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';

@@ -1,22 +1,29 @@
 /**
- * What the main-thread uploader asks of the page around it: connectivity events, persistent storage, and a worker
- * that answers in time. Each degrades to nothing where the page lacks it (SSR, old browsers).
+ * What the main-thread uploader asks of the page around it: connectivity events, the page's own life (hidden,
+ * back from the back/forward cache), persistent storage, and a worker that answers in time. Each degrades to
+ * nothing where the page lacks it (SSR, old browsers).
  */
 
 /** How long the worker may take to answer its first call before tasks fail (a wrong worker URL hangs silently). */
 const WORKER_START_TIMEOUT_MS = 15_000;
 
-/** Calls `onChange` on the page's `online` and `offline` events; returns the function that stops listening. */
-export function watchConnectivity(onChange: (online: boolean) => void): () => void {
+/**
+ * Calls `onChange` on the page's `online` and `offline` events, and `onRestored` when the page comes back from the
+ * back/forward cache (its view of a shared engine's tasks is then stale); returns the function that stops listening.
+ */
+export function watchPage(onChange: (online: boolean) => void, onRestored: () => void): () => void {
   const scope = globalThis as { addEventListener?: EventTarget['addEventListener']; removeEventListener?: EventTarget['removeEventListener'] };
   if (typeof scope.addEventListener !== 'function') return () => undefined;
   const online = () => onChange(true);
   const offline = () => onChange(false);
+  const shown = (event: Event) => (event as PageTransitionEvent).persisted && onRestored();
   scope.addEventListener('online', online);
   scope.addEventListener('offline', offline);
+  scope.addEventListener('pageshow', shown);
   return () => {
     scope.removeEventListener?.('online', online);
     scope.removeEventListener?.('offline', offline);
+    scope.removeEventListener?.('pageshow', shown);
   };
 }
 
@@ -37,11 +44,10 @@ export function requestPersistentStorage(): void {
   }
 }
 
-/** Rejects when the worker reports a load error or does not answer in time. */
-export function withTimeout(first: Promise<void>, worker: Worker | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+/** Rejects when the worker does not answer in time (a wrong worker URL hangs silently). */
+export function withTimeout<T>(first: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
-    worker?.addEventListener('error', (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')), { once: true });
     first.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }

@@ -1,6 +1,15 @@
 /** The kit's own IndexedDB database and object store of upload sessions, apart from anything the app keeps. */
 export const SESSION_DB = 'store-upload-kit';
 export const SESSION_STORE = 'sessions';
+/** The Web Lock the site's shared upload worker holds while any upload it runs has not ended. */
+export const BUSY_LOCK = 'store-upload-kit:busy';
+
+/**
+ * Whether the site's shared upload worker runs uploads now (another page or tab gave them); `undefined` without Web
+ * Locks. As small as it can be: it is in every page's first chunk.
+ */
+export const uploadsRunning = (): Promise<boolean> | undefined =>
+  navigator.locks?.query().then((state) => state.held!.some((lock) => lock.name == BUSY_LOCK), () => false);
 
 /**
  * Opens database `name` with its object `store` (as idb-keyval's `createStore` makes it: out-of-line keys, no index),

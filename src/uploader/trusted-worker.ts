@@ -10,12 +10,22 @@
  * refuses the policy, the literal runs untouched.
  */
 type ScriptUrlPolicy = { createScriptURL(url: string): unknown };
-type TrustedTypesScope = { Worker: typeof Worker; trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } };
+type WorkerClass = new (url: string | URL, options?: WorkerOptions) => Worker | SharedWorker;
+type TrustedTypesScope = Record<'Worker' | 'SharedWorker', WorkerClass> & {
+  trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy };
+};
 
 let policy: ScriptUrlPolicy | null | undefined;
 
-/** Runs `start`, which must be the bundler-visible `new Worker(new URL(…, import.meta.url), …)` literal. */
-export function startWorker(start: () => Worker): Worker {
+/**
+ * Runs `start`, which must be the bundler-visible `new Worker(new URL(…, import.meta.url), …)` literal (or the same
+ * with `SharedWorker`, named by `kind`). `options`, when given, sees and may replace the options the literal passes.
+ */
+export function startWorker<W extends Worker | SharedWorker = Worker>(
+  start: () => W,
+  kind: 'Worker' | 'SharedWorker' = 'Worker',
+  options?: (given: WorkerOptions | undefined) => WorkerOptions | undefined,
+): W {
   const scope = globalThis as unknown as TrustedTypesScope;
   // Created once (a refused creation is reported by the browser: not again); only this module holds it, and it is
   // only ever given the URLs of the kit's own worker files.
@@ -27,14 +37,14 @@ export function startWorker(start: () => Worker): Worker {
     }
   }
   const trusted = policy;
-  if (!trusted) return start();
-  const Native = scope.Worker;
-  scope.Worker = function (url: string | URL, options?: WorkerOptions) {
-    return new Native(trusted.createScriptURL(String(url)) as string, options);
-  } as unknown as typeof Worker;
+  if (!trusted && !options) return start();
+  const Native = scope[kind];
+  scope[kind] = function (url: string | URL, given?: WorkerOptions) {
+    return new Native((trusted ? trusted.createScriptURL(String(url)) : url) as string, options ? options(given) : given);
+  } as unknown as WorkerClass;
   try {
     return start();
   } finally {
-    scope.Worker = Native;
+    scope[kind] = Native;
   }
 }

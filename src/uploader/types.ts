@@ -234,9 +234,18 @@ export interface UploaderEventMap {
   change: CustomEvent<UploaderSnapshot>;
 }
 
+/**
+ * Which worker runs the uploader's engine: `shared-extended`, one `SharedWorker` for the whole site that outlives
+ * navigations and the last page for a while (`extendedLifetime`); `shared`, one for every open page of the site;
+ * `dedicated`, a worker of this page's own.
+ */
+export type UploaderHost = 'shared-extended' | 'shared' | 'dedicated';
+
 /** What the elements need of an uploader; `createUploader` returns one, and stories use a scripted one. */
 export interface Uploader extends EventTarget {
   readonly snapshot: UploaderSnapshot;
+  /** Which worker runs the engine; `undefined` until it has answered (and for uploaders without a worker). */
+  readonly host?: UploaderHost;
   add(file: File | Blob, options?: AddOptions): UploadTask;
   /**
    * Creates the folders of `path` (`photos/empty`) under the target, as a dropped empty directory needs; folders
@@ -338,8 +347,25 @@ export interface UploaderOptions {
    * that of the bytes sent, and the resized image is kept with its session so it resumes after a reload.
    */
   imageResize?: ImageResizeOptions;
-  /** A worker the app created itself, when its bundler cannot resolve the kit's worker URL. */
-  worker?: Worker;
+  /**
+   * A worker the app created itself, when its bundler cannot resolve the kit's worker URL: a `Worker` of the kit's
+   * `worker.js`, or a `SharedWorker` of its `shared-worker.js` (started with `{ type: 'module', name:
+   * 'store-upload-kit', extendedLifetime: true }`, as every page of the site must).
+   */
+  worker?: Worker | SharedWorker;
+  /**
+   * Where the engine runs. `'auto'` (default): one engine for every page and tab of the site in a module
+   * `SharedWorker` (kept alive across navigations and for a while after the last page closes where the browser
+   * supports `extendedLifetime`), else a worker of this page's own. `'dedicated'`: always a worker of this page's own,
+   * whose uploads stop with the page and resume on the next visit. `uploader.host` tells which one runs.
+   */
+  host?: 'auto' | 'dedicated';
+  /**
+   * Pages of the site whose uploaders have the same options and the same `shareKey` share one engine, its tasks and
+   * its access tokens (asked of any page attached to it). A site where one browser can act for several accounts at
+   * once passes the signed-in account's ID, so no page's upload is ever sent with another account's token.
+   */
+  shareKey?: string;
   /**
    * Called for every file given to `add` before it goes to the worker: skip it, replace it, or change its name,
    * metadata or conversion (see `BeforeUpload`). Not called for `resumeInterrupted`: that file was accepted before.

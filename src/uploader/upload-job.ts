@@ -7,6 +7,8 @@ import { errorCodeOf } from './error-code.ts';
 import { placeFile, type FolderOf } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
+import { isFinal } from './task-state.ts';
+import { NoPageAttached } from './no-page.ts';
 import { MultipartUpload } from './multipart-upload.ts';
 import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from './ports.ts';
 import { ProgressMeter } from './progress-meter.ts';
@@ -131,6 +133,8 @@ export class UploadJob {
     let token: string | undefined;
     let delay = 0;
     let follow: string | undefined;
+    /** Set when a new token is needed and no page is there to give one: resolves when a page attaches. */
+    let pageAttached: Promise<void> | undefined;
     try {
       for (;;) {
         const ackBefore = this.snapshot.bytesAcknowledged;
@@ -151,6 +155,12 @@ export class UploadJob {
               return this.endCancelled();
             }
           }
+          if (pageAttached) {
+            this.set({ state: 'paused', error: { code: 'auth', message: new NoPageAttached(pageAttached).message }, retry: undefined, speed: 0 }, 'change');
+            await untilOrAborted(pageAttached, signal);
+            pageAttached = undefined;
+            this.set({ state: 'uploading', error: undefined }, 'change');
+          }
           if (!this.deps.online.isOnline()) await this.waitOnline(signal);
           if (this.snapshot.state !== 'uploading') this.set({ state: 'uploading', retry: undefined }, 'change');
           token = await this.deps.client.accessToken(refreshToken, token);
@@ -165,6 +175,10 @@ export class UploadJob {
           this.finishWith(file);
           return;
         } catch (caught) {
+          if (caught instanceof TokenError && caught.cause instanceof NoPageAttached) {
+            pageAttached = caught.cause.attached;
+            continue; // refreshToken is still set: the token is asked for again once a page is there
+          }
           const interrupt = interruptOf(caught) ?? (attempt.signal.aborted ? interruptOf(attempt.signal.reason) : undefined);
           if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined) this.deps.client.tokenAccepted(token);
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
@@ -347,7 +361,15 @@ export class UploadJob {
   }
 }
 
-/** States a task does not leave on its own. */
-export function isFinal(state: TaskSnapshot['state']): boolean {
-  return state === 'done' || state === 'failed' || state === 'cancelled';
+/** Resolves with `wait`, or rejects with the signal's reason when it aborts first (a pause or cancel). */
+function untilOrAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void wait.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

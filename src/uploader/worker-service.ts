@@ -1,22 +1,15 @@
-import { createUploadClient } from '../client/upload-client.ts';
-import { ManualOnline } from './adapters/navigator-online.ts';
-import { UploadEngine } from './engine.ts';
+import { EngineHub, type EnginePorts, type PageEvent } from './engine-hub.ts';
 import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
-import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderOptions } from './types.ts';
+import { engineKeyOf, type UploaderSettings } from './settings.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderHost } from './types.ts';
 import { UploadError } from './upload-error.ts';
-import type { JobEvent } from './upload-job.ts';
+import type { UploadEngine } from './engine.ts';
+import { isFinal } from './task-state.ts';
 import { isDecodableImage } from './images/decodable.ts';
 import { eventBatch, type EventBatch, type TaskEvent } from './event-batch.ts';
-import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from './ports.ts';
 
-/** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
-const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
-
-/** The options that cross into the worker (functions and the Worker itself stay on the main thread). */
-export type WorkerUploaderOptions = Omit<UploaderOptions, 'getAccessToken' | 'worker'> & {
-  online?: boolean;
-};
+export type { EnginePorts } from './engine-hub.ts';
 
 /** How a task ended, as plain data (an Error's class and code do not survive structured clone). */
 export type TaskResult = ({ ok: true; file: StoreFile } | { ok: false; error: UploadErrorInfo }) & {
@@ -31,69 +24,131 @@ export interface FileInfo {
   lastModified: number;
 }
 
-/** The adapters the engine runs on, chosen by the composition root (`worker.ts`) once the options are known. */
-export interface EnginePorts {
-  http: HttpPort;
-  store: SessionStore;
-  clock: ClockPort;
-  locks: LockPort;
-  channel?: ChannelPort;
-  /** Absent when the uploader does not verify. */
-  hasher?: HasherPort;
+/** What a page learns when it attaches: which host runs the engine, and every task it already has. */
+export interface Attachment {
+  host: UploaderHost;
+  tasks: TaskSnapshot[];
 }
 
 /**
- * Everything the main thread asks of the worker. `worker.ts` exposes one instance with comlink; `Remote<UploadWorkerService>`
- * is the cross-thread protocol, so there are no hand-kept message types. Also usable in the page itself (tests, or
- * where workers are unavailable), with any HTTP port and session store.
+ * The engines of one worker, one per distinct settings: every page connected to a shared worker with the same
+ * settings attaches to the same `EngineHub`. `host` says what the worker is; a dedicated worker's engine ends with
+ * its page, a shared worker's goes on while the worker lives.
  */
-export class UploadWorkerService {
-  private engine?: UploadEngine;
-  private readonly online = new ManualOnline(true);
-  private imageResize: WorkerUploaderOptions['imageResize'];
-  private batch?: EventBatch;
+export class EngineHubs {
+  readonly #hubs = new Map<string, Promise<EngineHub>>();
 
-  /** `portsFor` picks the adapters for the options `init` receives (`worker.ts` passes the browser's). */
-  constructor(private readonly portsFor: (options: WorkerUploaderOptions) => EnginePorts | Promise<EnginePorts>) {}
+  constructor(
+    private readonly portsFor: (settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>,
+    readonly host: UploaderHost = 'dedicated',
+    /** Told when the worker's first task starts and when its last one ends. */
+    private readonly onBusy?: (busy: boolean) => void,
+  ) {}
 
-  /**
-   * Must be called first. `getAccessToken` and `onEvent` are comlink proxies to the main thread. With `onEvents`
-   * (what `createUploader` passes) events arrive in batches through it instead, at most one call a frame, and
-   * `onEvent` is not called: across threads each call is a message and its reply.
-   */
-  async init(
-    options: WorkerUploaderOptions,
-    getAccessToken: () => string | Promise<string>,
-    onEvent: (event: JobEvent, snapshot: TaskSnapshot) => void,
-    onEvents?: (events: TaskEvent[]) => void,
-  ): Promise<void> {
-    if (onEvents) this.batch = eventBatch(onEvents);
-    this.online.set(options.online ?? true);
-    this.imageResize = options.imageResize;
-    const ports = await this.portsFor(options);
-    const persist = options.persist ?? true;
-    this.engine = new UploadEngine({
-      ...ports,
-      baseUrl: options.baseUrl,
-      client: createUploadClient({ baseUrl: options.baseUrl, getAccessToken: () => getAccessToken() }),
-      online: this.online,
-      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
-      ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),
-      ...(options.resumableThreshold !== undefined && { resumableThreshold: options.resumableThreshold }),
-      ...(options.verify !== undefined && { verify: options.verify }),
-      ...(options.stallTimeoutMs !== undefined && { stallTimeoutMs: options.stallTimeoutMs }),
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-      ...(options.backoff && { backoff: options.backoff }),
-      ...(persist !== false && { blobQuotaBytes: (typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES }),
-      ...(options.parentId !== undefined && { parentId: options.parentId }),
-      ...(options.flatten !== undefined && { flatten: options.flatten }),
-      onEvent: this.batch?.push ?? onEvent,
-    });
+  #busyHubs = 0;
+
+  #busy(busy: boolean): void {
+    const before = this.#busyHubs;
+    this.#busyHubs += busy ? 1 : -1;
+    if ((before === 0) !== (this.#busyHubs === 0)) this.onBusy?.(this.#busyHubs > 0);
   }
 
+  /** The hub running these settings, made on first use. */
+  hubFor(settings: UploaderSettings): Promise<EngineHub> {
+    const key = engineKeyOf(settings);
+    let hub = this.#hubs.get(key);
+    if (!hub) {
+      hub = Promise.resolve(this.portsFor(settings)).then((ports) => new EngineHub(settings, ports, (busy) => this.#busy(busy)));
+      this.#hubs.set(key, hub);
+      hub.catch(() => this.#hubs.delete(key));
+    }
+    return hub;
+  }
+}
+
+/** Two adds of the same file to the same place by two pages at once: the second gets the first's task. */
+const sameFile = new Map<string, { pageId: string; taskId: string; added: Promise<TaskSnapshot> }>();
+/** Entries of ended tasks are dropped when the map doubles, so 10,000 adds cost linear time. */
+let pruneAt = 256;
+
+function rememberAdd(engine: UploadEngine, key: string, entry: { pageId: string; taskId: string; added: Promise<TaskSnapshot> }): void {
+  sameFile.set(key, entry);
+  if (sameFile.size < pruneAt) return;
+  for (const [k, { taskId }] of sameFile) {
+    const now = engine.snapshot(taskId);
+    if (k !== key && (!now || isFinal(now.state))) sameFile.delete(k);
+  }
+  pruneAt = Math.max(256, sameFile.size * 2);
+}
+
+/**
+ * Everything one page asks of the engine it attaches to: `worker.ts` and `shared-worker.ts` expose one instance per
+ * connected page with comlink; `Remote<UploadWorkerService>` is the cross-thread protocol, so there are no hand-kept
+ * message types. Also usable in the page itself (tests, or where workers are unavailable), with any HTTP port and
+ * session store.
+ */
+export class UploadWorkerService {
+  private hub?: EngineHub;
+  private readonly hubs: EngineHubs;
+  private readonly pageId = crypto.randomUUID();
+  private batch?: EventBatch;
+
+  /** `source`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
+  constructor(source: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
+    this.hubs = source instanceof EngineHubs ? source : new EngineHubs(source);
+  }
+
+  /**
+   * Must be called first: attaches the page to the engine for `settings` (made on first use). `getAccessToken` and
+   * `onEvent` are comlink proxies to the page. With `onEvents` (what `createUploader` passes) events arrive in
+   * batches through it instead, at most one call a frame: across threads each call is a message and its reply.
+   * `pageLock`: a Web Lock the page holds while it lives; once the worker is granted it, the page is gone.
+   */
+  async init(
+    settings: UploaderSettings,
+    getAccessToken: () => string | Promise<string>,
+    onEvent: (event: PageEvent, snapshot: TaskSnapshot) => void,
+    onEvents?: (events: TaskEvent[]) => void,
+    state: { online?: boolean; pageLock?: string } = {},
+  ): Promise<Attachment> {
+    if (onEvents) this.batch = eventBatch(onEvents);
+    const hub = await this.hubs.hubFor(settings);
+    this.hub = hub;
+    const tasks = hub.attach(this.pageId, { getAccessToken, send: this.batch?.push ?? onEvent }, state.online ?? true);
+    const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+    if (state.pageLock && locks) void locks.request(state.pageLock, () => this.detach()).catch(() => undefined);
+    return { host: this.hubs.host, tasks };
+  }
+
+  /** Every task's snapshot now (a page back from the back/forward cache catches up with it). */
+  tasks(): TaskSnapshot[] {
+    return this.need().snapshots();
+  }
+
+  /**
+   * Queues a file. When another page of a shared engine is adding or uploading the same file (name, size, date,
+   * type) to the same place, this page gets that task instead (its snapshot, with the other task's id): the file is
+   * uploaded once.
+   */
   async add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     const engine = this.need();
-    const bounds = this.imageResize;
+    const key = JSON.stringify([engineKeyOf(this.hub!.settings), fingerprintOf({ ...info, size: file.size }), options.relativePath, options.parentId, options.updateFileId, options.convertTo, options.flatten]);
+    const other = sameFile.get(key);
+    if (other && other.pageId !== this.pageId) {
+      const shared = await other.added.catch(() => undefined);
+      const now = shared && engine.snapshot(shared.id);
+      if (now && !isFinal(now.state)) return now;
+    }
+    const added = this.addNow(engine, taskId, file, info, options, resumeId);
+    if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
+    const snapshot = await added;
+    // Pages attached to a shared engine learn of the task now, not when it starts.
+    this.hub!.send('change', snapshot);
+    return snapshot;
+  }
+
+  private async addNow(engine: UploadEngine, taskId: string, file: Blob, info: FileInfo, options: AddOptions, resumeId?: string): Promise<TaskSnapshot> {
+    const bounds = this.hub!.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
       const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
       if (resized) {
@@ -108,7 +163,7 @@ export class UploadWorkerService {
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
   async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
-    const source = this.engine?.source(taskId);
+    const source = this.hub?.engine.source(taskId);
     return source && isDecodableImage(source.type) ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size) : undefined;
   }
 
@@ -143,11 +198,14 @@ export class UploadWorkerService {
   resumeAll(): void {
     this.need().resumeAll();
   }
+  /** Drops a finished task, for every page. */
   remove(taskId: string): void {
+    const snapshot = this.need().snapshot(taskId);
     this.need().remove(taskId);
+    if (snapshot && !this.need().snapshot(taskId)) this.hub!.send('removed', snapshot);
   }
   setOnline(online: boolean): void {
-    this.online.set(online);
+    this.hub?.setOnline(online);
   }
   interrupted(): Promise<InterruptedUpload[]> {
     return this.need().interrupted();
@@ -207,14 +265,24 @@ export class UploadWorkerService {
     return this.need().discard(id);
   }
 
-  /** Resolves once every upload has stopped and stored its record (the facade then ends the worker). */
+  /**
+   * The page's uploader is destroyed. In a dedicated worker, resolves once every upload has stopped and stored its
+   * record (the facade then ends the worker); in a shared one the page only detaches, and its uploads go on.
+   */
   async destroy(): Promise<void> {
-    await this.engine?.destroy();
+    this.detach();
+    if (this.hubs.host === 'dedicated') await this.hub?.engine.destroy();
+  }
+
+  /** The page is gone (its lock was released, or it said so): it hears nothing more, and gives no more tokens. */
+  detach(): void {
+    this.hub?.detach(this.pageId);
+    this.batch = undefined;
   }
 
   private need(): UploadEngine {
-    if (!this.engine) throw new Error('UploadWorkerService.init must be called first');
-    return this.engine;
+    if (!this.hub) throw new Error('UploadWorkerService.init must be called first');
+    return this.hub.engine;
   }
 }
 

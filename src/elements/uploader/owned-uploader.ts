@@ -1,5 +1,5 @@
 import type { ImageResizeOptions, Uploader } from '../../uploader/index.ts';
-import { hasStoredSessions } from '../../uploader/stored-sessions.ts';
+import { hasStoredSessions, uploadsRunning } from '../../uploader/stored-sessions.ts';
 
 /** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
 const INTENT = ['pointerenter', 'pointerdown', 'focusin', 'dragenter'] as const;
@@ -67,7 +67,10 @@ export class OwnedUploader {
       for (const type of INTENT) element.removeEventListener(type, start);
       this.#disarm = undefined;
     };
-    void hasStoredSessions().then((left) => left && this.demand());
+    // Sessions an earlier page life left, or uploads the site's shared worker runs for another page: shown at once.
+    void hasStoredSessions()
+      .then((left) => left || uploadsRunning())
+      .then((show) => show && this.demand());
   }
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */

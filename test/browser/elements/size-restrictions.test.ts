@@ -81,6 +81,8 @@ describe('size restrictions', () => {
     await zone.addFiles(picked(makeFile('third.txt', 200)));
     expect((await added).detail.files.map((f) => f.relativePath)).to.deep.equal(['third.txt']);
     expect(rows(zone)).to.deep.equal([]);
+    // Ended before the next test: the site's shared engine would list a running upload in its element too.
+    await waitUntil(() => uploader.snapshot.tasks.every((t) => t.state === 'done'), 'the third upload did not finish', { timeout: 30_000 });
   });
 
   it('a cancelled upload does not count towards max-total-size', async () => {

@@ -10,7 +10,10 @@ import type { StoreUploader } from '../../../src/elements/uploader/store-uploade
 import { SESSION_DB, SESSION_STORE, hasStoredSessions } from '../../../src/uploader/stored-sessions.ts';
 import { serviceUrl, TOKEN } from '../uploader/helpers.ts';
 
-/** Counts the workers pages start from here on (the upload worker is the first thing an uploader starts). */
+/**
+ * Counts the workers pages start from here on (the upload worker, the site's shared one or the page's own, is the
+ * first thing an uploader starts).
+ */
 const started: string[] = [];
 const RealWorker = globalThis.Worker;
 globalThis.Worker = class extends RealWorker {
@@ -19,6 +22,13 @@ globalThis.Worker = class extends RealWorker {
     started.push(String(url));
   }
 } as typeof Worker;
+const RealSharedWorker = globalThis.SharedWorker;
+globalThis.SharedWorker = class extends RealSharedWorker {
+  constructor(url: string | URL, options?: string | WorkerOptions) {
+    super(url, options);
+    started.push(String(url));
+  }
+} as typeof SharedWorker;
 
 async function mount(): Promise<StoreUploader> {
   const el = document.createElement('store-uploader') as StoreUploader;

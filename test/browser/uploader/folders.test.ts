@@ -9,7 +9,8 @@ import { addFault, baseUrl, clearFaults, download, eventually, folderTree as tre
 
 const KiB = 1024;
 
-const uploader = testUploaders({ concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 } });
+// Page lives end with `destroy()`: dedicated workers, whose uploads stop with their page.
+const uploader = testUploaders({ host: 'dedicated', concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 } });
 
 /** A file of random bytes at `path` in a dropped folder. */
 function picked(path: string, size: number): { file: File; path: string } {

@@ -18,7 +18,9 @@ export const baseUrl = await serviceUrl();
 /**
  * The uploaders of one test file: each made against the test service with the test token and the file's `defaults`
  * (a test's own options on top); after each test every one made is destroyed and the service's faults are cleared, so
- * no test inherits another's workers or faults.
+ * no test inherits another's workers or faults. Each runs an engine of its own in the site's shared worker (a
+ * `shareKey` of its own, unless the test gives one); tests of "a next page life" ask for `host: 'dedicated'`, whose
+ * engine stops with `destroy()` as a page's does when it goes.
  */
 export function testUploaders(defaults: Partial<CreateUploaderOptions> = {}): (options?: Partial<CreateUploaderOptions>) => Uploader {
   const made: Uploader[] = [];
@@ -27,7 +29,7 @@ export function testUploaders(defaults: Partial<CreateUploaderOptions> = {}): (o
     await clearFaults(baseUrl);
   });
   return (options = {}) => {
-    const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, ...defaults, ...options });
+    const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, shareKey: crypto.randomUUID(), ...defaults, ...options });
     made.push(u);
     return u;
   };

@@ -10,7 +10,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const DAY = 24 * 3600 * 1000;
 
-const uploader = testUploaders({ chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
+// Page lives end with `destroy()`: dedicated workers, whose uploads stop with their page.
+const uploader = testUploaders({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
 
 /** Starts an upload, lets the service acknowledge some of it, then ends that "page life". */
 async function interruptAfter(u: Uploader, file: File, bytes: number, options: Parameters<Uploader['add']>[1] = {}): Promise<void> {

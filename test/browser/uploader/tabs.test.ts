@@ -9,7 +9,8 @@ const MiB = 1024 * KiB;
 const LOCK_PREFIX = 'store-upload-kit:session:';
 
 /** Each uploader a tab of its own, as far as locks and channels go. */
-const tab = testUploaders({ chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
+// Two tabs of one page life each: dedicated workers, as in browsers without shared workers.
+const tab = testUploaders({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
 
 describe('two tabs, one session', () => {
   it('the second tab waits on the session lock, mirrors the first tab’s progress and ends with its file', async () => {

@@ -80,14 +80,15 @@ describe('createUploader (worker)', () => {
   });
 
   it('lists an upload cut short by an earlier uploader and resumes it with the same file', async () => {
-    const first = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+    // A page life that ends with `destroy()`: a dedicated worker, whose uploads stop with it.
+    const first = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
     await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 50 });
     const file = randomFile(MiB + 3);
     first.add(file);
     await nextEvent<TaskSnapshot>(first, 'progress', (s) => s.bytesAcknowledged >= 512 * KiB);
     first.destroy();
 
-    const second = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+    const second = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
     const found = await nextEvent<{ name: string; id: string; bytesAcknowledged: number }[]>(second, 'interrupted-found');
     const mine = found.find((u) => u.name === file.name)!;
     expect(mine.bytesAcknowledged).to.be.at.least(512 * KiB);

@@ -79,7 +79,7 @@ describe('verification', () => {
   it('a resumed upload verifies the whole file: a saved hash state of other bytes fails it, the real one passes', async () => {
     const db = createStore('store-upload-kit', 'sessions');
     const interrupt = async (file: File): Promise<SessionRecord> => {
-      const first = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+      const first = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
       await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 40 });
       first.add(file);
       await nextEvent<TaskSnapshot>(first, 'progress', (s) => s.bytesAcknowledged >= 512 * KiB);
@@ -94,7 +94,7 @@ describe('verification', () => {
       return record!;
     };
     const resume = async (id: string, file: File) => {
-      const second = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
+      const second = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
       await eventually(async () => (await second.interrupted()).some((x) => x.id === id), 'the upload to be interrupted');
       return (await second.resumeInterrupted(id, file)).done;
     };

@@ -1,0 +1,4 @@
+/** The demo's "About" page: text, and the site's uploads, which go on while you read. */
+import { setUpSite } from './site.ts';
+
+setUpSite();

@@ -1,0 +1,11 @@
+/** The demo's "Files" page: what the service stores, refreshed as uploads (from any page of the site) finish. */
+import { createStoreClient } from '../src/client/index.ts';
+import { byId, setUpSite } from './site.ts';
+import { StoredFiles } from './stored-files.ts';
+
+const { config, uploader } = setUpSite();
+const client = createStoreClient({ baseUrl: config.serviceUrl, getAccessToken: () => config.token });
+const stored = new StoredFiles(client, byId('stored'), byId('stored-status'));
+void stored.refresh();
+uploader.addEventListener('change', () => void stored.refresh());
+byId('refresh').addEventListener('click', () => void stored.refresh());

@@ -1,0 +1,133 @@
+// One engine for many pages (issue 20), as the site's shared worker runs it: several `UploadWorkerService`s — one per
+// attached page — over one `EngineHubs`, in Node against the real reference service. Pages with the same settings
+// share the engine and its tasks, other settings get their own; tokens come from the pages attached, and with none
+// attached a task that needs a new token pauses with code `auth` until a page attaches.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, afterEach, before, test } from 'node:test';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
+import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
+import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
+import type { PageEvent } from '../../src/uploader/engine-hub.ts';
+import { resolveSettings } from '../../src/uploader/settings.ts';
+import type { TaskSnapshot, UploaderOptions } from '../../src/uploader/types.ts';
+import { EngineHubs, UploadWorkerService } from '../../src/uploader/worker-service.ts';
+import { addFault, clearFaults, download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
+import { nodeHttp } from './helpers/node-http-port.ts';
+
+const KiB = 1024;
+
+let service: ServiceHandle;
+before(async () => {
+  service = await startService();
+});
+afterEach(async () => {
+  await clearFaults(service.url);
+});
+after(async () => {
+  await service.stop();
+});
+
+/** The hubs of one "shared worker": every page made from them attaches to the engine its settings name. */
+function sharedWorker(): EngineHubs {
+  const store = new MemorySessionStore();
+  const locks = new MemoryLocks();
+  return new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), 'shared');
+}
+
+/** A page attached to `hubs`: its events, in order, and a way to wait for one. */
+async function page(hubs: EngineHubs, options: Partial<UploaderOptions> = {}, getAccessToken: () => string | Promise<string> = () => TOKEN) {
+  const events: [PageEvent, TaskSnapshot][] = [];
+  const waiters: { test: (e: PageEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
+  const settings = resolveSettings({ baseUrl: service.url, getAccessToken, chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 }, ...options });
+  const connection = new UploadWorkerService(hubs);
+  const attachment = await connection.init(settings, getAccessToken, (event, snapshot) => {
+    events.push([event, snapshot]);
+    for (const w of [...waiters]) if (w.test(event, snapshot)) waiters.splice(waiters.indexOf(w), 1), w.resolve(snapshot);
+  });
+  const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) => new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
+  return { connection, attachment, events, when };
+}
+
+test('pages with the same settings share one engine: a page attaching later lists the running task and hears its end', async () => {
+  const hubs = sharedWorker();
+  const a = await page(hubs);
+  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 20 });
+  const file = randomFile(8 * 256 * KiB + 5);
+  const taskId = randomUUID();
+  await a.connection.add(taskId, file.blob, file);
+  await a.when((e, s) => e === 'progress' && s.id === taskId && s.bytesAcknowledged > 0);
+
+  const b = await page(hubs);
+  assert.deepEqual(b.attachment.tasks.map((t) => [t.id, t.state]), [[taskId, 'uploading']]);
+  const done = await b.when((e, s) => e === 'success' && s.id === taskId);
+  assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+  assert.ok(a.events.some(([e, s]) => e === 'success' && s.id === taskId), 'the adding page heard the end too');
+
+  // Another account (shareKey) or other options: an engine of its own, which knows nothing of the task.
+  const other = await page(hubs, { shareKey: 'bob' });
+  assert.deepEqual(other.attachment.tasks, []);
+  const faster = await page(hubs, { concurrency: 6 });
+  assert.deepEqual(faster.attachment.tasks, []);
+  // A page attaching after the end, with no page gone meanwhile, starts with an empty list.
+  assert.deepEqual((await page(hubs)).attachment.tasks, []);
+});
+
+test('with no page attached, a task that needs a new token pauses with code auth and goes on when a page attaches', async () => {
+  const hubs = sharedWorker();
+  let first: Awaited<ReturnType<typeof page>> | undefined;
+  // The first page's token is refused; the page is gone (detached) before the 401 comes back.
+  first = await page(hubs, {}, () => {
+    queueMicrotask(() => first?.connection.detach());
+    return 'a-token-the-service-refuses';
+  });
+  const file = randomFile(3 * 256 * KiB);
+  const taskId = randomUUID();
+  await first.connection.add(taskId, file.blob, file);
+  // `first` is detached: it hears nothing more. The engine's own state says why it waits.
+  const hubsTask = () => first!.connection.tasks().find((t) => t.id === taskId);
+  await waitFor(() => hubsTask()?.state === 'paused');
+  assert.equal(hubsTask()?.error?.code, 'auth');
+
+  const second = await page(hubs);
+  const done = await second.when((e, s) => e === 'success' && s.id === taskId);
+  assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+  assert.equal((await filesNamed(service.url, file.name)).length, 1);
+});
+
+test('the same file added by two pages at once is one task, uploaded once; the second page gets the first one’s id', async () => {
+  const hubs = sharedWorker();
+  const [a, b] = await Promise.all([page(hubs), page(hubs)]);
+  const file = randomFile(5 * 256 * KiB + 1);
+  const [fromA, fromB] = await Promise.all([a.connection.add(randomUUID(), file.blob, file), b.connection.add(randomUUID(), file.blob, file)]);
+  assert.equal(fromB.id, fromA.id);
+  const done = await b.when((e, s) => e === 'success' && s.id === fromA.id);
+  assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+  assert.equal((await filesNamed(service.url, file.name)).length, 1);
+  // One page adding the same file twice means two uploads, as it always did.
+  const twice = await Promise.all([a.connection.add(randomUUID(), file.blob, file), a.connection.add(randomUUID(), file.blob, file)]);
+  assert.notEqual(twice[0].id, twice[1].id);
+});
+
+test('a token comes from the newest page that gives one; a page that fails is passed over', async () => {
+  const hubs = sharedWorker();
+  const asked: string[] = [];
+  await page(hubs, {}, () => (asked.push('old'), TOKEN));
+  const newest = await page(hubs, {}, () => {
+    asked.push('new');
+    throw new Error('signed out in this tab');
+  });
+  const file = randomFile(KiB);
+  const taskId = randomUUID();
+  await newest.connection.add(taskId, file.blob, file);
+  const done = await newest.when((e, s) => e === 'success' && s.id === taskId);
+  assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+  assert.deepEqual(asked, ['new', 'old']);
+});
+
+/** Polls a condition of the engine's own state (no event reaches a detached page). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 3000 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(condition(), 'the condition never held');
+}
