@@ -14,7 +14,7 @@
  * - **main thread up front** — the same without the `firstUpload` chunks marked `upFront: false` (the progress
  *   list's row code, loaded when the first file is added): what a page loads before anyone adds a file. Issue 14's
  *   20 KiB target is for this line.
- * - **worker** — the upload worker's JS (`src/uploader/worker.ts`, comlink and idb-keyval included) with its static
+ * - **worker** — the upload worker's JS (`src/uploader/host/worker.ts`, comlink and idb-keyval included) with its static
  *   chunks, without the wasm MD5 hasher.
  * - **whole kit** — main thread + worker: everything a first upload loads except the hasher (budgeted).
  * - **wasm MD5 hasher** — hash-wasm's `createMD5` (the wasm ships inline, base64 in JS), loaded by the worker;
@@ -62,7 +62,7 @@ const KB = 1000;
 // Then +0.8 kB (main thread, so the kit too) for issue 11's per-file hook and size restrictions: `min-file-size` and
 // `max-total-size` with their four new refusal messages in the built-in English, the dropzone's `refuse()` and
 // list counting, and the facade's `beforeUpload` path (task queued while the hook decides, `reject` event). The
-// hook runner itself loads lazily (`src/uploader/before-upload.ts`, 0.6 kB), only on pages that set a hook.
+// hook runner itself loads lazily (`src/uploader/page/before-upload.ts`, 0.6 kB), only on pages that set a hook.
 // Then +0.7 kB for the worker and +0.2 kB for the kit for folder trees on the service (issue 11): each upload's
 // folder placed before its create (with the wait a pause or destroy can end), `addFolder` with its retries, the
 // folder IDs kept in IndexedDB. The tree itself (one create per folder, 409 reuse, locks) loads on demand.
@@ -157,7 +157,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     upFront: false,
     why: '<store-uploader> with a base-url imports it at the first sign of intent (pointer, focus, drag), a pick, or at once when uploads were left unfinished',
   },
-  'src/uploader/before-upload.ts': {
+  'src/uploader/page/before-upload.ts': {
     label: 'beforeUpload runner',
     firstUpload: false,
     why: 'only when a page sets a beforeUpload hook (createUploader, <store-dropzone>, <store-uploader>)',
@@ -192,12 +192,12 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only when a list with `downloadFrom` (a <store-uploader> with base-url) shows a finished upload',
   },
-  'src/uploader/hashing/md5-tracker.ts': {
+  'src/uploader/engine/hashing/md5-tracker.ts': {
     label: 'MD5 tracker in the upload worker itself',
     firstUpload: false,
     why: 'only where a worker cannot start the hash worker (then MD5 runs beside the requests in the same thread)',
   },
-  'src/uploader/hashing/wasm-md5.ts': {
+  'src/uploader/engine/hashing/wasm-md5.ts': {
     label: 'hash-wasm MD5 (WebAssembly inline)',
     firstUpload: false,
     why: 'loaded by the hash worker when it first hashes, unless the page set `wasm: false`; not with `verify: false`',
@@ -207,12 +207,12 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only in browsers without Web Locks (before Chromium 69, Firefox 96, Safari 15.4)',
   },
-  'src/uploader/folder-tree.ts': {
+  'src/uploader/engine/folder-tree.ts': {
     label: 'folder trees of the upload worker',
     firstUpload: false,
     why: 'only once a file with folders in its relative path (a dropped folder) or an empty folder is added',
   },
-  'src/uploader/hashing/js-md5.ts': {
+  'src/uploader/engine/hashing/js-md5.ts': {
     label: 'JavaScript MD5 (ts-md5)',
     firstUpload: false,
     why: 'only where WebAssembly is refused (a strict CSP) or the page set `wasm: false`',
@@ -222,7 +222,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only when a progress list first renders a row of an image file',
   },
-  'src/uploader/images/image-jobs.ts': {
+  'src/uploader/host/images/image-jobs.ts': {
     label: 'image thumbnails and resizing (decode upright, scale, encode)',
     firstUpload: false,
     why: 'only when a progress list renders a row of an image file, or `imageResize` meets an image',
@@ -422,8 +422,8 @@ export async function measureBundles(): Promise<SizeReport> {
   const unexplained: string[] = [];
   const page = await buildChunks(pageSource(), { splitting: true });
   const main = threadLines('main_thread', 'main thread (page with <store-uploader>: elements, Lit, uploader facade, comlink)', page, unexplained);
-  const worker = threadLines('worker', 'worker (upload engine, client, comlink, idb-keyval; without the hasher)', await buildChunks(`import './src/uploader/worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
-  const hashWorker = threadLines('hash_worker', 'hash worker (MD5 tracker, comlink; started when verifying)', await buildChunks(`import './src/uploader/hashing/hash-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
+  const worker = threadLines('worker', 'worker (upload engine, client, comlink, idb-keyval; without the hasher)', await buildChunks(`import './src/uploader/host/worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
+  const hashWorker = threadLines('hash_worker', 'hash worker (MD5 tracker, comlink; started when verifying)', await buildChunks(`import './src/uploader/host/hashing/hash-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
   const hasherBuild = await buildChunks(`export { createMD5 } from 'hash-wasm';`, { splitting: false });
   const hasher = line('hasher', 'wasm MD5 hasher (hash-wasm createMD5, loaded by the worker)', hasherBuild.chunks, [hasherBuild.entry]);
   const entries = ['src/elements/index.ts', 'src/uploader/index.ts', 'src/client/index.ts', 'src/protocol/index.ts'];

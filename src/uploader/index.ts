@@ -1,14 +1,14 @@
 /** Public entry of the uploader layer: the main-thread facade, its types, and the engine for custom environments. */
-export { createUploader, type CreateUploaderOptions } from './create-uploader.ts';
+export { createUploader, type CreateUploaderOptions } from './page/create-uploader.ts';
 export { UploadError } from './upload-error.ts';
-export { loadBeforeUpload } from './before-upload-loader.ts';
-export type { BeforeUploadOutcome } from './before-upload.ts';
-export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine.ts';
-export { UploadWorkerService, EngineHubs, type TaskResult, type FileInfo, type EnginePorts, type Attachment } from './worker-service.ts';
+export { loadBeforeUpload } from './page/before-upload-loader.ts';
+export type { BeforeUploadOutcome } from './page/before-upload.ts';
+export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine/engine.ts';
+export { UploadWorkerService, EngineHubs, type TaskResult, type FileInfo, type EnginePorts, type Attachment } from './host/worker-service.ts';
 export { resolveSettings, type UploaderSettings } from './settings.ts';
-export { NoPageAttached } from './no-page.ts';
+export { NoPageAttached } from './engine/no-page.ts';
 /** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
-export { UploadWorkerService as UploaderService } from './worker-service.ts';
+export { UploadWorkerService as UploaderService } from './host/worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';
 export { IdbSessionStore, FOLDER_DB } from './adapters/idb-session-store.ts';
 export { SESSION_DB, SESSION_STORE } from './stored-sessions.ts';

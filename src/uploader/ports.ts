@@ -1,4 +1,4 @@
-import type { SavedHash } from './hashing/md5-engine.ts';
+import type { SavedHash } from './engine/hashing/md5-engine.ts';
 
 /**
  * The ports the upload engine talks through. The engine is a state machine that never touches `window`, `XMLHttpRequest`,

@@ -1,4 +1,4 @@
-import { ChunkSizer } from './chunk-sizer.ts';
+import { BLOCK_SIZE } from '../protocol/blocks.ts';
 import type { UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 
@@ -29,7 +29,7 @@ export function validateOptions(options: CheckedOptions): void {
   const { chunkSize } = options;
   if (chunkSize !== undefined && chunkSize !== 'adaptive') {
     if (typeof chunkSize !== 'number') bad(`chunkSize must be a multiple of 256 KiB or 'adaptive'; got ${JSON.stringify(chunkSize)}`);
-    ChunkSizer.validate(chunkSize);
+    validateChunkSize(chunkSize);
   }
   integer(options.concurrency, 'concurrency', 1, bad);
   integer(options.maxRetries, 'maxRetries', 0, bad);
@@ -39,6 +39,13 @@ export function validateOptions(options: CheckedOptions): void {
   integer(options.backoff?.capMs, 'backoff.capMs', 0, bad);
   integer(options.imageResize?.maxWidth, 'imageResize.maxWidth', 1, bad);
   integer(options.imageResize?.maxHeight, 'imageResize.maxHeight', 1, bad);
+}
+
+/** Throws a `bad-request` UploadError unless `chunkSize` is a positive multiple of 256 KiB. */
+export function validateChunkSize(chunkSize: number): void {
+  if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0 || chunkSize % BLOCK_SIZE !== 0) {
+    throw new UploadError({ code: 'bad-request', message: `chunkSize must be a positive multiple of ${BLOCK_SIZE} bytes (256 KiB); got ${chunkSize}` });
+  }
 }
 
 function integer(value: unknown, name: string, min: number, bad: (message: string) => never): void {

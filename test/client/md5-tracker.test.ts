@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { savedHashOf } from '../../src/uploader/hashing/md5-engine.ts';
-import { Md5Tracker } from '../../src/uploader/hashing/md5-tracker.ts';
+import { savedHashOf } from '../../src/uploader/engine/hashing/md5-engine.ts';
+import { Md5Tracker } from '../../src/uploader/engine/hashing/md5-tracker.ts';
 
 const MiB = 1024 * 1024;
 const bytes = randomBytes(5 * MiB + 123);

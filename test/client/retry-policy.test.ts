@@ -1,7 +1,7 @@
 // The retry rules of spec §7 as a table: each row is one failure and the decision the job must carry out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decide, type Decision, type Failure } from '../../src/uploader/retry-policy.ts';
+import { decide, type Decision, type Failure } from '../../src/uploader/engine/retry-policy.ts';
 
 const http = (status: number, extra: Partial<Extract<Failure, { kind: 'http' }>> = {}): Failure => ({
   kind: 'http',

@@ -88,7 +88,7 @@ test('a folder chosen again after a reload mid-upload ends as exactly its tree, 
   const slow = { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 400 }, times: 1000 };
   expect((await service.api('POST', '/__admin/faults', { token: null, body: slow })).status).toBeLessThan(300);
   page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>folders</title></head><body>
-<store-uploader base-url="${service.url}" token="${TOKEN}" parent-id="${root}" conversion="none" concurrency="3" chunk-size="262144" resumable-threshold="1"></store-uploader>
+<store-uploader base-url="${service.url}" token="${TOKEN}" parent-id="${root}" conversion="none" concurrency="3" chunk-size="262144" resumable-threshold="1" host="dedicated"></store-uploader>
 <script type="module">import '/kit/store-upload-kit.js';</script></body></html>`;
   await p.goto(`${server!.origin}/folders.html`);
   await p.waitForFunction(() => customElements.get('store-uploader') !== undefined);

@@ -38,7 +38,8 @@ type Kit = {
 test('a resized image resumes after a reload from the Blob kept with its session, without choosing the file', async ({ page }) => {
   test.setTimeout(120_000);
   const name = `photo-${randomUUID()}.jpg`;
-  await page.goto(pages.url(proxy.url, { imageResize: BOUNDS, resumableThreshold: 0, chunkSize: 256 * KiB }));
+  // A worker of the page's own, whose upload ends with the page (the shared worker would carry it across the reload).
+  await page.goto(pages.url(proxy.url, { host: 'dedicated', imageResize: BOUNDS, resumableThreshold: 0, chunkSize: 256 * KiB }));
   await page.waitForFunction(() => 'kit' in globalThis);
   const originalSize = await page.evaluate(async (fileName) => {
     // 2400 × 1800 of grain (a JPEG that stays large once scaled to 1600 × 1200).

@@ -27,7 +27,7 @@ test.beforeAll(async () => {
     const seed = seeds.get(path.replace(/^\/seed\//, ''));
     if (path === '/resume.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>resume</title></head>
-<body><store-uploader base-url="${proxy.url}" token="${TOKEN}" chunk-size="262144" resumable-threshold="1"></store-uploader>
+<body><store-uploader base-url="${proxy.url}" token="${TOKEN}" chunk-size="262144" resumable-threshold="1" host="dedicated"></store-uploader>
 <script type="module">import '/kit/store-upload-kit.js';</script></body></html>`);
       return true;
     }

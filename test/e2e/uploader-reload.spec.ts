@@ -44,7 +44,9 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
   writeFileSync(path, bytes);
   const md5 = createHash('md5').update(bytes).digest('hex');
 
-  await page.goto(pages.url(proxy.url, { chunkSize: CHUNK, resumableThreshold: 0 }));
+  // A worker of the page's own: its upload ends with the page, as where there is no shared worker (the site's shared
+  // worker would carry the upload across the reload: shared-engine.spec.ts).
+  await page.goto(pages.url(proxy.url, { host: 'dedicated', chunkSize: CHUNK, resumableThreshold: 0 }));
   await page.waitForFunction(() => 'kit' in globalThis);
   await page.setInputFiles('#file', path);
   // Reload once the service has acknowledged a chunk and the next chunk is well under way.

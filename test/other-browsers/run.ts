@@ -188,6 +188,41 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await expectNoErrors(ctx, 'during the uploads');
     },
   },
+  {
+    name: "shared host: a second document of the site lists the first one's upload, live, and cancels it for both",
+    async run(ctx) {
+      await open(ctx, 'plain');
+      const options = { chunkSize: 256 * KiB, resumableThreshold: 0 };
+      await ctx.driver.evaluate(`h.create(${js(options)})`);
+      const fault = await ctx.service.api('POST', '/__admin/faults', {
+        token: null,
+        body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 200 }, times: 10_000 },
+      });
+      assert(fault.status === 200, `fault injection answered ${fault.status}`);
+      try {
+        const { name } = await makeFile(ctx, 'two-pages', 6 * MiB, 5);
+        const id = await ctx.driver.evaluate<string>(`h.add(${js(name)})`);
+        const host = await until('the uploader to say which worker runs it', () => ctx.driver.evaluate<string | null>('h.host()'), Boolean, 15_000);
+        if (host === 'dedicated') throw new Skip('this browser has no SharedWorker the kit can start: each page runs its own engine');
+        assert(host === 'shared' || host === 'shared-extended', `uploader.host is ${host}`);
+        console.log(`    host: ${host}`);
+        await ctx.driver.evaluate(`h.second(${js(options)})`);
+        type Listed = { id: string; name: string; state: string; bytesSent: number; host: string | null };
+        const first = await until('the second document to list the upload', () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'), (l) => l.some((t) => t.id === id && t.bytesSent > 0), 30_000);
+        const seen = first.find((t) => t.id === id)!;
+        assert(seen.name === name, `listed as ${seen.name}`);
+        await until('its progress to advance in the second document', () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'), (l) => (l.find((t) => t.id === id)?.bytesSent ?? 0) > seen.bytesSent, 30_000);
+        await ctx.driver.evaluate(`h.cancelInSecond(${js(id)})`);
+        const result = await waitResult(ctx, id);
+        assert(!result.ok && result.code === 'cancelled', `the first document's task ended ${js(result)}`);
+        const listed = await ctx.service.api('GET', `/store/v3/files?q=${encodeURIComponent(`name = '${name}'`)}&fields=files(id)`);
+        assert(listed.json<{ files: unknown[] }>().files.length === 0, 'a cancelled upload was stored');
+        await expectNoErrors(ctx, 'with two documents');
+      } finally {
+        await ctx.service.api('DELETE', '/__admin/faults', { token: null });
+      }
+    },
+  },
   ...([true, false] as const).map((quota) => ({
     name: `reload mid-upload: <store-uploader> offers the interrupted upload, it resumes to identical bytes (${quota ? 'persist.blobQuotaBytes' : 'file chosen again'})`,
     async run(ctx: Ctx) {
@@ -216,7 +251,7 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
         if (before.state === 'failed' && quota && !blobAllowed && before.bytesSent === 0) {
           throw new Skip(`known product bug: with persist.blobQuotaBytes the task fails before sending a byte (${before.error?.code}: ` +
             `${before.error?.message}) because this browser refuses a Blob in IndexedDB and the session record's put rejects ` +
-            '(src/uploader/resumable-upload.ts:230, `await ctx.store?.put(this.record)`); it should keep the record without the Blob');
+            '(src/uploader/engine/resumable-upload.ts:230, `await ctx.store?.put(this.record)`); it should keep the record without the Blob');
         }
         assert(before.state !== 'failed', `the upload failed before the reload: ${js(before)}`);
         assert(before.bytesAcknowledged < size, `the upload ended before the reload (${js(before)})`);

@@ -60,7 +60,7 @@ const DIRECT_OK = new Set(['src/client → src/protocol', 'src/uploader → src/
  * splits by file (esbuild) would put the whole uploader facade into every page's first chunk. The facade they load
  * on demand names its two modules, or esbuild counts every module the entry re-exports as reached from it.
  */
-const DIRECT_MODULES = new Set(['src/uploader/stored-sessions.ts', 'src/uploader/create-uploader.ts', 'src/uploader/before-upload-loader.ts']);
+const DIRECT_MODULES = new Set(['src/uploader/stored-sessions.ts', 'src/uploader/page/create-uploader.ts', 'src/uploader/page/before-upload-loader.ts']);
 
 /** The kit's entries a layer may import by package name (the service is a separate package that depends on the kit). */
 const KIT_ENTRIES: Record<string, readonly string[]> = { server: ['store-upload-kit/protocol'] };
@@ -91,3 +91,52 @@ for (const [layer, rule] of Object.entries(rules)) {
     assert.deepEqual(wrong, []);
   });
 }
+
+/**
+ * The uploader is laid out by thread (ARCHITECTURE.md): `page/` runs on the main thread, `host/` holds the workers'
+ * entries and their comlink services, `engine/` the upload state machine. What the page loads must not pull the
+ * engine, a host or an adapter onto the main thread (type-only imports cost nothing), and the engine sees only its
+ * own modules, the uploader's shared contract (ports, types, settings, errors), the client and the protocol.
+ */
+const UPLOADER = 'src/uploader';
+const CONTRACT = ['ports.ts', 'types.ts', 'upload-error.ts', 'task-state.ts', 'settings.ts', 'validate-options.ts'].map((f) => `${UPLOADER}/${f}`);
+
+/** Value imports (not `import type`) of a file, as repository paths. */
+function valueImports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s(?!type\s)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^\s*import\s*['"](\.[^'"]+)['"]/gm)) {
+    found.push(relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3]!)));
+  }
+  return found;
+}
+
+test('the page half of the uploader loads no engine, host or adapter module onto the main thread', () => {
+  const seen = new Set<string>();
+  const queue = sources(`${UPLOADER}/page`);
+  const wrong: string[] = [];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const target of valueImports(file)) {
+      if (!target.startsWith(`${UPLOADER}/`)) continue;
+      if (/^src\/uploader\/(engine|host|adapters)\//.test(target)) wrong.push(`${file} → ${target}`);
+      else queue.push(target);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('the engine imports only itself, the uploader contract, the client and the protocol', () => {
+  const wrong: string[] = [];
+  for (const file of sources(`${UPLOADER}/engine`)) {
+    for (const spec of specifiers(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(root, resolve(root, dirname(file), spec));
+      const ok = target.startsWith(`${UPLOADER}/engine/`) || CONTRACT.includes(target) || /^src\/(client|protocol)\//.test(target);
+      if (!ok) wrong.push(`${file} → ${spec}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});

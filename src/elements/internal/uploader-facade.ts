@@ -6,5 +6,5 @@
  * the page's first chunk also holds (`stored-sessions.ts`) became a chunk of its own. No element imports the
  * uploader's code statically, or the whole facade would be in every page's first chunk.
  */
-export { createUploader } from '../../uploader/create-uploader.ts';
-export { loadBeforeUpload } from '../../uploader/before-upload-loader.ts';
+export { createUploader } from '../../uploader/page/create-uploader.ts';
+export { loadBeforeUpload } from '../../uploader/page/before-upload-loader.ts';

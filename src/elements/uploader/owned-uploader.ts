@@ -11,6 +11,7 @@ export interface OwnedUploaderSettings {
   chunkSize: number | undefined;
   resumableThreshold: number | undefined;
   imageResize: ImageResizeOptions | undefined;
+  host: 'auto' | 'dedicated' | undefined;
 }
 
 /**
@@ -87,7 +88,7 @@ export class OwnedUploader {
     const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
-    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize } = this.host.settings;
+    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host } = this.host.settings;
     this.#uploader = createUploader({
       baseUrl,
       getAccessToken: this.host.getAccessToken,
@@ -96,6 +97,7 @@ export class OwnedUploader {
       // 0 is a threshold too (every file resumable): only a missing or unparsable attribute means the default.
       ...(Number.isFinite(resumableThreshold) ? { resumableThreshold } : {}),
       ...(imageResize ? { imageResize } : {}),
+      ...(host === 'dedicated' ? { host } : {}),
     });
     this.host.created(this.#uploader);
   }

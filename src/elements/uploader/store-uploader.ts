@@ -76,6 +76,7 @@ export class StoreUploader extends StoreElement {
     chunkSize: { type: Number, attribute: 'chunk-size' },
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
     imageResize: { attribute: 'image-resize', converter: imageResizeAttribute },
+    host: {},
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     minFileSize: { type: Number, attribute: 'min-file-size' },
@@ -110,6 +111,8 @@ export class StoreUploader extends StoreElement {
   declare resumableThreshold: number | undefined;
   /** Images scaled down in the worker by a created uploader (`imageResize`); attribute `"1920x1080 [type] [quality]"`. */
   declare imageResize: ImageResizeOptions | undefined;
+  /** `dedicated`: a created uploader runs in this page's own worker, not the site's shared one (`UploaderOptions.host`). */
+  declare host: 'auto' | 'dedicated' | undefined;
   /** Passed to the dropzone; `max-files` and `max-total-size` also count the files waiting for a conversion choice. */
   declare accept: string;
   declare maxFileSize: number;
@@ -162,13 +165,8 @@ export class StoreUploader extends StoreElement {
     stillWanted: () => !this.uploader && this.isConnected });
   constructor() {
     super();
-    this.baseUrl = '';
-    this.token = '';
-    this.accept = '';
-    this.maxFileSize = 0;
-    this.minFileSize = 0;
-    this.maxFiles = 0;
-    this.maxTotalSize = 0;
+    this.baseUrl = this.token = this.accept = '';
+    this.maxFileSize = this.minFileSize = this.maxFiles = this.maxTotalSize = 0;
     this.conversion = 'global';
     this.share = false;
     this.flatten = false;

@@ -6,9 +6,9 @@ import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
 import { ManualOnline } from '../../../src/uploader/adapters/navigator-online.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
-import { UploadEngine, type EngineConfig, type EngineFile } from '../../../src/uploader/engine.ts';
+import { UploadEngine, type EngineConfig, type EngineFile } from '../../../src/uploader/engine/engine.ts';
 import type { TaskSnapshot } from '../../../src/uploader/types.ts';
-import type { JobEvent } from '../../../src/uploader/upload-job.ts';
+import type { JobEvent } from '../../../src/uploader/engine/upload-job.ts';
 import { nodeHttp } from './node-http-port.ts';
 
 export const TOKEN = 'dev-token-alice';

@@ -158,6 +158,27 @@ const h = {
     const tasks = h.uploader.snapshot.tasks.map((t) => ({ id: t.id, state: t.state, bytesAcknowledged: t.bytesAcknowledged, inOtherTab: t.inOtherTab ?? false, error: t.error?.code ?? null }));
     return { results: h.results(), tasks, offered: h.offered() };
   },
+  /** Which worker runs the engine (`uploader.host`); null until it answered. */
+  host: () => h.uploader.host ?? null,
+  /** Opens this page again in an iframe (a second document of the site) and makes its own uploader there. */
+  async second(options = {}) {
+    const frame = document.createElement('iframe');
+    frame.src = location.href;
+    document.body.append(frame);
+    await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    for (let i = 0; i < 200 && !frame.contentWindow.h?.ready; i++) await new Promise((r) => setTimeout(r, 25));
+    h.frame = frame.contentWindow.h;
+    h.frame.create(options);
+    return true;
+  },
+  /** What the second document's uploader lists. */
+  secondTasks() {
+    return h.frame.uploader.snapshot.tasks.map((t) => ({ id: t.id, name: t.name, state: t.state, bytesSent: t.bytesSent, host: h.frame.uploader.host ?? null }));
+  },
+  cancelInSecond(id) {
+    h.frame.uploader.task(id).cancel();
+    return true;
+  },
   clickOffered(id, action) {
     const li = [...h.element().shadowRoot.querySelectorAll('[part=interrupted] li')].find((l) => l.dataset.id === id);
     li.querySelector(`button[data-action=${action}]`).click();

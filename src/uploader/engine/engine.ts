@@ -1,0 +1,361 @@
+import type { UploadClient } from '../../client/index.ts';
+import { StoreError } from '../../client/store-error.ts';
+import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
+import { FOLDER_MIME } from '../../protocol/native.ts';
+import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
+import type { FolderTree } from './folder-tree.ts';
+import { IdPool } from './id-pool.ts';
+import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
+import { sampleOf } from './file-sample.ts';
+import { fingerprintOf } from './request-metadata.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from '../types.ts';
+import { UploadError } from '../upload-error.ts';
+import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
+import { isFinal } from '../task-state.ts';
+import type { FolderOf } from './place-file.ts';
+import { validateChunkSize } from '../validate-options.ts';
+
+/** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
+export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Everything the engine is built from: ports plus the uploader's options. */
+export interface EngineConfig {
+  baseUrl: string;
+  client: UploadClient;
+  http: HttpPort;
+  online: OnlinePort;
+  clock: ClockPort;
+  store?: SessionStore;
+  /** Cross-tab session locks: Web Locks in the browser, `MemoryLocks` where one engine is alone. */
+  locks: LockPort;
+  /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
+  channel?: ChannelPort;
+  concurrency?: number;
+  chunkSize?: number | 'adaptive';
+  resumableThreshold?: number;
+  /** Compare the service's MD5 with the bytes sent (default true); false never hashes. */
+  verify?: boolean;
+  /** Where MD5 trackers run when verifying; default: in this thread. */
+  hasher?: HasherPort;
+  stallTimeoutMs?: number;
+  maxRetries?: number;
+  backoff?: BackoffOptions;
+  /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
+  blobQuotaBytes?: number;
+  /** The folder files go into by default (undefined: the user's root). */
+  parentId?: string;
+  /** Ignore the folders of relative paths by default. */
+  flatten?: boolean;
+  /** Receives every task event (progress already throttled). */
+  onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
+}
+
+/** A file as the engine takes it: a Blob plus the File fields it reads (Node tests pass them explicitly). */
+export interface EngineFile {
+  blob: Blob;
+  name: string;
+  type: string;
+  lastModified: number;
+  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
+  originalSize?: number;
+  /** Keep `blob` with the session whatever the quota (a resized image cannot be made again from a handle). */
+  keepBlob?: boolean;
+}
+
+/**
+ * The upload engine: a queue of jobs run `concurrency` at a time (each session's chunks strictly in order inside its
+ * job), connectivity handling, and the session records that outlive the page. It talks to the world only through
+ * the ports in its config, so it runs the same in the browser worker and in Node.
+ */
+export class UploadEngine {
+  private readonly jobs = new Map<string, UploadJob>();
+  private readonly queue: UploadJob[] = [];
+  private running = 0;
+  /** The `run` of every job under way. */
+  private readonly runs = new Set<Promise<void>>();
+  private readonly ids: IdPool;
+  /** The folders of relative paths, loaded with the first file that has one. */
+  private folders?: Promise<FolderTree>;
+  private readonly folderOf: FolderOf = (path, target) => {
+    const { store, locks, clock } = this.config;
+    this.folders ??= import('./folder-tree.ts').then(
+      ({ FolderTree }) => new FolderTree({ createFolder: (...a) => this.createFolder(...a), ids: this.ids, ...(store && { store }), locks, clock, lifetimeMs: SESSION_LIFETIME_MS }),
+    );
+    return this.folders.then((tree) => tree.ensure(path, target));
+  };
+  private readonly unsubscribeOnline: () => void;
+  private readonly locks: LockPort;
+  /** The config with its defaults applied, resolved once: every job gets this same object. */
+  private readonly deps: JobDeps;
+
+  constructor(private readonly config: EngineConfig) {
+    this.locks = config.locks;
+    // Every option is checked once, where the app passes it (`createUploader`, on the main thread); the engine keeps
+    // only the check whose mistake would otherwise surface per task, late.
+    if (typeof config.chunkSize === 'number') validateChunkSize(config.chunkSize);
+    this.ids = new IdPool(config.client);
+    const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
+    this.deps = {
+      baseUrl: config.baseUrl,
+      client: config.client,
+      http: config.http,
+      ids: this.ids,
+      ...(config.store && { store: config.store }),
+      locks: config.locks,
+      ...(config.channel && { channel: config.channel }),
+      stallTimeoutMs: config.stallTimeoutMs ?? 30_000,
+      ...(hasher && { hasher }),
+      online: config.online,
+      clock: config.clock,
+      maxRetries: config.maxRetries ?? 8,
+      ...(config.backoff && { backoff: config.backoff }),
+      resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
+      chunkSize: config.chunkSize,
+      folderOf: this.folderOf,
+      emit: (event, snapshot) => config.onEvent(event, snapshot),
+    };
+    this.unsubscribeOnline = config.online.subscribe((online) => {
+      // Offline: stop requests now instead of letting them fail into the retry budget.
+      if (!online) for (const job of this.jobs.values()) job.interrupt('offline');
+    });
+  }
+
+  /**
+   * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
+   * instead of starting over; `resumeId` names the record to resume explicitly. A file whose sampled slices differ
+   * from the record's is not the one the session began with: an explicit resume fails with `file-changed`, an
+   * implicit one starts a new session (the old one stays listed as interrupted).
+   */
+  async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+    const options = this.withDefaults(given);
+    const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
+    // The record keeps its key: another tab may be uploading it under that key right now.
+    let record = await this.findRecord(fingerprint, resumeId);
+    if (record?.sample !== undefined && record.sample !== (await sampleOf(file.blob))) {
+      if (resumeId !== undefined) throw new UploadError({ code: 'file-changed', message: `${file.name} changed since its upload began (its content differs)` });
+      record = undefined;
+    }
+    const quota = this.config.blobQuotaBytes ?? 0;
+    const job = new UploadJob(
+      this.deps,
+      {
+        taskId,
+        file: file.blob,
+        name: file.name,
+        type: file.type,
+        lastModified: file.lastModified,
+        options: record?.convertTo ? { ...options, convertTo: record.convertTo } : options,
+        keepBlob: file.keepBlob || (quota > 0 && file.blob.size <= quota && !options.handle),
+        ...(file.originalSize !== undefined && { originalSize: file.originalSize }),
+      },
+      record,
+    );
+    this.jobs.set(taskId, job);
+    this.enqueue(job);
+    return { ...job.snapshot };
+  }
+
+  /**
+   * Creates the folders of `path` under the target (see `Uploader.addFolder`); undefined when flattening. Nothing
+   * else retries these creates (no task carries them), so a 5xx, rate limit or lost connection is tried again here.
+   */
+  async addFolder(path: string, given: AddFolderOptions = {}): Promise<string | undefined> {
+    const options = this.withDefaults(given);
+    if (options.flatten) return undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.folderOf(path, options.parentId);
+      } catch (error) {
+        if (!(error instanceof StoreError && (error.retryable || error.status === 0)) || attempt >= this.deps.maxRetries) throw error;
+        await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
+      }
+    }
+  }
+
+  /** A copy of the task's current snapshot. */
+  snapshot(taskId: string): TaskSnapshot | undefined {
+    const job = this.jobs.get(taskId);
+    return job && { ...job.snapshot };
+  }
+
+  /** A copy of every task's current snapshot, in the order they were added (what a page attaching is shown). */
+  snapshots(): TaskSnapshot[] {
+    return [...this.jobs.values()].map((job) => ({ ...job.snapshot }));
+  }
+
+  /** The bytes a task uploads and their type (for its thumbnail). */
+  source(taskId: string): { blob: Blob; type: string } | undefined {
+    const input = this.jobs.get(taskId)?.input;
+    return input && { blob: input.file, type: input.type };
+  }
+
+  /** The task's final file, or its `UploadError`. */
+  done(taskId: string): Promise<StoreFile> {
+    return this.job(taskId).done;
+  }
+
+  pause(taskId: string): void {
+    const job = this.job(taskId);
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    job.pause();
+  }
+
+  /** Continues a paused task, or tries a failed one again. */
+  resume(taskId: string): void {
+    const job = this.job(taskId);
+    if (!job.running && job.rearm()) this.enqueue(job);
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    const job = this.job(taskId);
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    await job.cancel();
+  }
+
+  pauseAll(): void {
+    for (const id of this.jobs.keys()) this.pause(id);
+  }
+
+  resumeAll(): void {
+    for (const [id, job] of this.jobs) if (job.snapshot.state === 'paused') this.resume(id);
+  }
+
+  /**
+   * Drops a finished task from memory. A failed task's resumable session goes too (record and service session):
+   * the user dismissed it, so it must not come back as an interrupted upload in the next page life.
+   */
+  remove(taskId: string): void {
+    const job = this.jobs.get(taskId);
+    if (!job || !isFinal(job.snapshot.state)) return;
+    this.jobs.delete(taskId);
+    if (job.snapshot.state === 'failed') void job.discard().catch(() => undefined);
+  }
+
+  /**
+   * Sessions stored by an earlier page life that no task of this one is using and no other tab is uploading;
+   * expired ones are deleted.
+   */
+  async interrupted(): Promise<InterruptedUpload[]> {
+    const records = await this.liveRecords();
+    const held = await this.locks.held();
+    return records
+      .filter((record) => ![...this.jobs.values()].some((job) => job.recordId === record.id))
+      .filter((record) => !held.has(sessionLockKey(record.sessionUri)))
+      .map((record) => ({
+        id: record.id,
+        name: record.name,
+        type: record.type,
+        total: record.total,
+        bytesAcknowledged: record.acknowledged,
+        updatedAt: record.updatedAt,
+        ...(record.relativePath && { relativePath: record.relativePath }),
+        canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
+        ...(record.handle && { handle: record.handle }),
+      }));
+  }
+
+  /** The stored record, for resuming without the user choosing the file again. */
+  async record(id: string): Promise<SessionRecord | undefined> {
+    return this.config.store?.get(id);
+  }
+
+  /**
+   * Forgets an interrupted upload and cancels its session with the service. A record that a task of this engine or
+   * another tab is uploading is no longer interrupted and is left alone: deleting it under that task would race its
+   * next record write (the record comes back) and its next request (the session is gone).
+   */
+  async discard(id: string): Promise<void> {
+    const record = await this.config.store?.get(id);
+    if (!record || this.busy(record)) return;
+    // Held while deleting, so no tab starts uploading the session in between.
+    const lock = await this.locks.tryAcquire(sessionLockKey(record.sessionUri));
+    if (!lock) return;
+    try {
+      await this.config.store?.delete(id);
+      // Within the stall timeout: a service that never answers must not hold the lock; the session then expires.
+      await this.config.http
+        .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.deps.stallTimeoutMs) })
+        .catch(() => undefined);
+    } finally {
+      lock();
+    }
+  }
+
+  /**
+   * Stops every request; stored sessions stay for the next page life. Resolves once every running job has stopped
+   * and written its record, so the records show the latest acknowledged offsets.
+   */
+  async destroy(): Promise<void> {
+    this.unsubscribeOnline();
+    this.config.channel?.close();
+    this.queue.length = 0;
+    for (const job of this.jobs.values()) job.interrupt('destroy');
+    await Promise.all(this.runs);
+  }
+
+  /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
+  private async createFolder(id: string, name: string, parentId: string | undefined): Promise<void> {
+    try {
+      await this.config.client.files.create({ id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) }, { fields: 'id' });
+    } catch (error) {
+      if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
+    }
+  }
+
+  /** The uploader's `parentId` and `flatten` under what the call gave. */
+  private withDefaults<T extends AddFolderOptions>(options: T): T {
+    const { parentId, flatten } = this.config;
+    return { ...(parentId !== undefined && { parentId }), ...(flatten && { flatten }), ...options };
+  }
+
+  private job(taskId: string): UploadJob {
+    const job = this.jobs.get(taskId);
+    if (!job) throw new UploadError({ code: 'not-found', message: `no upload task ${taskId}` });
+    return job;
+  }
+
+  private enqueue(job: UploadJob): void {
+    this.queue.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    const limit = Math.max(1, this.config.concurrency ?? 3);
+    while (this.running < limit && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running++;
+      const run = job.run().finally(() => {
+        this.runs.delete(run);
+        this.running--;
+        this.pump();
+      });
+      this.runs.add(run);
+    }
+  }
+
+  private async findRecord(fingerprint: string, resumeId?: string): Promise<SessionRecord | undefined> {
+    if (!this.config.store) return undefined;
+    const records = await this.liveRecords();
+    return records.find((r) => (resumeId === undefined || r.id === resumeId) && r.fingerprint === fingerprint && !this.busy(r));
+  }
+
+  /** True when a task of this engine that has not ended uploads this record. */
+  private busy(record: SessionRecord): boolean {
+    for (const job of this.jobs.values()) if (job.recordId === record.id && !isFinal(job.snapshot.state)) return true;
+    return false;
+  }
+
+  private async liveRecords(): Promise<SessionRecord[]> {
+    const store = this.config.store;
+    if (!store) return [];
+    const now = this.config.clock.now();
+    const live: SessionRecord[] = [];
+    for (const record of await store.list()) {
+      if (now - record.updatedAt > SESSION_LIFETIME_MS) await store.delete(record.id);
+      else live.push(record);
+    }
+    return live;
+  }
+}

@@ -1,0 +1,20 @@
+import type { StoreError } from '../../client/index.ts';
+import type { UploadErrorCode } from '../types.ts';
+
+/** The task error code for a final (not retried) service answer. */
+export function errorCodeOf(error: StoreError, converting: boolean): UploadErrorCode {
+  switch (error.status) {
+    case 400:
+      return converting && /conver/i.test(error.message) ? 'conversion' : 'bad-request';
+    case 401:
+      return 'auth';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not-found';
+    case 413:
+      return 'too-large';
+    default:
+      return 'unknown';
+  }
+}

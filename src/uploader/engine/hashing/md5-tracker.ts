@@ -1,0 +1,150 @@
+import { BlobCursor } from './blob-cursor.ts';
+import { createMd5 } from './choose-md5.ts';
+import type { Md5Engine, Md5Preference, SavedHash } from './md5-engine.ts';
+import type { HashTracker } from '../../ports.ts';
+
+/** Saved states are kept at these offsets (and at every request's end), so a rewind re-hashes at most this much. */
+const CHECKPOINT_BYTES = 1024 * 1024;
+
+/**
+ * Incremental MD5 of an upload, run ahead of (or beside) the requests that send the same bytes.
+ *
+ * Calls are queued and run one after another, so the sender can ask for the next request's bytes before the
+ * previous ones are hashed and never waits. The state is saved at each request's end and every MiB: the state at an
+ * acknowledged offset is then usually ready when the session record is written, and when the service keeps fewer
+ * bytes than were sent, a rewind reloads the nearest saved state and re-hashes only the gap.
+ */
+export class Md5Tracker implements HashTracker {
+  /** Bytes [0, offset) are in the hash. */
+  private offset = 0;
+  private readonly checkpoints = new Map<number, SavedHash>();
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Raised by `abort`: queued or running reads of an older generation stop. */
+  private generation = 0;
+  /** The one stream the bytes come from, continued from call to call. */
+  private readonly cursor = new BlobCursor();
+  /** Bytes read and hashed so far, rewinds included. */
+  bytesHashed = 0;
+
+  private constructor(private readonly md5: Md5Engine) {}
+
+  /**
+   * A tracker at offset 0, or at `offset` from a saved state. A state of the other implementation (saved before the
+   * page's CSP changed, say) cannot be loaded: the tracker starts at 0 and the next call re-hashes from the file.
+   */
+  static async open(preference: Md5Preference, saved?: SavedHash, offset = 0): Promise<Md5Tracker> {
+    const md5 = await createMd5(preference);
+    const tracker = new Md5Tracker(md5);
+    if (saved && offset > 0 && saved.impl === md5.impl) {
+      md5.load(saved);
+      tracker.offset = offset;
+    }
+    tracker.checkpoints.set(tracker.offset, md5.save());
+    return tracker;
+  }
+
+  /**
+   * Hashes through `end` once its turn comes; the hash only ever goes forward here. Bytes already in it (hashed ahead
+   * of their request, or sent again after the service kept less) are the same bytes of the same file and are not
+   * read twice; after `stateAt` moved back for a session record, the nearest saved state at or below `end` is taken
+   * up again rather than the gap re-read.
+   */
+  hashTo(source: Blob, end: number): Promise<void> {
+    const generation = this.generation;
+    return this.queue(async () => {
+      if (generation !== this.generation || this.offset >= end) return;
+      await this.seek(source, end, generation);
+      if (this.offset === end) this.checkpoints.set(end, this.md5.save());
+    });
+  }
+
+  stateAt(source: Blob, offset: number): Promise<SavedHash> {
+    const ready = this.checkpoints.get(offset);
+    if (ready) {
+      this.prune(offset);
+      return Promise.resolve(ready);
+    }
+    return this.queue(async () => {
+      const later = this.checkpoints.get(offset);
+      if (!later) {
+        await this.seek(source, offset);
+        this.checkpoints.set(offset, this.md5.save());
+      }
+      this.prune(offset);
+      return this.checkpoints.get(offset)!;
+    });
+  }
+
+  digest(source: Blob, offset: number): Promise<string> {
+    return this.queue(async () => {
+      await this.seek(source, offset);
+      return this.md5.hex();
+    });
+  }
+
+  abort(): void {
+    this.generation++;
+  }
+
+  close(): void {
+    this.abort();
+    this.checkpoints.clear();
+    // After what is queued: a read still running finishes its current piece against a closed cursor otherwise.
+    void this.queue(async () => this.cursor.close());
+  }
+
+  private queue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Moves to exactly `target`: from the nearest saved state at or below it when that is closer, then forward. */
+  private async seek(source: Blob, target: number, generation?: number): Promise<void> {
+    if (this.offset === target) return;
+    let best = -1;
+    for (const at of this.checkpoints.keys()) if (at <= target && at > best) best = at;
+    if (this.offset > target || best > this.offset) {
+      if (best < 0) {
+        this.md5.init();
+        this.offset = 0;
+      } else {
+        this.md5.load(this.checkpoints.get(best)!);
+        this.offset = best;
+      }
+    }
+    await this.read(source, target, generation);
+  }
+
+  /**
+   * Hashes [offset, end) of `source`; stops early when `generation` is no longer current. The bytes come from one
+   * stream continued across calls (`BlobCursor`), not `arrayBuffer()` per piece: measured in Chromium, 256 MiB read
+   * and hashed in 0.72 s through a stream against 1.12 s in 2 MiB `arrayBuffer()` reads.
+   */
+  private async read(source: Blob, end: number, generation?: number): Promise<void> {
+    while (this.offset < end) {
+      if (generation !== undefined && generation !== this.generation) return;
+      const bytes = await this.cursor.next(source, this.offset, end - this.offset);
+      if (!bytes) return;
+      this.update(bytes);
+    }
+  }
+
+  private update(bytes: Uint8Array): void {
+    this.bytesHashed += bytes.length;
+    let at = 0;
+    while (at < bytes.length) {
+      const boundary = (Math.floor(this.offset / CHECKPOINT_BYTES) + 1) * CHECKPOINT_BYTES;
+      const take = Math.min(bytes.length - at, boundary - this.offset);
+      this.md5.update(bytes.subarray(at, at + take));
+      at += take;
+      this.offset += take;
+      if (this.offset === boundary) this.checkpoints.set(this.offset, this.md5.save());
+    }
+  }
+
+  /** The service confirmed [0, offset): no rewind goes below it, older states can go. */
+  private prune(offset: number): void {
+    for (const at of [...this.checkpoints.keys()]) if (at < offset) this.checkpoints.delete(at);
+  }
+}

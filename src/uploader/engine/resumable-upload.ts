@@ -1,0 +1,350 @@
+import { StoreError } from '../../client/store-error.ts';
+import { joinUrl, pathWithQuery } from '../../client/url.ts';
+import { formatChunkRange, formatStatusQuery, parseStoredRange } from '../../protocol/content-range.ts';
+import {
+  H_CONTENT_RANGE,
+  H_CONTENT_TYPE,
+  H_LOCATION,
+  H_RANGE,
+  H_UPLOAD_CONTENT_LENGTH,
+  H_UPLOAD_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  STATUS_RESUME_INCOMPLETE,
+} from '../../protocol/headers.ts';
+import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
+import type { ChunkSizer } from './chunk-sizer.ts';
+import { deferredTracker } from './hashing/deferred-tracker.ts';
+import { savedHashOf } from './hashing/md5-engine.ts';
+import { sampleOf } from './file-sample.ts';
+import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from '../ports.ts';
+import { fingerprintOf, requestMetadata } from './request-metadata.ts';
+import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
+import { SessionWriter } from './session-writer.ts';
+import type { StoreFile } from '../types.ts';
+import type { UploadContext, UploadInput } from './upload-context.ts';
+import type { UploadStrategy } from './upload-strategy.ts';
+import { verifyResult } from './verify-result.ts';
+
+/** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
+export class SessionExpired extends Error {
+  constructor() {
+    super('the upload session no longer exists');
+    this.name = 'SessionExpired';
+  }
+}
+
+/** Another tab holds this session's lock and is uploading it: this tab must not send (it follows instead). */
+export class HeldElsewhere extends Error {
+  constructor(readonly sessionUri: string) {
+    super('another tab is uploading this session');
+    this.name = 'HeldElsewhere';
+  }
+}
+
+/**
+ * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
+ * state is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte
+ * not acknowledged. The service may keep less than was sent, so the acknowledged offset only ever comes from the
+ * service's answers, never from what was sent.
+ */
+export class ResumableUpload implements UploadStrategy {
+  record?: SessionRecord;
+  /** True when the service's state is unknown and must be asked before sending. */
+  private needsStatus: boolean;
+  /** The MD5 of the bytes sent, hashed beside the requests (absent when the uploader does not verify). */
+  private tracker?: HashTracker;
+  private writer?: SessionWriter;
+  /** This tab's hold on the session (Web Locks): no byte is sent without it. */
+  private lock?: ReleaseLock;
+
+  constructor(
+    private readonly ctx: UploadContext,
+    private readonly input: UploadInput,
+    private readonly sizer: ChunkSizer,
+    resumeFrom?: SessionRecord,
+  ) {
+    if (resumeFrom) this.record = { ...resumeFrom };
+    this.needsStatus = resumeFrom !== undefined;
+  }
+
+  get recordId(): string | undefined {
+    return this.record?.id;
+  }
+
+  /** One attempt from wherever the upload stands; throws for the job to judge (and calls `run` again). */
+  async run(signal: AbortSignal, token: string): Promise<StoreFile> {
+    try {
+      return await this.attempt(signal, token);
+    } finally {
+      // Whatever ends the attempt, the stored record must show the latest acknowledged offset before anyone looks.
+      await this.writer?.flush();
+    }
+  }
+
+  private async attempt(signal: AbortSignal, token: string): Promise<StoreFile> {
+    const total = this.input.file.size;
+    if (!this.record) await this.start(signal, token);
+    else if (!this.lock) {
+      const lock = await this.ctx.locks.tryAcquire(sessionLockKey(this.record.sessionUri));
+      if (!lock) throw new HeldElsewhere(this.record.sessionUri);
+      this.adoptLock(lock);
+    }
+    const tracker = this.openTracker();
+    if (this.needsStatus) {
+      const finished = await this.queryStatus(signal);
+      if (finished) return this.finish(finished);
+    }
+    const record = this.record!;
+    const writer = this.writerFor(record);
+    for (let stuck = 0; ; ) {
+      const start = record.acknowledged;
+      const end = this.sizer.next(start, total);
+      // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
+      // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
+      // so the hasher works through the pause between two requests instead of waiting for the next one.
+      tracker?.hashTo(this.input.file, end).catch(() => undefined);
+      if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
+      this.needsStatus = true;
+      const began = this.ctx.clock.now();
+      let response: HttpResponse;
+      try {
+        const whole = start === 0 && end === total;
+        response = await sendGuarded(
+          this.ctx.http,
+          {
+            method: 'PUT',
+            url: record.sessionUri,
+            // The session URI is a capability (supplement §1): no Authorization header.
+            headers: whole ? {} : { [H_CONTENT_RANGE]: formatChunkRange(start, end - 1, total) },
+            body: [this.input.file.slice(start, end)],
+          },
+          {
+            signal,
+            stallTimeoutMs: this.ctx.stallTimeoutMs,
+            ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
+            bodyLength: end - start,
+            onProgress: (sent) => this.ctx.onSent(start, sent),
+          },
+        );
+      } catch (error) {
+        tracker?.abort();
+        this.sizer.shrink();
+        throw error;
+      }
+      if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
+      if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
+      const stored = this.stored(response);
+      this.sizer.record(end - start, this.ctx.clock.now() - began);
+      // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
+      stuck = stored > start ? 0 : stuck + 1;
+      if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
+      // The next request starts now; the record follows in the background (never ahead of `stored`).
+      record.acknowledged = stored;
+      record.updatedAt = this.ctx.clock.now();
+      writer.schedule();
+      this.ctx.onAcknowledged(stored);
+    }
+  }
+
+  /** The session URI, once a session exists. */
+  get sessionUri(): string | undefined {
+    return this.record?.sessionUri;
+  }
+
+  /** Takes over a lock this tab waited for: whatever the other tab did, the service is asked first. */
+  adoptLock(lock: ReleaseLock): void {
+    this.releaseLock();
+    this.lock = lock;
+    this.needsStatus = true;
+  }
+
+  /** Lets another tab take the session (after a pause, a failure, the end, or when this worker stops). */
+  releaseLock(): void {
+    const lock = this.lock;
+    this.lock = undefined;
+    lock?.();
+  }
+
+  /** Forgets the session without telling the service (another tab already finished or cancelled it). */
+  forget(): void {
+    void this.dropWriter();
+    this.releaseLock();
+    this.record = undefined;
+  }
+
+  /** Forgets the session after a 404: the next `run` starts a new one from byte 0. */
+  async reset(): Promise<void> {
+    await this.dropWriter();
+    if (this.record) await this.ctx.store?.delete(this.record.id);
+    this.releaseLock();
+    this.record = undefined;
+    this.tracker?.close();
+    this.tracker = undefined;
+    this.needsStatus = false;
+    this.ctx.onAcknowledged(0);
+  }
+
+  /** Cancels the session with the service (`DELETE`, answered 499) and forgets it. */
+  async cancel(): Promise<void> {
+    const record = this.record;
+    if (!record) return;
+    await this.dropWriter();
+    this.record = undefined;
+    this.tracker?.close();
+    this.tracker = undefined;
+    await this.ctx.store?.delete(record.id);
+    await this.deleteSession(record.sessionUri);
+  }
+
+  /** `DELETE <session>` (answered 499), within the stall timeout: a service that never answers must not hold a cancel. */
+  private deleteSession(sessionUri: string): Promise<unknown> {
+    return this.ctx.http.send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.ctx.stallTimeoutMs) }).catch(() => undefined);
+  }
+
+  private async start(signal: AbortSignal, token: string): Promise<void> {
+    const { ctx, input } = this;
+    const { metadata, query } = requestMetadata(input);
+    const update = input.options.updateFileId;
+    const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
+    const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'resumable' }));
+    const body = JSON.stringify(metadata);
+    // Cancelled while the service answers: the session it then makes is cancelled too, not left for a week.
+    const cancelLate = (late: HttpResponse) => {
+      const location = late.header(H_LOCATION);
+      if (late.status === 200 && location) void this.deleteSession(new URL(location, ctx.baseUrl).href);
+    };
+    const response = await sendSurvivingCancel(
+      ctx.http,
+      {
+        method: update ? 'PATCH' : 'POST',
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
+          [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
+          [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
+        },
+        body: [body],
+      },
+      { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
+      cancelLate,
+    );
+    const location = response.header(H_LOCATION);
+    if (response.status !== 200 || !location) {
+      if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
+      throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
+    }
+    const sessionUri = new URL(location, ctx.baseUrl).href;
+    const sample = await sampleOf(input.file);
+    // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
+    const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
+    if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
+    this.releaseLock();
+    this.lock = lock;
+    const now = ctx.clock.now();
+    this.record = {
+      id: input.taskId,
+      sessionUri,
+      fingerprint: fingerprintOf({ name: input.name, size: input.file.size, lastModified: input.lastModified, type: input.type }),
+      sample,
+      name: input.name,
+      type: input.type,
+      total: input.file.size,
+      ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
+      metadata,
+      query,
+      ...(input.options.convertTo && { convertTo: input.options.convertTo }),
+      ...(update && { updateFileId: update }),
+      ...(input.options.handle && { handle: input.options.handle }),
+      ...(input.options.relativePath && { relativePath: input.options.relativePath }),
+      ...(input.keepBlob && { blob: input.file }),
+      acknowledged: 0,
+      hashedTo: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.needsStatus = false;
+    await ctx.store?.put(this.record);
+  }
+
+  /** Asks the service what it stored (spec §4.5); returns the file when the upload is already complete. */
+  private async queryStatus(signal: AbortSignal): Promise<StoreFile | undefined> {
+    const record = this.record!;
+    const response = await sendGuarded(
+      this.ctx.http,
+      { method: 'PUT', url: record.sessionUri, headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) } },
+      { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, responseTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
+    );
+    if (response.status === 200 || response.status === 201) return JSON.parse(response.text) as StoreFile;
+    if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
+    await this.acknowledge(this.stored(response));
+    this.needsStatus = false;
+    return undefined;
+  }
+
+  private stored(response: HttpResponse): number {
+    const stored = parseStoredRange(response.header(H_RANGE));
+    if (stored === undefined || stored > this.input.file.size) {
+      throw new StoreError(500, `unreadable Range header on 308: ${response.header(H_RANGE)}`);
+    }
+    return stored;
+  }
+
+  /** After a status query: the service's offset replaces ours, and the record is stored before sending on. */
+  private async acknowledge(stored: number): Promise<void> {
+    const record = this.record!;
+    record.acknowledged = stored;
+    record.updatedAt = this.ctx.clock.now();
+    const writer = this.writerFor(record);
+    writer.schedule();
+    await writer.flush();
+    this.ctx.onAcknowledged(stored);
+  }
+
+  /**
+   * The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing);
+   * usable at once, so the first request does not wait for the hash worker to start.
+   */
+  private openTracker(): HashTracker | undefined {
+    if (!this.ctx.hasher || !this.record) return undefined;
+    if (!this.tracker) {
+      const saved = savedHashOf(this.record.hashState);
+      this.tracker = deferredTracker(this.ctx.hasher.open(saved, saved ? this.record.hashedTo : 0));
+    }
+    return this.tracker;
+  }
+
+  private writerFor(record: SessionRecord): SessionWriter {
+    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.file, () => this.tracker);
+    return this.writer;
+  }
+
+  /** Stops record writes and waits for the one in flight, so a delete that follows is not undone by it. */
+  private async dropWriter(): Promise<void> {
+    const writer = this.writer;
+    this.writer = undefined;
+    await writer?.close();
+  }
+
+  private async finish(file: StoreFile): Promise<StoreFile> {
+    const total = this.input.file.size;
+    const record = this.record!;
+    this.ctx.onAcknowledged(total);
+    // The session is complete whatever the check finds: its record must not outlive it.
+    await this.dropWriter();
+    await this.ctx.store?.delete(record.id);
+    const tracker = this.openTracker();
+    if (tracker) {
+      const md5 = await tracker.digest(this.input.file, total);
+      tracker.close();
+      this.tracker = undefined;
+      verifyResult(file, total, md5);
+    }
+    return file;
+  }
+
+  private failure(response: HttpResponse): Error {
+    if (response.status === 404) return new SessionExpired();
+    return StoreError.fromResponse(response.status, response.text);
+  }
+}

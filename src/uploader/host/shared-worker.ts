@@ -1,0 +1,21 @@
+/**
+ * The site's shared upload worker's composition root: every page and tab of the origin connects to this one worker
+ * (started with the same name and options everywhere), and each connection gets a `UploadWorkerService` of its own
+ * over the hubs they share, so pages with the same settings drive one engine. The page reports whether the browser
+ * granted `extendedLifetime`; the worker cannot see it.
+ */
+import { expose } from 'comlink';
+import { browserPorts } from './browser-ports.ts';
+import { BUSY_LOCK } from '../stored-sessions.ts';
+import { EngineHubs, UploadWorkerService } from './worker-service.ts';
+
+/** Held (shared mode) while any upload has not ended: a page that loads then attaches at once (`uploadsRunning`). */
+let releaseBusy: (() => void) | undefined;
+const hubs = new EngineHubs(browserPorts, 'shared', (busy) => {
+  if (!busy) return releaseBusy?.();
+  void navigator.locks?.request(BUSY_LOCK, { mode: 'shared' }, () => new Promise<void>((release) => (releaseBusy = release)));
+});
+
+(globalThis as unknown as { onconnect: ((event: MessageEvent) => void) | null }).onconnect = (event) => {
+  for (const port of event.ports) expose(new UploadWorkerService(hubs), port);
+};

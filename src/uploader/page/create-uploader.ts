@@ -1,0 +1,27 @@
+import { MainThreadUploader, type CreateUploaderOptions } from './main-thread-uploader.ts';
+import type { Uploader } from '../types.ts';
+import { UploadError } from '../upload-error.ts';
+export type { CreateUploaderOptions } from './main-thread-uploader.ts';
+
+/**
+ * Creates the uploader: every byte of upload work runs in a module worker reached through comlink (the site's shared
+ * worker where the browser has one); the object returned only hands over files and keeps the latest snapshot of each
+ * task for rendering. Safe to import during server-side rendering: nothing touches `window` or `Worker` until it is
+ * called.
+ */
+export function createUploader(options: CreateUploaderOptions): Uploader {
+  if (typeof options?.getAccessToken !== 'function') {
+    throw new UploadError({ code: 'bad-request', message: 'getAccessToken must be a function that returns the bearer token' });
+  }
+  if (options.beforeUpload !== undefined && typeof options.beforeUpload !== 'function') {
+    throw new UploadError({ code: 'bad-request', message: 'beforeUpload must be a function (file, { relativePath }) => …' });
+  }
+  if (!options.service && !options.worker && typeof Worker === 'undefined' && typeof SharedWorker === 'undefined') {
+    throw new UploadError({
+      code: 'bad-request',
+      message: 'createUploader needs a browser with Web Workers (it was called where there is no Worker, e.g. Node or server-side rendering); create it in the browser, after the page loads',
+    });
+  }
+  return new MainThreadUploader(options);
+}
+

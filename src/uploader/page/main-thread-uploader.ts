@@ -1,0 +1,399 @@
+import type { Remote } from 'comlink';
+import { loadBeforeUpload } from './before-upload-loader.ts';
+import type { PageEvent } from '../host/engine-hub.ts';
+import { readHandle } from './read-handle.ts';
+import { resumeAllInterrupted } from './resume-all.ts';
+import { UploaderEvents } from './uploader-events.ts';
+import { TaskHandle, type Settle, type TaskCommands } from './task-handle.ts';
+import { TaskTable } from './task-table.ts';
+import { requestPersistentStorage, watchPage } from './page-environment.ts';
+import { resolveSettings } from '../settings.ts';
+import { connectEngine, holdPageLock, type StartedHost } from './start-host.ts';
+import type {
+  AddFolderOptions,
+  AddOptions,
+  BeforeUpload,
+  InterruptedUpload,
+  ResumeAllResult,
+  TaskSnapshot,
+  Uploader,
+  UploaderHost,
+  UploaderOptions,
+  UploaderSnapshot,
+  UploadTask,
+} from '../types.ts';
+import { UploadError } from '../upload-error.ts';
+import { isFinal } from '../task-state.ts';
+import type { TaskEvent } from '../host/event-batch.ts';
+import type { FileInfo, UploadWorkerService } from '../host/worker-service.ts';
+
+/** Options of `createUploader`, plus a way to run the service in the page. */
+export type CreateUploaderOptions = UploaderOptions & {
+  /** Talk to this service instead of a worker (an in-page `UploadWorkerService`, or a comlink remote of one). */
+  service?: Remote<UploadWorkerService> | UploadWorkerService;
+};
+
+/** The uploader as the page sees it: lives on the main thread, hands files to the engine's worker, keeps snapshots. */
+export class MainThreadUploader extends UploaderEvents implements Uploader {
+  private readonly tasks = new TaskTable();
+  /** Settles once the worker knows the task (after any resize): its commands and thumbnail wait for it. */
+  private readonly known = new Map<string, Promise<unknown>>();
+  private remote!: Remote<UploadWorkerService> | UploadWorkerService;
+  private readonly ready: Promise<void>;
+  private started?: StartedHost;
+  private online = true;
+  private changeTimer?: ReturnType<typeof setTimeout>;
+  /** Whether the pending `change` waits for the progress throttle (true) or for the end of this macrotask. */
+  private changeThrottled = false;
+  /** The snapshot built since the last change of any task; `undefined` until someone asks again. */
+  private latest?: UploaderSnapshot;
+  private readonly detach: () => void;
+  private readonly beforeUpload: BeforeUpload | undefined;
+  /** The latest list of interrupted uploads: `resumeAllInterrupted` asks for their handles' permission at once. */
+  private lastInterrupted: InterruptedUpload[] = [];
+  private readonly pageLock = holdPageLock();
+  host?: UploaderHost;
+
+  constructor(options: CreateUploaderOptions) {
+    super();
+    const settings = resolveSettings(options);
+    const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+    this.online = nav?.onLine !== false;
+    this.beforeUpload = options.beforeUpload;
+    this.ready = connectEngine(options, settings, {
+      getAccessToken: options.getAccessToken,
+      onEvent: (event, snapshot) => this.onEvent(event, snapshot),
+      onEvents: (events) => this.onEvents(events),
+      online: this.online,
+      pageLock: this.pageLock.name,
+    }).then(({ remote, started, attachment }) => {
+      this.remote = remote;
+      this.started = started;
+      this.host = started?.host ?? attachment.host;
+      for (const snapshot of attachment.tasks) this.adopt(snapshot);
+    });
+    this.ready.catch((error: unknown) => this.failAll(error));
+    this.detach = this.watchPage();
+    if (settings.persist) requestPersistentStorage();
+    void this.ready.then(() => this.interrupted()).catch(() => undefined);
+  }
+
+  /**
+   * Built once per change, not once per reader (one array copy, totals kept as running sums: `task-table.ts`).
+   * Treat it as read-only; the next change brings a new one.
+   */
+  get snapshot(): UploaderSnapshot {
+    return (this.latest ??= { ...this.tasks.read(), online: this.online });
+  }
+
+  add(file: File | Blob, options: AddOptions = {}): UploadTask {
+    const info = fileInfo(file);
+    if (!this.beforeUpload) return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+    // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
+    const hook = this.beforeUpload;
+    const checked = loadBeforeUpload().then((run) => run(hook, file, options));
+    return this.start(
+      info,
+      options,
+      async (id) => {
+        const outcome = await checked;
+        if (!outcome.ok) throw new UploadError({ code: 'rejected', message: outcome.message, reason: outcome.reason });
+        const next = fileInfo(outcome.file);
+        const task = this.tasks.get(id);
+        if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
+          const { convertTo, relativePath } = outcome.options;
+          task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }), ...(relativePath && { relativePath }) };
+          this.tasks.update(task);
+          this.scheduleChange(0);
+        }
+        return this.remote.add(id, outcome.file, next, outcome.options);
+      },
+      file.size,
+    );
+  }
+
+  async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    await this.ready;
+    return this.remote.addFolder(path, options);
+  }
+
+  task(id: string): UploadTask | undefined {
+    return this.tasks.get(id);
+  }
+
+  async thumbnail(id: string, size: number): Promise<Blob | undefined> {
+    await this.known.get(id)?.catch(() => undefined);
+    return this.tasks.has(id) ? this.remote.thumbnail(id, size) : undefined;
+  }
+
+  async interrupted(): Promise<InterruptedUpload[]> {
+    await this.ready;
+    const list = await this.remote.interrupted();
+    this.lastInterrupted = list;
+    if (list.length > 0) this.emit('interrupted-found', list);
+    return list;
+  }
+
+  async resumeInterrupted(id: string, file?: File): Promise<UploadTask> {
+    await this.ready;
+    const source = await this.remote.interruptedSource(id);
+    if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
+    let blob: Blob | undefined = file ?? source.blob;
+    if (!blob && source.handle) blob = await readHandle(source.handle);
+    if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
+    // A kept handle or copy must still read as the same file: its own date and size, the record's name and type.
+    const kept = blob as Partial<File>;
+    const info = file ? fileInfo(file) : { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
+    const problem = await this.remote.checkInterrupted(id, blob, info);
+    if (problem) throw new UploadError(problem);
+    const task = this.start(info, source.options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
+    return task;
+  }
+
+  resumeAllInterrupted(): Promise<ResumeAllResult> {
+    return resumeAllInterrupted(this.lastInterrupted, () => this.interrupted(), (id) => this.resumeInterrupted(id));
+  }
+
+  async discardInterrupted(id: string): Promise<void> {
+    await this.ready;
+    await this.remote.discardInterrupted(id);
+  }
+
+  remove(id: string): void {
+    const task = this.tasks.get(id);
+    if (!task || !isFinal(task.state)) return;
+    this.forget(id);
+    void this.ready.then(() => this.remote.remove(id));
+  }
+
+  private forget(id: string): void {
+    this.tasks.delete(id);
+    this.known.delete(id);
+    this.scheduleChange(0);
+  }
+
+  pauseAll(): void {
+    void this.ready.then(() => this.remote.pauseAll());
+  }
+
+  resumeAll(): void {
+    void this.ready.then(() => this.remote.resumeAll());
+  }
+
+  cancelAll(): void {
+    for (const task of this.tasks.values()) if (!isFinal(task.state)) task.cancel();
+  }
+
+  retryFailed(): void {
+    for (const task of this.tasks.values()) if (task.state === 'failed') task.retry();
+  }
+
+  /**
+   * This page is done with the uploader. With a dedicated worker every upload stops (its session stays for the next
+   * visit) and the worker ends; with the site's shared worker the page only lets go, and its uploads go on.
+   */
+  destroy(): void {
+    this.detach();
+    clearTimeout(this.changeTimer);
+    this.pageLock.release();
+    void this.ready
+      .then(() => this.remote.destroy())
+      .catch(() => undefined)
+      .finally(() => this.started?.end());
+  }
+
+  /** Commands of a task, sent once `known` (the worker has the task) settles: a `pause()` right after `add()` must not miss it. */
+  private commands(known: () => Promise<unknown>, handle: () => TaskHandle): TaskCommands {
+    const command = (run: () => unknown) => void known().then(run).catch(() => undefined);
+    return {
+      pause: (taskId) => command(() => this.remote.pause(taskId)),
+      resume: (taskId) => command(() => this.remote.resume(taskId)),
+      cancel: (taskId) => command(() => this.remote.cancel(taskId)),
+      // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
+      retry: (taskId, settle) => {
+        // The handle has just set its snapshot back to queued.
+        this.tasks.update(handle());
+        this.scheduleChange(0);
+        void known()
+          .then(() => this.remote.resume(taskId))
+          .then(() => this.settleWith(taskId, settle))
+          .catch((error: unknown) => this.failTask(handle(), error));
+      },
+    };
+  }
+
+  /**
+   * A task this page did not add — another page or tab of the site added it to the shared engine, before or after
+   * this page attached: listed like the page's own, with working commands and a `done` that settles with it.
+   */
+  private adopt(snapshot: TaskSnapshot): void {
+    if (this.tasks.has(snapshot.id)) return;
+    const task: TaskHandle = new TaskHandle(snapshot, this.commands(() => this.ready, () => task));
+    this.tasks.add(task);
+    this.scheduleChange(0);
+    if (snapshot.state === 'done' && snapshot.file) task.settle.resolve(snapshot.file);
+    else if (snapshot.state === 'failed' || snapshot.state === 'cancelled') {
+      task.settle.reject(new UploadError(snapshot.error ?? { code: 'cancelled', message: 'the upload was cancelled' }));
+    } else void this.settleWith(snapshot.id, task.settle).catch(() => undefined);
+  }
+
+  /** Every task as the engine has it now: a page back from the back/forward cache missed its events meanwhile. */
+  private async catchUp(): Promise<void> {
+    await this.ready;
+    for (const snapshot of await this.remote.tasks()) {
+      if (this.tasks.has(snapshot.id)) this.onEvent('change', snapshot);
+      else if (!isFinal(snapshot.state)) this.adopt(snapshot);
+    }
+  }
+
+  private start(info: FileInfo, options: AddOptions, send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot, size: number): TaskHandle {
+    const id = crypto.randomUUID();
+    const snapshot: TaskSnapshot = {
+      id,
+      name: info.name,
+      ...(options.relativePath && { relativePath: options.relativePath }),
+      type: info.type,
+      state: 'queued',
+      total: size,
+      bytesSent: 0,
+      bytesAcknowledged: 0,
+      speed: 0,
+      ...(options.convertTo && { convertTo: options.convertTo }),
+    };
+    let known: Promise<unknown> = Promise.resolve();
+    const task: TaskHandle = new TaskHandle(snapshot, this.commands(() => known, () => task));
+    this.tasks.add(task);
+    this.latest = undefined;
+    this.emit('add', { ...snapshot });
+    this.scheduleChange(0);
+    const settle = task.settle;
+    const sent = this.ready.then(() => send(id));
+    known = sent;
+    this.known.set(id, sent);
+    void sent
+      .then((first) => {
+        // Another page of the site was adding the same file to the same place: this task becomes that one.
+        if (first.id !== id) return this.becomeShared(task, first, settle);
+        // A resized image is smaller than the file chosen: take the sizes the worker sends, not the state (its
+        // events may already have moved the task on).
+        if (first.originalSize === undefined) return;
+        task.snapshot = { ...task.snapshot, name: first.name, type: first.type, total: first.total, originalSize: first.originalSize };
+        this.tasks.update(task);
+        this.scheduleChange(0);
+      })
+      .then((shared) => (shared ? undefined : this.settleWith(id, settle)))
+      .catch((error: unknown) => this.failTask(task, error));
+    return task;
+  }
+
+  /** `task` (added here) turned out to be `first`, another page's task for the same file: one row, one upload. */
+  private becomeShared(task: TaskHandle, first: TaskSnapshot, settle: Settle): true {
+    this.tasks.delete(task.id);
+    this.tasks.delete(first.id);
+    task.snapshot = first;
+    this.tasks.add(task);
+    this.scheduleChange(0);
+    void this.settleWith(first.id, settle).catch(() => undefined);
+    return true;
+  }
+
+  /** Waits in the worker for the end of the task's current attempt and settles that attempt's `done`. */
+  private async settleWith(id: string, settle: Settle): Promise<void> {
+    const result = await this.remote.result(id);
+    // Events come through their own port: apply the final snapshot first, so `done` never settles ahead of it.
+    if (result.snapshot) this.onEvent(result.ok ? 'success' : result.snapshot.state === 'failed' ? 'error' : 'change', result.snapshot);
+    if (result.ok) settle.resolve(result.file);
+    else settle.reject(new UploadError(result.error));
+  }
+
+  /**
+   * The task could not even be handed to the worker (or re-armed there): it fails here, with an `error` event. A
+   * file the `beforeUpload` hook refused leaves the list instead, with a `reject` event.
+   */
+  private failTask(task: TaskHandle, error: unknown): void {
+    if (error instanceof UploadError && error.code === 'rejected') {
+      this.tasks.delete(task.id);
+      task.settle.reject(error);
+      const { id: taskId, name, relativePath } = task.snapshot;
+      const reason = error.reason === 'skipped' ? 'skipped' : 'hook-error';
+      this.emit('reject', { taskId, name, relativePath: relativePath ?? name, reason, message: error.message });
+      this.scheduleChange(0);
+      return;
+    }
+    const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
+    task.snapshot = { ...task.snapshot, state: 'failed', error: info };
+    this.tasks.update(task);
+    this.latest = undefined;
+    task.settle.reject(new UploadError(info));
+    this.emit('error', { ...task.snapshot });
+    this.scheduleChange(0);
+  }
+
+  /** A batch of task events from the worker, in order: applied one by one, then one `change`. */
+  private onEvents(events: TaskEvent[]): void {
+    for (const [event, snapshot] of events) this.onEvent(event, snapshot);
+  }
+
+  private onEvent(event: PageEvent, snapshot: TaskSnapshot): void {
+    const task = this.tasks.get(snapshot.id);
+    if (event === 'removed') {
+      if (task && isFinal(task.snapshot.state)) this.forget(snapshot.id);
+      return;
+    }
+    // A task another page added after this one attached (an ended one is one this page removed: not back).
+    if (!task) return isFinal(snapshot.state) ? undefined : this.adopt(snapshot);
+    // A late event of an attempt that has ended must not move the task back, nor announce the end twice.
+    if (isFinal(task.snapshot.state) && !isFinal(snapshot.state)) return;
+    const repeat = isFinal(snapshot.state) && task.snapshot.state === snapshot.state;
+    task.snapshot = snapshot;
+    this.tasks.update(task);
+    this.latest = undefined;
+    if (repeat) return;
+    if (event !== 'change') this.emit(event, snapshot);
+    this.scheduleChange(event === 'progress' ? 100 : 0);
+  }
+
+  /**
+   * Something changed: the next `snapshot` is built anew. `change` is coalesced: at most one per macrotask, and at
+   * most ten a second while only progress moves.
+   */
+  private scheduleChange(delay: number): void {
+    this.latest = undefined;
+    if (this.changeTimer !== undefined) {
+      if (delay > 0 || !this.changeThrottled) return;
+      clearTimeout(this.changeTimer);
+    }
+    this.changeThrottled = delay > 0;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.emit('change', this.snapshot);
+    }, delay);
+  }
+
+  private failAll(error: unknown): void {
+    const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
+    this.latest = undefined;
+    for (const task of this.tasks.values()) {
+      task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
+      this.tasks.update(task);
+      task.settle.reject(new UploadError({ code: 'unknown', message }));
+    }
+    this.scheduleChange(0);
+  }
+
+  private watchPage(): () => void {
+    return watchPage(
+      (online) => {
+        this.online = online;
+        void this.ready.then(() => this.remote.setOnline(online));
+        this.scheduleChange(0);
+      },
+      () => void this.catchUp().catch(() => undefined),
+    );
+  }
+}
+
+function fileInfo(file: File | Blob): FileInfo {
+  const asFile = file as Partial<File>;
+  return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
+}

@@ -1,0 +1,144 @@
+/**
+ * Page side: starts the worker that hosts the engine, and attaches the page to it. One module `SharedWorker` for the whole site where the browser
+ * has them (every page names and configures it alike, or Chromium refuses the connection), asked for
+ * `extendedLifetime` so it outlives navigations and, for a while, the last page; a dedicated worker of the page's own
+ * where there is no `SharedWorker`, it cannot start (a script from another origin), or the app asked for one.
+ */
+import { proxy, wrap, type Remote } from 'comlink';
+import type { PageEvent } from '../host/engine-hub.ts';
+import type { TaskEvent } from '../host/event-batch.ts';
+import { withTimeout } from './page-environment.ts';
+import type { UploaderSettings } from '../settings.ts';
+import { startWorker } from '../trusted-worker.ts';
+import type { TaskSnapshot, UploaderHost } from '../types.ts';
+import type { Attachment, UploadWorkerService } from '../host/worker-service.ts';
+
+/** The one name every page gives the site's shared worker. */
+const SHARED_WORKER_NAME = 'store-upload-kit';
+
+/** What a page gives its engine when it attaches: functions are called through comlink proxies. */
+export interface PageSide {
+  getAccessToken(): string | Promise<string>;
+  onEvent(event: PageEvent, snapshot: TaskSnapshot): void;
+  onEvents(events: TaskEvent[]): void;
+  online: boolean;
+  /** The Web Lock this page holds while it lives (see `holdPageLock`). */
+  pageLock: Promise<string | undefined>;
+}
+
+/** The page's link to its engine, once attached. */
+export interface EngineLink {
+  remote: Remote<UploadWorkerService> | UploadWorkerService;
+  started?: StartedHost;
+  attachment: Attachment;
+}
+
+/**
+ * Attaches the page to its engine: in the site's shared worker first, and in a worker of the page's own when that
+ * one cannot start or answer (unless the app said which: `host: 'dedicated'`, a `worker`, or an in-page `service`).
+ */
+export async function connectEngine(
+  options: { host?: 'auto' | 'dedicated'; worker?: Worker | SharedWorker; service?: Remote<UploadWorkerService> | UploadWorkerService },
+  settings: UploaderSettings,
+  page: PageSide,
+): Promise<EngineLink> {
+  const attach = async (remote: Remote<UploadWorkerService> | UploadWorkerService, started?: StartedHost): Promise<EngineLink> => {
+    const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
+    const first = Promise.resolve(
+      remote.init(
+        settings,
+        proxy(() => page.getAccessToken()),
+        proxy((event: PageEvent, snapshot: TaskSnapshot) => page.onEvent(event, snapshot)),
+        proxy((events: TaskEvent[]) => page.onEvents(events)),
+        { online: page.online, ...(pageLock && { pageLock }) },
+      ),
+    );
+    const attachment = await withTimeout(started ? Promise.race([first, started.failed]) : first);
+    return { remote, ...(started && { started }), attachment };
+  };
+  if (options.service) return attach(options.service);
+  const given = options.worker;
+  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given as SharedWorker | undefined);
+  if (shared) {
+    try {
+      return await attach(shared.remote, shared);
+    } catch (error) {
+      shared.end();
+      if (given) throw error;
+    }
+  }
+  const dedicated = startDedicatedHost(given as Worker | undefined);
+  return attach(dedicated.remote, dedicated);
+}
+
+/** A started worker, as the facade talks to it. */
+export interface StartedHost {
+  remote: Remote<UploadWorkerService>;
+  /** `shared-extended` or `shared` for a shared worker (whether the browser read `extendedLifetime`), else `dedicated`. */
+  host: UploaderHost;
+  /** Rejects when the worker's script fails to load. */
+  failed: Promise<never>;
+  /** Ends this page's link: a dedicated worker is terminated, a shared one only loses this page's port. */
+  end(): void;
+}
+
+/** Starts the site's shared worker; `undefined` where there is none or it cannot start here. */
+function startSharedHost(given?: SharedWorker): StartedHost | undefined {
+  if (!given && typeof SharedWorker !== 'function') return undefined;
+  let extended = false;
+  let worker: SharedWorker;
+  try {
+    worker =
+      given ??
+      startWorker(
+        () => new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), { type: 'module', name: 'store-upload-kit', extendedLifetime: true } as WorkerOptions),
+        'SharedWorker',
+        // Dictionary members the browser knows are read when the options are converted: reading this one means the
+        // worker will outlive the page. The literal above stays as bundlers need it.
+        (options) => options && { ...options, get extendedLifetime() { extended = true; return true; } } as WorkerOptions,
+      );
+  } catch {
+    return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
+  }
+  return {
+    remote: wrap<UploadWorkerService>(worker.port),
+    host: extended ? 'shared-extended' : 'shared',
+    failed: failureOf(worker),
+    end: () => worker.port.close(),
+  };
+}
+
+/** Starts a worker of this page's own. */
+function startDedicatedHost(given?: Worker): StartedHost {
+  const worker = given ?? startWorker(() => new Worker(new URL('../host/worker.js', import.meta.url), { type: 'module' }));
+  return { remote: wrap<UploadWorkerService>(worker), host: 'dedicated', failed: failureOf(worker), end: () => worker.terminate() };
+}
+
+function failureOf(worker: Worker | SharedWorker): Promise<never> {
+  const failed = new Promise<never>((_, reject) =>
+    worker.addEventListener('error', (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')), { once: true }),
+  );
+  failed.catch(() => undefined);
+  return failed;
+}
+
+/**
+ * Holds a Web Lock for as long as this page lives, so the shared worker learns when it is gone (it asks for the same
+ * lock, and is granted it then). Resolves with the lock's name, or `undefined` without Web Locks; `release` lets go
+ * early (the page's uploader was destroyed).
+ */
+export function holdPageLock(): { name: Promise<string | undefined>; release(): void } {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  let release = () => undefined as void;
+  if (!locks) return { name: Promise.resolve(undefined), release };
+  const key = `${SHARED_WORKER_NAME}:page:${crypto.randomUUID()}`;
+  const name = new Promise<string | undefined>((resolve) => {
+    locks
+      .request(key, () => {
+        resolve(key);
+        return new Promise<void>((done) => (release = done));
+      })
+      .catch(() => resolve(undefined));
+  });
+  return { name, release: () => release() };
+}

@@ -1,0 +1,67 @@
+import type { TaskHandle } from './task-handle.ts';
+import type { TaskSnapshot } from '../types.ts';
+
+/**
+ * The main thread's tasks in the order they were added, with each task's latest snapshot kept in an array at an index
+ * known by id and the byte totals kept as running sums: a task's new snapshot costs O(1), and a whole uploader
+ * snapshot is one array copy, not a walk over 10,000 handles. A removal marks the array stale; it is rebuilt once,
+ * on the next read, so clearing thousands of finished tasks stays linear.
+ */
+export class TaskTable {
+  readonly #handles = new Map<string, TaskHandle>();
+  readonly #index = new Map<string, number>();
+  #snapshots: TaskSnapshot[] = [];
+  #totalBytes = 0;
+  #sentBytes = 0;
+  #stale = false;
+
+  get(id: string): TaskHandle | undefined {
+    return this.#handles.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.#handles.has(id);
+  }
+
+  values(): IterableIterator<TaskHandle> {
+    return this.#handles.values();
+  }
+
+  add(task: TaskHandle): void {
+    this.#handles.set(task.id, task);
+    if (this.#stale) return;
+    this.#index.set(task.id, this.#snapshots.push(task.snapshot) - 1);
+    this.#totalBytes += task.snapshot.total;
+    this.#sentBytes += task.snapshot.bytesSent;
+  }
+
+  delete(id: string): void {
+    this.#handles.delete(id);
+    this.#stale = true;
+  }
+
+  /** Call after replacing `task.snapshot`. */
+  update(task: TaskHandle): void {
+    const at = this.#index.get(task.id);
+    if (this.#stale || at === undefined) return;
+    const before = this.#snapshots[at]!;
+    this.#snapshots[at] = task.snapshot;
+    this.#totalBytes += task.snapshot.total - before.total;
+    this.#sentBytes += task.snapshot.bytesSent - before.bytesSent;
+  }
+
+  /** Every task's snapshot in a new array, and the totals. */
+  read(): { tasks: TaskSnapshot[]; totalBytes: number; sentBytes: number } {
+    if (this.#stale) this.#rebuild();
+    return { tasks: this.#snapshots.slice(), totalBytes: this.#totalBytes, sentBytes: this.#sentBytes };
+  }
+
+  #rebuild(): void {
+    this.#stale = false;
+    this.#snapshots = [];
+    this.#index.clear();
+    this.#totalBytes = 0;
+    this.#sentBytes = 0;
+    for (const task of this.#handles.values()) this.add(task);
+  }
+}
