@@ -186,7 +186,7 @@ test('cancelling an upload stores nothing', async ({ page }) => {
   await expect(page.getByRole('rowheader', { name: 'cancel-me.bin' })).toHaveCount(0);
 });
 
-test('an upload goes on through a reload of the demo (the site's shared worker runs it) and completes byte-identical, once', async ({ page }) => {
+test('an upload goes on through a reload of the demo (the shared worker of the site runs it) and completes byte-identical, once', async ({ page }) => {
   // The first chunk goes through at once; the later ones are held, so the reload lands mid-upload.
   await demo.service.api('POST', '/__admin/faults', {
     token: null,
