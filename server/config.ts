@@ -49,6 +49,14 @@ export interface ServiceConfig {
   readonly keepAliveTimeoutMs: number;
   /** Open connections allowed from one client address; more are refused with 503. Default 256. */
   readonly maxConnectionsPerClient: number;
+  /**
+   * A request answered before its body has all arrived (a 413, a malformed chunked body) keeps its connection this
+   * long after the answer, reading and discarding the rest, so a client still sending can read the answer.
+   * Default 30 s (nginx's `lingering_time`).
+   */
+  readonly lingerMs: number;
+  /** …and discards at most this many bytes of it. Default 64 MiB. */
+  readonly lingerBytes: number;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -82,6 +90,8 @@ export function defaultConfig(): ServiceConfig {
     stalledRequestMs: 1_000,
     keepAliveTimeoutMs: 5_000,
     maxConnectionsPerClient: 256,
+    lingerMs: 30_000,
+    lingerBytes: 64 * 1024 * 1024,
     extra: {},
   };
 }
@@ -101,6 +111,8 @@ const KNOWN_KEYS = new Set([
   'stalledRequestMs',
   'keepAliveTimeoutMs',
   'maxConnectionsPerClient',
+  'lingerMs',
+  'lingerBytes',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -162,6 +174,8 @@ export function parseConfig(raw: unknown): ServiceConfig {
     keepAliveTimeoutMs: o.keepAliveTimeoutMs === undefined ? base.keepAliveTimeoutMs : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
     maxConnectionsPerClient:
       o.maxConnectionsPerClient === undefined ? base.maxConnectionsPerClient : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
+    lingerMs: o.lingerMs === undefined ? base.lingerMs : positiveInt(o.lingerMs, 'lingerMs'),
+    lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
     extra,
   };
 }
