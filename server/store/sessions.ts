@@ -1,18 +1,10 @@
 /**
- * Resumable upload sessions: rows in `sessions`, bytes in `<data>/sessions/<id>.part`.
- *
- * The part file is the truth for how many bytes are stored: outside a request it always holds whole 256 KiB
- * blocks (or the session is complete). After a crash a part file may end mid-block; it is cut back to the last
- * whole block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
+ * Resumable upload sessions: their rows in the `sessions` table and the lock that keeps one request at a time on a
+ * session. Their bytes on disk are `session-bytes.ts`'s alone; a session that ends without completing (cancelled,
+ * expired) is handed to `released` so its bytes go too.
  */
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
-import { floorToBlock } from 'store-upload-kit/protocol';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db.ts';
-import type { BlobStore } from './blobs.ts';
-import type { FileStore } from './files.ts';
-import { Md5Hasher } from './md5.ts';
 
 /** A session as stored. */
 export interface SessionRow {
@@ -72,13 +64,6 @@ function toRow(r: DbSession): SessionRow {
   };
 }
 
-/** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
-export interface SessionHash {
-  hash: Md5Hasher;
-  /** How many bytes from the start it has consumed (always the stored size between requests). */
-  upTo: number;
-}
-
 /** A request holding a session's lock, as another request waiting for it sees it. */
 export interface LockHolder {
   /** Ms it has been waiting for a body byte that has not come (0 while receiving or not reading). */
@@ -87,37 +72,26 @@ export interface LockHolder {
   end(): void;
 }
 
-/** The session store. */
-export class SessionStore {
+/** The rows and locks of resumable upload sessions (the uploader's own `SessionStore` is another thing). */
+export class UploadSessionRows {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly dir: string;
-  readonly ttlMs: number;
+  readonly #ttlMs: number;
+  readonly #released: (id: string) => void;
   readonly #locks = new Map<string, Promise<unknown>>();
-  readonly #hashes = new Map<string, SessionHash>();
   /** The request that holds a session's lock. */
   readonly #holders = new Map<string, LockHolder>();
 
   /** A lock holder stalled this long is ended when another request for the session waits. */
   readonly stalledMs: number;
 
-  constructor(db: Db, clock: Clock, dir: string, ttlMs: number, stalledMs = 1_000) {
+  /** `released(id)` is told when a session ends without completing (cancelled, expired): its bytes can go. */
+  constructor(db: Db, clock: Clock, ttlMs: number, released: (id: string) => void, stalledMs = 1_000) {
     this.stalledMs = stalledMs;
     this.#db = db;
     this.#clock = clock;
-    this.dir = dir;
-    this.ttlMs = ttlMs;
-    mkdirSync(dir, { recursive: true });
-  }
-
-  /** Path of a session's part file. */
-  partPath(id: string): string {
-    return join(this.dir, `${id}.part`);
-  }
-
-  /** Blob name a completed session's part is renamed to (lets recovery find it). */
-  static blobName(id: string): string {
-    return `u-${id}`;
+    this.#ttlMs = ttlMs;
+    this.#released = released;
   }
 
   /** Creates an open session with no bytes. */
@@ -138,7 +112,7 @@ export class SessionStore {
     if (!r) return undefined;
     const row = toRow(r);
     if (row.state === 'cancelled') return undefined;
-    if (this.#clock.now() - row.lastActivity > this.ttlMs) {
+    if (this.#clock.now() - row.lastActivity > this.#ttlMs) {
       this.#drop(id, 'cancelled');
       return undefined;
     }
@@ -155,54 +129,24 @@ export class SessionStore {
     this.#db.prepare('UPDATE sessions SET total = ? WHERE id = ?').run(total, id);
   }
 
-  /** Marks a session complete with the resource it answered; its part is gone (moved or converted). */
+  /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
   complete(id: string, result: Record<string, unknown>): void {
     this.#db.prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`).run(JSON.stringify(result), this.#clock.now(), id);
-    this.forgetHash(id);
   }
 
-  /** Cancels a session (`DELETE` on the session URI) and removes its bytes. */
+  /** Cancels a session (`DELETE` on the session URI, or its completion refused); its bytes are released. */
   cancel(id: string): void {
     this.#drop(id, 'cancelled');
   }
 
   #drop(id: string, state: 'cancelled'): void {
     this.#db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id);
-    rmSync(this.partPath(id), { force: true });
-    this.forgetHash(id);
+    this.#released(id);
   }
 
-  /**
-   * Bytes stored for an open session. Cuts a part file that ends mid-block (a crash during a request) back to
-   * its last whole block, so the stored size is always what a 308 reports.
-   */
-  stored(id: string): number {
-    const path = this.partPath(id);
-    if (!existsSync(path)) return 0;
-    const size = statSync(path).size;
-    const whole = floorToBlock(size);
-    if (whole !== size) truncateSync(path, whole);
-    return whole;
-  }
-
-  /** The running MD5 of the first `stored` bytes, rebuilt from the part file if memory does not have it. */
-  async hashAt(id: string, stored: number): Promise<SessionHash> {
-    const known = this.#hashes.get(id);
-    if (known && known.upTo === stored) return known;
-    known?.hash.dispose();
-    const hash = new Md5Hasher();
-    if (stored > 0) {
-      for await (const chunk of createReadStream(this.partPath(id), { start: 0, end: stored - 1 })) await hash.update(chunk as Buffer);
-    }
-    const state = { hash, upTo: stored };
-    this.#hashes.set(id, state);
-    return state;
-  }
-
-  /** Forgets an in-memory hash (it consumed bytes that were then not kept). */
-  forgetHash(id: string): void {
-    this.#hashes.get(id)?.hash.dispose();
-    this.#hashes.delete(id);
+  /** Ids of the open sessions (startup recovery of their bytes). */
+  openIds(): string[] {
+    return (this.#db.prepare(`SELECT id FROM sessions WHERE state = 'open'`).all() as { id: string }[]).map((r) => r.id);
   }
 
   /**
@@ -232,28 +176,6 @@ export class SessionStore {
       clearInterval(watch);
       if (me && this.#holders.get(id) === me) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
-    }
-  }
-
-  /**
-   * Startup recovery of a crash during completion: the part was renamed to its blob but the session was not
-   * marked complete. If a file references the blob, the completion committed: mark the session complete; else
-   * move the bytes back so the session can finish.
-   */
-  recover(blobs: BlobStore, files: FileStore): void {
-    const open = this.#db.prepare(`SELECT * FROM sessions WHERE state = 'open'`).all() as DbSession[];
-    for (const r of open) {
-      const part = this.partPath(r.id);
-      const blob = blobs.path(SessionStore.blobName(r.id));
-      if (existsSync(part) || !existsSync(blob)) continue;
-      const row = files.withBlob(SessionStore.blobName(r.id));
-      if (row) this.complete(r.id, files.resource(row));
-      else renameSync(blob, part);
-    }
-    // Part files of sessions that are no longer open (or unknown) hold bytes nothing can reach.
-    const openIds = new Set(open.map((r) => r.id));
-    for (const f of readdirSync(this.dir)) {
-      if (!f.endsWith('.part') || !openIds.has(f.slice(0, -'.part'.length))) rmSync(join(this.dir, f), { force: true });
     }
   }
 }
