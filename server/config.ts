@@ -40,11 +40,6 @@ export interface ServiceConfig {
    * blocks and its lock is released. Default 30 s.
    */
   readonly bodyIdleTimeoutMs: number;
-  /**
-   * A request holding a resumable session's lock that has gone this long without a body byte is ended as soon as
-   * another request for the same session waits (a status query after a cut). Default 1 s.
-   */
-  readonly stalledRequestMs: number;
   /** An idle keep-alive connection is closed after this long. Default 5 s. */
   readonly keepAliveTimeoutMs: number;
   /** Open connections allowed from one client address; more are refused with 503. Default 256. */
@@ -87,7 +82,6 @@ export function defaultConfig(): ServiceConfig {
     sessionTtlMs: WEEK_MS,
     headersTimeoutMs: 20_000,
     bodyIdleTimeoutMs: 30_000,
-    stalledRequestMs: 1_000,
     keepAliveTimeoutMs: 5_000,
     maxConnectionsPerClient: 256,
     lingerMs: 30_000,
@@ -108,7 +102,6 @@ const KNOWN_KEYS = new Set([
   'sessionTtlMs',
   'headersTimeoutMs',
   'bodyIdleTimeoutMs',
-  'stalledRequestMs',
   'keepAliveTimeoutMs',
   'maxConnectionsPerClient',
   'lingerMs',
@@ -170,7 +163,6 @@ export function parseConfig(raw: unknown): ServiceConfig {
     sessionTtlMs: o.sessionTtlMs === undefined ? base.sessionTtlMs : positiveInt(o.sessionTtlMs, 'sessionTtlMs'),
     headersTimeoutMs: o.headersTimeoutMs === undefined ? base.headersTimeoutMs : positiveInt(o.headersTimeoutMs, 'headersTimeoutMs'),
     bodyIdleTimeoutMs: o.bodyIdleTimeoutMs === undefined ? base.bodyIdleTimeoutMs : positiveInt(o.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs'),
-    stalledRequestMs: o.stalledRequestMs === undefined ? base.stalledRequestMs : positiveInt(o.stalledRequestMs, 'stalledRequestMs'),
     keepAliveTimeoutMs: o.keepAliveTimeoutMs === undefined ? base.keepAliveTimeoutMs : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
     maxConnectionsPerClient:
       o.maxConnectionsPerClient === undefined ? base.maxConnectionsPerClient : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),

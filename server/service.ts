@@ -34,7 +34,7 @@ export function createService(options: ServiceOptions): Service {
   const releaseBlob = (name: string) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
   const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
   const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
-  const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id), options.config.stalledRequestMs);
+  const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
   // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
   // means the completion committed.
   sessionBytes.recover(sessions.openIds(), (id, blob) => {

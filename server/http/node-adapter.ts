@@ -54,7 +54,7 @@ function headerMap(req: IncomingMessage): Record<string, string> {
  * ends the request (a stalled client must not hold a session lock or a connection for ever). A body whose framing
  * is malformed ends early and fails here with its 400.
  */
-async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }, framing: BodyFraming): AsyncGenerator<Buffer> {
+async function* chunksOf(req: IncomingMessage, idleMs: number, framing: BodyFraming): AsyncGenerator<Buffer> {
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
   // request, or the error answer could not be written; the unread rest is discarded after the answer
   // (lingering-close.ts).
@@ -65,7 +65,6 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
     for (;;) {
       const timer = setTimeout(() => req.destroy(new BodyIdleError(idleMs)), idleMs);
       let next: IteratorResult<Buffer>;
-      waiting.since = Date.now();
       try {
         // Bytes parsed before a framing error are read first; then the error.
         if (framing.error && req.readableLength === 0) throw framing.error;
@@ -75,7 +74,6 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
         throw e;
       } finally {
         clearTimeout(timer);
-        waiting.since = undefined;
       }
       if (next.done) {
         early = false;
@@ -88,7 +86,7 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
   }
 }
 
-function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }, framing: BodyFraming): RequestBody {
+function nodeBody(req: IncomingMessage, idleMs: number, framing: BodyFraming): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -103,7 +101,7 @@ function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number
       if (length !== undefined && length > limit) throw tooLarge(limit);
       const parts: Buffer[] = [];
       let size = 0;
-      for await (const chunk of chunksOf(req, idleMs, waiting, framing)) {
+      for await (const chunk of chunksOf(req, idleMs, framing)) {
         size += chunk.length;
         if (size > limit) throw tooLarge(limit);
         parts.push(chunk);
@@ -113,7 +111,7 @@ function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number
     async *stream() {
       claim();
       let received = 0;
-      for await (const chunk of chunksOf(req, idleMs, waiting, framing)) {
+      for await (const chunk of chunksOf(req, idleMs, framing)) {
         received += chunk.length;
         yield chunk;
       }
@@ -215,6 +213,9 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
+/** Requests received so far: each request's `arrival` (its head was parsed after every lower one's). */
+let arrivals = 0;
+
 /** The request listener of the service. */
 function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -222,16 +223,15 @@ function createListener(svc: Service, fallbackBase: () => string): (req: Incomin
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
-      const waiting: { since: number | undefined } = { since: undefined };
       const apiReq: ApiRequest = {
         method: (req.method ?? 'GET').toUpperCase(),
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
-        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, waiting, watchBody(req)),
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, watchBody(req)),
         baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
         cutConnection: () => req.socket?.destroy(),
-        stalledFor: () => (waiting.since === undefined ? 0 : Date.now() - waiting.since),
+        arrival: ++arrivals,
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);

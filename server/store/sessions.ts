@@ -64,12 +64,20 @@ function toRow(r: DbSession): SessionRow {
   };
 }
 
-/** A request holding a session's lock, as another request waiting for it sees it. */
-export interface LockHolder {
-  /** Ms it has been waiting for a body byte that has not come (0 while receiving or not reading). */
-  stalledFor(): number;
+/** A request that wants a session's lock, as the lock sees it. */
+export interface LockClaim {
+  /** When the transport received it, as a rising number (`ApiRequest.arrival`): a higher one is newer. */
+  readonly arrival: number;
   /** Ends it (drops its connection). */
   end(): void;
+}
+
+/** A request ended because a newer one for the same session arrived; its connection is already dropped. */
+class SupersededError extends Error {
+  constructor(id: string) {
+    super(`a newer request for upload session ${id} arrived`);
+    this.name = 'SupersededError';
+  }
 }
 
 /** The rows and locks of resumable upload sessions (the uploader's own `SessionStore` is another thing). */
@@ -80,14 +88,12 @@ export class UploadSessionRows {
   readonly #released: (id: string) => void;
   readonly #locks = new Map<string, Promise<unknown>>();
   /** The request that holds a session's lock. */
-  readonly #holders = new Map<string, LockHolder>();
-
-  /** A lock holder stalled this long is ended when another request for the session waits. */
-  readonly stalledMs: number;
+  readonly #holders = new Map<string, LockClaim>();
+  /** The newest arrival among a session's requests (kept while the session is open). */
+  readonly #newest = new Map<string, number>();
 
   /** `released(id)` is told when a session ends without completing (cancelled, expired): its bytes can go. */
-  constructor(db: Db, clock: Clock, ttlMs: number, released: (id: string) => void, stalledMs = 1_000) {
-    this.stalledMs = stalledMs;
+  constructor(db: Db, clock: Clock, ttlMs: number, released: (id: string) => void) {
     this.#db = db;
     this.#clock = clock;
     this.#ttlMs = ttlMs;
@@ -132,6 +138,7 @@ export class UploadSessionRows {
   /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
   complete(id: string, result: Record<string, unknown>): void {
     this.#db.prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`).run(JSON.stringify(result), this.#clock.now(), id);
+    this.#newest.delete(id);
   }
 
   /** Cancels a session (`DELETE` on the session URI, or its completion refused); its bytes are released. */
@@ -141,6 +148,7 @@ export class UploadSessionRows {
 
   #drop(id: string, state: 'cancelled'): void {
     this.#db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id);
+    this.#newest.delete(id);
     this.#released(id);
   }
 
@@ -150,32 +158,40 @@ export class UploadSessionRows {
   }
 
   /**
-   * Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. A
-   * waiting request never waits on a dead one: while it waits, a holder that has gone `stalledMs` without a body
-   * byte is ended (its connection dropped; it keeps its whole blocks and releases the lock), so a client cut off
-   * can query status and continue (spec §3.1). A holder that is still receiving is never ended by a newcomer (a
-   * stale request that arrives late must not kill the live one).
+   * Runs `fn` with the session locked, so requests on one session never interleave their writes. The newest
+   * request wins: a client sends one request at a time per session, so a newer one means it gave up on the older
+   * (a stall, a cut it did not see, a status query after a timeout). The older holder is ended at once (its
+   * connection dropped; it keeps the whole blocks it wrote and releases the lock), so the newer one is answered
+   * from what is on disk then (spec §3.1), and an older request that reaches the lock later is ended without
+   * writing a byte. Arrival is when the transport received the request, so a request held up before its handler
+   * (a slow service, an admin delay) stays older than one its client sent after giving up on it.
    */
-  async withLock<T>(id: string, fn: () => Promise<T>, me?: LockHolder): Promise<T> {
-    const previous = this.#locks.get(id) ?? Promise.resolve();
+  async withLock<T>(id: string, claim: LockClaim | undefined, fn: () => Promise<T>): Promise<T> {
+    const superseded = () => claim !== undefined && claim.arrival < (this.#newest.get(id) ?? -Infinity);
+    if (claim) {
+      if (superseded()) return this.#end(id, claim);
+      this.#newest.set(id, claim.arrival);
+      const holder = this.#holders.get(id);
+      if (holder && holder.arrival < claim.arrival) holder.end();
+    }
     const hold = () => {
-      clearInterval(watch);
-      if (me) this.#holders.set(id, me);
+      if (superseded()) return this.#end(id, claim!);
+      if (claim) this.#holders.set(id, claim);
       return fn();
     };
-    const watch = setInterval(() => {
-      const holder = this.#holders.get(id);
-      if (holder && holder.stalledFor() >= this.stalledMs) holder.end();
-    }, Math.max(10, Math.min(250, this.stalledMs / 4)));
-    const run = previous.then(hold, hold);
+    const run = (this.#locks.get(id) ?? Promise.resolve()).then(hold, hold);
     const tail = run.catch(() => undefined);
     this.#locks.set(id, tail);
     try {
       return await run;
     } finally {
-      clearInterval(watch);
-      if (me && this.#holders.get(id) === me) this.#holders.delete(id);
+      if (claim && this.#holders.get(id) === claim) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
     }
+  }
+
+  #end(id: string, claim: LockClaim): never {
+    claim.end();
+    throw new SupersededError(id);
   }
 }

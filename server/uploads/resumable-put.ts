@@ -22,7 +22,7 @@ import { ApiError, uploadProtocolError } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
 import type { IncomingMetadata } from '../files/metadata.ts';
 import type { ApiResponse } from '../http/types.ts';
-import type { SessionRow } from '../store/sessions.ts';
+import type { LockClaim, SessionRow } from '../store/sessions.ts';
 
 function sessionNotFound(): ApiError {
   return new ApiError(404, 'notFound', 'The upload session was not found or has expired; start the upload again.', {
@@ -47,7 +47,7 @@ function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
 
 /** `DELETE <session>`: cancels (499, empty); afterwards the URI answers 404. */
 export async function cancelSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  return ctx.svc.sessions.withLock(uploadId, async () => {
+  return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), async () => {
     const s = ctx.svc.sessions.get(uploadId);
     if (!s || s.targetFileId !== fileId) throw sessionNotFound();
     ctx.svc.sessions.cancel(uploadId);
@@ -57,9 +57,13 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 
 /** `PUT <session>`: whole file, chunk, or status query. */
 export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  const { cutConnection, stalledFor } = ctx.req;
-  const me = cutConnection && stalledFor ? { end: cutConnection, stalledFor } : undefined;
-  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), me);
+  return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), () => putLocked(ctx, uploadId, fileId));
+}
+
+/** The request as the session lock sees it: when it arrived and how to end it (none for a batch's inner call). */
+function claimOf(ctx: RouteContext): LockClaim | undefined {
+  const { cutConnection, arrival } = ctx.req;
+  return cutConnection && arrival !== undefined ? { arrival, end: cutConnection } : undefined;
 }
 
 async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
