@@ -40,15 +40,18 @@ export interface ServiceConfig {
    * blocks and its lock is released. Default 30 s.
    */
   readonly bodyIdleTimeoutMs: number;
-  /**
-   * A request holding a resumable session's lock that has gone this long without a body byte is ended as soon as
-   * another request for the same session waits (a status query after a cut). Default 1 s.
-   */
-  readonly stalledRequestMs: number;
   /** An idle keep-alive connection is closed after this long. Default 5 s. */
   readonly keepAliveTimeoutMs: number;
   /** Open connections allowed from one client address; more are refused with 503. Default 256. */
   readonly maxConnectionsPerClient: number;
+  /**
+   * A request answered before its body has all arrived (a 413, a malformed chunked body) keeps its connection this
+   * long after the answer, reading and discarding the rest, so a client still sending can read the answer.
+   * Default 30 s (nginx's `lingering_time`).
+   */
+  readonly lingerMs: number;
+  /** …and discards at most this many bytes of it. Default 64 MiB. */
+  readonly lingerBytes: number;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -79,9 +82,10 @@ export function defaultConfig(): ServiceConfig {
     sessionTtlMs: WEEK_MS,
     headersTimeoutMs: 20_000,
     bodyIdleTimeoutMs: 30_000,
-    stalledRequestMs: 1_000,
     keepAliveTimeoutMs: 5_000,
     maxConnectionsPerClient: 256,
+    lingerMs: 30_000,
+    lingerBytes: 64 * 1024 * 1024,
     extra: {},
   };
 }
@@ -98,9 +102,10 @@ const KNOWN_KEYS = new Set([
   'sessionTtlMs',
   'headersTimeoutMs',
   'bodyIdleTimeoutMs',
-  'stalledRequestMs',
   'keepAliveTimeoutMs',
   'maxConnectionsPerClient',
+  'lingerMs',
+  'lingerBytes',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -158,10 +163,11 @@ export function parseConfig(raw: unknown): ServiceConfig {
     sessionTtlMs: o.sessionTtlMs === undefined ? base.sessionTtlMs : positiveInt(o.sessionTtlMs, 'sessionTtlMs'),
     headersTimeoutMs: o.headersTimeoutMs === undefined ? base.headersTimeoutMs : positiveInt(o.headersTimeoutMs, 'headersTimeoutMs'),
     bodyIdleTimeoutMs: o.bodyIdleTimeoutMs === undefined ? base.bodyIdleTimeoutMs : positiveInt(o.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs'),
-    stalledRequestMs: o.stalledRequestMs === undefined ? base.stalledRequestMs : positiveInt(o.stalledRequestMs, 'stalledRequestMs'),
     keepAliveTimeoutMs: o.keepAliveTimeoutMs === undefined ? base.keepAliveTimeoutMs : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
     maxConnectionsPerClient:
       o.maxConnectionsPerClient === undefined ? base.maxConnectionsPerClient : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
+    lingerMs: o.lingerMs === undefined ? base.lingerMs : positiveInt(o.lingerMs, 'lingerMs'),
+    lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
     extra,
   };
 }

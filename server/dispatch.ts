@@ -73,5 +73,5 @@ export function errorResponse(e: unknown): ApiResponse {
 function isDisconnect(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as NodeJS.ErrnoException).code;
-  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || e.name === 'BodyIdleError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
+  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || e.name === 'BodyIdleError' || e.name === 'SupersededError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
 }

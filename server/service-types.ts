@@ -11,7 +11,7 @@ import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { SessionBytes } from './store/session-bytes.ts';
-import type { SessionStore } from './store/sessions.ts';
+import type { UploadSessionRows } from './store/sessions.ts';
 
 /** How to create a service. */
 export interface ServiceOptions {
@@ -33,8 +33,9 @@ export interface Service {
   readonly events: FileEvents;
   readonly blobs: BlobStore;
   readonly files: FileStore;
-  readonly sessions: SessionStore;
-  /** The part files of resumable sessions: append, cut to whole blocks, complete into a blob. */
+  /** Resumable sessions' rows and locks. */
+  readonly sessions: UploadSessionRows;
+  /** Resumable sessions' bytes on disk: path, append, cut back, hash, adopt into a blob, delete, crash recovery. */
   readonly sessionBytes: SessionBytes;
   readonly faults: FaultRegistry;
   /** Push: channels, the change log per user, delivery (spec §5–6). */

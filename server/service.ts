@@ -17,7 +17,7 @@ import { BlobStore } from './store/blobs.ts';
 import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
 import { SessionBytes } from './store/session-bytes.ts';
-import { SessionStore } from './store/sessions.ts';
+import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 
 
@@ -33,8 +33,15 @@ export function createService(options: ServiceOptions): Service {
   // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
   const releaseBlob = (name: string) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
   const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
-  const sessions = new SessionStore(db, clock, join(options.dataDir, 'sessions'), options.config.sessionTtlMs, options.config.stalledRequestMs);
-  sessions.recover(blobs, files);
+  const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
+  const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
+  // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
+  // means the completion committed.
+  sessionBytes.recover(sessions.openIds(), (id, blob) => {
+    const row = files.withBlob(blob);
+    if (row) sessions.complete(id, files.resource(row));
+    return row !== undefined;
+  });
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
@@ -54,7 +61,7 @@ export function createService(options: ServiceOptions): Service {
     blobs,
     files,
     sessions,
-    sessionBytes: new SessionBytes(sessions, blobs),
+    sessionBytes,
     faults: new FaultRegistry(),
     push,
     convert,

@@ -10,6 +10,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
+import { type BodyFraming, failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -50,11 +51,13 @@ function headerMap(req: IncomingMessage): Record<string, string> {
 
 /**
  * The chunks of a request body. While the consumer waits for the next chunk a timer runs: no byte for `idleMs`
- * ends the request (a stalled client must not hold a session lock or a connection for ever).
+ * ends the request (a stalled client must not hold a session lock or a connection for ever). A body whose framing
+ * is malformed ends early and fails here with its 400.
  */
-async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): AsyncGenerator<Buffer> {
+async function* chunksOf(req: IncomingMessage, idleMs: number, framing: BodyFraming): AsyncGenerator<Buffer> {
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
-  // request, or the error answer could not be written; Node discards the unread rest.
+  // request, or the error answer could not be written; the unread rest is discarded after the answer
+  // (lingering-close.ts).
   const it = req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   // Set when the consumer stops early; an iterator that ended or failed is not told to return (it would wait).
   let early = true;
@@ -62,15 +65,15 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
     for (;;) {
       const timer = setTimeout(() => req.destroy(new BodyIdleError(idleMs)), idleMs);
       let next: IteratorResult<Buffer>;
-      waiting.since = Date.now();
       try {
-        next = await it.next();
+        // Bytes parsed before a framing error are read first; then the error.
+        if (framing.error && req.readableLength === 0) throw framing.error;
+        next = await (req.readableLength > 0 ? it.next() : Promise.race([it.next(), framing.broken]));
       } catch (e) {
         early = false;
         throw e;
       } finally {
         clearTimeout(timer);
-        waiting.since = undefined;
       }
       if (next.done) {
         early = false;
@@ -83,7 +86,7 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
   }
 }
 
-function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): RequestBody {
+function nodeBody(req: IncomingMessage, idleMs: number, framing: BodyFraming): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -98,7 +101,7 @@ function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number
       if (length !== undefined && length > limit) throw tooLarge(limit);
       const parts: Buffer[] = [];
       let size = 0;
-      for await (const chunk of chunksOf(req, idleMs, waiting)) {
+      for await (const chunk of chunksOf(req, idleMs, framing)) {
         size += chunk.length;
         if (size > limit) throw tooLarge(limit);
         parts.push(chunk);
@@ -108,7 +111,7 @@ function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number
     async *stream() {
       claim();
       let received = 0;
-      for await (const chunk of chunksOf(req, idleMs, waiting)) {
+      for await (const chunk of chunksOf(req, idleMs, framing)) {
         received += chunk.length;
         yield chunk;
       }
@@ -210,6 +213,9 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
+/** Requests received so far: each request's `arrival` (its head was parsed after every lower one's). */
+let arrivals = 0;
+
 /** The request listener of the service. */
 function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -217,16 +223,15 @@ function createListener(svc: Service, fallbackBase: () => string): (req: Incomin
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
-      const waiting: { since: number | undefined } = { since: undefined };
       const apiReq: ApiRequest = {
         method: (req.method ?? 'GET').toUpperCase(),
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
-        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, waiting),
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, watchBody(req)),
         baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
         cutConnection: () => req.socket?.destroy(),
-        stalledFor: () => (waiting.since === undefined ? 0 : Date.now() - waiting.since),
+        arrival: ++arrivals,
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);
@@ -234,6 +239,7 @@ function createListener(svc: Service, fallbackBase: () => string): (req: Incomin
         if (api.body instanceof Readable) api.body.destroy();
         return;
       }
+      if (!req.complete) lingerAfterAnswer(req, res, { ms: svc.config.lingerMs, bytes: svc.config.lingerBytes });
       await writeResponse(svc, req, res, api);
     })().catch((e: unknown) => {
       // Writing failed (client went away mid-download): nothing more to tell anyone.
@@ -299,6 +305,8 @@ export function createHttpServer(svc: Service): Server {
     }
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Bad framing inside a body still arriving: its request answers 400 itself, then lingers.
+    if (failMalformedBody(socket, err)) return;
     if (!socket.writable) return socket.destroy();
     const code = err.code ?? '';
     // Only the parser's complaints (HPE_*) about bytes that follow a complete request get an answer. A socket

@@ -30,8 +30,11 @@ export interface ApiRequest {
   readonly inBatch?: boolean;
   /** Drops the underlying connection at once (admin cut faults); absent for batch inner calls. */
   readonly cutConnection?: () => void;
-  /** Ms since the handler began waiting for a body byte that has not come (0 when not waiting); transport only. */
-  readonly stalledFor?: () => number;
+  /**
+   * When the transport received the request's head, as a rising number (a higher one arrived later); transport
+   * only. A newer request for a resumable session supersedes an older one still on it.
+   */
+  readonly arrival?: number;
 }
 
 /** What a handler answers; the adapter adds CORS and gzip and writes it. */

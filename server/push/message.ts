@@ -17,23 +17,21 @@ import type { ChangeType, PushState } from 'store-upload-kit/protocol';
  * and body that carry it.
  */
 
-/** Values of `X-Svc-Resource-State` (spec §6.2). */
-export type ResourceState = PushState;
-export type { ChangeType };
-
 /** A message bound for one channel's address. */
 export interface PushMessage {
   channelId: string;
   /**
    * Key of the FIFO queue this message joins; default `channelId`. Channel ids are unique per project only, so
-   * the service passes `<project>/<channel id>` to keep two projects' channels apart.
+   * the push service passes `queueKeyFor(channel)` (the project and the channel id) to keep two projects'
+   * channels apart.
    */
   queueKey?: string;
   /** HTTPS receiving URL of the channel. */
   address: string;
   resourceId: string;
   resourceUri: string;
-  state: ResourceState;
+  /** `X-Svc-Resource-State` (spec §6.2). */
+  state: PushState;
   /** 1 for sync, then rising (not consecutive). */
   messageNumber: number;
   /** Change types; only sent with `update`. */

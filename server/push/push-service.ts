@@ -3,6 +3,7 @@
  * file mutation to the channels that should hear of it, through the delivery engine.
  */
 import { createHash } from 'node:crypto';
+import type { ChangeType, PushState } from 'store-upload-kit/protocol';
 import { principalFor } from '../access.ts';
 import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
@@ -12,7 +13,7 @@ import type { FileEvent, FileEvents } from '../events.ts';
 import type { FileStore } from '../store/files.ts';
 import { ChannelStore, type Channel } from './channel-store.ts';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery.ts';
-import type { ChangeType, PushMessage, ResourceState } from './message.ts';
+import type { PushMessage } from './message.ts';
 import { loadPushTrust } from './trust.ts';
 import { UserChangeLog } from './user-changes.ts';
 
@@ -90,7 +91,7 @@ export function createPushService(deps: PushDeps): PushService {
     ...(deps.afterCommit ? { afterCommit: deps.afterCommit } : {}),
   });
 
-  const send = (channel: Channel, state: ResourceState, seq: number, changed?: readonly ChangeType[]): void => {
+  const send = (channel: Channel, state: PushState, seq: number, changed?: readonly ChangeType[]): void => {
     const message: PushMessage = {
       channelId: channel.id,
       queueKey: queueKeyFor(channel),

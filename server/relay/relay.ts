@@ -22,10 +22,11 @@ import {
   H_SVC_RESOURCE_URI,
   PUSH_STATES,
   isPushState,
+  type RelayEvent,
 } from 'store-upload-kit/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiter } from './rate-limit.ts';
-import { sameSecret, SubscriptionStore, type RelayEvent, type SubscriptionGrant } from './subscriptions.ts';
+import { sameSecret, SubscriptionStore, type SubscriptionGrant } from './subscriptions.ts';
 
 /** Settings of `createRelay`. */
 export interface RelayOptions {

@@ -5,7 +5,6 @@
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
 import type { RelayEvent } from 'store-upload-kit/protocol';
 
-export type { RelayEvent } from 'store-upload-kit/protocol';
 
 /** What `POST /subscriptions` answers. */
 export interface SubscriptionGrant {

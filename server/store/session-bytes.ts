@@ -1,15 +1,21 @@
 /**
- * All of a resumable session's bytes on disk: appending a request body to its part file (hashing whole 256 KiB
- * blocks as they complete), cutting it back to whole blocks, and handing the finished part to the blob store.
- * The upload handler (`uploads/resumable-put.ts`) keeps only the Content-Range rules and the answers.
+ * The one owner of a resumable session's bytes on disk, `<data>/sessions/<id>.part`: its path, appending a request
+ * body (hashing whole 256 KiB blocks as they complete), cutting it back, the running MD5, adopting the finished part
+ * into the blob store, deleting it, and recovery after a crash. Session rows and locks are `sessions.ts`; the upload
+ * handler (`uploads/resumable-put.ts`) keeps only the Content-Range rules and the answers.
+ *
+ * The part file is the truth for how many bytes are stored: outside a request it always holds whole 256 KiB blocks
+ * (or the session is complete). After a crash a part file may end mid-block; it is cut back to the last whole
+ * block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
 import type { BlobStore } from './blobs.ts';
 import { FileWriter } from './file-writer.ts';
-import { type SessionHash, SessionStore } from './sessions.ts';
+import { Md5Hasher } from './md5.ts';
 
 /** The bytes of a finished session, moved into the blob store. */
 export interface CompletedBytes {
@@ -17,34 +23,62 @@ export interface CompletedBytes {
   readonly md5: string;
 }
 
+/** What one request body added: its length, and the bytes past the last whole block (kept only if it is final). */
+export interface Appended {
+  readonly received: number;
+  readonly tail: readonly Uint8Array[];
+}
+
+/** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
+interface RunningHash {
+  readonly hash: Md5Hasher;
+  /** How many bytes from the start it has consumed (the stored size between requests). */
+  upTo: number;
+}
+
 /** Owner of the part files of resumable sessions. */
 export class SessionBytes {
-  readonly #sessions: SessionStore;
+  readonly #dir: string;
   readonly #blobs: BlobStore;
+  readonly #hashes = new Map<string, RunningHash>();
 
-  constructor(sessions: SessionStore, blobs: BlobStore) {
-    this.#sessions = sessions;
+  constructor(dir: string, blobs: BlobStore) {
+    this.#dir = dir;
     this.#blobs = blobs;
+    mkdirSync(dir, { recursive: true });
   }
 
-  /** Cuts a session's part file to `size` bytes (a whole number of blocks, or what was stored before a request). */
-  async cutTo(id: string, size: number): Promise<void> {
-    const fh = await open(this.#sessions.partPath(id), 'a');
-    try {
-      await fh.truncate(size);
-    } finally {
-      await fh.close();
-    }
+  #path(id: string): string {
+    return join(this.#dir, `${id}.part`);
+  }
+
+  /** Blob name a completed session's part is renamed to (lets recovery find it). */
+  static #blobName(id: string): string {
+    return `u-${id}`;
+  }
+
+  /**
+   * Bytes stored for an open session. Cuts a part file that ends mid-block (a crash during a request) back to its
+   * last whole block, so the stored size is always what a 308 reports.
+   */
+  stored(id: string): number {
+    const path = this.#path(id);
+    if (!existsSync(path)) return 0;
+    const size = statSync(path).size;
+    const whole = floorToBlock(size);
+    if (whole !== size) truncateSync(path, whole);
+    return whole;
   }
 
   /**
    * Appends `body` to the part file from `stored` (a body starting at `first` < `stored` has its first bytes
-   * skipped: they are already kept), hashing whole blocks as they complete. Returns the body length and the tail
-   * (bytes past the last whole block, not yet hashed). If the body fails mid-way (connection cut), keeps the whole
-   * blocks that reached the disk and rethrows.
+   * skipped: they are already kept), hashing whole blocks as they complete. If the body fails mid-way (connection
+   * cut), keeps the whole blocks that reached the disk and rethrows. What it appended stays until {@link keep} or
+   * {@link complete} says what the request keeps.
    */
-  async append(id: string, stored: number, first: number, state: SessionHash, body: AsyncIterable<Uint8Array>): Promise<{ received: number; tail: Uint8Array[] }> {
-    const fh = await open(this.#sessions.partPath(id), stored === 0 ? 'w' : 'r+');
+  async append(id: string, stored: number, first: number, body: AsyncIterable<Uint8Array>): Promise<Appended> {
+    const state = await this.#hashAt(id, stored);
+    const fh = await open(this.#path(id), stored === 0 ? 'w' : 'r+');
     const writer = new FileWriter(fh, stored);
     let skip = stored - first;
     let received = 0;
@@ -68,7 +102,7 @@ export class SessionBytes {
           pendingLength += chunk.length;
           if (pendingLength >= BLOCK_SIZE) {
             const whole = floorToBlock(pendingLength);
-            pending = await hashPrefix(state, pending, whole);
+            pending = await hashPrefix(state.hash, pending, whole);
             state.upTo += whole;
             pendingLength -= whole;
           }
@@ -78,7 +112,6 @@ export class SessionBytes {
         // Whole blocks still queued must reach the disk before the cut (finish leaves no write pending, even failing).
         await writer.finish().catch(() => undefined);
         await fh.truncate(state.upTo).catch(() => undefined);
-        this.#sessions.touch(id);
         throw e;
       }
     } finally {
@@ -88,19 +121,35 @@ export class SessionBytes {
   }
 
   /**
-   * Finishes a session's bytes: feeds the tail into the running hash (or rehashes the part when the hash does not
-   * line up, e.g. after a restart between requests) and moves the part into the blob store.
+   * Cuts the part file back to `size` bytes after a request that does not finish the upload: to its whole blocks,
+   * or to what was stored before a refused request (whose blocks the running hash then no longer matches).
    */
-  async complete(id: string, size: number, state: SessionHash, tail: readonly Uint8Array[]): Promise<CompletedBytes> {
+  async keep(id: string, size: number): Promise<void> {
+    const fh = await open(this.#path(id), 'a');
+    try {
+      await fh.truncate(size);
+    } finally {
+      await fh.close();
+    }
+    if (this.#hashes.get(id)?.upTo !== size) this.#forgetHash(id);
+  }
+
+  /**
+   * Finishes a session holding `size` bytes: feeds the tail of its last request into the running hash (or rehashes
+   * the part when the hash does not line up, e.g. after a restart) and moves the part into the blob store.
+   */
+  async complete(id: string, size: number, tail: readonly Uint8Array[] = []): Promise<CompletedBytes> {
+    // The hash the last append left, or (a status query that completes, a restart) one rebuilt from the part.
+    const state = this.#hashes.get(id) ?? (await this.#hashAt(id, size));
     let upTo = state.upTo;
     for (const t of tail) {
       await state.hash.update(t);
       upTo += t.length;
     }
-    const path = this.#sessions.partPath(id);
+    const path = this.#path(id);
     const md5 = upTo === size ? await state.hash.digest() : await md5OfFile(path, size);
-    this.#sessions.forgetHash(id);
-    const blob = SessionStore.blobName(id);
+    this.#forgetHash(id);
+    const blob = SessionBytes.#blobName(id);
     await this.#blobs.adopt(path, blob).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
       // An empty upload never created a part file.
@@ -109,18 +158,62 @@ export class SessionBytes {
     });
     return { blob, md5 };
   }
+
+  /** Deletes a session's bytes (cancelled, expired, or its completion refused). */
+  remove(id: string): void {
+    rmSync(this.#path(id), { force: true });
+    this.#forgetHash(id);
+  }
+
+  /**
+   * Startup recovery. A crash during completion can leave an open session whose part was already renamed to its
+   * blob: `committed(id, blob)` says whether a file row took it (the caller then marks the session complete);
+   * otherwise the bytes move back so the session can finish. Part files of sessions not in `open` hold bytes
+   * nothing can reach and are deleted.
+   */
+  recover(open: readonly string[], committed: (id: string, blob: string) => boolean): void {
+    for (const id of open) {
+      const part = this.#path(id);
+      const blob = SessionBytes.#blobName(id);
+      if (existsSync(part) || !existsSync(this.#blobs.path(blob))) continue;
+      if (!committed(id, blob)) renameSync(this.#blobs.path(blob), part);
+    }
+    const keep = new Set(open);
+    for (const f of readdirSync(this.#dir)) {
+      if (!f.endsWith('.part') || !keep.has(f.slice(0, -'.part'.length))) rmSync(join(this.#dir, f), { force: true });
+    }
+  }
+
+  /** The running MD5 of the first `stored` bytes, rebuilt from the part file if memory does not have it. */
+  async #hashAt(id: string, stored: number): Promise<RunningHash> {
+    const known = this.#hashes.get(id);
+    if (known && known.upTo === stored) return known;
+    known?.hash.dispose();
+    const hash = new Md5Hasher();
+    if (stored > 0) {
+      for await (const chunk of createReadStream(this.#path(id), { start: 0, end: stored - 1 })) await hash.update(chunk as Buffer);
+    }
+    const state = { hash, upTo: stored };
+    this.#hashes.set(id, state);
+    return state;
+  }
+
+  #forgetHash(id: string): void {
+    this.#hashes.get(id)?.hash.dispose();
+    this.#hashes.delete(id);
+  }
 }
 
 /** Hashes the first `length` bytes of `chunks` and returns the rest. */
-async function hashPrefix(state: SessionHash, chunks: readonly Uint8Array[], length: number): Promise<Uint8Array[]> {
+async function hashPrefix(hash: Md5Hasher, chunks: readonly Uint8Array[], length: number): Promise<Uint8Array[]> {
   let left = length;
   const rest: Uint8Array[] = [];
   for (const p of chunks) {
     if (left >= p.length) {
-      await state.hash.update(p);
+      await hash.update(p);
       left -= p.length;
     } else if (left > 0) {
-      await state.hash.update(p.subarray(0, left));
+      await hash.update(p.subarray(0, left));
       rest.push(p.subarray(left));
       left = 0;
     } else rest.push(p);

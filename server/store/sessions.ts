@@ -1,18 +1,10 @@
 /**
- * Resumable upload sessions: rows in `sessions`, bytes in `<data>/sessions/<id>.part`.
- *
- * The part file is the truth for how many bytes are stored: outside a request it always holds whole 256 KiB
- * blocks (or the session is complete). After a crash a part file may end mid-block; it is cut back to the last
- * whole block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
+ * Resumable upload sessions: their rows in the `sessions` table and the lock that keeps one request at a time on a
+ * session. Their bytes on disk are `session-bytes.ts`'s alone; a session that ends without completing (cancelled,
+ * expired) is handed to `released` so its bytes go too.
  */
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
-import { floorToBlock } from 'store-upload-kit/protocol';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db.ts';
-import type { BlobStore } from './blobs.ts';
-import type { FileStore } from './files.ts';
-import { Md5Hasher } from './md5.ts';
 
 /** A session as stored. */
 export interface SessionRow {
@@ -72,52 +64,40 @@ function toRow(r: DbSession): SessionRow {
   };
 }
 
-/** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
-export interface SessionHash {
-  hash: Md5Hasher;
-  /** How many bytes from the start it has consumed (always the stored size between requests). */
-  upTo: number;
-}
-
-/** A request holding a session's lock, as another request waiting for it sees it. */
-export interface LockHolder {
-  /** Ms it has been waiting for a body byte that has not come (0 while receiving or not reading). */
-  stalledFor(): number;
+/** A request that wants a session's lock, as the lock sees it. */
+export interface LockClaim {
+  /** When the transport received it, as a rising number (`ApiRequest.arrival`): a higher one is newer. */
+  readonly arrival: number;
   /** Ends it (drops its connection). */
   end(): void;
 }
 
-/** The session store. */
-export class SessionStore {
+/** A request ended because a newer one for the same session arrived; its connection is already dropped. */
+class SupersededError extends Error {
+  constructor(id: string) {
+    super(`a newer request for upload session ${id} arrived`);
+    this.name = 'SupersededError';
+  }
+}
+
+/** The rows and locks of resumable upload sessions (the uploader's own `SessionStore` is another thing). */
+export class UploadSessionRows {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly dir: string;
-  readonly ttlMs: number;
+  readonly #ttlMs: number;
+  readonly #released: (id: string) => void;
   readonly #locks = new Map<string, Promise<unknown>>();
-  readonly #hashes = new Map<string, SessionHash>();
   /** The request that holds a session's lock. */
-  readonly #holders = new Map<string, LockHolder>();
+  readonly #holders = new Map<string, LockClaim>();
+  /** The newest arrival among a session's requests (kept while the session is open). */
+  readonly #newest = new Map<string, number>();
 
-  /** A lock holder stalled this long is ended when another request for the session waits. */
-  readonly stalledMs: number;
-
-  constructor(db: Db, clock: Clock, dir: string, ttlMs: number, stalledMs = 1_000) {
-    this.stalledMs = stalledMs;
+  /** `released(id)` is told when a session ends without completing (cancelled, expired): its bytes can go. */
+  constructor(db: Db, clock: Clock, ttlMs: number, released: (id: string) => void) {
     this.#db = db;
     this.#clock = clock;
-    this.dir = dir;
-    this.ttlMs = ttlMs;
-    mkdirSync(dir, { recursive: true });
-  }
-
-  /** Path of a session's part file. */
-  partPath(id: string): string {
-    return join(this.dir, `${id}.part`);
-  }
-
-  /** Blob name a completed session's part is renamed to (lets recovery find it). */
-  static blobName(id: string): string {
-    return `u-${id}`;
+    this.#ttlMs = ttlMs;
+    this.#released = released;
   }
 
   /** Creates an open session with no bytes. */
@@ -138,7 +118,7 @@ export class SessionStore {
     if (!r) return undefined;
     const row = toRow(r);
     if (row.state === 'cancelled') return undefined;
-    if (this.#clock.now() - row.lastActivity > this.ttlMs) {
+    if (this.#clock.now() - row.lastActivity > this.#ttlMs) {
       this.#drop(id, 'cancelled');
       return undefined;
     }
@@ -155,105 +135,63 @@ export class SessionStore {
     this.#db.prepare('UPDATE sessions SET total = ? WHERE id = ?').run(total, id);
   }
 
-  /** Marks a session complete with the resource it answered; its part is gone (moved or converted). */
+  /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
   complete(id: string, result: Record<string, unknown>): void {
     this.#db.prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`).run(JSON.stringify(result), this.#clock.now(), id);
-    this.forgetHash(id);
+    this.#newest.delete(id);
   }
 
-  /** Cancels a session (`DELETE` on the session URI) and removes its bytes. */
+  /** Cancels a session (`DELETE` on the session URI, or its completion refused); its bytes are released. */
   cancel(id: string): void {
     this.#drop(id, 'cancelled');
   }
 
   #drop(id: string, state: 'cancelled'): void {
     this.#db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id);
-    rmSync(this.partPath(id), { force: true });
-    this.forgetHash(id);
+    this.#newest.delete(id);
+    this.#released(id);
+  }
+
+  /** Ids of the open sessions (startup recovery of their bytes). */
+  openIds(): string[] {
+    return (this.#db.prepare(`SELECT id FROM sessions WHERE state = 'open'`).all() as { id: string }[]).map((r) => r.id);
   }
 
   /**
-   * Bytes stored for an open session. Cuts a part file that ends mid-block (a crash during a request) back to
-   * its last whole block, so the stored size is always what a 308 reports.
+   * Runs `fn` with the session locked, so requests on one session never interleave their writes. The newest
+   * request wins: a client sends one request at a time per session, so a newer one means it gave up on the older
+   * (a stall, a cut it did not see, a status query after a timeout). The older holder is ended at once (its
+   * connection dropped; it keeps the whole blocks it wrote and releases the lock), so the newer one is answered
+   * from what is on disk then (spec §3.1), and an older request that reaches the lock later is ended without
+   * writing a byte. Arrival is when the transport received the request, so a request held up before its handler
+   * (a slow service, an admin delay) stays older than one its client sent after giving up on it.
    */
-  stored(id: string): number {
-    const path = this.partPath(id);
-    if (!existsSync(path)) return 0;
-    const size = statSync(path).size;
-    const whole = floorToBlock(size);
-    if (whole !== size) truncateSync(path, whole);
-    return whole;
-  }
-
-  /** The running MD5 of the first `stored` bytes, rebuilt from the part file if memory does not have it. */
-  async hashAt(id: string, stored: number): Promise<SessionHash> {
-    const known = this.#hashes.get(id);
-    if (known && known.upTo === stored) return known;
-    known?.hash.dispose();
-    const hash = new Md5Hasher();
-    if (stored > 0) {
-      for await (const chunk of createReadStream(this.partPath(id), { start: 0, end: stored - 1 })) await hash.update(chunk as Buffer);
+  async withLock<T>(id: string, claim: LockClaim | undefined, fn: () => Promise<T>): Promise<T> {
+    const superseded = () => claim !== undefined && claim.arrival < (this.#newest.get(id) ?? -Infinity);
+    if (claim) {
+      if (superseded()) return this.#end(id, claim);
+      this.#newest.set(id, claim.arrival);
+      const holder = this.#holders.get(id);
+      if (holder && holder.arrival < claim.arrival) holder.end();
     }
-    const state = { hash, upTo: stored };
-    this.#hashes.set(id, state);
-    return state;
-  }
-
-  /** Forgets an in-memory hash (it consumed bytes that were then not kept). */
-  forgetHash(id: string): void {
-    this.#hashes.get(id)?.hash.dispose();
-    this.#hashes.delete(id);
-  }
-
-  /**
-   * Runs `fn` with the session locked, so concurrent requests on one session never interleave their writes. A
-   * waiting request never waits on a dead one: while it waits, a holder that has gone `stalledMs` without a body
-   * byte is ended (its connection dropped; it keeps its whole blocks and releases the lock), so a client cut off
-   * can query status and continue (spec §3.1). A holder that is still receiving is never ended by a newcomer (a
-   * stale request that arrives late must not kill the live one).
-   */
-  async withLock<T>(id: string, fn: () => Promise<T>, me?: LockHolder): Promise<T> {
-    const previous = this.#locks.get(id) ?? Promise.resolve();
     const hold = () => {
-      clearInterval(watch);
-      if (me) this.#holders.set(id, me);
+      if (superseded()) return this.#end(id, claim!);
+      if (claim) this.#holders.set(id, claim);
       return fn();
     };
-    const watch = setInterval(() => {
-      const holder = this.#holders.get(id);
-      if (holder && holder.stalledFor() >= this.stalledMs) holder.end();
-    }, Math.max(10, Math.min(250, this.stalledMs / 4)));
-    const run = previous.then(hold, hold);
+    const run = (this.#locks.get(id) ?? Promise.resolve()).then(hold, hold);
     const tail = run.catch(() => undefined);
     this.#locks.set(id, tail);
     try {
       return await run;
     } finally {
-      clearInterval(watch);
-      if (me && this.#holders.get(id) === me) this.#holders.delete(id);
+      if (claim && this.#holders.get(id) === claim) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
     }
   }
 
-  /**
-   * Startup recovery of a crash during completion: the part was renamed to its blob but the session was not
-   * marked complete. If a file references the blob, the completion committed: mark the session complete; else
-   * move the bytes back so the session can finish.
-   */
-  recover(blobs: BlobStore, files: FileStore): void {
-    const open = this.#db.prepare(`SELECT * FROM sessions WHERE state = 'open'`).all() as DbSession[];
-    for (const r of open) {
-      const part = this.partPath(r.id);
-      const blob = blobs.path(SessionStore.blobName(r.id));
-      if (existsSync(part) || !existsSync(blob)) continue;
-      const row = files.withBlob(SessionStore.blobName(r.id));
-      if (row) this.complete(r.id, files.resource(row));
-      else renameSync(blob, part);
-    }
-    // Part files of sessions that are no longer open (or unknown) hold bytes nothing can reach.
-    const openIds = new Set(open.map((r) => r.id));
-    for (const f of readdirSync(this.dir)) {
-      if (!f.endsWith('.part') || !openIds.has(f.slice(0, -'.part'.length))) rmSync(join(this.dir, f), { force: true });
-    }
+  #end(id: string, claim: LockClaim): never {
+    claim.end();
+    throw new SupersededError(id);
   }
 }

@@ -22,7 +22,7 @@ import { ApiError, uploadProtocolError } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
 import type { IncomingMetadata } from '../files/metadata.ts';
 import type { ApiResponse } from '../http/types.ts';
-import type { SessionHash, SessionRow } from '../store/sessions.ts';
+import type { LockClaim, SessionRow } from '../store/sessions.ts';
 
 function sessionNotFound(): ApiError {
   return new ApiError(404, 'notFound', 'The upload session was not found or has expired; start the upload again.', {
@@ -47,7 +47,7 @@ function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
 
 /** `DELETE <session>`: cancels (499, empty); afterwards the URI answers 404. */
 export async function cancelSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  return ctx.svc.sessions.withLock(uploadId, async () => {
+  return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), async () => {
     const s = ctx.svc.sessions.get(uploadId);
     if (!s || s.targetFileId !== fileId) throw sessionNotFound();
     ctx.svc.sessions.cancel(uploadId);
@@ -57,18 +57,22 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 
 /** `PUT <session>`: whole file, chunk, or status query. */
 export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  const { cutConnection, stalledFor } = ctx.req;
-  const me = cutConnection && stalledFor ? { end: cutConnection, stalledFor } : undefined;
-  return ctx.svc.sessions.withLock(uploadId, () => putLocked(ctx, uploadId, fileId), me);
+  return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), () => putLocked(ctx, uploadId, fileId));
+}
+
+/** The request as the session lock sees it: when it arrived and how to end it (none for a batch's inner call). */
+function claimOf(ctx: RouteContext): LockClaim | undefined {
+  const { cutConnection, arrival } = ctx.req;
+  return cutConnection && arrival !== undefined ? { arrival, end: cutConnection } : undefined;
 }
 
 async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
-  const sessions = ctx.svc.sessions;
+  const { sessions, sessionBytes } = ctx.svc;
   const s = sessions.get(uploadId);
   if (!s || s.targetFileId !== fileId) throw sessionNotFound();
   if (s.state === 'complete') return finalResponse(ctx, s);
   sessions.touch(uploadId);
-  const stored = sessions.stored(uploadId);
+  const stored = sessionBytes.stored(uploadId);
   const header = ctx.req.headers['content-range'];
   let range: ContentRange | undefined;
   if (header !== undefined) {
@@ -86,7 +90,7 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     }
     checkTotal(s, range.total, undefined, stored);
     if (range.total !== undefined && s.total === undefined) sessions.setTotal(uploadId, range.total);
-    if (range.total !== undefined && stored === range.total) return finish(ctx, s, stored, await sessions.hashAt(uploadId, stored), []);
+    if (range.total !== undefined && stored === range.total) return finish(ctx, s, stored, []);
     return incomplete(stored);
   }
 
@@ -103,12 +107,11 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   const expected = last !== undefined ? last - first + 1 : range === undefined ? bodyLength : undefined;
   if (knownFinal === false && expected !== undefined && expected < BLOCK_SIZE) throw chunkTooSmall(expected);
 
-  const hash = await sessions.hashAt(uploadId, stored);
-  const { received, tail } = await ctx.svc.sessionBytes.append(s.id, stored, first, hash, ctx.req.body.stream());
+  const { received, tail } = await sessionBytes.append(uploadId, stored, first, ctx.req.body.stream());
   const end = first + received;
+  // A refused request keeps nothing: the part goes back to what was stored before it.
   const revert = async (error: ApiError): Promise<never> => {
-    await ctx.svc.sessionBytes.cutTo(uploadId, stored);
-    sessions.forgetHash(uploadId);
+    await sessionBytes.keep(uploadId, stored);
     throw error;
   };
   if (range && last !== undefined && received !== last - first + 1) {
@@ -134,10 +137,10 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   if (final) {
     const size = Math.max(stored, end);
     if (range === undefined && s.total === undefined) sessions.setTotal(uploadId, size);
-    return finish(ctx, s, size, hash, tail);
+    return finish(ctx, s, size, tail);
   }
   const kept = floorToBlock(Math.max(stored, end));
-  await ctx.svc.sessionBytes.cutTo(uploadId, kept);
+  await sessionBytes.keep(uploadId, kept);
   return incomplete(kept);
 }
 
@@ -176,9 +179,9 @@ function contradiction(s: SessionRow, size: number): string | undefined {
 }
 
 /** Completes a session holding `size` bytes: moves the part into a blob, commits the file, answers 200. */
-async function finish(ctx: RouteContext, s: SessionRow, size: number, state: SessionHash, tail: readonly Uint8Array[]): Promise<ApiResponse> {
+async function finish(ctx: RouteContext, s: SessionRow, size: number, tail: readonly Uint8Array[]): Promise<ApiResponse> {
   const sessions = ctx.svc.sessions;
-  const { blob, md5 } = await ctx.svc.sessionBytes.complete(s.id, size, state, tail);
+  const { blob, md5 } = await ctx.svc.sessionBytes.complete(s.id, size, tail);
   const who = ownerOf(s);
   const query = new URLSearchParams(s.query);
   const media = { blob, size, md5, contentType: s.contentType };

@@ -79,8 +79,11 @@ test('a response delayed past stallTimeoutMs is a stall: status query, then the 
 });
 
 test('a whole-file PUT whose answer stalls past stallTimeoutMs: status query, resume, one byte-identical file', async () => {
-  await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 3000 }, times: 1 });
-  const { name, id } = await upload({ resumableThreshold: 0, stallTimeoutMs: 1000 }, 8 * MiB + 9);
+  // The first PUT is held far longer than the test runs, so the kit must give up on it whatever the machine's pace;
+  // should it wake, the service drops it (a newer request for the session arrived). The stall timeout is a margin
+  // the live requests after it never come near, even on a loaded machine (they take well under a second).
+  await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 600_000 }, times: 1 });
+  const { name, id } = await upload({ resumableThreshold: 0, stallTimeoutMs: 4000 }, 8 * MiB + 9);
   await h.expectStoredOnce(name, await h.outcome(id));
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
 });

@@ -33,17 +33,14 @@ export function fetchTrusting(caPem: string): typeof fetch {
     });
 }
 
-/** A push event as the relay forwards it. */
-export type RelayEventData = RelayEvent;
-
 /** A subscription on a relay, with its event stream open. */
 export interface TestSubscription {
   subscriptionId: string;
   address: string;
   token: string;
-  events: RelayEventData[];
+  events: RelayEvent[];
   /** Resolves with the first `count` events of `channelId` (waiting for them as needed). */
-  take(channelId: string, count: number): Promise<RelayEventData[]>;
+  take(channelId: string, count: number): Promise<RelayEvent[]>;
   close(): void;
 }
 
@@ -58,8 +55,8 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
     req.on('error', reject);
     req.end();
   });
-  const events: RelayEventData[] = [];
-  const waiters: Array<{ channelId: string; count: number; resolve: (e: RelayEventData[]) => void }> = [];
+  const events: RelayEvent[] = [];
+  const waiters: Array<{ channelId: string; count: number; resolve: (e: RelayEvent[]) => void }> = [];
   const check = (): void => {
     for (const w of [...waiters]) {
       const mine = events.filter((e) => e.channelId === w.channelId);
@@ -83,7 +80,7 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = /^data: (.*)$/m.exec(block);
-          if (data) events.push(JSON.parse(data[1]!) as RelayEventData);
+          if (data) events.push(JSON.parse(data[1]!) as RelayEvent);
         }
         check();
       });
