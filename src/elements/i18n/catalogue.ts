@@ -77,7 +77,7 @@ const TRADITIONAL = new Set(['hant', 'tw', 'hk', 'mo']);
  * `zh-HK` → Traditional; `zh`, `zh-CN`, `zh-Hans-HK` → Simplified) and Serbian reads Latin script only when the tag
  * says `Latn` (Cyrillic is the script of `sr` in CLDR and the official one in Serbia).
  */
-export function builtInTagFor(tag: string): keyof Loaders | undefined {
+function builtInTagFor(tag: string): keyof Loaders | undefined {
   const [primary = '', ...rest] = tag.toLowerCase().split(/[-_]/);
   if (primary === 'zh') return !rest.includes('hans') && rest.some((s) => TRADITIONAL.has(s)) ? 'zh-TW' : 'zh';
   if (primary === 'sr') return rest.includes('latn') ? 'sr-Latn' : 'sr';

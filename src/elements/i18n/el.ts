@@ -31,9 +31,9 @@ export const el: StoreI18n = {
     label: 'Μεταφορτώσεις',
     empty: 'Δεν υπάρχουν ακόμη μεταφορτώσεις.',
     summary: (c) =>
-      `Μεταφορτώθηκαν ${c.done} από ${c.total}, ${c.sent} από ${c.size}` +
+      `Μεταφορτώσεις: ${c.done} από ${c.total}, ${c.sent} από ${c.size}` +
       (c.active ? `, ${c.active} σε εξέλιξη` : '') +
-      (c.failed ? `, ${c.failed} απέτυχαν` : ''),
+      (c.failed ? `, αποτυχίες: ${c.failed}` : ''),
     progressText: (p, sent, size) => `${percent.format(p / 100)} (${sent} από ${size})`,
     totalProgress: 'Συνολική πρόοδος',
     bulk: {

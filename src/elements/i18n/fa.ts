@@ -3,6 +3,8 @@ import type { StoreI18n } from './types.ts';
 
 /** Persian digits, as `Intl` writes the sizes beside them (`۴ MB`). A noun after a number stays singular. */
 const num = new Intl.NumberFormat('fa').format;
+/** A size (`39.3 MB`) isolated from the words around it (FSI … PDI), or its Latin unit drifts among them. */
+const iso = (size: string): string => `\u2068${size}\u2069`;
 const percent = new Intl.NumberFormat('fa', { style: 'percent' });
 
 /** Persian words of every element (chosen automatically under `lang="fa"`; the page sets `dir="rtl"`). */
@@ -31,10 +33,10 @@ export const fa: StoreI18n = {
     label: 'بارگذاری‌ها',
     empty: 'هنوز چیزی بارگذاری نشده است.',
     summary: (c) =>
-      `${num(c.done)} از ${num(c.total)} بارگذاری شد، ${c.sent} از ${c.size}` +
+      `${num(c.done)} از ${num(c.total)} بارگذاری شد، ${iso(c.sent)} از ${iso(c.size)}` +
       (c.active ? `، ${num(c.active)} در حال انجام` : '') +
       (c.failed ? `، ${num(c.failed)} ناموفق` : ''),
-    progressText: (p, sent, size) => `${percent.format(p / 100)} (${sent} از ${size})`,
+    progressText: (p, sent, size) => `${percent.format(p / 100)} (${iso(sent)} از ${iso(size)})`,
     totalProgress: 'پیشرفت کل',
     bulk: {
       label: 'همهٔ بارگذاری‌ها',
@@ -130,7 +132,7 @@ export const fa: StoreI18n = {
     shareFailed: (failed) => `${num(failed)} مجوز داده نشد.`,
     shareInvalid: (value) => `«${value}» نه نشانی ایمیل است و نه دامنه.`,
     interruptedTitle: 'بارگذاری‌های نیمه‌تمام',
-    interruptedItem: (name, stored, size) => `${name}: ${stored} از ${size} ذخیره شد`,
+    interruptedItem: (name, stored, size) => `${name}: ${iso(stored)} از ${iso(size)} ذخیره شد`,
     resumeAll: 'ادامهٔ همه',
     fileChanged: (name) => `${name} پس از شروع بارگذاری تغییر کرده است: آن را دوباره انتخاب کنید یا کنار بگذارید.`,
     pendingValidity: 'صبر کنید تا بارگذاری‌ها تمام شوند.',

@@ -2,6 +2,11 @@ import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from 
 import type { StoreI18n } from './types.ts';
 
 const percent = new Intl.NumberFormat('ko', { style: 'percent' });
+/** `으로` after a closed Hangul syllable (프레젠테이션으로), `로` after a vowel or ㄹ (문서로): the particle a kind takes. */
+const ro = (word: string): string => {
+  const last = (word.codePointAt(word.length - 1) ?? 0) - 0xac00;
+  return last >= 0 && last < 11172 && last % 28 !== 0 && last % 28 !== 8 ? `${word}으로` : `${word}로`;
+};
 
 /** Korean words of every element (chosen automatically under `lang="ko"`). Korean counts with 개/명, no plural forms. */
 export const ko: StoreI18n = {
@@ -16,11 +21,11 @@ export const ko: StoreI18n = {
     dismiss: '닫기',
     reject: {
       type: (name) => `${name}: 허용되지 않는 파일 형식입니다.`,
-      size: (name, limit) => `${name}: 최대 크기 ${limit}을(를) 넘습니다.`,
+      size: (name, limit) => `${name}: 최대 크기 ${limit}를 넘습니다.`,
       count: (name, limit) => `${name}: 파일은 최대 ${limit}개까지 추가할 수 있습니다.`,
       multiple: (name) => `${name}: 파일은 하나만 추가할 수 있습니다.`,
       'min-size': (name, limit) => `${name}: 최소 크기 ${limit}보다 작습니다.`,
-      'total-size': (name, limit) => `${name}: 파일을 모두 합치면 최대 크기 ${limit}을(를) 넘습니다.`,
+      'total-size': (name, limit) => `${name}: 파일을 모두 합치면 최대 크기 ${limit}를 넘습니다.`,
       skipped: (name) => `${name}: 이 페이지에서 건너뛰었습니다.`,
       'hook-error': (name, message) => `${name}: 업로드를 준비하지 못했습니다(${message}).`,
     },
@@ -44,8 +49,8 @@ export const ko: StoreI18n = {
     },
     speed: (rate) => rate,
     timeLeft: (duration) => `${duration} 남음`,
-    converted: (kind) => `${kind}(으)로 업로드됨`,
-    resized: (original, sent) => `${original}, ${sent}(으)로 축소됨`,
+    converted: (kind) => `${ro(kind)} 업로드됨`,
+    resized: (original, sent) => `${original}, ${sent}로 축소됨`,
     downloadButton: '다운로드',
     download: (name) => `${name} 다운로드`,
     downloadAs: (name) => `${name} 다운로드 형식`,

@@ -34,7 +34,7 @@ export const ro: StoreI18n = {
     summary: (c) =>
       `${c.done} din ${c.total} încărcate, ${c.sent} din ${c.size}` +
       (c.active ? `, ${c.active} în curs` : '') +
-      (c.failed ? `, ${c.failed} eșuate` : ''),
+      (c.failed ? `, cu eroare: ${c.failed}` : ''),
     progressText: (p, sent, size) => `${percent.format(p / 100)} (${sent} din ${size})`,
     totalProgress: 'Progres total',
     bulk: {

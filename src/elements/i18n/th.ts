@@ -93,11 +93,11 @@ export const th: StoreI18n = {
     resume: (name) => `ทำต่อ ${name}`,
     cancel: (name) => `ยกเลิก ${name}`,
     retry: (name) => `ลองใหม่ ${name}`,
-    remove: (name) => `นำ ${name} ออกจากรายการ`,
+    remove: (name) => `ลบ ${name} ออกจากรายการ`,
     rechoose: (name) => `เลือกไฟล์ใหม่สำหรับ ${name}`,
     discard: (name) => `ทิ้ง ${name}`,
   },
-  buttons: { pause: 'หยุด', resume: 'ทำต่อ', cancel: 'ยกเลิก', retry: 'ลองใหม่', remove: 'นำออก', rechoose: 'เลือกไฟล์ใหม่', discard: 'ทิ้ง' },
+  buttons: { pause: 'หยุด', resume: 'ทำต่อ', cancel: 'ยกเลิก', retry: 'ลองใหม่', remove: 'ลบ', rechoose: 'เลือกไฟล์ใหม่', discard: 'ทิ้ง' },
   announce: {
     start: (name) => `กำลังอัปโหลด ${name}`,
     milestone: (name, p) => `${name}: อัปโหลดแล้ว ${percent.format(p / 100)}`,

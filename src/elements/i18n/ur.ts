@@ -1,6 +1,8 @@
 import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
 import type { StoreI18n } from './types.ts';
 
+/** A size (`39.3 MB`) isolated from the words around it (FSI … PDI), or its Latin unit drifts among them. */
+const iso = (size: string): string => `\u2068${size}\u2069`;
 const percent = new Intl.NumberFormat('ur', { style: 'percent' });
 
 /**
@@ -32,10 +34,10 @@ export const ur: StoreI18n = {
     label: 'اپ لوڈز',
     empty: 'ابھی تک کوئی اپ لوڈ نہیں۔',
     summary: (c) =>
-      `${c.total} میں سے ${c.done} اپ لوڈ ہو گئیں، ${c.size} میں سے ${c.sent}` +
+      `${c.total} میں سے ${c.done} اپ لوڈ ہو گئیں، ${iso(c.size)} میں سے ${iso(c.sent)}` +
       (c.active ? `، ${c.active} جاری` : '') +
       (c.failed ? `، ${c.failed} ناکام` : ''),
-    progressText: (p, sent, size) => `${percent.format(p / 100)} (${size} میں سے ${sent})`,
+    progressText: (p, sent, size) => `${percent.format(p / 100)} (${iso(size)} میں سے ${iso(sent)})`,
     totalProgress: 'کل پیش رفت',
     bulk: {
       label: 'تمام اپ لوڈز',
@@ -131,7 +133,7 @@ export const ur: StoreI18n = {
     shareFailed: (failed) => `${failed} اجازتیں نہیں دی جا سکیں۔`,
     shareInvalid: (value) => `”${value}“ نہ ای میل پتہ ہے نہ ڈومین۔`,
     interruptedTitle: 'ادھورے اپ لوڈز',
-    interruptedItem: (name, stored, size) => `${name}: ${size} میں سے ${stored} محفوظ`,
+    interruptedItem: (name, stored, size) => `${name}: ${iso(size)} میں سے ${iso(stored)} محفوظ`,
     resumeAll: 'سب دوبارہ شروع کریں',
     fileChanged: (name) => `اپ لوڈ شروع ہونے کے بعد ${name} بدل گئی ہے: اسے دوبارہ منتخب کریں یا ترک کریں۔`,
     pendingValidity: 'اپ لوڈز مکمل ہونے تک انتظار کریں۔',
