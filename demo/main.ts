@@ -3,6 +3,7 @@
  * stored files (refreshed when uploads finish), and the live change feed when the push relay runs. The site's other
  * pages (`files.html`, `about.html`) show the same uploads (`site.ts`).
  */
+import { BUILT_IN_LANGUAGES, languageDirection } from '../src/elements/index.ts';
 import { createStoreClient } from '../src/client/index.ts';
 import { StoredFiles } from './stored-files.ts';
 import { startLiveFeed } from './live-feed.ts';
@@ -32,13 +33,23 @@ scheme.addEventListener('change', () => {
 });
 
 // The uploader's language and direction: from the query (`?lang=fr&dir=rtl`, so a reload keeps them), changed live
-// by the selects without a reload, which would interrupt running uploads.
+// by the selects without a reload. Every built-in language is offered under
+// its own name (`Intl.DisplayNames` in that language: "فارسی", "한국어", "中文（台灣）"); picking one also picks the
+// direction it is written in, which the direction select can still override.
 const section = byId('upload-section');
 const language = byId<HTMLSelectElement>('language');
 const direction = byId<HTMLSelectElement>('direction');
+for (const tag of BUILT_IN_LANGUAGES) {
+  const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+  const option = new Option(name.charAt(0).toLocaleUpperCase(tag) + name.slice(1), tag);
+  option.lang = tag;
+  language.append(option);
+}
 const initial = new URLSearchParams(location.search);
-language.value = initial.get('lang') === 'fr' ? 'fr' : 'en';
-direction.value = initial.get('dir') === 'rtl' ? 'rtl' : 'ltr';
+const asked = initial.get('lang');
+language.value = asked && (BUILT_IN_LANGUAGES as readonly string[]).includes(asked) ? asked : 'en';
+direction.value = initial.get('dir') ?? languageDirection(language.value);
+language.addEventListener('change', () => void (direction.value = languageDirection(language.value)));
 const applyLocale = (): void => {
   section.lang = language.value;
   section.dir = direction.value;

@@ -32,6 +32,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { minifyCssLiterals } from './css-literals.ts';
 import { measureUpFrontWithVite } from './size-with-vite.ts';
+import { BUILT_IN_LANGUAGES } from '../src/elements/i18n/built-in-languages.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KB = 1000;
@@ -227,11 +228,17 @@ export const LAZY_CHUNKS: Readonly<Record<string, { label: string; firstUpload: 
     firstUpload: false,
     why: 'only when a progress list renders a row of an image file, or `imageResize` meets an image',
   },
+  'src/elements/i18n/catalogue.ts': {
+    label: 'table of the built-in languages (one loader per tag, the rules that pick one)',
+    firstUpload: false,
+    why: 'with the first element under a `lang` that is not English; English pages never load it',
+  },
   // Every language but English is a chunk of its own, loaded only under its `lang`.
   ...Object.fromEntries(
-    Object.entries({ ar: 'Arabic', de: 'German', es: 'Spanish', fr: 'French', he: 'Hebrew', it: 'Italian', ja: 'Japanese', nl: 'Dutch', pl: 'Polish', pt: 'Portuguese', zh: 'Chinese' }).map(
-      ([tag, name]) => [`src/elements/i18n/${tag}.ts`, { label: `${name} strings`, firstUpload: false, why: `only on pages under lang="${tag}"; English is built in` }],
-    ),
+    BUILT_IN_LANGUAGES.filter((tag) => tag !== 'en').map((tag) => [
+      `src/elements/i18n/${tag}.ts`,
+      { label: `${new Intl.DisplayNames('en', { type: 'language' }).of(tag)} strings`, firstUpload: false, why: `only on pages under lang="${tag}"; English is built in` },
+    ]),
   ),
 };
 

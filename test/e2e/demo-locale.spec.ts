@@ -5,6 +5,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { startDemoFixture, type DemoFixture } from './demo-fixture.ts';
+import { BUILT_IN_LANGUAGES } from '../../src/elements/i18n/built-in-languages.ts';
+import { builtInLanguage } from '../../src/elements/i18n/languages.ts';
 
 let demo: DemoFixture;
 test.beforeAll(async () => {
@@ -40,6 +42,29 @@ test('switching the uploader to French and right-to-left happens live and surviv
   await expect(page.getByRole('button', { name: 'Parcourir les fichiers' })).toBeVisible();
   await expect(section).toHaveAttribute('dir', 'rtl');
   await expect(page.getByLabel('Uploader language')).toHaveValue('fr');
+});
+
+test('the language picker offers every built-in language in its own name; Persian and Urdu switch to right to left', async ({ page }) => {
+  await page.goto(demo.pageUrl());
+  const picker = page.getByLabel('Uploader language');
+  const options = await picker.locator('option').evaluateAll((all) => all.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).lang, o.textContent]));
+  expect(options.map(([value]) => value)).toEqual([...BUILT_IN_LANGUAGES]);
+  expect(options.length).toBeGreaterThanOrEqual(46);
+  expect(options.every(([value, lang]) => value === lang)).toBe(true);
+  const named = Object.fromEntries(options.map(([value, , name]) => [value, name]));
+  expect([named['ko'], named['fa'], named['ru'], named['zh-TW'], named['en']]).toEqual(['한국어', 'فارسی', 'Русский', '中文（台灣）', 'English']);
+
+  const section = page.locator('#upload-section');
+  for (const [lang, dir] of [['fa', 'rtl'], ['ur', 'rtl'], ['ko', 'ltr'], ['zh-TW', 'ltr']] as const) {
+    await picker.selectOption(lang);
+    await expect(section).toHaveAttribute('lang', lang);
+    await expect(section).toHaveAttribute('dir', dir);
+    const browse = (await builtInLanguage(lang))!.dropzone.browse;
+    await expect(page.getByRole('button', { name: browse })).toBeVisible();
+  }
+  await page.reload();
+  await expect(picker).toHaveValue('zh-TW');
+  await expect(page.getByRole('button', { name: '選擇檔案' })).toBeVisible();
 });
 
 test('the stored-files table says "bytes" in whole words', async ({ page }) => {

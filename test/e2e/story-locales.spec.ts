@@ -3,14 +3,20 @@
  * in Chromium (issue 12): every state in Arabic (right-to-left) and Japanese, screenshotted at 360 and 1280 px,
  * light and dark (test-results/story-locales/…png, read them), with the numbers and their units checked in visual
  * order — the size of a 40 kB file reads "40 كيلوبايت" right to left in Arabic (the number to the right of its
- * unit) and "40 KB" left to right in Japanese — and the words in the story's language.
+ * unit) and "40 KB" left to right in Japanese — and the words in the story's language. Then every built-in language
+ * (issue 23) through the `AnyLanguage` story: its words, its direction, nothing spilling sideways at 360 px, and a
+ * screenshot at 1280 and 360 px of the list in every state (uploading with time left, paused, retrying with its
+ * cause, failed with its reason, done).
  */
 import { startStorybookServer } from './storybook-server.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILT_IN_LANGUAGES } from '../../src/elements/i18n/built-in-languages.ts';
+import { builtInLanguage } from '../../src/elements/i18n/languages.ts';
 
-const SHOTS = join('test-results', 'story-locales');
+// LOCALE_SHOTS puts the screenshots elsewhere (a reviewer's folder, outside the repository).
+const SHOTS = process.env['LOCALE_SHOTS'] ?? join('test-results', 'story-locales');
 
 let server: { origin: string; close(): Promise<void> } | undefined;
 let origin = '';
@@ -24,9 +30,9 @@ test.beforeAll(async () => {
 test.afterAll(() => server?.close());
 
 /** Opens a language story and waits until its rows are rendered in that language. */
-async function openStory(page: Page, story: string, scheme: 'light' | 'dark', width: number): Promise<void> {
+async function openStory(page: Page, story: string, scheme: 'light' | 'dark', width: number, args = ''): Promise<void> {
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${origin}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}`);
+  await page.goto(`${origin}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}${args}`);
   await expect(page.locator('[data-id="kb40"]')).toBeVisible();
 }
 
@@ -99,6 +105,26 @@ test('design: every state in English, left to right and right to left, at 360 an
         await page.screenshot({ path: join(SHOTS, `en-${dirName}-${scheme}-${width}.png`), fullPage: true });
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       }
+    }
+  }
+});
+
+test('every built-in language: its words, its direction, no sideways spill at 360 px, screenshots at 1280 and 360 px', async ({ page }) => {
+  test.setTimeout(BUILT_IN_LANGUAGES.length * 10_000);
+  const rtl = ['ar', 'fa', 'he', 'ur'];
+  for (const lang of BUILT_IN_LANGUAGES) {
+    const t = (await builtInLanguage(lang))!;
+    for (const width of [1280, 360]) {
+      await openStory(page, 'any-language', 'light', width, `&args=lang:${lang}`);
+      const row = page.locator('[data-id="kb40"]');
+      await expect(row.locator('[part="state"]')).toHaveAttribute('title', t.states.queued);
+      // The failed row gives its reason in the language too.
+      const failed = await page.locator('[data-id="fa"] [part="state"]').getAttribute('title');
+      expect(failed, lang).toContain(t.states.failed);
+      expect(failed, lang).toContain(t.errors.integrity);
+      expect(await row.evaluate((el) => getComputedStyle(el).direction), lang).toBe(rtl.includes(lang) ? 'rtl' : 'ltr');
+      await page.screenshot({ path: join(SHOTS, `lang-${lang}-${width}.png`), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} at ${width} px`).toBeLessThanOrEqual(width);
     }
   }
 });

@@ -3,7 +3,9 @@
  * (`builtInLanguage('ja')`), so importing this entry never brings every language into a bundle.
  */
 export { en } from './en.ts';
-export { BUILT_IN_LANGUAGES, builtInLanguage } from './languages.ts';
+export { builtInLanguage } from './languages.ts';
+export { BUILT_IN_LANGUAGES, type BuiltInLanguageTag } from './built-in-languages.ts';
+export { languageDirection } from './direction.ts';
 export { mergeI18n } from './merge.ts';
 export { resolveI18n } from './resolve.ts';
 export { plural } from './plural.ts';

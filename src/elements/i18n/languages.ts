@@ -2,7 +2,8 @@
  * The built-in languages as the elements load them. English is the default and the base every override merges over:
  * the words shown before a file is added are always here, the rest loads with the first row, share step or list of
  * unfinished uploads (`loadEnglishLater`). Every other language is a chunk of its own, fetched the first time an
- * element finds itself under that `lang`, so English-only pages never download words they do not show.
+ * element finds itself under that `lang`, so English-only pages never download words they do not show; so is the
+ * table of those chunks (`catalogue.ts`), so that fifty languages cost an English page no more than one.
  */
 import { enUpFront } from './en-up-front.ts';
 import { mergeI18n } from './merge.ts';
@@ -35,65 +36,52 @@ export function loadEnglishLater(): Promise<void> {
   ));
 }
 
-/** Loaders of the languages that are not built into the main bundle, by primary language subtag. */
-const LOADERS: Readonly<Record<string, () => Promise<StoreI18n>>> = {
-  ar: () => import('./ar.ts').then((m) => m.ar),
-  de: () => import('./de.ts').then((m) => m.de),
-  es: () => import('./es.ts').then((m) => m.es),
-  fr: () => import('./fr.ts').then((m) => m.fr),
-  he: () => import('./he.ts').then((m) => m.he),
-  it: () => import('./it.ts').then((m) => m.it),
-  ja: () => import('./ja.ts').then((m) => m.ja),
-  nl: () => import('./nl.ts').then((m) => m.nl),
-  pl: () => import('./pl.ts').then((m) => m.pl),
-  pt: () => import('./pt.ts').then((m) => m.pt),
-  zh: () => import('./zh.ts').then((m) => m.zh),
-};
-
 /** `module` once it and the rest of English are both loaded: for the lazily loaded parts that show those words. */
 export function withEnglishLater<M>(module: Promise<M>): Promise<M> {
   return Promise.all([module, loadEnglishLater()]).then(([m]) => m);
 }
 
-/** Primary language subtags of the built-in languages (English included). */
-export const BUILT_IN_LANGUAGES: readonly string[] = ['en', ...Object.keys(LOADERS)];
-
 /**
- * The words of a built-in language, loaded on demand (`undefined` for a language that is not built in): a start
- * for an app's own translation or overrides, without bundling every language.
+ * The words of a built-in language for a `lang` tag (`'ja'`, `'pt-BR'`, `'zh-TW'`), loaded on demand; `undefined`
+ * when no built-in language fits: a start for an app's own translation or overrides, without bundling every language.
  */
-export async function builtInLanguage(subtag: string): Promise<StoreI18n | undefined> {
-  if (subtag === 'en') return loadEnglishLater().then(englishWords);
-  const loader = LOADERS[subtag];
-  return loader ? loader() : undefined;
+export async function builtInLanguage(tag: string): Promise<StoreI18n | undefined> {
+  if (isEnglish(tag)) return loadEnglishLater().then(englishWords);
+  return import('./catalogue.ts').then((c) => c.loadBuiltIn(tag));
+}
+
+/** `''` (no `lang` at all) reads English too. */
+function isEnglish(tag: string): boolean {
+  return !tag || tag.toLowerCase().split('-')[0] === 'en';
 }
 
 const loaded = new Map<string, StoreI18n>();
 const loading = new Map<string, Promise<void>>();
-/** Languages that failed to load (offline): their elements read English for the rest of the page life. */
-const failed = new Set<string>();
+/** Tags that read English for the rest of the page life: no built-in language fits, or it failed to load (offline). */
+const readEnglish = new Set<string>();
 
-/** The words of a built-in language other than English if loaded, else `undefined` (English, unknown, loading, failed). */
-export function loadedLanguage(subtag: string): StoreI18n | undefined {
-  return loaded.get(subtag);
+/** The words loaded for a `lang` tag other than English, else `undefined` (English, unknown, loading, failed). */
+export function loadedLanguage(tag: string): StoreI18n | undefined {
+  return loaded.get(tag);
 }
 
 /**
- * Starts loading a built-in language and returns the promise to wait for; `undefined` when there is nothing to
- * wait for (already loaded, or not a built-in language). A language that fails to load (offline) is not retried
- * in this page life: the elements stay in English rather than fetching on every render.
+ * Starts loading the built-in language of a `lang` tag and returns the promise to wait for; `undefined` when there
+ * is nothing to wait for (English, already loaded, or settled as English). Which language a tag means is decided in
+ * `catalogue.ts`, loaded with the first tag that is not English. A language that fails to load (offline) is not
+ * retried in this page life: the elements stay in English rather than fetching on every render.
  */
-export function loadLanguage(subtag: string): Promise<void> | undefined {
-  if (loaded.has(subtag) || failed.has(subtag)) return undefined;
-  const loader = LOADERS[subtag];
-  if (!loader) return undefined;
-  let pending = loading.get(subtag);
+export function loadLanguage(tag: string): Promise<void> | undefined {
+  if (isEnglish(tag) || loaded.has(tag) || readEnglish.has(tag)) return undefined;
+  let pending = loading.get(tag);
   if (!pending) {
-    pending = loader().then(
-      (words) => void loaded.set(subtag, words),
-      () => void failed.add(subtag),
-    );
-    loading.set(subtag, pending);
+    pending = import('./catalogue.ts')
+      .then((c) => c.loadBuiltIn(tag))
+      .then(
+        (words) => void (words ? loaded.set(tag, words) : readEnglish.add(tag)),
+        () => void readEnglish.add(tag),
+      );
+    loading.set(tag, pending);
   }
   return pending;
 }

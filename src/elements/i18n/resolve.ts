@@ -19,9 +19,9 @@ export function languageLoading(element: Element): Promise<void> | undefined {
   return loadLanguage(languageOf(element));
 }
 
-/** Primary language subtag of the nearest `lang` attribute, lower case (`fr` for `fr-CA`); `''` without one. */
+/** The nearest `lang` attribute, lower case (`zh-tw`); `''` without one. The whole tag: `zh-TW` is not `zh`. */
 function languageOf(element: Element): string {
-  return closestLang(element).toLowerCase().split('-')[0] ?? '';
+  return closestLang(element).toLowerCase();
 }
 
 function closestLang(element: Element): string {

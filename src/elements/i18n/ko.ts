@@ -1,0 +1,142 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import type { StoreI18n } from './types.ts';
+
+const percent = new Intl.NumberFormat('ko', { style: 'percent' });
+/** `으로` after a closed Hangul syllable (프레젠테이션으로), `로` after a vowel or ㄹ (문서로): the particle a kind takes. */
+const ro = (word: string): string => {
+  const last = (word.codePointAt(word.length - 1) ?? 0) - 0xac00;
+  return last >= 0 && last < 11172 && last % 28 !== 0 && last % 28 !== 8 ? `${word}으로` : `${word}로`;
+};
+
+/** Korean words of every element (chosen automatically under `lang="ko"`). Korean counts with 개/명, no plural forms. */
+export const ko: StoreI18n = {
+  locale: 'ko',
+  dropzone: {
+    label: '파일 업로드',
+    prompt: '파일이나 폴더를 여기에 놓거나 붙여넣거나',
+    dragOver: '놓으면 파일이 추가됩니다',
+    browse: '파일 선택',
+    browseFolder: '폴더 선택',
+    rejectedTitle: '추가되지 않음',
+    dismiss: '닫기',
+    reject: {
+      type: (name) => `${name}: 허용되지 않는 파일 형식입니다.`,
+      size: (name, limit) => `${name}: 최대 크기 ${limit}를 넘습니다.`,
+      count: (name, limit) => `${name}: 파일은 최대 ${limit}개까지 추가할 수 있습니다.`,
+      multiple: (name) => `${name}: 파일은 하나만 추가할 수 있습니다.`,
+      'min-size': (name, limit) => `${name}: 최소 크기 ${limit}보다 작습니다.`,
+      'total-size': (name, limit) => `${name}: 파일을 모두 합치면 최대 크기 ${limit}를 넘습니다.`,
+      skipped: (name) => `${name}: 이 페이지에서 건너뛰었습니다.`,
+      'hook-error': (name, message) => `${name}: 업로드를 준비하지 못했습니다(${message}).`,
+    },
+  },
+  list: {
+    label: '업로드',
+    empty: '아직 업로드한 파일이 없습니다.',
+    summary: (c) =>
+      `${c.total}개 중 ${c.done}개 업로드됨, ${c.size} 중 ${c.sent}` +
+      (c.active ? `, ${c.active}개 진행 중` : '') +
+      (c.failed ? `, ${c.failed}개 실패` : ''),
+    progressText: (p, sent, size) => `${percent.format(p / 100)} (${size} 중 ${sent})`,
+    totalProgress: '전체 진행률',
+    bulk: {
+      label: '모든 업로드',
+      pauseAll: '모두 일시중지',
+      resumeAll: '모두 재개',
+      retryFailed: '실패한 항목 재시도',
+      cancelAll: '모두 취소',
+      clearFinished: '완료된 항목 지우기',
+    },
+    speed: (rate) => rate,
+    timeLeft: (duration) => `${duration} 남음`,
+    converted: (kind) => `${ro(kind)} 업로드됨`,
+    resized: (original, sent) => `${original}, ${sent}로 축소됨`,
+    downloadButton: '다운로드',
+    download: (name) => `${name} 다운로드`,
+    downloadAs: (name) => `${name} 다운로드 형식`,
+    downloadAsPrompt: '다운로드 형식…',
+    downloadFailed: (name) => `${name}을(를) 다운로드하지 못했습니다.`,
+  },
+  states: {
+    queued: '대기 중',
+    uploading: '업로드 중',
+    paused: '일시중지됨',
+    retrying: '재시도 중',
+    verifying: '확인 중',
+    done: '업로드됨',
+    failed: '실패',
+    cancelled: '취소됨',
+    interrupted: '중단됨',
+  },
+  retryCauses: {
+    'server-error': '서비스 오류',
+    network: '연결 끊김',
+    stall: '업로드 멈춤',
+    'rate-limit': '요청 과다',
+    offline: '오프라인 상태',
+    'session-expired': '업로드 세션 만료',
+    auth: '다시 로그인하는 중',
+  },
+  retrying: (cause, attempt, wait) => `재시도 중(${attempt}번째) – 원인: ${cause}${wait ? `, ${wait} 후` : ''}`,
+  errors: {
+    auth: '로그인하지 않았거나 세션이 만료되었습니다.',
+    forbidden: '이곳에 업로드할 권한이 없습니다.',
+    'not-found': '파일이나 폴더가 더 이상 없습니다.',
+    'bad-request': '서비스가 업로드 요청을 거부했습니다.',
+    'too-large': '파일이 너무 커서 서비스에 올릴 수 없습니다.',
+    conversion: '이 파일은 선택한 형식으로 변환할 수 없습니다.',
+    integrity: '저장된 파일이 보낸 파일과 일치하지 않습니다.',
+    'retries-exhausted': '업로드가 계속 실패하여 중지되었습니다.',
+    offline: '오프라인 상태입니다.',
+    cancelled: '업로드가 취소되었습니다.',
+    'file-changed': '업로드하는 동안 디스크의 파일이 변경되었습니다.',
+    rejected: '이 파일은 업로드 전에 거부되었습니다.',
+    unknown: '문제가 발생했습니다.',
+  },
+  actions: {
+    pause: (name) => `${name} 일시중지`,
+    resume: (name) => `${name} 재개`,
+    cancel: (name) => `${name} 취소`,
+    retry: (name) => `${name} 재시도`,
+    remove: (name) => `목록에서 ${name} 제거`,
+    rechoose: (name) => `${name} 파일 다시 선택`,
+    discard: (name) => `${name} 삭제`,
+  },
+  buttons: { pause: '일시중지', resume: '재개', cancel: '취소', retry: '재시도', remove: '제거', rechoose: '다시 선택', discard: '삭제' },
+  announce: {
+    start: (name) => `${name} 업로드 중.`,
+    milestone: (name, p) => `${name}: ${percent.format(p / 100)} 업로드됨.`,
+    done: (name) => `${name} 업로드됨.`,
+    failed: (name, reason) => `${name} 실패: ${reason}`,
+    many: (count) => `업로드 ${count}개의 상태가 바뀌었습니다.`,
+  },
+  conversion: {
+    label: '저장 형식',
+    keep: '그대로 유지',
+    kinds: { [DOCUMENT_MIME]: '문서', [SPREADSHEET_MIME]: '스프레드시트', [PRESENTATION_MIME]: '프레젠테이션', [SCRIPT_MIME]: '스크립트 프로젝트' },
+    ocrLanguage: '텍스트 인식 언어',
+    loading: '변환 옵션을 불러오는 중…',
+    unavailable: '변환 옵션을 불러오지 못했습니다. 파일은 그대로 유지됩니다.',
+  },
+  uploader: {
+    convertAll: '가능하면 파일을 기본 형식으로 변환',
+    perFileTitle: '파일마다 저장 방식 선택',
+    uploadPending: (count) => `파일 ${count}개 업로드`,
+    clearPending: '지우기',
+    shareTitle: '공유 대상',
+    shareEmails: '이메일 주소 또는 도메인',
+    shareEmailsHint: '여러 개는 쉼표로 구분하세요.',
+    shareRole: '권한',
+    roles: { reader: '보기 가능', writer: '편집 가능' },
+    shareButton: (count) => `파일 ${count}개 공유`,
+    shared: (count) => `${count}명과 공유했습니다.`,
+    shareFailed: (failed) => `권한 ${failed}개를 부여하지 못했습니다.`,
+    shareInvalid: (value) => `“${value}”은(는) 이메일 주소나 도메인이 아닙니다.`,
+    interruptedTitle: '완료되지 않은 업로드',
+    interruptedItem: (name, stored, size) => `${name}: ${size} 중 ${stored} 저장됨`,
+    resumeAll: '모두 재개',
+    fileChanged: (name) => `업로드를 시작한 뒤 ${name} 파일이 변경되었습니다. 파일을 다시 선택하거나 삭제하세요.`,
+    pendingValidity: '업로드가 끝날 때까지 기다리세요.',
+    noUploader: '업로더가 없습니다. base-url 또는 uploader 속성을 설정하세요.',
+  },
+};

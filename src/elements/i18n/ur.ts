@@ -1,0 +1,142 @@
+import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from '../../protocol/index.ts';
+import type { StoreI18n } from './types.ts';
+
+/** A size (`39.3 MB`) isolated from the words around it (FSI … PDI), or its Latin unit drifts among them. */
+const iso = (size: string): string => `\u2068${size}\u2069`;
+const percent = new Intl.NumberFormat('ur', { style: 'percent' });
+
+/**
+ * Urdu words of every element (chosen automatically under `lang="ur"`; the page sets `dir="rtl"`). `فائل` reads the
+ * same after any number in software Urdu, so no plural forms are needed.
+ */
+export const ur: StoreI18n = {
+  locale: 'ur',
+  dropzone: {
+    label: 'فائلیں اپ لوڈ کریں',
+    prompt: 'فائلیں یا فولڈرز یہاں چھوڑیں، پیسٹ کریں، یا',
+    dragOver: 'فائلیں شامل کرنے کے لیے چھوڑ دیں',
+    browse: 'فائلیں منتخب کریں',
+    browseFolder: 'فولڈر منتخب کریں',
+    rejectedTitle: 'شامل نہیں کی گئیں',
+    dismiss: 'بند کریں',
+    reject: {
+      type: (name) => `${name}: اس قسم کی فائل قبول نہیں کی جاتی۔`,
+      size: (name, limit) => `${name}: ${limit} کی حد سے بڑی ہے۔`,
+      count: (name, limit) => `${name}: زیادہ سے زیادہ ${limit} فائلیں شامل کی جا سکتی ہیں۔`,
+      multiple: (name) => `${name}: صرف ایک فائل شامل کی جا سکتی ہے۔`,
+      'min-size': (name, limit) => `${name}: ${limit} کی کم از کم حد سے چھوٹی ہے۔`,
+      'total-size': (name, limit) => `${name}: سب فائلیں مل کر ${limit} کی حد سے بڑھ جائیں گی۔`,
+      skipped: (name) => `${name}: اس صفحے نے چھوڑ دی۔`,
+      'hook-error': (name, message) => `${name}: اپ لوڈ کے لیے تیار نہیں ہو سکی (${message})۔`,
+    },
+  },
+  list: {
+    label: 'اپ لوڈز',
+    empty: 'ابھی تک کوئی اپ لوڈ نہیں۔',
+    summary: (c) =>
+      `${c.total} میں سے ${c.done} اپ لوڈ ہو گئیں، ${iso(c.size)} میں سے ${iso(c.sent)}` +
+      (c.active ? `، ${c.active} جاری` : '') +
+      (c.failed ? `، ${c.failed} ناکام` : ''),
+    progressText: (p, sent, size) => `${percent.format(p / 100)} (${iso(size)} میں سے ${iso(sent)})`,
+    totalProgress: 'کل پیش رفت',
+    bulk: {
+      label: 'تمام اپ لوڈز',
+      pauseAll: 'سب روکیں',
+      resumeAll: 'سب دوبارہ شروع کریں',
+      retryFailed: 'ناکام اپ لوڈز دوبارہ آزمائیں',
+      cancelAll: 'سب منسوخ کریں',
+      clearFinished: 'مکمل شدہ ہٹائیں',
+    },
+    speed: (rate) => rate,
+    timeLeft: (duration) => `${duration} باقی`,
+    converted: (kind) => `${kind} کے طور پر اپ لوڈ ہوئی`,
+    resized: (original, sent) => `${original}، چھوٹی کر کے ${sent}`,
+    downloadButton: 'ڈاؤن لوڈ کریں',
+    download: (name) => `${name} ڈاؤن لوڈ کریں`,
+    downloadAs: (name) => `${name} اس طور پر ڈاؤن لوڈ کریں`,
+    downloadAsPrompt: 'اس طور پر ڈاؤن لوڈ کریں…',
+    downloadFailed: (name) => `${name} ڈاؤن لوڈ نہیں ہو سکی۔`,
+  },
+  states: {
+    queued: 'انتظار میں',
+    uploading: 'اپ لوڈ ہو رہی ہے',
+    paused: 'رکی ہوئی',
+    retrying: 'دوبارہ کوشش',
+    verifying: 'تصدیق ہو رہی ہے',
+    done: 'اپ لوڈ ہو گئی',
+    failed: 'ناکام',
+    cancelled: 'منسوخ',
+    interrupted: 'ادھوری',
+  },
+  retryCauses: {
+    'server-error': 'سروس میں خرابی ہوئی',
+    network: 'کنکشن ٹوٹ گیا',
+    stall: 'اپ لوڈ اٹک گیا',
+    'rate-limit': 'بہت زیادہ درخواستیں ہوئیں',
+    offline: 'آپ آف لائن ہیں',
+    'session-expired': 'اپ لوڈ سیشن ختم ہو گیا',
+    auth: 'دوبارہ سائن اِن ہو رہا ہے',
+  },
+  retrying: (cause, attempt, wait) => `دوبارہ کوشش (کوشش ${attempt}) کیونکہ ${cause}${wait ? `؛ ${wait} میں` : ''}`,
+  errors: {
+    auth: 'آپ سائن اِن نہیں ہیں، یا آپ کا سیشن ختم ہو گیا ہے۔',
+    forbidden: 'آپ کو یہاں اپ لوڈ کرنے کی اجازت نہیں ہے۔',
+    'not-found': 'فائل یا فولڈر اب موجود نہیں ہے۔',
+    'bad-request': 'سروس نے اپ لوڈ کی درخواست رد کر دی۔',
+    'too-large': 'فائل سروس کے لیے بہت بڑی ہے۔',
+    conversion: 'یہ فائل منتخب قسم میں تبدیل نہیں کی جا سکتی۔',
+    integrity: 'محفوظ شدہ فائل بھیجی گئی فائل سے مطابقت نہیں رکھتی۔',
+    'retries-exhausted': 'اپ لوڈ بار بار ناکام ہوا اس لیے روک دیا گیا۔',
+    offline: 'آپ آف لائن ہیں۔',
+    cancelled: 'اپ لوڈ منسوخ کر دیا گیا۔',
+    'file-changed': 'اپ لوڈ کے دوران ڈسک پر فائل بدل گئی۔',
+    rejected: 'یہ فائل اپ لوڈ سے پہلے ہی رد کر دی گئی۔',
+    unknown: 'کچھ غلط ہو گیا۔',
+  },
+  actions: {
+    pause: (name) => `${name} روکیں`,
+    resume: (name) => `${name} دوبارہ شروع کریں`,
+    cancel: (name) => `${name} منسوخ کریں`,
+    retry: (name) => `${name} دوبارہ آزمائیں`,
+    remove: (name) => `${name} کو فہرست سے ہٹائیں`,
+    rechoose: (name) => `${name} کے لیے فائل دوبارہ منتخب کریں`,
+    discard: (name) => `${name} ترک کریں`,
+  },
+  buttons: { pause: 'روکیں', resume: 'دوبارہ شروع کریں', cancel: 'منسوخ کریں', retry: 'دوبارہ آزمائیں', remove: 'ہٹائیں', rechoose: 'دوبارہ منتخب کریں', discard: 'ترک کریں' },
+  announce: {
+    start: (name) => `${name} اپ لوڈ ہو رہی ہے۔`,
+    milestone: (name, p) => `${name}: ${percent.format(p / 100)} اپ لوڈ ہو گئی۔`,
+    done: (name) => `${name} اپ لوڈ ہو گئی۔`,
+    failed: (name, reason) => `${name} ناکام: ${reason}`,
+    many: (count) => `${count} اپ لوڈز کی حالت بدل گئی۔`,
+  },
+  conversion: {
+    label: 'اس طور پر محفوظ کریں',
+    keep: 'جیسی ہے ویسی رکھیں',
+    kinds: { [DOCUMENT_MIME]: 'دستاویز', [SPREADSHEET_MIME]: 'اسپریڈشیٹ', [PRESENTATION_MIME]: 'پریزنٹیشن', [SCRIPT_MIME]: 'اسکرپٹ پروجیکٹ' },
+    ocrLanguage: 'متن کی شناخت کی زبان',
+    loading: 'تبدیلی کے اختیارات لوڈ ہو رہے ہیں…',
+    unavailable: 'تبدیلی کے اختیارات لوڈ نہیں ہو سکے؛ فائلیں جیسی ہیں ویسی رہیں گی۔',
+  },
+  uploader: {
+    convertAll: 'جہاں ممکن ہو فائلوں کو مقامی فارمیٹ میں تبدیل کریں',
+    perFileTitle: 'منتخب کریں کہ ہر فائل کیسے محفوظ ہو',
+    uploadPending: (count) => `${count} فائل اپ لوڈ کریں`,
+    clearPending: 'صاف کریں',
+    shareTitle: 'ان کے ساتھ اشتراک کریں',
+    shareEmails: 'ای میل پتے یا ڈومینز',
+    shareEmailsHint: 'ایک سے زیادہ ہوں تو کوما سے الگ کریں۔',
+    shareRole: 'رسائی',
+    roles: { reader: 'دیکھ سکتے ہیں', writer: 'ترمیم کر سکتے ہیں' },
+    shareButton: (count) => `${count} فائل کا اشتراک کریں`,
+    shared: (count) => `${count} افراد کے ساتھ اشتراک کیا گیا۔`,
+    shareFailed: (failed) => `${failed} اجازتیں نہیں دی جا سکیں۔`,
+    shareInvalid: (value) => `”${value}“ نہ ای میل پتہ ہے نہ ڈومین۔`,
+    interruptedTitle: 'ادھورے اپ لوڈز',
+    interruptedItem: (name, stored, size) => `${name}: ${iso(size)} میں سے ${iso(stored)} محفوظ`,
+    resumeAll: 'سب دوبارہ شروع کریں',
+    fileChanged: (name) => `اپ لوڈ شروع ہونے کے بعد ${name} بدل گئی ہے: اسے دوبارہ منتخب کریں یا ترک کریں۔`,
+    pendingValidity: 'اپ لوڈز مکمل ہونے تک انتظار کریں۔',
+    noUploader: 'کوئی اپ لوڈر نہیں: base-url یا uploader پراپرٹی سیٹ کریں۔',
+  },
+};
