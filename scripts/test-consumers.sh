@@ -3,7 +3,16 @@
 # checks the tarballs with publint and @arethetypeswrong/cli, installs them into the fixture apps of
 # test/consumers in a temporary folder (never resolving to this workspace), typechecks each app in strict mode,
 # builds it with its own toolchain, and uploads a file from each in headless Chromium (test/consumers/*.spec.ts).
+# The frameworks' apps (Next.js, Nuxt, Angular, SvelteKit) share the one install and build side by side; each step
+# prints how long it took.
 set -euo pipefail
+# Prints a step's wall time after running it: `timed <label> <command…>`.
+timed() {
+  local label=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "   $label: $((SECONDS - start)) s"
+}
 cd "$(dirname "$0")/.."
 root=$(pwd)
 work=${CONSUMERS_DIR:-$(mktemp -d /tmp/store-consumers.XXXXXX)}
@@ -28,7 +37,8 @@ cd "$work"
 # A reused CONSUMERS_DIR must not keep the last run's kit: npm would take the lock's copy of the same version.
 rm -rf package-lock.json node_modules/store-upload-kit node_modules/@store-upload-kit
 npm pkg set "dependencies.store-upload-kit=file:${kit}" "devDependencies.@store-upload-kit/service=file:${service}"
-npm install --no-audit --no-fund --loglevel=error
+timed "npm install (every fixture app)" npm install --no-audit --no-fund --loglevel=error
+echo "   node_modules: $(du -s --apparent-size -m node_modules | cut -f1) MB of files"
 # Installed from the tarball, not linked to the workspace.
 test ! -L node_modules/store-upload-kit
 test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
@@ -36,15 +46,32 @@ test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
 ! grep -q '^ *display: block;' node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js
 
 echo "== typecheck (strict) and build each app"
+export NEXT_TELEMETRY_DISABLED=1 NUXT_TELEMETRY_DISABLED=1 NG_CLI_ANALYTICS=false
+# The frameworks' builds run in the background, each logging to its own file, while the Vite and webpack apps build.
+frameworks=(next nuxt angular sveltekit)
+build_next() { cd apps/next && timed "next build" ../../node_modules/.bin/next build; }
+build_nuxt() { cd apps/nuxt && timed "nuxi typecheck" ../../node_modules/.bin/nuxi typecheck && timed "nuxi build" ../../node_modules/.bin/nuxi build; }
+build_angular() { cd apps/angular && timed "ng build (strict templates)" ../../node_modules/.bin/ng build; }
+build_sveltekit() {
+  cd apps/sveltekit && ../../node_modules/.bin/svelte-kit sync
+  timed "svelte-check" ../../node_modules/.bin/svelte-check --tsconfig ./tsconfig.json --fail-on-warnings
+  timed "vite build (SvelteKit)" ../../node_modules/.bin/vite build --logLevel error
+}
+declare -A pids
+for app in "${frameworks[@]}"; do
+  ( set -e; "build_$app" ) > "build-$app.log" 2>&1 &
+  pids[$app]=$!
+done
 # One command a line: errexit does not stop inside an && list.
-npx tsc -p apps/vanilla
-npx vite build apps/vanilla --logLevel warn
-npx tsc -p apps/react
-npx vite build apps/react --logLevel warn
-npx vue-tsc -p apps/vue
-npx vite build apps/vue --logLevel warn
-npx tsc -p apps/webpack
-npx webpack --config apps/webpack/webpack.config.js --stats errors-warnings
+timed "tsc + vite build (vanilla)" bash -c 'npx tsc -p apps/vanilla && npx vite build apps/vanilla --logLevel warn'
+timed "tsc + vite build (React)" bash -c 'npx tsc -p apps/react && npx vite build apps/react --logLevel warn'
+timed "vue-tsc + vite build (Vue)" bash -c 'npx vue-tsc -p apps/vue && npx vite build apps/vue --logLevel warn'
+timed "tsc + webpack" bash -c 'npx tsc -p apps/webpack && npx webpack --config apps/webpack/webpack.config.js --stats errors-warnings'
+failed=()
+for app in "${frameworks[@]}"; do
+  if wait "${pids[$app]}"; then grep '^   ' "build-$app.log"; else failed+=("$app"); echo "-- $app failed:"; cat "build-$app.log"; fi
+done
+test ${#failed[@]} -eq 0
 mkdir -p vendor && rm -rf vendor/store-upload-kit && cp -r node_modules/store-upload-kit/dist/browser vendor/store-upload-kit
 
 echo "== upload from each app in Chromium"

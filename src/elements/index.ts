@@ -15,4 +15,5 @@ export { loadImportFormats, type ImportFormats } from './conversion-picker/impor
 export { parseGrants, shareThroughService, type ShareFunction } from './uploader/share.ts';
 export { emit } from './events.ts';
 export type * from './events.ts';
+export type * from './element-typings.ts';
 export * from './i18n/index.ts';

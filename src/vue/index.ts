@@ -5,7 +5,7 @@
  * entry; Vue must be told they are custom elements (see `README.md` here).
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { StoreConversionPicker, StoreDropzone, StoreEventMap, StoreProgressList, StoreUploader } from '../elements/index.ts';
+import type { StoreConversionPicker, StoreElementEvents, StoreElementProperties, StoreEventMap, StoreUploader } from '../elements/index.ts';
 
 /**
  * For Vue's `compilerOptions.isCustomElement`: the kit's tags are custom elements, not Vue components.
@@ -39,51 +39,24 @@ export type DefineCustomElement<Element extends HTMLElement, Events extends Even
   $emit: VueEmit<Events>;
 };
 
-type Common = 'i18n' | 'colorScheme';
+/** A `store-*` element in Vue templates: its settable properties and the events it fires. */
+type VueStoreElement<Tag extends keyof StoreElementProperties, Events extends EventMap = {}> = DefineCustomElement<
+  HTMLElementTagNameMap[Tag],
+  Events & Pick<StoreEventMap, StoreElementEvents[Tag]>,
+  Extract<keyof StoreElementProperties[Tag], keyof HTMLElementTagNameMap[Tag]>
+>;
 
 /** `<store-dropzone>` in Vue templates. */
-export type VueStoreDropzone = DefineCustomElement<
-  StoreDropzone,
-  Pick<StoreEventMap, 'store-files-add' | 'store-files-reject'>,
-  Common | 'accept' | 'multiple' | 'maxFileSize' | 'minFileSize' | 'maxFiles' | 'maxTotalSize' | 'disabled' | 'uploader' | 'beforeUpload' | 'parentId' | 'flatten'
->;
+export type VueStoreDropzone = VueStoreElement<'store-dropzone'>;
 
 /** `<store-progress-list>` in Vue templates. */
-export type VueStoreProgressList = DefineCustomElement<StoreProgressList, Pick<StoreEventMap, 'store-task-action'>, Common | 'uploader'>;
+export type VueStoreProgressList = VueStoreElement<'store-progress-list'>;
 
 /** `<store-conversion-picker>` in Vue templates. */
-export type VueStoreConversionPicker = DefineCustomElement<
-  StoreConversionPicker,
-  { change: ElementChangeEvent<StoreConversionPicker> },
-  Common | 'mimeType' | 'value' | 'ocrLanguage' | 'name' | 'disabled' | 'baseUrl' | 'token' | 'importFormats' | 'ocrLanguages' | 'getAccessToken'
->;
+export type VueStoreConversionPicker = VueStoreElement<'store-conversion-picker', { change: ElementChangeEvent<StoreConversionPicker> }>;
 
 /** `<store-uploader>` in Vue templates. */
-export type VueStoreUploader = DefineCustomElement<
-  StoreUploader,
-  { change: ElementChangeEvent<StoreUploader> } & Pick<StoreEventMap, 'store-files-add' | 'store-files-reject' | 'store-task-action' | 'store-share-complete'>,
-  | Common
-  | 'baseUrl'
-  | 'token'
-  | 'concurrency'
-  | 'chunkSize'
-  | 'resumableThreshold'
-  | 'accept'
-  | 'maxFileSize'
-  | 'minFileSize'
-  | 'maxFiles'
-  | 'maxTotalSize'
-  | 'beforeUpload'
-  | 'conversion'
-  | 'parentId'
-  | 'flatten'
-  | 'share'
-  | 'name'
-  | 'uploader'
-  | 'importFormats'
-  | 'getAccessToken'
-  | 'shareFiles'
->;
+export type VueStoreUploader = VueStoreElement<'store-uploader', { change: ElementChangeEvent<StoreUploader> }>;
 
 declare module 'vue' {
   interface GlobalComponents {

@@ -49,6 +49,7 @@ const rules: Record<string, { layers: string[]; packages: boolean; node: boolean
   'src/elements': { layers: ['src/protocol', 'src/client', 'src/uploader', 'src/elements'], packages: true, node: false },
   'src/react': { layers: ['src/elements', 'src/react'], packages: true, node: false },
   'src/vue': { layers: ['src/elements', 'src/vue'], packages: true, node: false },
+  'src/svelte': { layers: ['src/elements', 'src/svelte'], packages: true, node: false },
   server: { layers: ['server'], packages: true, node: true },
 };
 
