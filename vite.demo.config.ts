@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
 
-const root = fileURLToPath(new URL('./demo', import.meta.url));
+const root = fileURLToPath(new URL('./demo/', import.meta.url));
 
 export default defineConfig({
   root,
