@@ -10,7 +10,7 @@ import { Agent } from 'node:https';
 import type { Database } from 'better-sqlite3';
 import { backoffDelay, type BackoffOptions } from 'store-upload-kit/protocol';
 import type { PushMessage } from './message.ts';
-import { Outbox, queueKeyOf } from './outbox.ts';
+import { Outbox, queueOfMessage } from './outbox.ts';
 import { postPushMessage, type PostOutcome } from './post.ts';
 import type { PushTrust } from './trust.ts';
 
@@ -186,7 +186,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     enqueue(message) {
       outbox.add(message);
       afterCommit(() => {
-        schedule(queueKeyOf(message));
+        schedule(queueOfMessage(message));
         pump();
       });
     },

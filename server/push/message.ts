@@ -22,7 +22,7 @@ export interface PushMessage {
   channelId: string;
   /**
    * Key of the FIFO queue this message joins; default `channelId`. Channel ids are unique per project only, so
-   * the push service passes `queueKeyFor(channel)` (the project and the channel id) to keep two projects'
+   * the push service passes `channelQueueKey(channel)` (the project and the channel id) to keep two projects'
    * channels apart.
    */
   queueKey?: string;

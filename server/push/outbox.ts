@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { PushMessage } from './message.ts';
 
 /** The queue a message belongs to. */
-export function queueKeyOf(message: PushMessage): string {
+export function queueOfMessage(message: PushMessage): string {
   return message.queueKey ?? message.channelId;
 }
 
@@ -50,7 +50,7 @@ export class Outbox {
 
   /** Appends a message to its queue. */
   add(message: PushMessage): void {
-    this.#insert.run(queueKeyOf(message), JSON.stringify(message));
+    this.#insert.run(queueOfMessage(message), JSON.stringify(message));
   }
 
   /** The oldest pending message of a queue, if any. */

@@ -55,7 +55,7 @@ export function opaqueResourceId(kind: 'file' | 'changes', key: string): string 
 }
 
 /** The outbox queue of a channel: channel ids are unique per project only. */
-function queueKeyFor(channel: Pick<Channel, 'project' | 'id'>): string {
+function channelQueueKey(channel: Pick<Channel, 'project' | 'id'>): string {
   return `${channel.project}\n${channel.id}`;
 }
 
@@ -94,7 +94,7 @@ export function createPushService(deps: PushDeps): PushService {
   const send = (channel: Channel, state: PushState, seq: number, changed?: readonly ChangeType[]): void => {
     const message: PushMessage = {
       channelId: channel.id,
-      queueKey: queueKeyFor(channel),
+      queueKey: channelQueueKey(channel),
       address: channel.address,
       resourceId: channel.resourceId,
       resourceUri: channel.resourceUri,
@@ -166,7 +166,7 @@ export function createPushService(deps: PushDeps): PushService {
       if (!channels.add(channel, now)) return false;
       engine.enqueue({
         channelId: channel.id,
-        queueKey: queueKeyFor(channel),
+        queueKey: channelQueueKey(channel),
         address: channel.address,
         resourceId: channel.resourceId,
         resourceUri: channel.resourceUri,
@@ -181,7 +181,7 @@ export function createPushService(deps: PushDeps): PushService {
     ready: () => engine.ready(),
     stop(channel) {
       channels.remove(channel.project, channel.id);
-      engine.dropChannel(queueKeyFor(channel));
+      engine.dropChannel(channelQueueKey(channel));
     },
     async close() {
       unsubscribe();

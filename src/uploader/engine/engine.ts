@@ -7,8 +7,8 @@ import type { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
-import { fingerprintOf } from './request-metadata.ts';
-import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot } from '../types.ts';
+import { deleteSession, fingerprintOf } from './request-metadata.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
 import { isFinal } from '../task-state.ts';
@@ -128,12 +128,16 @@ export class UploadEngine {
    */
   async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
     const options = this.withDefaults(given);
-    const fingerprint = fingerprintOf({ name: file.name, size: file.blob.size, lastModified: file.lastModified, type: file.type });
     // The record keeps its key: another tab may be uploading it under that key right now.
-    let record = await this.findRecord(fingerprint, resumeId);
-    if (record?.sample !== undefined && record.sample !== (await sampleOf(file.blob))) {
-      if (resumeId !== undefined) throw new UploadError({ code: 'file-changed', message: `${file.name} changed since its upload began (its content differs)` });
-      record = undefined;
+    let record: SessionRecord | undefined;
+    if (resumeId !== undefined) {
+      record = await this.record(resumeId);
+      if (!record || this.busy(record)) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
+      const problem = await this.resumeProblem(record, file);
+      if (problem) throw new UploadError(problem);
+    } else {
+      record = await this.findRecord(fingerprintOf({ ...file, size: file.blob.size }));
+      if (record && (await this.resumeProblem(record, file))) record = undefined;
     }
     const quota = this.config.blobQuotaBytes ?? 0;
     const job = new UploadJob(
@@ -256,6 +260,15 @@ export class UploadEngine {
       }));
   }
 
+  /**
+   * Why `file` cannot resume the session of `record`, or `undefined` when it can: `file-changed` when its name, size,
+   * `lastModified`, type or sampled slices differ from those of the file the upload began with.
+   */
+  async resumeProblem(record: SessionRecord, file: EngineFile): Promise<UploadErrorInfo | undefined> {
+    const same = fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint && (record.sample === undefined || record.sample === (await sampleOf(file.blob)));
+    return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
+  }
+
   /** The stored record, for resuming without the user choosing the file again. */
   async record(id: string): Promise<SessionRecord | undefined> {
     return this.config.store?.get(id);
@@ -274,10 +287,7 @@ export class UploadEngine {
     if (!lock) return;
     try {
       await this.config.store?.delete(id);
-      // Within the stall timeout: a service that never answers must not hold the lock; the session then expires.
-      await this.config.http
-        .send({ method: 'DELETE', url: record.sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.deps.stallTimeoutMs) })
-        .catch(() => undefined);
+      await deleteSession(this.config.http, record.sessionUri, this.deps.stallTimeoutMs);
     } finally {
       lock();
     }
@@ -335,10 +345,10 @@ export class UploadEngine {
     }
   }
 
-  private async findRecord(fingerprint: string, resumeId?: string): Promise<SessionRecord | undefined> {
+  private async findRecord(fingerprint: string): Promise<SessionRecord | undefined> {
     if (!this.config.store) return undefined;
     const records = await this.liveRecords();
-    return records.find((r) => (resumeId === undefined || r.id === resumeId) && r.fingerprint === fingerprint && !this.busy(r));
+    return records.find((r) => r.fingerprint === fingerprint && !this.busy(r));
   }
 
   /** True when a task of this engine that has not ended uploads this record. */

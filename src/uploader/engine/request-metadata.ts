@@ -1,3 +1,4 @@
+import type { HttpPort } from '../ports.ts';
 import type { UploadInput } from './upload-context.ts';
 
 /**
@@ -18,4 +19,17 @@ export function requestMetadata(input: UploadInput): { metadata: Record<string, 
 /** `name + size + lastModified + type`: the same file added again resumes its session. */
 export function fingerprintOf(input: { name: string; size: number; lastModified: number; type: string }): string {
   return JSON.stringify([input.name, input.size, input.lastModified, input.type]);
+}
+
+/** The `lastModified` a fingerprint was made with (records keep the date only there). */
+export function lastModifiedOf(fingerprint: string): number {
+  return Number((JSON.parse(fingerprint) as unknown[])[2]);
+}
+
+/**
+ * `DELETE <session>` (answered 499), within the stall timeout: a service that never answers must not hold a cancel
+ * (or the session's lock); the session then expires on its own. Never rejects.
+ */
+export function deleteSession(http: HttpPort, sessionUri: string, stallTimeoutMs: number): Promise<unknown> {
+  return http.send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(stallTimeoutMs) }).catch(() => undefined);
 }

@@ -17,7 +17,7 @@ import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from '../ports.ts';
-import { fingerprintOf, requestMetadata } from './request-metadata.ts';
+import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
 import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from '../types.ts';
@@ -193,12 +193,7 @@ export class ResumableUpload implements UploadStrategy {
     this.tracker?.close();
     this.tracker = undefined;
     await this.ctx.store?.delete(record.id);
-    await this.deleteSession(record.sessionUri);
-  }
-
-  /** `DELETE <session>` (answered 499), within the stall timeout: a service that never answers must not hold a cancel. */
-  private deleteSession(sessionUri: string): Promise<unknown> {
-    return this.ctx.http.send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(this.ctx.stallTimeoutMs) }).catch(() => undefined);
+    await deleteSession(this.ctx.http, record.sessionUri, this.ctx.stallTimeoutMs);
   }
 
   private async start(signal: AbortSignal, token: string): Promise<void> {
@@ -211,7 +206,7 @@ export class ResumableUpload implements UploadStrategy {
     // Cancelled while the service answers: the session it then makes is cancelled too, not left for a week.
     const cancelLate = (late: HttpResponse) => {
       const location = late.header(H_LOCATION);
-      if (late.status === 200 && location) void this.deleteSession(new URL(location, ctx.baseUrl).href);
+      if (late.status === 200 && location) void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
     };
     const response = await sendSurvivingCancel(
       ctx.http,

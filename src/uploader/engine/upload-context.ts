@@ -1,7 +1,7 @@
 import type { UploadClient } from '../../client/index.ts';
 import type { IdPool } from './id-pool.ts';
 import type { ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from '../ports.ts';
-import type { AddOptions, StoreFile } from '../types.ts';
+import type { AddOptions } from '../types.ts';
 
 /** What every upload strategy needs from the engine, for one task. */
 export interface UploadContext {
@@ -36,6 +36,3 @@ export interface UploadInput {
   /** The chosen file's size when `file` is its resized image. */
   originalSize?: number;
 }
-
-/** A strategy's result. */
-export type UploadOutcome = StoreFile;

@@ -1,5 +1,5 @@
 import { createUploadClient } from '../../client/upload-client.ts';
-import { ManualOnline } from '../adapters/navigator-online.ts';
+import { ManualOnline } from '../adapters/manual-online.ts';
 import { UploadEngine } from '../engine/engine.ts';
 import { NoPageAttached } from '../engine/no-page.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from '../ports.ts';

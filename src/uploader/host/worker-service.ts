@@ -1,11 +1,11 @@
 import { EngineHub, type EnginePorts, type PageEvent } from './engine-hub.ts';
-import { sampleOf } from '../engine/file-sample.ts';
-import { fingerprintOf } from '../engine/request-metadata.ts';
+import { fingerprintOf, lastModifiedOf } from '../engine/request-metadata.ts';
 import { engineKeyOf, type UploaderSettings } from '../settings.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderHost } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import type { UploadEngine } from '../engine/engine.ts';
 import { isFinal } from '../task-state.ts';
+import type { SessionRecord } from '../ports.ts';
 import { isDecodableImage } from './images/decodable.ts';
 import { eventBatch, type EventBatch, type TaskEvent } from './event-batch.ts';
 
@@ -217,24 +217,14 @@ export class UploadWorkerService {
    */
   async interruptedSource(
     id: string,
-  ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; fingerprint: string; options: AddOptions; originalSize?: number } | undefined> {
+  ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined> {
     const record = await this.need().record(id);
     if (!record) return undefined;
-    const options: AddOptions = {
-      metadata: record.metadata,
-      ...(record.convertTo && { convertTo: record.convertTo }),
-      ...(record.updateFileId && { updateFileId: record.updateFileId }),
-      ...(record.handle && { handle: record.handle }),
-      ...(record.relativePath && { relativePath: record.relativePath }),
-    };
-    const lastModified = Number(JSON.parse(record.fingerprint)[2]);
     return {
       ...(record.blob && { blob: record.blob }),
       ...(record.handle && { handle: record.handle }),
-      info: { name: record.name, type: record.type, lastModified },
-      fingerprint: record.fingerprint,
-      options,
-      ...(record.originalSize !== undefined && { originalSize: record.originalSize }),
+      info: { name: record.name, type: record.type, lastModified: lastModifiedOf(record.fingerprint) },
+      options: optionsOf(record),
     };
   }
 
@@ -245,20 +235,19 @@ export class UploadWorkerService {
   async checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
     const record = await this.need().record(id);
     if (!record) return { code: 'not-found', message: `no interrupted upload ${id}` };
-    const same = fingerprintOf({ ...info, size: file.size }) === record.fingerprint && (record.sample === undefined || record.sample === (await sampleOf(file)));
-    return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
+    return this.need().resumeProblem(record, { blob: file, ...info });
   }
 
-  /** Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`). */
+  /**
+   * Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`); the
+   * engine refuses a file that is not the one the upload began with (`file-changed`).
+   */
   async resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot> {
-    const source = await this.interruptedSource(id);
-    if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
-    if (fingerprintOf({ ...info, size: file.size }) !== source.fingerprint) {
-      throw new UploadError({ code: 'file-changed', message: `the file is not the one this upload started with (${source.info.name})` });
-    }
+    const record = await this.need().record(id);
+    if (!record) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
     // A resized image resumes from the Blob kept with its session, kept again for the next page life.
-    const resized = source.originalSize !== undefined && { originalSize: source.originalSize, keepBlob: true };
-    return this.need().add(taskId, { blob: file, ...info, ...resized }, source.options, id);
+    const resized = record.originalSize !== undefined && { originalSize: record.originalSize, keepBlob: true };
+    return this.need().add(taskId, { blob: file, ...info, ...resized }, optionsOf(record), id);
   }
 
   discardInterrupted(id: string): Promise<void> {
@@ -284,6 +273,17 @@ export class UploadWorkerService {
     if (!this.hub) throw new Error('UploadWorkerService.init must be called first');
     return this.hub.engine;
   }
+}
+
+/** The `add` options a stored session was started with. */
+function optionsOf(record: SessionRecord): AddOptions {
+  return {
+    metadata: record.metadata,
+    ...(record.convertTo && { convertTo: record.convertTo }),
+    ...(record.updateFileId && { updateFileId: record.updateFileId }),
+    ...(record.handle && { handle: record.handle }),
+    ...(record.relativePath && { relativePath: record.relativePath }),
+  };
 }
 
 function withSnapshot(engine: UploadEngine, taskId: string): { snapshot?: TaskSnapshot } {

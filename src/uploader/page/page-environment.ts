@@ -1,3 +1,5 @@
+import type { OnlinePort } from '../ports.ts';
+
 /**
  * What the main-thread uploader asks of the page around it: connectivity events, the page's own life (hidden,
  * back from the back/forward cache), persistent storage, and a worker that answers in time. Each degrades to
@@ -8,21 +10,39 @@
 const WORKER_START_TIMEOUT_MS = 15_000;
 
 /**
+ * Connectivity from `navigator.onLine` and the `online`/`offline` events of the global scope (a window or a worker).
+ * Where neither exists (Node), the port says "online" and never changes.
+ */
+export function navigatorOnline(scope: EventTarget | undefined = globalThis as unknown as EventTarget): OnlinePort {
+  const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+  return {
+    isOnline: () => nav?.onLine !== false,
+    subscribe(listener) {
+      if (!scope || typeof scope.addEventListener !== 'function') return () => undefined;
+      const online = () => listener(true);
+      const offline = () => listener(false);
+      scope.addEventListener('online', online);
+      scope.addEventListener('offline', offline);
+      return () => {
+        scope.removeEventListener('online', online);
+        scope.removeEventListener('offline', offline);
+      };
+    },
+  };
+}
+
+/**
  * Calls `onChange` on the page's `online` and `offline` events, and `onRestored` when the page comes back from the
  * back/forward cache (its view of a shared engine's tasks is then stale); returns the function that stops listening.
  */
 export function watchPage(onChange: (online: boolean) => void, onRestored: () => void): () => void {
   const scope = globalThis as { addEventListener?: EventTarget['addEventListener']; removeEventListener?: EventTarget['removeEventListener'] };
   if (typeof scope.addEventListener !== 'function') return () => undefined;
-  const online = () => onChange(true);
-  const offline = () => onChange(false);
+  const stop = navigatorOnline().subscribe(onChange);
   const shown = (event: Event) => (event as PageTransitionEvent).persisted && onRestored();
-  scope.addEventListener('online', online);
-  scope.addEventListener('offline', offline);
   scope.addEventListener('pageshow', shown);
   return () => {
-    scope.removeEventListener?.('online', online);
-    scope.removeEventListener?.('offline', offline);
+    stop();
     scope.removeEventListener?.('pageshow', shown);
   };
 }

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createStoreClient } from '../../../src/client/index.ts';
 import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
-import { ManualOnline } from '../../../src/uploader/adapters/navigator-online.ts';
+import { ManualOnline } from '../../../src/uploader/adapters/manual-online.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { UploadEngine, type EngineConfig, type EngineFile } from '../../../src/uploader/engine/engine.ts';
