@@ -82,13 +82,15 @@ test('plain page, elements-only script tag: only the elements load until someone
   page.on('request', (request) => {
     if (request.resourceType() === 'script' || request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname.split('/').pop()!);
   });
+  // Dedicated workers are page events; the site's shared worker is seen as its script's request in the context.
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
+  page.context().on('request', (request) => /worker/.test(new URL(request.url()).pathname) && workers.push(request.url()));
   await page.goto(`${siteUrl}/apps/script-tag/elements.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}`);
   const uploader = page.locator('store-uploader');
   await expect(uploader.locator('store-dropzone')).toBeVisible();
   await page.evaluate(() => (document.querySelector('store-uploader') as unknown as { updateComplete: Promise<unknown> }).updateComplete);
-  // Lit and the elements, nothing of the uploader: no facade, no client, no worker.
+  // Lit and the elements, nothing of the uploader: no facade, no client, no worker (shared or dedicated).
   expect(scripts).toContain('store-upload-kit-elements.js');
   expect(scripts.filter((name) => /uploader|client|worker/.test(name))).toEqual([]);
   expect(workers).toEqual([]);

@@ -21,4 +21,7 @@ export async function uploadByteIdentical(page: Page, serviceUrl: string, name: 
   const stored = await fetch(`${serviceUrl}/store/v3/files/${id}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(stored.status).toBe(200);
   expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
+  // The app's bundler (or the script tag) started the site's shared worker, not a fallback of the page's own.
+  const host = await page.evaluate(() => (document.querySelector('store-uploader') as unknown as { activeUploader?: { host?: string } } | null)?.activeUploader?.host);
+  expect(host).toBe('shared-extended');
 }
