@@ -96,6 +96,8 @@ test('plain page, elements-only script tag: only the elements load until someone
   expect(workers).toEqual([]);
   // A pointer over the element is the sign of intent: the uploader and its worker follow.
   await uploader.hover();
-  await expect.poll(() => workers.length).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(() => (document.querySelector('store-uploader') as unknown as { activeUploader?: { host?: string } }).activeUploader?.host))
+    .toBe('shared-extended');
   expect(scripts.some((name) => name.startsWith('uploader-facade'))).toBe(true);
 });
