@@ -2,7 +2,7 @@
  * Node `http` transport: builds an {@link ApiRequest} from an `IncomingMessage`, calls dispatch, and writes the
  * {@link ApiResponse} with CORS (every route, incl. preflight) and gzip (spec §4.10, supplement §7).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,8 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
+import { limitConnectionsPerClient } from './connections-per-client.ts';
+import { cutRequest, distinctHeaders, hasReasonPhrase, plainHeaders, requestOrigin, responseGone, type NodeRequest, type NodeResponse } from './transport.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -27,9 +29,10 @@ const REASON_PHRASES: Readonly<Record<number, string>> = { 308: 'Resume Incomple
 const SINGLE_VALUED = ['authorization', 'content-type', 'x-upload-content-type', 'x-upload-content-length', 'content-range', 'range'];
 
 /** A 400 for a single-valued header sent more than once with different values; undefined when there is none. */
-function conflictingHeader(req: IncomingMessage): ApiError | undefined {
+function conflictingHeader(req: NodeRequest): ApiError | undefined {
+  const distinct = distinctHeaders(req);
   for (const name of SINGLE_VALUED) {
-    const values = req.headersDistinct[name];
+    const values = distinct[name];
     if (values && new Set(values.map((v) => v.trim())).size > 1) {
       return new ApiError(400, 'badRequest', `The ${name} header was sent ${values.length} times with different values; send it once.`, {
         where: { location: name, locationType: 'header' },
@@ -39,9 +42,9 @@ function conflictingHeader(req: IncomingMessage): ApiError | undefined {
   return undefined;
 }
 
-function headerMap(req: IncomingMessage): Record<string, string> {
+function headerMap(req: NodeRequest): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
+  for (const [k, v] of Object.entries(plainHeaders(req))) {
     if (v === undefined) continue;
     out[k] = Array.isArray(v) ? v.join(', ') : v;
   }
@@ -52,7 +55,7 @@ function headerMap(req: IncomingMessage): Record<string, string> {
  * The chunks of a request body. While the consumer waits for the next chunk a timer runs: no byte for `idleMs`
  * ends the request (a stalled client must not hold a session lock or a connection for ever).
  */
-async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): AsyncGenerator<Buffer> {
+async function* chunksOf(req: NodeRequest, idleMs: number, waiting: { since: number | undefined }): AsyncGenerator<Buffer> {
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
   // request, or the error answer could not be written; Node discards the unread rest.
   const it = req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
@@ -83,7 +86,7 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, waiting: { since:
   }
 }
 
-function nodeBody(req: IncomingMessage, idleMs: number, waiting: { since: number | undefined }): RequestBody {
+function nodeBody(req: NodeRequest, idleMs: number, waiting: { since: number | undefined }): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -139,7 +142,7 @@ function tooLarge(limit: number): ApiError {
 }
 
 /** True when the response may be gzipped for this request. */
-function wantsGzip(svc: Service, req: IncomingMessage, res: ApiResponse): boolean {
+function wantsGzip(svc: Service, req: NodeRequest, res: ApiResponse): boolean {
   if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308) return false;
   if (res.body === undefined) return false;
   if (typeof res.body === 'string' ? res.body.length === 0 : res.body instanceof Uint8Array ? res.body.length === 0 : false) return false;
@@ -156,7 +159,7 @@ function wantsGzip(svc: Service, req: IncomingMessage, res: ApiResponse): boolea
   return svc.config.gzipAnyUserAgent || (req.headers['user-agent'] ?? '').toLowerCase().includes('gzip');
 }
 
-function corsHeaders(req: IncomingMessage): Record<string, string> {
+function corsHeaders(req: NodeRequest): Record<string, string> {
   const origin = req.headers.origin;
   return {
     'Access-Control-Allow-Origin': origin ?? '*',
@@ -166,7 +169,7 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /** Writes an ApiResponse; streaming bodies are piped (and gzipped when asked). */
-async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResponse, api: ApiResponse): Promise<void> {
+async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, api: ApiResponse): Promise<void> {
   const headers: Record<string, string> = { ...corsHeaders(req), ...api.headers };
   const gzip = wantsGzip(svc, req, api);
   if (gzip) {
@@ -176,7 +179,7 @@ async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResp
   }
   const body = api.body;
   const reason = REASON_PHRASES[api.status];
-  const head = (h: Record<string, string>) => (reason ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
+  const head = (h: Record<string, string>) => (reason && hasReasonPhrase(req) ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
   if (body === undefined || req.method === 'HEAD') {
     if (body instanceof Readable) body.destroy();
     const hasLength = Object.keys(headers).some((k) => k.toLowerCase() === 'content-length');
@@ -200,7 +203,7 @@ async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResp
   res.end(bytes);
 }
 
-function preflight(req: IncomingMessage, res: ServerResponse): void {
+function preflight(req: NodeRequest, res: NodeResponse): void {
   res.writeHead(204, {
     ...corsHeaders(req),
     'Access-Control-Allow-Methods': ALLOWED_METHODS,
@@ -210,8 +213,8 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
-/** The request listener of the service. */
-function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+/** The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. */
+export function createListener(svc: Service, fallbackBase: () => string): (req: NodeRequest, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
@@ -224,13 +227,13 @@ function createListener(svc: Service, fallbackBase: () => string): (req: Incomin
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
         body: nodeBody(req, svc.config.bodyIdleTimeoutMs, waiting),
-        baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
-        cutConnection: () => req.socket?.destroy(),
+        baseUrl: requestOrigin(req) ?? fallbackBase(),
+        cutConnection: () => cutRequest(req),
         stalledFor: () => (waiting.since === undefined ? 0 : Date.now() - waiting.since),
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);
-      if (!req.socket || req.socket.destroyed || res.destroyed) {
+      if (responseGone(req, res)) {
         if (api.body instanceof Readable) api.body.destroy();
         return;
       }
@@ -279,24 +282,13 @@ export function createHttpServer(svc: Service): Server {
   // Node's default keeps the first 2000 raw header entries and drops the rest silently; the size cap (431) bounds
   // what a request may send instead.
   server.maxHeadersCount = 0;
-  const perClient = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const who = socket.remoteAddress ?? '';
-    const open = (perClient.get(who) ?? 0) + 1;
-    perClient.set(who, open);
-    socket.once('close', () => {
-      const left = (perClient.get(who) ?? 1) - 1;
-      if (left <= 0) perClient.delete(who);
-      else perClient.set(who, left);
-    });
-    if (open > maxConnectionsPerClient) {
-      const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
-      socket.on('error', () => socket.destroy());
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
+  limitConnectionsPerClient(server, maxConnectionsPerClient, (socket) => {
+    const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();

@@ -9,7 +9,7 @@ import { createServer, request, Agent } from 'node:http';
 import { connect as connectH2, createSecureServer } from 'node:http2';
 import { connect as connectTcp, type AddressInfo } from 'node:net';
 import { startLink } from '../../bench/wan/link.ts';
-import { createDevCa } from '../../server/relay/dev-ca.ts';
+import { createDevCa } from '../../server/http/dev-ca.ts';
 
 const RTT = 40;
 const MBIT = 80; // 10 MB/s: 1 MiB takes 105 ms to serialise
