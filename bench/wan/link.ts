@@ -48,6 +48,8 @@ export interface LinkStats {
   /** Wall time (ms, `performance.now()`) of the first and of the last byte that left upstream; undefined before any. */
   readonly firstUpAt: number | undefined;
   readonly lastUpAt: number | undefined;
+  /** Each stretch (ms) the upstream direction stood idle between its first and its last byte. */
+  readonly idleGapsUp: readonly number[];
 }
 
 /** A running link. */
@@ -83,6 +85,8 @@ class Direction {
   busyMs = 0;
   firstAt: number | undefined;
   lastAt: number | undefined;
+  /** Each stretch (ms) the direction stood idle between two of its bytes. */
+  gaps: number[] = [];
 
   constructor(
     private readonly oneWayMs: number,
@@ -97,6 +101,7 @@ class Direction {
       const piece = data.subarray(at, at + PIECE);
       const now = performance.now();
       const serialise = piece.length / this.rate;
+      if (this.lastAt !== undefined && now > this.freeAt) this.gaps.push(now - this.freeAt);
       const leaves = Math.max(now, this.freeAt) + serialise;
       this.freeAt = leaves;
       this.busyMs += serialise;
@@ -227,6 +232,7 @@ export async function startLink(options: LinkOptions): Promise<Link> {
       queueLimitUp: up.limit,
       firstUpAt: up.firstAt,
       lastUpAt: up.lastAt,
+      idleGapsUp: [...up.gaps],
     }),
     resetStats() {
       connections = 0;
@@ -235,6 +241,7 @@ export async function startLink(options: LinkOptions): Promise<Link> {
         d.busyMs = 0;
         d.firstAt = undefined;
         d.lastAt = undefined;
+        d.gaps = [];
       }
     },
     async close() {
