@@ -8,7 +8,10 @@
  * bandwidth + 2 RTT for the big file, + 1 RTT for the small ones), requests per file (counted by the service), the
  * link's idle time and idle gaps. Before that, Node-side: the link against its own definition, and HTTP/2 ÷ HTTP/1.1
  * on loopback (Node clients, then Chromium: raw PUT and the kit, 256 MiB from disk, BENCH_WAN_LOOPBACK_MB).
- * Env: BENCH_WAN_LINKS (e.g. "100/40,20/200"), BENCH_WAN_PROTOCOLS ("h2,h1"). Runs itself under the Chromium lock.
+ * The peers in the same run: tus-js-client and Uppy (+ @uppy/tus) into a tus server (@tus/server + @tus/file-store)
+ * on the same link and transport. Env: BENCH_WAN_LINKS (e.g. "100/40,20/200"), BENCH_WAN_PROTOCOLS ("h2,h1"),
+ * BENCH_WAN_CASES (a regular expression of case names), BENCH_WAN_LOOPBACK_MB (0: no loopback part). Runs itself under
+ * the Chromium lock.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,10 +22,12 @@ import { randomBytes } from '../test/e2e/demo-fixture.ts';
 import { startUploadPage } from '../test/client/helpers/upload-page.ts';
 import { runLocked } from './bench-page.ts';
 import type { BenchResult, BenchTarget } from './types.ts';
-import { runCase, type CaseFigures, type DiskFile, type Uploader } from './wan/browser-cases.ts';
+import { runCase, type CaseFigures, type CaseSetup, type DiskFile, type Uploader } from './wan/browser-cases.ts';
 import { startCountedService } from './wan/counted-service.ts';
 import { startLink } from './wan/link.ts';
 import { loopbackProtocols, validateLink } from './wan/node-clients.ts';
+import { buildPeerScript } from './wan/peer-clients.ts';
+import { TUS_PATH } from './wan/tus-server.ts';
 
 const MiB = 1024 * 1024;
 const SMALL_FILES = 400;
@@ -39,8 +44,9 @@ function diskFile(dir: string, name: string, bytes: Buffer): DiskFile {
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** The cases of one link: name, uploader, files. */
+/** The cases of one link: name, uploader, files. Peers upload into the tus server (tus-js-client's default: one PATCH). */
 function cases(big: DiskFile[], small: DiskFile[]): [string, Uploader, DiskFile[]][] {
+  const peer = (lib: 'tus' | 'uppy', inFlight: number, options: object = {}): Uploader => ({ kind: 'peer', lib, inFlight, options });
   return [
     ['kitWhole', { kind: 'kit', options: {} }, big],
     ['kitAdaptive', { kind: 'kit', options: { chunkSize: 'adaptive' } }, big],
@@ -48,6 +54,12 @@ function cases(big: DiskFile[], small: DiskFile[]): [string, Uploader, DiskFile[
     ['rawWhole', { kind: 'rawWhole' }, big],
     ['rawSmall6', { kind: 'rawSmall', inFlight: 6 }, small],
     ['rawSmall32', { kind: 'rawSmall', inFlight: 32 }, small],
+    ['tusWhole', peer('tus', 1), big],
+    ['tusChunks8MiB', peer('tus', 1, { chunkSize: 8 * MiB }), big],
+    ['tusSmall20', peer('tus', 20), small],
+    ['tusSmall20CreationWithUpload', peer('tus', 20, { uploadDataDuringCreation: true }), small],
+    ['uppyWhole', peer('uppy', 20), big],
+    ['uppySmall20', peer('uppy', 20), small],
   ];
 }
 
@@ -58,6 +70,7 @@ async function measure(): Promise<Figures> {
   const links = (process.env.BENCH_WAN_LINKS ?? '100/40,20/200').split(',').map((l) => l.split('/').map(Number) as [number, number]);
   const protocols = (process.env.BENCH_WAN_PROTOCOLS ?? 'h2,h1').split(',');
   const loopMiB = Number(process.env.BENCH_WAN_LOOPBACK_MB ?? 256);
+  const only = new RegExp(process.env.BENCH_WAN_CASES ?? '.');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wan-'));
   const service = await startCountedService();
   const pages = await startUploadPage();
@@ -71,10 +84,12 @@ async function measure(): Promise<Figures> {
       metrics[`link_${rtt}ms_${mbit}Mbit_tinyRequest_rtts`] = round(v.tinyRequestRtts);
       ratios[`link_${rtt}_${mbit}_put`] = v.putRatio;
     }
-    console.error(`wan: HTTP/2 vs HTTP/1.1 on loopback, Node clients, ${loopMiB} MiB…`);
-    const node = await loopbackProtocols(service.url, service.ca, loopMiB, 3);
-    Object.assign(metrics, { loopback_node_http1_s: round(node.http1_s), loopback_node_http2_s: round(node.http2_s) });
-    ratios.loopback_node_h2_vs_h1 = node.ratio;
+    if (loopMiB > 0) {
+      console.error(`wan: HTTP/2 vs HTTP/1.1 on loopback, Node clients, ${loopMiB} MiB…`);
+      const node = await loopbackProtocols(service.url, service.ca, loopMiB, 3);
+      Object.assign(metrics, { loopback_node_http1_s: round(node.http1_s), loopback_node_http2_s: round(node.http2_s) });
+      ratios.loopback_node_h2_vs_h1 = node.ratio;
+    }
 
     const bigDir = join(dir, 'big');
     const smallDir = join(dir, 'small');
@@ -82,26 +97,31 @@ async function measure(): Promise<Figures> {
     mkdirSync(smallDir);
     const big = [diskFile(bigDir, 'big.bin', randomBytes(BIG_MIB * MiB, 7))];
     const small = Array.from({ length: SMALL_FILES }, (_, i) => diskFile(smallDir, `small-${String(i).padStart(3, '0')}.bin`, randomBytes(SMALL_SIZE, 1000 + i)));
-    const loop = [diskFile(dir, 'loopback.bin', randomBytes(loopMiB * MiB, 11))];
+    const loop = loopMiB > 0 ? [diskFile(dir, 'loopback.bin', randomBytes(loopMiB * MiB, 11))] : [];
+    const peerScript = await buildPeerScript();
 
     for (const protocol of protocols) {
       const args = [...CHROMIUM_ARGS, '--ignore-certificate-errors', ...(protocol === 'h1' ? ['--disable-http2'] : [])];
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
       try {
-        console.error(`wan: ${protocol} on loopback, ${loopMiB} MiB from disk…`);
-        for (const [name, who] of [['rawWhole', { kind: 'rawWhole' }], ['kitWhole', { kind: 'kit', options: {} }]] as [string, Uploader][]) {
-          const f = await runCase(browser, pages.url, service, undefined, service.url, 0, loop, who);
+        if (loopMiB > 0) console.error(`wan: ${protocol} on loopback, ${loopMiB} MiB from disk…`);
+        for (const [name, who] of loopMiB > 0 ? ([['rawWhole', { kind: 'rawWhole' }], ['kitWhole', { kind: 'kit', options: {} }]] as [string, Uploader][]) : []) {
+          const f = await runCase({ browser, pageUrl: pages.url, service, link: undefined, url: service.url, rttMs: 0, peerScript }, loop, who);
           metrics[`loopback_${protocol}_${name}_s`] = round(f.seconds);
         }
-        ratios[`loopback_${protocol}_kit_vs_raw`] = Number(metrics[`loopback_${protocol}_kitWhole_s`]) / Number(metrics[`loopback_${protocol}_rawWhole_s`]);
+        if (loopMiB > 0) ratios[`loopback_${protocol}_kit_vs_raw`] = Number(metrics[`loopback_${protocol}_kitWhole_s`]) / Number(metrics[`loopback_${protocol}_rawWhole_s`]);
         for (const [rtt, mbit] of links) {
           const link = await startLink({ upstream: `127.0.0.1:${service.port}`, rttMs: rtt, upMbit: mbit, downMbit: mbit });
-          const url = `https://127.0.0.1:${link.port}`;
+          const tusLink = await startLink({ upstream: `127.0.0.1:${service.tusPort}`, rttMs: rtt, upMbit: mbit, downMbit: mbit });
           try {
-            for (const [name, who, files] of cases(big, small)) {
+            for (const [name, who, files] of cases(big, small).filter(([n]) => only.test(n))) {
               const bytes = files.reduce((sum, f) => sum + f.size, 0);
               const limit = (bytes * 8) / (mbit * 1e6) + (files.length === 1 ? 2 : 1) * (rtt / 1000);
-              const f: CaseFigures = await runCase(browser, pages.url, service, link, url, rtt, files, who);
+              const setup: CaseSetup =
+                who.kind === 'peer'
+                  ? { browser, pageUrl: pages.url, service, link: tusLink, url: `https://127.0.0.1:${tusLink.port}${TUS_PATH}`, rttMs: rtt, peerScript }
+                  : { browser, pageUrl: pages.url, service, link, url: `https://127.0.0.1:${link.port}`, rttMs: rtt, peerScript };
+              const f: CaseFigures = await runCase(setup, files, who);
               const tag = `${rtt}ms_${mbit}Mbit_${protocol}_${name}`;
               ratios[tag] = f.seconds / limit;
               metrics[`${tag}_s`] = round(f.seconds);
@@ -116,6 +136,7 @@ async function measure(): Promise<Figures> {
             }
           } finally {
             await link.close();
+            await tusLink.close();
           }
         }
       } finally {

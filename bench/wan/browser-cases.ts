@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import type { CountedService, SeenRequest } from './counted-service.ts';
 import type { Link, LinkStats } from './link.ts';
 import { PAGE_CLIENTS, TIMING_INIT } from './page-clients.ts';
+import { checkTusStored } from './peer-clients.ts';
 
 /** A file on disk the bench uploads. */
 export interface DiskFile {
@@ -22,7 +23,23 @@ export interface DiskFile {
 export type Uploader =
   | { kind: 'kit'; options: object }
   | { kind: 'rawWhole' }
-  | { kind: 'rawSmall'; inFlight: number };
+  | { kind: 'rawSmall'; inFlight: number }
+  /** tus-js-client or Uppy (`peer-clients.ts`) into the tus server; `url` is then its endpoint. */
+  | { kind: 'peer'; lib: 'tus' | 'uppy'; inFlight: number; options: object };
+
+/** Where one case runs. */
+export interface CaseSetup {
+  browser: Browser;
+  pageUrl: (service: string, options?: object) => string;
+  service: CountedService;
+  /** The link the case goes through (its counters are read), or none on loopback. */
+  link: Link | undefined;
+  /** The service (or tus endpoint) as the page calls it. */
+  url: string;
+  rttMs: number;
+  /** The peers' script, added to the page for peer cases. */
+  peerScript: string;
+}
 
 /** What one case measured. */
 export interface CaseFigures {
@@ -80,17 +97,9 @@ async function checkStored(service: CountedService, stored: Stored[], files: Dis
   }
 }
 
-/** Runs one case; `serviceUrl` is the link's (or the service's own, for loopback). */
-export async function runCase(
-  browser: Browser,
-  pageUrl: (service: string, options?: object) => string,
-  service: CountedService,
-  link: Link | undefined,
-  serviceUrl: string,
-  rttMs: number,
-  files: DiskFile[],
-  who: Uploader,
-): Promise<CaseFigures> {
+/** Runs one case. */
+export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader): Promise<CaseFigures> {
+  const { browser, pageUrl, service, link, url: serviceUrl, rttMs } = setup;
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -98,18 +107,27 @@ export async function runCase(
     await page.goto(pageUrl(serviceUrl, who.kind === 'kit' ? who.options : {}));
     await page.waitForFunction(() => 'kit' in globalThis);
     await page.evaluate(PAGE_CLIENTS);
+    if (who.kind === 'peer') await page.addScriptTag({ content: setup.peerScript });
     link?.resetStats();
     await service.takeRequests();
     const t0 = performance.now();
     await page.setInputFiles(who.kind === 'kit' ? '#file' : '#raw', files.map((f) => f.path));
     const s = JSON.stringify(serviceUrl);
-    const call = who.kind === 'kit' ? `wan.kitDone(${files.length})` : who.kind === 'rawWhole' ? `wan.rawWhole(${s})` : `wan.rawSmall(${s}, ${who.inFlight})`;
-    const result = (await page.evaluate(call)) as { ms: number; files: Stored[] };
+    const call =
+      who.kind === 'kit'
+        ? `wan.kitDone(${files.length})`
+        : who.kind === 'rawWhole'
+          ? `wan.rawWhole(${s})`
+          : who.kind === 'rawSmall'
+            ? `wan.rawSmall(${s}, ${who.inFlight})`
+            : `peers.${who.lib}(${s}, ${who.inFlight}, ${JSON.stringify(who.options)})`;
+    const result = (await page.evaluate(call)) as { ms: number; files?: Stored[]; urls?: string[] };
     const elapsed = performance.now() - t0;
     const stats: LinkStats | undefined = link?.stats();
     const requests = await service.takeRequests();
     const long = (stats?.idleGapsUp ?? []).filter((ms) => ms > rttMs / 2);
-    await checkStored(service, result.files, files);
+    if (who.kind === 'peer') checkTusStored(service.tusDir, result.urls ?? [], files);
+    else await checkStored(service, result.files ?? [], files);
     return {
       seconds: result.ms / 1000,
       requests: requests.length,

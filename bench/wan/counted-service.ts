@@ -3,7 +3,7 @@
  * its own, counting every request it receives: behind the WAN link the bytes are TLS, so requests are counted
  * where they are answered. A process of its own because the service's TLS, hashing and disk work on the bench's
  * event loop delays the link's timers (measured: a 32 MiB PUT at 200 Mbit/s took 1.22–1.45 × its limit with the
- * service in the same process, 1.03 in its own).
+ * service in the same process, 1.03 in its own). Beside it, on a port of its own, a tus server for the peers.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { defaultConfig } from '../../server/config.ts';
 import { ensureDevCertificates } from '../../server/http/dev-certificates.ts';
 import { createHttpsServer } from '../../server/http/https-server.ts';
 import { createService } from '../../server/service.ts';
+import { startTusServer } from './tus-server.ts';
 
 /** One request as the service saw it. */
 export interface SeenRequest {
@@ -31,12 +32,15 @@ export interface CountedService {
   port: number;
   /** The development CA (PEM) its certificate is signed by. */
   ca: string;
+  /** The tus server's port (same certificate) and the folder its uploads land in. */
+  tusPort: number;
+  tusDir: string;
   /** The requests received since the last call. */
   takeRequests(): Promise<SeenRequest[]>;
   stop(): Promise<void>;
 }
 
-type Ready = { url: string; port: number; caPath: string };
+type Ready = { url: string; port: number; caPath: string; tusPort: number };
 
 /** Runs in the child: the service, and the request list on demand over IPC. */
 async function serve(): Promise<void> {
@@ -45,9 +49,10 @@ async function serve(): Promise<void> {
   const service = createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
   const server = createHttpsServer(service, tls);
   let requests: SeenRequest[] = [];
-  server.prependListener('request', (req: { method?: string; url?: string; httpVersion: string }) =>
-    requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, httpVersion: req.httpVersion }),
-  );
+  const seen = (req: { method?: string; url?: string; httpVersion: string }) =>
+    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, httpVersion: req.httpVersion });
+  server.prependListener('request', seen);
+  const tus = await startTusServer(tls, join(dir, 'tus'), seen);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   process.on('message', (m) => {
@@ -56,7 +61,7 @@ async function serve(): Promise<void> {
     requests = [];
   });
   process.on('disconnect', () => process.exit(0));
-  process.send!({ url: `https://127.0.0.1:${port}`, port, caPath: tls.caPath } satisfies Ready);
+  process.send!({ url: `https://127.0.0.1:${port}`, port, caPath: tls.caPath, tusPort: tus.port } satisfies Ready);
 }
 
 /** Starts the service on a fresh data directory in a child process. */
@@ -71,6 +76,8 @@ export async function startCountedService(): Promise<CountedService> {
     url: ready.url,
     port: ready.port,
     ca: readFileSync(ready.caPath, 'utf8'),
+    tusPort: ready.tusPort,
+    tusDir: join(dir, 'tus'),
     takeRequests: () =>
       new Promise((resolve) => {
         child.once('message', (m) => resolve(m as SeenRequest[]));
