@@ -37,6 +37,8 @@ export interface CountedService {
   tusDir: string;
   /** The requests received since the last call. */
   takeRequests(): Promise<SeenRequest[]>;
+  /** CPU seconds the service process has used so far. */
+  cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,10 @@ async function serve(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   process.on('message', (m) => {
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      return void process.send!((user + system) / 1e6);
+    }
     if (m !== 'take') return;
     process.send!(requests);
     requests = [];
@@ -72,17 +78,19 @@ export async function startCountedService(): Promise<CountedService> {
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`the counted service exited with ${code}`)));
   });
+  const ask = <T>(question: string) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send(question);
+    });
   return {
     url: ready.url,
     port: ready.port,
     ca: readFileSync(ready.caPath, 'utf8'),
     tusPort: ready.tusPort,
     tusDir: join(dir, 'tus'),
-    takeRequests: () =>
-      new Promise((resolve) => {
-        child.once('message', (m) => resolve(m as SeenRequest[]));
-        child.send('take');
-      }),
+    takeRequests: () => ask<SeenRequest[]>('take'),
+    cpuSeconds: () => ask<number>('cpu'),
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.disconnect();

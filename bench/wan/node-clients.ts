@@ -84,18 +84,42 @@ async function h2Upload(base: string, ca: string, mib: number): Promise<number> 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** HTTP/2 ÷ HTTP/1.1 time of a `mib` MiB upload on loopback (Node clients, both over TLS), median of `runs`. */
-export async function loopbackProtocols(base: string, ca: string, mib: number, runs: number) {
+/** CPU seconds of this process so far. */
+function ownCpu(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/**
+ * HTTP/2 ÷ HTTP/1.1 time of a `mib` MiB upload on loopback (Node clients, both over TLS), median of `runs`
+ * alternating, with the CPU seconds the service and the client spent on each (a figure the machine's load does not
+ * move as much as the time).
+ */
+export async function loopbackProtocols(base: string, ca: string, mib: number, runs: number, serviceCpu: () => Promise<number>) {
   const agent = new Agent({ keepAlive: true, ca });
+  const timed = async (upload: () => Promise<number>) => {
+    const [service, own] = [await serviceCpu(), ownCpu()];
+    const ms = await upload();
+    return { ms, serviceCpu: (await serviceCpu()) - service, clientCpu: ownCpu() - own };
+  };
   try {
     await h1(agent, `${base}/store/v3/about?fields=user`, 'GET', {});
-    const one: number[] = [];
-    const two: number[] = [];
+    const one: Awaited<ReturnType<typeof timed>>[] = [];
+    const two: typeof one = [];
     for (let i = 0; i < runs; i++) {
-      one.push(await h1Upload(agent, base, mib));
-      two.push(await h2Upload(base, ca, mib));
+      one.push(await timed(() => h1Upload(agent, base, mib)));
+      two.push(await timed(() => h2Upload(base, ca, mib)));
     }
-    return { http1_s: median(one) / 1000, http2_s: median(two) / 1000, ratio: median(two.map((t, i) => t / one[i]!)) };
+    const m = (xs: typeof one, key: 'ms' | 'serviceCpu' | 'clientCpu') => median(xs.map((x) => x[key]));
+    return {
+      http1_s: m(one, 'ms') / 1000,
+      http2_s: m(two, 'ms') / 1000,
+      ratio: median(two.map((t, i) => t.ms / one[i]!.ms)),
+      http1_serviceCpu_s: m(one, 'serviceCpu'),
+      http2_serviceCpu_s: m(two, 'serviceCpu'),
+      http1_clientCpu_s: m(one, 'clientCpu'),
+      http2_clientCpu_s: m(two, 'clientCpu'),
+    };
   } finally {
     agent.destroy();
   }
