@@ -104,12 +104,12 @@ export async function openBenchPage(html: string): Promise<BenchPage> {
 }
 
 /** Runs `bench/<file> --run …args` under the Chromium lock; the child's last stdout line is its figures as JSON. */
-export function runLocked<T>(file: string, args: string[] = []): T {
+export function runLocked<T>(file: string, args: string[] = [], timeoutMs = 600_000): T {
   const out = execFileSync('flock', ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, file), '--run', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 600_000,
+    timeout: timeoutMs,
   });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }

@@ -11,6 +11,9 @@
  * verification's extra CPU (`floorRatio`), so a ratio over 1.10 can be told apart from a machine with no core to spare.
  * Then: main-thread long tasks and heap growth during the uploads, and the bytes re-sent after a page reload in the
  * middle of a BENCH_RELOAD_MB (default 128) MiB upload over a 16 MiB/s link, counted by a proxy.
+ * The file is read from disk, chosen through a file input as a page gets it (`BENCH_SOURCE=memory`: the earlier Blob of
+ * references to one 1 MiB Blob in memory, which Chromium reads cache-hot; issue 21 found the two disagree), and every
+ * kit upload starts a fresh uploader.
  * `BENCH_QUICK=1`: 256 MiB, 3 rounds, 64 MiB reload (a few minutes). The page is the plain-page use of the built
  * bundle (`npx vite build` first). Launches Chromium: run under `flock /tmp/chromium.lock`.
  */
@@ -47,6 +50,14 @@ const PAGE_SETUP = `(() => {
     for (let i = 0; i < part.length; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; part[i] = x >>> 24; }
     const partBlob = new Blob([part]);
     bench.file = new File(new Array(mib).fill(partBlob), 'bench.bin', { type: 'application/octet-stream', lastModified: 1 });
+    return bench.file.size;
+  };
+  // A file chosen from disk, as a page gets it (the default): the Blob above is one 1 MiB item referenced mib
+  // times, which Chromium reads from memory, cache-hot, where a page's file is read from disk through the browser.
+  const source = Object.assign(document.createElement('input'), { type: 'file', id: 'file-source' });
+  document.body.append(source);
+  bench.pickFile = () => {
+    bench.file = source.files[0];
     return bench.file.size;
   };
   bench.sampleHeap = () => {
@@ -105,6 +116,17 @@ const PAGE_SETUP = `(() => {
     }
   };
 })()`;
+
+/** The 1 MiB the page's makeBlob repeats, so a file on disk holds the same bytes (and MD5) as the in-memory Blob. */
+function seedMiB(): Buffer {
+  const part = Buffer.alloc(MiB);
+  let x = 0x12345678;
+  for (let i = 0; i < part.length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    part[i] = x >>> 24;
+  }
+  return part;
+}
 
 type Upload = { ms: number; file: { id: string; size: string; md5Checksum: string }; longTasks?: number[]; progress?: number[] };
 
@@ -263,7 +285,8 @@ export default async function uploaderBench(): Promise<BenchResult> {
   const { CHROMIUM_PATH, CHROMIUM_ARGS } = await chromiumLaunch();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'] });
   const pid = process.pid;
-  const metrics: Record<string, number | string> = { sizesMiB: sizes.join(','), runs };
+  const fromDisk = process.env.BENCH_SOURCE !== 'memory';
+  const metrics: Record<string, number | string> = { sizesMiB: sizes.join(','), runs, source: fromDisk ? 'file from disk' : 'Blob of 1 MiB references in memory' };
   const targets: Record<string, BenchResult['targets'][string]> = {};
   try {
     const page = await browser.newPage();
@@ -273,7 +296,12 @@ export default async function uploaderBench(): Promise<BenchResult> {
     const longTasks: number[] = [];
     let heap = 0;
     for (const sizeMiB of sizes) {
-      await page.evaluate(`bench.makeBlob(${sizeMiB})`);
+      if (fromDisk) {
+        const path = join(scratch, `bench-${sizeMiB}.bin`);
+        writeFileSync(path, Buffer.concat(new Array<Buffer>(sizeMiB).fill(seedMiB())));
+        await page.setInputFiles('#file-source', path);
+        await page.evaluate('bench.pickFile()');
+      } else await page.evaluate(`bench.makeBlob(${sizeMiB})`);
       const rounds: Record<Contender, Timed>[] = [];
       for (let r = 0; r < runs; r++) {
         await page.evaluate('bench.sampleHeap()');

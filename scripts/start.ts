@@ -6,6 +6,9 @@
  * The page reaches the relay through the dev server (`/relay` is proxied), so the browser never has to trust the
  * relay's development certificate; the service posts to the relay directly and trusts its CA through a config
  * file written here.
+ *
+ * `npm start -- --https`: the service serves HTTPS with HTTP/2 (and HTTP/1.1) on a certificate from a development
+ * CA kept in `.store-data/tls/`; a browser must trust that CA (or be started with `--ignore-certificate-errors`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,7 @@ const DATA_DIR = join(ROOT, '.store-data');
 const TOKEN = 'dev-token-alice';
 const RELAY_PATH = '/relay';
 const READY_TIMEOUT_MS = 60_000;
+const HTTPS = process.argv.slice(2).includes('--https');
 
 /** A child process that printed its ready line. */
 interface Started {
@@ -150,10 +154,11 @@ async function main(): Promise<void> {
   const service = await startChild(
     'store-service',
     'bin/store-service.js',
-    ['--port', String(servicePort), '--data', DATA_DIR, '--admin', ...(relay ? ['--config', relay.configPath] : [])],
+    ['--port', String(servicePort), '--data', DATA_DIR, '--admin', ...(relay ? ['--config', relay.configPath] : []), ...(HTTPS ? ['--https'] : [])],
     /store-service listening on (\S+)/,
   );
   const serviceUrl = service.value;
+  const serviceCa = HTTPS ? await service.waitFor(/^CA certificate[^:]*: (.+)$/, 5_000) : undefined;
 
   vite = await createViteServer({
     configFile: join(ROOT, 'vite.demo.config.ts'),
@@ -176,13 +181,13 @@ async function main(): Promise<void> {
 
   Demo site      ${demoUrl}          (pages: ${demoUrl}files.html, ${demoUrl}about.html; uploads go on across them)
                  React: ${demoUrl}react/   Vue: ${demoUrl}vue/
-  Service        ${serviceUrl}    data in .store-data/, admin routes on
+  Service        ${serviceUrl}    data in .store-data/, admin routes on${serviceCa ? `\n  Service CA     ${serviceCa}   (HTTP/2 and HTTP/1.1; trust this CA in the browser, or start it with --ignore-certificate-errors)` : ''}
   Relay          ${relay ? `${relay.url} (the page reaches it through ${RELAY_PATH} on the demo server)` : 'not running (server/relay/ is not there yet): no live feed'}
   Dev token      ${TOKEN}   (also dev-token-bob)
 
   Create a file from a terminal and watch it appear in the demo's list and live feed:
 
-    curl -X POST '${serviceUrl}/upload/store/v3/files?uploadType=media' \\
+    curl${serviceCa ? ` --cacert '${serviceCa}'` : ''} -X POST '${serviceUrl}/upload/store/v3/files?uploadType=media' \\
       -H 'Authorization: Bearer ${TOKEN}' -H 'Content-Type: text/plain' --data-binary 'hello from curl'
 
   Ctrl-C stops everything.

@@ -1,10 +1,12 @@
 /** `store-service` command: flags, config, listen, one stdout line, clean shutdown on SIGTERM/SIGINT. */
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { defaultConfig, loadConfigFile } from './config.ts';
+import { ensureDevCertificates } from './http/dev-certificates.ts';
 import { startService } from './index.ts';
 
-const USAGE = 'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin]';
+const USAGE = 'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https]';
 
 // Uploads stream 64 KiB socket chunks through quickly; a small young generation collects them sooner, which
 // keeps the peak RSS of a 1 GiB upload well under 150 MiB at no measurable throughput cost.
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
         data: { type: 'string', default: '.store-data' },
         config: { type: 'string' },
         admin: { type: 'boolean', default: false },
+        https: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -53,8 +56,11 @@ async function main(): Promise<void> {
     console.error(`store-service: ${(e as Error).message}`);
     process.exit(2);
   }
-  const running = await startService({ port, host: values.host, dataDir: values.data, config, admin: values.admin });
+  // --https: a development CA and a localhost certificate, created once and kept in the data directory.
+  const tls = values.https ? await ensureDevCertificates(join(values.data, 'tls')) : undefined;
+  const running = await startService({ port, host: values.host, dataDir: values.data, config, admin: values.admin, https: tls });
   console.log(`store-service listening on ${running.url}`);
+  if (tls) console.log(`CA certificate (trust it to reach the service over https): ${tls.caPath}`);
   let closing = false;
   const stop = () => {
     if (closing) return;

@@ -1,6 +1,7 @@
 /** Public entry of the reference service. */
 import type { AddressInfo } from 'node:net';
 import type { ServiceConfig } from './config.ts';
+import { createHttpsServer, type TlsIdentity } from './http/https-server.ts';
 import { createHttpServer } from './http/node-adapter.ts';
 import { createService } from './service.ts';
 import type { Service } from './service-types.ts';
@@ -21,6 +22,8 @@ export interface StartOptions {
   readonly dataDir: string;
   readonly config: ServiceConfig;
   readonly admin: boolean;
+  /** Serve HTTPS (HTTP/2 and HTTP/1.1, chosen by ALPN) with this certificate instead of plain HTTP. */
+  readonly https?: TlsIdentity;
 }
 
 /** A listening service. */
@@ -31,10 +34,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Creates the service and listens on HTTP. */
+/** Creates the service and listens on HTTP, or on HTTPS with HTTP/2 when given a certificate. */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const service = createService({ dataDir: options.dataDir, config: options.config, admin: options.admin });
-  const server = createHttpServer(service);
+  const server = options.https ? createHttpsServer(service, options.https) : createHttpServer(service);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -42,7 +45,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${options.https ? 'https' : 'http'}://${host}:${port}`,
     service,
     async close() {
       await new Promise<void>((resolve) => {

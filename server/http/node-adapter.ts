@@ -10,7 +10,9 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
+import { limitConnectionsPerClient } from './connections-per-client.ts';
 import { type BodyFraming, failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
+import { cutRequest, distinctHeaders, hasReasonPhrase, plainHeaders, requestOrigin, responseGone, type NodeRequest, type NodeResponse } from './transport.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -28,9 +30,10 @@ const REASON_PHRASES: Readonly<Record<number, string>> = { 308: 'Resume Incomple
 const SINGLE_VALUED = ['authorization', 'content-type', 'x-upload-content-type', 'x-upload-content-length', 'content-range', 'range'];
 
 /** A 400 for a single-valued header sent more than once with different values; undefined when there is none. */
-function conflictingHeader(req: IncomingMessage): ApiError | undefined {
+function conflictingHeader(req: NodeRequest): ApiError | undefined {
+  const distinct = distinctHeaders(req);
   for (const name of SINGLE_VALUED) {
-    const values = req.headersDistinct[name];
+    const values = distinct[name];
     if (values && new Set(values.map((v) => v.trim())).size > 1) {
       return new ApiError(400, 'badRequest', `The ${name} header was sent ${values.length} times with different values; send it once.`, {
         where: { location: name, locationType: 'header' },
@@ -40,9 +43,9 @@ function conflictingHeader(req: IncomingMessage): ApiError | undefined {
   return undefined;
 }
 
-function headerMap(req: IncomingMessage): Record<string, string> {
+function headerMap(req: NodeRequest): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
+  for (const [k, v] of Object.entries(plainHeaders(req))) {
     if (v === undefined) continue;
     out[k] = Array.isArray(v) ? v.join(', ') : v;
   }
@@ -54,7 +57,7 @@ function headerMap(req: IncomingMessage): Record<string, string> {
  * ends the request (a stalled client must not hold a session lock or a connection for ever). A body whose framing
  * is malformed ends early and fails here with its 400.
  */
-async function* chunksOf(req: IncomingMessage, idleMs: number, framing: BodyFraming): AsyncGenerator<Buffer> {
+async function* chunksOf(req: NodeRequest, idleMs: number, framing: BodyFraming): AsyncGenerator<Buffer> {
   // destroyOnReturn false: a consumer that stops early (a parser rejecting the envelope) must not destroy the
   // request, or the error answer could not be written; the unread rest is discarded after the answer
   // (lingering-close.ts).
@@ -86,7 +89,7 @@ async function* chunksOf(req: IncomingMessage, idleMs: number, framing: BodyFram
   }
 }
 
-function nodeBody(req: IncomingMessage, idleMs: number, framing: BodyFraming): RequestBody {
+function nodeBody(req: NodeRequest, idleMs: number, framing: BodyFraming): RequestBody {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   let used = false;
@@ -142,7 +145,7 @@ function tooLarge(limit: number): ApiError {
 }
 
 /** True when the response may be gzipped for this request. */
-function wantsGzip(svc: Service, req: IncomingMessage, res: ApiResponse): boolean {
+function wantsGzip(svc: Service, req: NodeRequest, res: ApiResponse): boolean {
   if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308) return false;
   if (res.body === undefined) return false;
   if (typeof res.body === 'string' ? res.body.length === 0 : res.body instanceof Uint8Array ? res.body.length === 0 : false) return false;
@@ -159,7 +162,7 @@ function wantsGzip(svc: Service, req: IncomingMessage, res: ApiResponse): boolea
   return svc.config.gzipAnyUserAgent || (req.headers['user-agent'] ?? '').toLowerCase().includes('gzip');
 }
 
-function corsHeaders(req: IncomingMessage): Record<string, string> {
+function corsHeaders(req: NodeRequest): Record<string, string> {
   const origin = req.headers.origin;
   return {
     'Access-Control-Allow-Origin': origin ?? '*',
@@ -169,7 +172,7 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /** Writes an ApiResponse; streaming bodies are piped (and gzipped when asked). */
-async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResponse, api: ApiResponse): Promise<void> {
+async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, api: ApiResponse): Promise<void> {
   const headers: Record<string, string> = { ...corsHeaders(req), ...api.headers };
   const gzip = wantsGzip(svc, req, api);
   if (gzip) {
@@ -179,7 +182,7 @@ async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResp
   }
   const body = api.body;
   const reason = REASON_PHRASES[api.status];
-  const head = (h: Record<string, string>) => (reason ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
+  const head = (h: Record<string, string>) => (reason && hasReasonPhrase(req) ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
   if (body === undefined || req.method === 'HEAD') {
     if (body instanceof Readable) body.destroy();
     const hasLength = Object.keys(headers).some((k) => k.toLowerCase() === 'content-length');
@@ -203,7 +206,7 @@ async function writeResponse(svc: Service, req: IncomingMessage, res: ServerResp
   res.end(bytes);
 }
 
-function preflight(req: IncomingMessage, res: ServerResponse): void {
+function preflight(req: NodeRequest, res: NodeResponse): void {
   res.writeHead(204, {
     ...corsHeaders(req),
     'Access-Control-Allow-Methods': ALLOWED_METHODS,
@@ -216,8 +219,8 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
 /** Requests received so far: each request's `arrival` (its head was parsed after every lower one's). */
 let arrivals = 0;
 
-/** The request listener of the service. */
-function createListener(svc: Service, fallbackBase: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+/** The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. */
+export function createListener(svc: Service, fallbackBase: () => string): (req: NodeRequest, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
@@ -228,18 +231,20 @@ function createListener(svc: Service, fallbackBase: () => string): (req: Incomin
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
-        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, watchBody(req)),
-        baseUrl: req.headers.host ? `http://${req.headers.host}` : fallbackBase(),
-        cutConnection: () => req.socket?.destroy(),
+        // HTTP/2 framing errors reset the stream in node:http2 itself; only HTTP/1.1's parser reports them here.
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, watchBody(req as IncomingMessage)),
+        baseUrl: requestOrigin(req) ?? fallbackBase(),
+        cutConnection: () => cutRequest(req),
         arrival: ++arrivals,
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);
-      if (!req.socket || req.socket.destroyed || res.destroyed) {
+      if (responseGone(req, res)) {
         if (api.body instanceof Readable) api.body.destroy();
         return;
       }
-      if (!req.complete) lingerAfterAnswer(req, res, { ms: svc.config.lingerMs, bytes: svc.config.lingerBytes });
+      // An answer before the whole body arrived: HTTP/1.1 reads the rest and discards it; an HTTP/2 stream is reset alone.
+      if (!req.complete && req.httpVersionMajor === 1) lingerAfterAnswer(req as IncomingMessage, res as ServerResponse, { ms: svc.config.lingerMs, bytes: svc.config.lingerBytes });
       await writeResponse(svc, req, res, api);
     })().catch((e: unknown) => {
       // Writing failed (client went away mid-download): nothing more to tell anyone.
@@ -285,24 +290,13 @@ export function createHttpServer(svc: Service): Server {
   // Node's default keeps the first 2000 raw header entries and drops the rest silently; the size cap (431) bounds
   // what a request may send instead.
   server.maxHeadersCount = 0;
-  const perClient = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const who = socket.remoteAddress ?? '';
-    const open = (perClient.get(who) ?? 0) + 1;
-    perClient.set(who, open);
-    socket.once('close', () => {
-      const left = (perClient.get(who) ?? 1) - 1;
-      if (left <= 0) perClient.delete(who);
-      else perClient.set(who, left);
-    });
-    if (open > maxConnectionsPerClient) {
-      const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
-      socket.on('error', () => socket.destroy());
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
+  limitConnectionsPerClient(server, maxConnectionsPerClient, (socket) => {
+    const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // Bad framing inside a body still arriving: its request answers 400 itself, then lingers.

@@ -1,7 +1,7 @@
 /** Starts the relay as an HTTPS server with its development certificate. */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { ensureRelayCertificates } from './certs.ts';
+import { ensureDevCertificates } from '../http/dev-certificates.ts';
 import { createRelay, type RelayHandler, type RelayOptions } from './relay.ts';
 
 /** Settings of `startRelay`. */
@@ -31,7 +31,7 @@ export interface RunningRelay {
 /** Creates (or reuses) the certificates in `certDir`, then listens. */
 export async function startRelay(options: StartRelayOptions = {}): Promise<RunningRelay> {
   const host = options.host ?? 'localhost';
-  const certs = await ensureRelayCertificates(options.certDir ?? '.store-data/relay-certs');
+  const certs = await ensureDevCertificates(options.certDir ?? '.store-data/relay-certs');
   let publicUrl = '';
   const handler = createRelay({ ...options, get publicUrl() { return publicUrl; } });
   const server = createServer({ cert: certs.cert, key: certs.key }, handler);

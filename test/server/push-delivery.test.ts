@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { generate } from 'selfsigned';
-import { createDevCa, type DevCa, type PemPair } from '../../server/relay/dev-ca.ts';
+import { createDevCa, type DevCa, type PemPair } from '../../server/http/dev-ca.ts';
 import { createDeliveryEngine, type DeliveryEvent, type DeliveryOptions } from '../../server/push/delivery.ts';
 import { createPushTrust, type PushTrust } from '../../server/push/trust.ts';
 import type { PushMessage } from '../../server/push/message.ts';

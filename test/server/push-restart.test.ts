@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDevCa } from '../../server/relay/dev-ca.ts';
+import { createDevCa } from '../../server/http/dev-ca.ts';
 import { startService, type ApiResult } from './helpers/service.ts';
 
 interface Hit {

@@ -9,16 +9,22 @@
  * const anon = await svc.api('GET', '/store/v3/files', { token: null });
  * r.status; r.headers['content-type']; r.body (Buffer); r.text; r.json()
  * ```
+ *
+ * `STORE_TEST_HTTP2=1` starts every service with `--https` and sends every request over HTTP/2 (the suites that do
+ * not write raw HTTP/1.1 hold over both: `scripts/test-http2.sh`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { forgetOrigin, h2Request, trustCa } from './h2-request.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/store-service.js');
+/** Whether this run speaks HTTP/2 to the services it starts. */
+export const OVER_HTTP2 = process.env.STORE_TEST_HTTP2 === '1';
 
 /** Options of {@link startService}. */
 export interface StartOptions {
@@ -77,8 +83,18 @@ export interface ServiceHandle {
   api(method: string, path: string, options?: ApiOptions): Promise<ApiResult>;
 }
 
-/** Sends one HTTP request and collects the raw response. */
+/** Sends one HTTP request (HTTP/2 to an `https:` URL) and collects the raw response. */
 export function httpRequest(method: string, url: string, headers: Record<string, string>, body?: ApiOptions['body']): Promise<ApiResult> {
+  if (url.startsWith('https:')) {
+    const sent = body === undefined || typeof body === 'string' || body instanceof Uint8Array || body instanceof Readable || Symbol.asyncIterator in body ? body : JSON.stringify(body);
+    return h2Request(method, url, headers, sent as Parameters<typeof h2Request>[3]).then(({ status, headers: h, body: buf }) => ({
+      status,
+      headers: h,
+      body: buf,
+      text: buf.toString('utf8'),
+      json: () => JSON.parse(buf.toString('utf8')),
+    }));
+  }
   return new Promise((resolvePromise, reject) => {
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -114,7 +130,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     configPath = join(dataDir, '..', `${dataDir.split('/').pop()}-config.json`);
     writeFileSync(configPath, JSON.stringify(options.config));
   }
-  const args = [BIN, '--port', '0', '--data', dataDir, ...(options.admin === false ? [] : ['--admin'])];
+  const args = [BIN, '--port', '0', '--data', dataDir, ...(options.admin === false ? [] : ['--admin']), ...(OVER_HTTP2 ? ['--https'] : [])];
   if (configPath) args.push('--config', configPath);
   args.push(...(options.args ?? []));
 
@@ -139,9 +155,11 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       });
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
-        const m = /store-service listening on (http:\/\/\S+)/.exec(out);
-        if (m && !url) {
+        const m = /store-service listening on (https?:\/\/\S+)/.exec(out);
+        const ca = /CA certificate[^:]*: (.+)\n/.exec(out);
+        if (m && !url && (!OVER_HTTP2 || ca)) {
           url = m[1] as string;
+          if (ca) trustCa(readFileSync(ca[1]!, 'utf8'));
           resolveLaunch();
         }
       });
@@ -170,6 +188,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       return crash;
     },
     async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (url) forgetOrigin(new URL(url).origin);
       if (exited) return;
       stopping = true;
       const done = new Promise<void>((r) => child.once('exit', () => r()));

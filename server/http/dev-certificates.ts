@@ -1,13 +1,14 @@
 /**
- * The relay's development certificates, created on first start and kept in a folder: a CA (`ca.pem`, which the
- * service trusts through its `trustCa` setting) and a certificate for localhost signed by it.
+ * Development certificates, created on first start and kept in a folder: a CA (`ca.pem`, which a client trusts)
+ * and a certificate for localhost signed by it. The relay keeps its own (the service trusts that CA through its
+ * `trustCa` setting); `store-service --https` keeps one in its data directory.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { certificateNotAfter, createDevCa, loadDevCa } from './dev-ca.ts';
 
-/** Where the relay's certificates live and what they are. */
-export interface RelayCertificates {
+/** Where the certificates live and what they are. */
+export interface DevCertificates {
   /** Absolute path of the CA certificate to trust. */
   caPath: string;
   /** Server certificate (PEM) for localhost, 127.0.0.1 and ::1. */
@@ -19,7 +20,7 @@ export interface RelayCertificates {
 }
 
 /** The host names the development certificate covers. */
-const RELAY_CERT_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
+const CERT_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
 
 const RENEW_BEFORE_MS = 30 * 86_400_000;
 
@@ -42,7 +43,7 @@ function notAfterMs(pem: string): number {
 }
 
 /** Loads the certificates from `certDir`, creating the CA and/or a fresh leaf when missing or near expiry. */
-export async function ensureRelayCertificates(certDir: string): Promise<RelayCertificates> {
+export async function ensureDevCertificates(certDir: string): Promise<DevCertificates> {
   const dir = resolve(certDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const paths = {
@@ -68,7 +69,7 @@ export async function ensureRelayCertificates(certDir: string): Promise<RelayCer
   }
   const leafFresh = !createdCa && certPem && keyPem && notAfterMs(certPem) - Date.now() > RENEW_BEFORE_MS;
   if (leafFresh) return { caPath: paths.ca, cert: certPem, key: keyPem, createdCa };
-  const leaf = await ca.issueLeaf(RELAY_CERT_HOSTS);
+  const leaf = await ca.issueLeaf(CERT_HOSTS);
   await writeFile(paths.key, leaf.key, { mode: 0o600 });
   await writeFile(paths.cert, leaf.cert);
   return { caPath: paths.ca, cert: leaf.cert, key: leaf.key, createdCa };

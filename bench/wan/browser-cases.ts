@@ -1,0 +1,144 @@
+/**
+ * One case of the WAN bench in headless Chromium: a fresh browser context (cold connections, empty caches) on the
+ * upload page, files chosen from disk through a file input, the kit (`createUploader` → each `task.done`) or the
+ * page's raw client uploading them through the link; then the link's and the service's counts, and every stored
+ * file checked byte for byte (size and MD5) against the file on disk.
+ */
+import { Agent, request } from 'node:https';
+import type { Browser } from 'playwright-core';
+import type { CountedService, SeenRequest } from './counted-service.ts';
+import type { Link, LinkStats } from './link.ts';
+import { PAGE_CLIENTS, TIMING_INIT } from './page-clients.ts';
+import { checkTusStored } from './peer-clients.ts';
+
+/** A file on disk the bench uploads. */
+export interface DiskFile {
+  path: string;
+  name: string;
+  size: number;
+  md5: string;
+}
+
+/** Who uploads, and how. */
+export type Uploader =
+  | { kind: 'kit'; options: object }
+  | { kind: 'rawWhole' }
+  | { kind: 'rawSmall'; inFlight: number }
+  /** tus-js-client or Uppy (`peer-clients.ts`) into the tus server; `url` is then its endpoint. */
+  | { kind: 'peer'; lib: 'tus' | 'uppy'; inFlight: number; options: object };
+
+/** Where one case runs. */
+export interface CaseSetup {
+  browser: Browser;
+  pageUrl: (service: string, options?: object) => string;
+  service: CountedService;
+  /** The link the case goes through (its counters are read), or none on loopback. */
+  link: Link | undefined;
+  /** The service (or tus endpoint) as the page calls it. */
+  url: string;
+  rttMs: number;
+  /** The peers' script, added to the page for peer cases. */
+  peerScript: string;
+}
+
+/** What one case measured. */
+export interface CaseFigures {
+  /** From the input's change to the last file stored, as the page saw it. */
+  seconds: number;
+  requests: number;
+  /** Requests by method, e.g. `OPTIONS 2, POST 1, PUT 1`. */
+  byMethod: string;
+  /** HTTP versions the service saw. */
+  httpVersions: string;
+  connections: number;
+  /** Seconds the upstream direction of the link was idle between the change and the end. */
+  linkIdleSeconds: number;
+  /** Idle stretches of the upstream direction longer than half a round trip, between its first and last byte: count and seconds. */
+  idleGaps: number;
+  idleGapSeconds: number;
+}
+
+type Stored = { id: string; name: string; size: string };
+
+function countBy(requests: SeenRequest[], key: (r: SeenRequest) => string): string {
+  const counts = new Map<string, number>();
+  for (const r of requests) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
+  return [...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/** Checks each stored file's size and MD5 with the service directly (not through the link). */
+async function checkStored(service: CountedService, stored: Stored[], files: DiskFile[]): Promise<void> {
+  if (stored.length !== files.length) throw new Error(`${stored.length} files stored, ${files.length} sent`);
+  const agent = new Agent({ keepAlive: true, ca: service.ca, maxSockets: 8 });
+  const byName = new Map(files.map((f) => [f.name, f]));
+  try {
+    await Promise.all(
+      stored.map(
+        (s) =>
+          new Promise<void>((resolve, reject) => {
+            const url = `${service.url}/store/v3/files/${s.id}?fields=name,size,md5Checksum`;
+            request(url, { agent, headers: { authorization: 'Bearer dev-token-alice' } }, (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => {
+                const got = JSON.parse(text) as { name: string; size: string; md5Checksum: string };
+                const want = byName.get(got.name);
+                if (!want || got.md5Checksum !== want.md5 || Number(got.size) !== want.size) reject(new Error(`stored ${JSON.stringify(got)} differs from ${want?.path}`));
+                else resolve();
+              });
+            })
+              .on('error', reject)
+              .end();
+          }),
+      ),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Runs one case. */
+export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader): Promise<CaseFigures> {
+  const { browser, pageUrl, service, link, url: serviceUrl, rttMs } = setup;
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(TIMING_INIT);
+    await page.goto(pageUrl(serviceUrl, who.kind === 'kit' ? who.options : {}));
+    await page.waitForFunction(() => 'kit' in globalThis);
+    await page.evaluate(PAGE_CLIENTS);
+    if (who.kind === 'peer') await page.addScriptTag({ content: setup.peerScript });
+    link?.resetStats();
+    await service.takeRequests();
+    const t0 = performance.now();
+    await page.setInputFiles(who.kind === 'kit' ? '#file' : '#raw', files.map((f) => f.path));
+    const s = JSON.stringify(serviceUrl);
+    const call =
+      who.kind === 'kit'
+        ? `wan.kitDone(${files.length})`
+        : who.kind === 'rawWhole'
+          ? `wan.rawWhole(${s})`
+          : who.kind === 'rawSmall'
+            ? `wan.rawSmall(${s}, ${who.inFlight})`
+            : `peers.${who.lib}(${s}, ${who.inFlight}, ${JSON.stringify(who.options)})`;
+    const result = (await page.evaluate(call)) as { ms: number; files?: Stored[]; urls?: string[] };
+    const elapsed = performance.now() - t0;
+    const stats: LinkStats | undefined = link?.stats();
+    const requests = await service.takeRequests();
+    const long = (stats?.idleGapsUp ?? []).filter((ms) => ms > rttMs / 2);
+    if (who.kind === 'peer') checkTusStored(service.tusDir, result.urls ?? [], files);
+    else await checkStored(service, result.files ?? [], files);
+    return {
+      seconds: result.ms / 1000,
+      requests: requests.length,
+      byMethod: countBy(requests, (r) => r.method),
+      httpVersions: countBy(requests, (r) => r.httpVersion),
+      connections: stats?.connections ?? 0,
+      linkIdleSeconds: stats ? (elapsed - stats.busyUpMs) / 1000 : 0,
+      idleGaps: long.length,
+      idleGapSeconds: long.reduce((a, b) => a + b, 0) / 1000,
+    };
+  } finally {
+    await context.close();
+  }
+}

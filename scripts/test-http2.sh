@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The service suites that speak through the test helper's client, run again over HTTP/2: every service started with
+# --https, every request on an HTTP/2 session (STORE_TEST_HTTP2=1, test/server/helpers/service.ts). Suites that write
+# raw HTTP/1.1 bytes (framing, parser, aborted bodies, stalls) or call the service with fetch are HTTP/1.1-only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=(
+  test/server/uploads.test.ts test/server/resumable.test.ts test/server/upload-rules.test.ts test/server/strict-bodies.test.ts
+  test/server/files.test.ts test/server/metadata-calls.test.ts test/server/fields-parameter.test.ts
+  test/server/http.test.ts test/server/batch.test.ts test/server/batch-edge-cases.test.ts
+  test/server/permissions.test.ts test/server/permission-rules.test.ts test/server/convert-http.test.ts test/server/conversion-rules.test.ts
+  test/server/http2.test.ts
+)
+STORE_TEST_HTTP2=1 exec node --import tsx --test --test-concurrency=1 "${files[@]}"

@@ -1,0 +1,115 @@
+// `store-service --https`: HTTP/2 and HTTP/1.1 on one port (ALPN), a development CA kept in the data directory, no
+// connection-specific header in any HTTP/2 answer, and an admin cut that resets one stream, not the connection.
+// (The suites themselves run over HTTP/2 with STORE_TEST_HTTP2=1: scripts/test-http2.sh.)
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { type ServiceHandle, startService } from './helpers/service.ts';
+
+let svc: ServiceHandle;
+let ca: string;
+let session: ClientHttp2Session;
+const AUTH = { authorization: 'Bearer dev-token-alice' };
+
+before(async () => {
+  svc = await startService({ args: ['--https'] });
+  ca = readFileSync(join(svc.dataDir, 'tls', 'ca.pem'), 'utf8');
+  session = connect(svc.url, { ca });
+});
+after(async () => {
+  session.destroy();
+  await svc.stop();
+});
+
+type Answer = { status: number; headers: Record<string, unknown>; body: Buffer; error?: Error };
+
+function h2(headers: Record<string, string>, body?: Buffer | string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const stream = session.request({ ...AUTH, ...headers }, { endStream: body === undefined });
+    let answer: Answer = { status: 0, headers: {}, body: Buffer.alloc(0) };
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => (answer = { ...answer, status: Number(h[':status']), headers: h }));
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve({ ...answer, body: Buffer.concat(chunks) }));
+    stream.on('error', (error: Error) => resolve({ ...answer, error }));
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+const CONNECTION_SPECIFIC = ['connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection'];
+
+test('the CA is kept in the data directory and named on start; HTTP/1.1 is served on the same port', async () => {
+  const answer = await new Promise<{ status: number; alpn: string | false | null }>((resolve, reject) => {
+    const req = httpsRequest(`${svc.url}/store/v3/about?fields=user`, { ca, headers: AUTH, ALPNProtocols: ['http/1.1'] } as RequestOptions, (res) => {
+      const alpn = (res.socket as TLSSocket).alpnProtocol;
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, alpn }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.deepEqual(answer, { status: 200, alpn: 'http/1.1' });
+  assert.equal(session.alpnProtocol, 'h2');
+});
+
+test('uploads, session URIs, downloads (plain and gzipped) and errors carry no connection-specific header over HTTP/2', async () => {
+  const bytes = Buffer.alloc(600_000, 7);
+  const start = await h2(
+    { ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=resumable', 'content-type': 'application/json', 'x-upload-content-length': String(bytes.length) },
+    JSON.stringify({ name: 'h2.bin' }),
+  );
+  assert.equal(start.status, 200);
+  const location = new URL(String(start.headers.location));
+  assert.equal(location.origin, svc.url);
+  const put = await h2({ ':method': 'PUT', ':path': location.pathname + location.search, 'content-length': String(bytes.length) }, bytes);
+  assert.equal(put.status, 200);
+  const id = JSON.parse(put.body.toString()).id as string;
+  const plain = await h2({ ':method': 'GET', ':path': `/store/v3/files/${id}?alt=media` });
+  assert.deepEqual(plain.body, bytes);
+  const gzipped = await h2({ ':method': 'GET', ':path': '/store/v3/files?fields=files(id)', 'accept-encoding': 'gzip', 'user-agent': 'test (gzip)' });
+  assert.equal(gzipped.headers['content-encoding'], 'gzip');
+  const missing = await h2({ ':method': 'GET', ':path': '/store/v3/files/nothing' });
+  assert.equal(missing.status, 404);
+  const head = await h2({ ':method': 'HEAD', ':path': `/store/v3/files/${id}?alt=media` });
+  assert.equal(head.headers['content-length'], String(bytes.length));
+  for (const answer of [start, put, plain, gzipped, missing, head]) {
+    for (const name of CONNECTION_SPECIFIC) assert.equal(answer.headers[name], undefined, name);
+  }
+});
+
+test('an admin cut resets its own stream (RST_STREAM); another request on the same connection completes', async () => {
+  const add = await h2(
+    { ':method': 'POST', ':path': '/__admin/faults', 'content-type': 'application/json' },
+    JSON.stringify({ match: { uploadType: 'media' }, action: { type: 'cut', afterBytes: 1000 }, times: 1 }),
+  );
+  assert.equal(add.status, 200);
+  const cut = h2({ ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=media', 'content-type': 'application/octet-stream' }, Buffer.alloc(200_000, 1));
+  const beside = h2({ ':method': 'GET', ':path': '/store/v3/about?fields=user' });
+  const [cutAnswer, besideAnswer] = await Promise.all([cut, beside]);
+  assert.equal((cutAnswer.error as NodeJS.ErrnoException | undefined)?.code, 'ERR_HTTP2_STREAM_ERROR');
+  assert.match(String(cutAnswer.error?.message), /NGHTTP2_INTERNAL_ERROR/);
+  assert.equal(besideAnswer.status, 200);
+  assert.equal(session.destroyed, false);
+  assert.equal((await h2({ ':method': 'GET', ':path': '/store/v3/about?fields=user' })).status, 200);
+});
+
+test('a restart keeps the CA', async () => {
+  await svc.restart();
+  assert.equal(readFileSync(join(svc.dataDir, 'tls', 'ca.pem'), 'utf8'), ca);
+  const again = connect(svc.url, { ca });
+  try {
+    const ok = await new Promise<number>((resolve, reject) => {
+      const s = again.request({ ...AUTH, ':path': '/store/v3/about?fields=user' });
+      s.on('response', (h) => resolve(Number(h[':status'])));
+      s.on('error', reject);
+      s.resume();
+    });
+    assert.equal(ok, 200);
+  } finally {
+    again.destroy();
+  }
+});
