@@ -8,6 +8,8 @@ echo "== bundle size budgets"
 npm run --silent check-size
 echo "== node suites"
 bash scripts/test-node.sh
+echo "== the service's suites again over HTTP/2 (TLS, ALPN)"
+bash scripts/test-http2.sh
 echo "== browser suites"
 bash scripts/test-browser.sh
 echo "== consumers: the packed tarballs installed into fixture apps"
