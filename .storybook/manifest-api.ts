@@ -102,7 +102,7 @@ export function publicApi(manifest: Manifest, tagName: string): ApiItem[] {
 interface ArgTypeRow {
   name: string;
   description: string;
-  control: false;
+  control: { disable: true };
   table: { category: Section; type?: { summary: string }; defaultValue?: { summary: string } };
 }
 
@@ -118,7 +118,7 @@ export function argTypesFromManifest(manifest: Manifest, tagName: string): Recor
     rows[key] = {
       name: item.name,
       description: item.description,
-      control: false,
+      control: { disable: true },
       table: {
         category: item.section,
         ...(item.type !== undefined && { type: { summary: item.type } }),

@@ -15,17 +15,19 @@ const FORMATS = {
 const meta: Meta = {
   title: 'Elements/store-conversion-picker',
   component: 'store-conversion-picker',
-  args: { mimeType: 'text/csv' },
-  render: (args) => html`<store-conversion-picker mime-type=${args['mimeType']} .importFormats=${FORMATS}></store-conversion-picker>`,
 };
 export default meta;
 type Story = StoryObj;
+
+/** A picker for one MIME type, choices from `FORMATS`. */
+const forType = (mimeType: string) => () => html`<store-conversion-picker mime-type=${mimeType} .importFormats=${FORMATS}></store-conversion-picker>`;
 
 const picker = (canvas: HTMLElement) => ready<StoreConversionPicker>(canvas, 'store-conversion-picker');
 const options = (select: HTMLSelectElement) => [...select.options].map((o) => o.textContent?.trim());
 
 /** A CSV file can stay as is or become a spreadsheet; choosing fires `change` with the new value. */
 export const Csv: Story = {
+  render: forType('text/csv'),
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
     const select = shadow(el).getByRole<HTMLSelectElement>('combobox', { name: 'Store as' });
@@ -39,7 +41,7 @@ export const Csv: Story = {
 
 /** Plain text can become a document or a spreadsheet. */
 export const PlainText: Story = {
-  args: { mimeType: 'text/plain' },
+  render: forType('text/plain'),
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
     await expect(options(shadow(el).getByRole('combobox', { name: 'Store as' }))).toEqual(['Keep as is', 'Document', 'Spreadsheet']);
@@ -48,7 +50,7 @@ export const PlainText: Story = {
 
 /** A type the service cannot convert: the select is off and says the file is kept as is. */
 export const NotConvertible: Story = {
-  args: { mimeType: 'application/zip' },
+  render: forType('application/zip'),
   play: async ({ canvasElement }) => {
     const select = shadow(await picker(canvasElement)).getByRole<HTMLSelectElement>('combobox', { name: 'Store as' });
     await expect(select).toBeDisabled();

@@ -46,7 +46,7 @@ export function part<T extends Element = HTMLElement>(host: Element, selector: s
 }
 
 /** The focused element, following focus into shadow roots. */
-export function focused(): Element | null {
+function focused(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active;

@@ -183,8 +183,8 @@ export const Share: Story = {
       .shareFiles=${pretendShare}
       .uploader=${new ScriptedUploader({
         tasks: [
-          { name: 'budget.csv', total: 40_000, state: 'done', convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f1' } },
-          { name: 'photo.jpg', total: 4 * MB, state: 'done', file: { id: 'f2' } },
+          { name: 'budget.csv', total: 40_000, bytesSent: 40_000, state: 'done', convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f1' } },
+          { name: 'photo.jpg', total: 4 * MB, bytesSent: 4 * MB, state: 'done', file: { id: 'f2' } },
         ],
       })}
     ></store-uploader>`,
@@ -236,5 +236,7 @@ export const RtlFrench: Story = {
 export const LiveService: Story = {
   tags: ['!test'],
   args: { baseUrl: 'http://localhost:8080', token: 'dev-token-alice' },
+  // Editable here, unlike the docs rows of other properties (set in the stories' templates).
+  argTypes: { baseUrl: { control: 'text' }, token: { control: 'text' } },
   render: (args) => html`<store-uploader share base-url=${args['baseUrl']} token=${args['token']}></store-uploader>`,
 };
