@@ -5,28 +5,23 @@
  * order — the size of a 40 kB file reads "40 كيلوبايت" right to left in Arabic (the number to the right of its
  * unit) and "40 KB" left to right in Japanese — and the words in the story's language.
  */
-import { startStorybookServer } from './storybook-server.ts';
+import { serveStorybookForSpec } from './storybook-server.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SHOTS = join('test-results', 'story-locales');
 
-let server: { origin: string; close(): Promise<void> } | undefined;
-let origin = '';
+const storybook = serveStorybookForSpec();
 
-test.beforeAll(async () => {
-  server = await startStorybookServer();
-  origin = server.origin;
+test.beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
-
-test.afterAll(() => server?.close());
 
 /** Opens a language story and waits until its rows are rendered in that language. */
 async function openStory(page: Page, story: string, scheme: 'light' | 'dark', width: number): Promise<void> {
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${origin}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}`);
+  await page.goto(`${storybook.origin()}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}`);
   await expect(page.locator('[data-id="kb40"]')).toBeVisible();
 }
 

@@ -3,7 +3,7 @@
  * STORYBOOK_DIR) lists every public attribute, property, method, event, slot, CSS part and CSS custom property that
  * custom-elements.json has, in its section and with its description, and the element's summary at the top.
  */
-import { startStorybookServer } from './storybook-server.ts';
+import { serveStorybookForSpec } from './storybook-server.ts';
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { publicApi, SECTIONS, type Manifest } from '../../.storybook/manifest-api.ts';
@@ -11,15 +11,7 @@ import { publicApi, SECTIONS, type Manifest } from '../../.storybook/manifest-ap
 const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Manifest & { modules: { declarations?: { tagName?: string; summary?: string }[] }[] };
 const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
 
-let server: { origin: string; close(): Promise<void> } | undefined;
-let origin = '';
-
-test.beforeAll(async () => {
-  server = await startStorybookServer();
-  origin = server.origin;
-});
-
-test.afterAll(() => server?.close());
+const storybook = serveStorybookForSpec();
 
 /** Text as a reader sees it: Markdown's code marks gone, runs of white space one space. */
 const plain = (text: string) => text.replace(/`/g, '').replace(/\s+/g, ' ').trim();
@@ -36,7 +28,7 @@ for (const { tagName, summary } of elements) {
   test(`${tagName}: the docs page lists every public item of the manifest`, async ({ page }) => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${origin}/iframe.html?id=elements-${tagName}--docs&viewMode=docs`);
+    await page.goto(`${storybook.origin()}/iframe.html?id=elements-${tagName}--docs&viewMode=docs`);
     const table = page.locator('.docblock-argstable');
     await expect(table).toBeVisible();
     await expect(page.locator('.sbdocs-content')).toContainText(plain(summary ?? ''));

@@ -5,7 +5,7 @@
  * first (`npm run build-storybook`, output `storybook-static/`, or set STORYBOOK_DIR). `npm run test:stories` runs
  * the same stories in Storybook's own test runner; this checks that the build behaves the same.
  */
-import { startStorybookServer, STORYBOOK_DIR as dir } from './storybook-server.ts';
+import { serveStorybookForSpec, STORYBOOK_DIR as dir } from './storybook-server.ts';
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,15 +25,7 @@ interface Finished {
 
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } });
 
-let server: { origin: string; close(): Promise<void> } | undefined;
-let origin = '';
-
-test.beforeAll(async () => {
-  server = await startStorybookServer();
-  origin = server.origin;
-});
-
-test.afterAll(() => server?.close());
+const storybook = serveStorybookForSpec();
 
 function stories(): IndexEntry[] {
   const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };
@@ -68,7 +60,7 @@ test('every story of the built site plays to the end without errors or axe viola
   expect(list.length).toBeGreaterThan(50);
   for (const story of list) {
     current = story.id;
-    await page.goto(`${origin}/iframe.html?id=${story.id}&viewMode=story`);
+    await page.goto(`${storybook.origin()}/iframe.html?id=${story.id}&viewMode=story`);
     const handle = await page.waitForFunction(() => (globalThis as unknown as { storyFinished?: unknown }).storyFinished, undefined, { timeout: 30_000 });
     const finished = (await handle.jsonValue()) as Finished;
     if (finished.status !== 'success') problems.push(`${story.id}: ${finished.status}`);
