@@ -7,6 +7,8 @@ echo "== build: browser bundle, demos, storybook"
 npx vite build --logLevel warn
 npx vite build -c vite.demo.config.ts --logLevel warn
 npx storybook build -c .storybook --quiet -o storybook-static >/dev/null
+echo "== storybook: every story's play function and accessibility check (Storybook's test runner)"
+npx vitest run --config vitest.config.ts
 echo "== web-test-runner"
 npx web-test-runner --config web-test-runner.config.js
 echo "== playwright"

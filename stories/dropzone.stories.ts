@@ -1,7 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
+import { expect, waitFor } from 'storybook/test';
 import type { StoreDropzone } from '../src/elements/dropzone/store-dropzone.ts';
+import type { RejectedFile } from '../src/elements/events.ts';
 import { ScriptedUploader } from '../src/testing/scripted-uploader.ts';
+import { drawn, dropFiles, expectFocus, part, press, ready, record, shadow } from './play.ts';
 
 const meta: Meta = {
   title: 'Elements/store-dropzone',
@@ -11,32 +14,68 @@ const meta: Meta = {
 export default meta;
 type Story = StoryObj;
 
-const zone = (root: HTMLElement): StoreDropzone => root.querySelector('store-dropzone')!;
+const zone = (canvas: HTMLElement) => ready<StoreDropzone>(canvas, 'store-dropzone');
+const picked = (name: string, size: number, type = 'text/plain') => ({ file: new File([new Uint8Array(size)], name, { type }), relativePath: name });
+const refusals = (el: StoreDropzone) => [...part(el, '[part="rejections"]').querySelectorAll('li')].map((li) => [li.dataset['reason'], li.textContent]);
 
-/** Nothing dropped yet. */
-export const Empty: Story = {};
-
-/** Files are being dragged over the zone. */
-export const DragOver: Story = {
+/** Nothing dropped yet: focus lands on "Browse files"; a dropped file is announced and goes to the uploader. */
+export const Empty: Story = {
   play: async ({ canvasElement }) => {
-    const dt = new DataTransfer();
-    dt.items.add(new File(['x'], 'report.pdf', { type: 'application/pdf' }));
-    zone(canvasElement).dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    const el = await zone(canvasElement);
+    const ui = shadow(el);
+    await expect(ui.getByRole('group', { name: 'Upload files' })).toHaveTextContent('Drop files or folders here, paste them, or');
+    // Focusing the element (a label's click, a form's blocked submit) lands on "Browse files", where a paste arrives.
+    el.focus();
+    await expectFocus(ui.getByRole('button', { name: 'Browse files' }));
+    await expect(ui.getByRole('button', { name: 'Browse folder' })).toBeEnabled();
+    const added = record<CustomEvent<{ files: { relativePath: string }[] }>>(el, 'store-files-add');
+    dropFiles(part(el, '[part="base"]'), [new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
+    await waitFor(() => expect(added.map((e) => e.detail.files.map((f) => f.relativePath))).toEqual([['notes.txt']]));
+    await waitFor(() => expect((el.uploader as ScriptedUploader).snapshot.tasks.map((t) => t.name)).toEqual(['notes.txt']));
   },
 };
 
-/** Files refused by `accept`, `max-file-size` and `max-files`, listed with their reasons. */
+/** Files are being dragged over the zone: the prompt changes and the host shows `drag-over`. */
+export const DragOver: Story = {
+  play: async ({ canvasElement }) => {
+    const el = await zone(canvasElement);
+    const dt = new DataTransfer();
+    dt.items.add(new File(['x'], 'report.pdf', { type: 'application/pdf' }));
+    el.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    await waitFor(() => expect(el).toHaveAttribute('drag-over'));
+    await expect(part(el, '[part="prompt"]')).toHaveTextContent('Release to add the files');
+  },
+};
+
+/** Files refused by `accept`, `max-file-size` and `max-files`, listed with their reasons and reported in `store-files-reject`. */
 export const Rejected: Story = {
   render: () => html`<store-dropzone multiple accept=".csv,image/*" max-file-size="1000" max-files="2"></store-dropzone>`,
   play: async ({ canvasElement }) => {
-    const f = (name: string, size: number, type: string) => ({ file: new File([new Uint8Array(size)], name, { type }), relativePath: name });
-    await zone(canvasElement).addFiles([
-      f('budget.csv', 10, 'text/csv'),
-      f('notes.txt', 10, 'text/plain'),
-      f('poster.png', 5000, 'image/png'),
-      f('a.csv', 1, 'text/csv'),
-      f('b.csv', 1, 'text/csv'),
+    const el = await zone(canvasElement);
+    const rejected = record<CustomEvent<{ files: RejectedFile[] }>>(el, 'store-files-reject');
+    await el.addFiles([picked('budget.csv', 10, 'text/csv'), picked('notes.txt', 10), picked('poster.png', 5000, 'image/png'), picked('a.csv', 1, 'text/csv'), picked('b.csv', 1, 'text/csv')]);
+    await el.updateComplete;
+    await expect(rejected.flatMap((e) => e.detail.files.map((f) => f.relativePath))).toEqual(['notes.txt', 'poster.png', 'b.csv']);
+    await expect(refusals(el)).toEqual([
+      ['type', 'notes.txt: this type of file is not accepted.'],
+      ['size', 'poster.png: larger than the limit of 1 kB.'],
+      ['count', 'b.csv: at most 2 files can be added.'],
     ]);
+  },
+};
+
+/** The list of refused files closes with Escape, and focus goes back to "Browse files". */
+export const RejectedDismissed: Story = {
+  render: () => html`<store-dropzone accept=".csv"></store-dropzone>`,
+  play: async ({ canvasElement }) => {
+    const el = await zone(canvasElement);
+    await el.addFiles([picked('notes.txt', 10)]);
+    await el.updateComplete;
+    const ui = shadow(el);
+    ui.getByRole('button', { name: 'Dismiss' }).focus();
+    press('Escape');
+    await waitFor(() => expect(ui.queryByText('notes.txt: this type of file is not accepted.')).toBeNull());
+    await expectFocus(ui.getByRole('button', { name: 'Browse files' }));
   },
 };
 
@@ -45,28 +84,52 @@ export const Rejected: Story = {
  * under right-to-left Hebrew.
  */
 export const RejectedBySizeAndHook: Story = {
-  render: () => html`<div dir="rtl" lang="he"><store-dropzone multiple min-file-size="100" max-total-size="5000"></store-dropzone></div>`,
+  globals: { dir: 'rtl' },
+  render: () => html`<div lang="he"><store-dropzone multiple min-file-size="100" max-total-size="5000"></store-dropzone></div>`,
   play: async ({ canvasElement }) => {
-    const dz = zone(canvasElement);
-    dz.beforeUpload = (file) => {
+    const el = await zone(canvasElement);
+    el.beforeUpload = (file) => {
       if (file.name.startsWith('.')) return false;
       if (file.name.endsWith('.tmp')) throw new Error('temporary files are not uploaded');
       return undefined;
     };
-    const f = (name: string, size: number) => ({ file: new File([new Uint8Array(size)], name, { type: 'text/plain' }), relativePath: name });
-    await dz.addFiles([f('empty.txt', 0), f('report.txt', 4000), f('appendix.txt', 2000), f('.DS_Store', 200), f('draft.tmp', 300)]);
+    await el.addFiles([picked('empty.txt', 0), picked('report.txt', 4000), picked('appendix.txt', 2000), picked('.DS_Store', 200), picked('draft.tmp', 300)]);
+    await el.updateComplete;
+    await expect(drawn(part(el, '[part="rejections"]')).direction).toBe('rtl');
+    await expect(refusals(el).map(([reason]) => reason)).toEqual(['min-size', 'total-size', 'skipped', 'hook-error']);
+    await expect(part(el, '[part="rejections"]')).toHaveTextContent('temporary files are not uploaded');
   },
 };
 
-/** Disabled: every control is off. */
-export const Disabled: Story = { render: () => html`<store-dropzone disabled></store-dropzone>` };
-
-/** Forced dark scheme. */
-export const Dark: Story = {
-  render: () => html`<div style="background:#000;padding:1rem"><store-dropzone color-scheme="dark" multiple></store-dropzone></div>`,
+/** Disabled: both buttons are off and a drop adds nothing. */
+export const Disabled: Story = {
+  render: () => html`<store-dropzone disabled></store-dropzone>`,
+  play: async ({ canvasElement }) => {
+    const el = await zone(canvasElement);
+    await expect(shadow(el).getByRole('button', { name: 'Browse files' })).toBeDisabled();
+    await expect(shadow(el).getByRole('button', { name: 'Browse folder' })).toBeDisabled();
+    const added = record(el, 'store-files-add');
+    dropFiles(part(el, '[part="base"]'), [new File(['x'], 'a.txt')]);
+    await el.updateComplete;
+    await expect(added).toHaveLength(0);
+  },
 };
 
-/** Right-to-left layout (Arabic/Hebrew pages), French words. */
+/** The dark scheme (the toolbar's Scheme, fixed for this story). */
+export const Dark: Story = {
+  globals: { scheme: 'dark' },
+  play: async ({ canvasElement }) => {
+    await expect(drawn(await zone(canvasElement)).scheme).toBe('dark');
+  },
+};
+
+/** Right-to-left layout (the toolbar's Direction, fixed for this story), French words. */
 export const RtlFrench: Story = {
-  render: () => html`<div dir="rtl" lang="fr"><store-dropzone multiple></store-dropzone></div>`,
+  globals: { dir: 'rtl' },
+  render: () => html`<div lang="fr"><store-dropzone multiple></store-dropzone></div>`,
+  play: async ({ canvasElement }) => {
+    const el = await zone(canvasElement);
+    await expect(drawn(el).direction).toBe('rtl');
+    await expect(shadow(el).getByRole('button', { name: 'Parcourir les fichiers' })).toBeVisible();
+  },
 };

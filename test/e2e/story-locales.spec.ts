@@ -8,7 +8,7 @@
  * screenshot at 1280 and 360 px of the list in every state (uploading with time left, paused, retrying with its
  * cause, failed with its reason, done).
  */
-import { startStorybookServer } from './storybook-server.ts';
+import { serveStorybookForSpec } from './storybook-server.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,21 +18,16 @@ import { builtInLanguage } from '../../src/elements/i18n/languages.ts';
 // LOCALE_SHOTS puts the screenshots elsewhere (a reviewer's folder, outside the repository).
 const SHOTS = process.env['LOCALE_SHOTS'] ?? join('test-results', 'story-locales');
 
-let server: { origin: string; close(): Promise<void> } | undefined;
-let origin = '';
+const storybook = serveStorybookForSpec();
 
-test.beforeAll(async () => {
-  server = await startStorybookServer();
-  origin = server.origin;
+test.beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
-
-test.afterAll(() => server?.close());
 
 /** Opens a language story and waits until its rows are rendered in that language. */
 async function openStory(page: Page, story: string, scheme: 'light' | 'dark', width: number, args = ''): Promise<void> {
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${origin}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}${args}`);
+  await page.goto(`${storybook.origin()}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}${args}`);
   await expect(page.locator('[data-id="kb40"]')).toBeVisible();
 }
 

@@ -11,12 +11,12 @@ import { conversionPickerStyles } from './store-conversion-picker.styles.ts';
 export const DEFAULT_OCR_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'pl', 'ar', 'he', 'ja', 'zh'];
 
 /**
- * @summary Chooses how one file type is stored: kept as is, or converted to a native kind the service allows.
- *
  * The choices come from the service's `importFormats` (the about resource, fetched once per `base-url` and
  * cached), or from the `importFormats` property, which needs no network. For images and PDFs converted to a
  * document, an OCR language select appears. Form-associated: its form value is the chosen native kind, or `''` to
  * keep the file as is.
+ *
+ * @summary Chooses how one file type is stored: kept as is, or converted to a native kind the service allows.
  *
  * @csspart base - The wrapper.
  * @csspart label - The label of the kind select.
@@ -56,6 +56,7 @@ export class StoreConversionPicker extends StoreElement {
   declare ocrLanguage: string;
   /** Form field name. */
   declare name: string;
+  /** Turns both selects off; a disabled `<fieldset>` around the picker sets it too. */
   declare disabled: boolean;
   /** Service base URL whose about resource lists the conversions. */
   declare baseUrl: string;
@@ -120,6 +121,7 @@ export class StoreConversionPicker extends StoreElement {
     this.value = '';
   }
 
+  /** Follows a disabled `<fieldset>` or form around the picker (called by the browser). */
   formDisabledCallback(disabled: boolean): void {
     this.disabled = disabled;
   }

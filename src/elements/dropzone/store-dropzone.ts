@@ -15,8 +15,6 @@ import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
 import { dropzoneStyles } from './store-dropzone.styles.ts';
 
 /**
- * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
- *
  * Keyboard: Tab reaches "Browse files" and "Browse folder" (Enter or Space opens the browser's chooser: the File
  * System Access picker where the browser has one, whose file handles let an upload resume after a reload without
  * choosing the file again; a file input elsewhere); Escape closes the list of refused files. Files are checked
@@ -26,6 +24,8 @@ import { dropzoneStyles } from './store-dropzone.styles.ts';
  * unless it is cancelled and when an `uploader` is set, each is handed to `uploader.add` (and each empty folder of a
  * drop to `uploader.addFolder`), into `parent-id` and the folders of its relative path, or straight into
  * `parent-id` with `flatten`.
+ *
+ * @summary Where files enter: drop files or whole folders, paste, or browse for files or a folder.
  *
  * @slot - Extra content shown under the buttons (a hint, an icon).
  *

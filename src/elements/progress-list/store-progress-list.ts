@@ -23,13 +23,13 @@ type RowsModule = typeof import('./rows.ts');
 const VIRTUALIZE_FROM = 200;
 
 /**
- * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
- *
  * Follows an `uploader`'s snapshots through a reactive controller. Past 200 rows the list is virtualized (only the
  * rows in view and a few either side are in the DOM), so 10,000 uploads stay smooth. Rows have one height, so the
  * list grows with them up to `--store-progress-list-max-height` either way. ↑/↓, Page Up/Down,
  * Home and End move focus between rows, scrolling a virtualized list to the row first. A polite live region announces starts, 25/50/75 % milestones, completions and failures — not every tick.
  * Controls fire the cancelable `store-task-action`; unless it is cancelled the element calls the uploader.
+ *
+ * @summary One row per upload: name, size, progress bar, speed, time left, state and its controls.
  *
  * @csspart base - The whole list.
  * @csspart header - The header: the summary line and the total progress bar.

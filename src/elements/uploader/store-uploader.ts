@@ -28,14 +28,14 @@ import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
 
 /**
- * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
- *
  * Combines `<store-dropzone>`, `<store-conversion-picker>` (one global switch, or one picker per file with
  * `conversion="per-file"`) and `<store-progress-list>`, lists uploads interrupted in an earlier page life for
  * resuming, and with `share` offers a "share with" step that grants access to every uploaded file in one batch.
  * Give it an `uploader` to share one between elements, or a `base-url` and it creates its own (the worker-based
  * uploader, loaded lazily). Form-associated: its value is the uploaded file IDs (one form entry each), and the form
  * cannot submit while uploads are pending.
+ *
+ * @summary The whole upload flow in one element: drop, choose conversions, watch progress, share, resume.
  *
  * @csspart base - The wrapper.
  * @csspart dropzone - The inner `<store-dropzone>`; its parts are re-exported under their own names (`browse-button`,
@@ -113,12 +113,13 @@ export class StoreUploader extends StoreElement {
   declare imageResize: ImageResizeOptions | undefined;
   /** `dedicated`: a created uploader runs in this page's own worker, not the site's shared one (`UploaderOptions.host`). */
   declare host: 'auto' | 'dedicated' | undefined;
-  /** Passed to the dropzone; `max-files` and `max-total-size` also count the files waiting for a conversion choice. */
+  /** File types accepted, as in `<input accept>` (passed to the dropzone): `.csv,image/*`. Empty accepts all. */
   declare accept: string;
-  declare maxFileSize: number;
-  declare minFileSize: number;
-  declare maxFiles: number;
-  declare maxTotalSize: number;
+  // The restrictions, passed to the dropzone; the counts include the files waiting for a conversion choice.
+  /** Largest accepted file in bytes; 0 means no limit. */ declare maxFileSize: number;
+  /** Smallest accepted file in bytes; 0 means no limit. */ declare minFileSize: number;
+  /** Most files accepted, counting those listed and those waiting for a conversion choice; 0 means no limit. */ declare maxFiles: number;
+  /** Most bytes accepted in total, counting those listed and those waiting; 0 means no limit. */ declare maxTotalSize: number;
   /**
    * Runs on each file that passed the restrictions, before it is listed or uploaded: `false` refuses it, a
    * `File`/`Blob` replaces it, `{ name, metadata, convertTo }` changes what is sent (its `convertTo` wins over the
@@ -199,12 +200,11 @@ export class StoreUploader extends StoreElement {
   /** The same without starting a load: what the element itself reads. */
   get #active(): Uploader | undefined { return this.uploader ?? this.#owned.current; }
 
-  // Form association, as a native control has it.
-  get form(): HTMLFormElement | null { return this.#internals.form; }
-  get validity(): ValidityState { return this.#internals.validity; }
-  get validationMessage(): string { return this.#internals.validationMessage; }
-  checkValidity(): boolean { return this.#internals.checkValidity(); }
-  reportValidity(): boolean { return this.#internals.reportValidity(); }
+  /** The form this element belongs to (form association, as a native control has it). */ get form(): HTMLFormElement | null { return this.#internals.form; }
+  /** Invalid (`customError`) while files upload or wait for a conversion choice. */ get validity(): ValidityState { return this.#internals.validity; }
+  /** Why the form cannot submit yet, in the page's language; `''` when valid. */ get validationMessage(): string { return this.#internals.validationMessage; }
+  /** `false` (and an `invalid` event) while uploads are pending. */ checkValidity(): boolean { return this.#internals.checkValidity(); }
+  /** As `checkValidity()`, and shows the message on the dropzone. */ reportValidity(): boolean { return this.#internals.reportValidity(); }
 
   override connectedCallback(): void {
     super.connectedCallback();
