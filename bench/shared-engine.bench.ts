@@ -109,8 +109,9 @@ interface Figures {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
-  for (const end = Date.now() + ms; !(await test()); await sleep(5)) if (Date.now() > end) throw new Error(`timed out: ${what}`);
+/** Polls `test` every `every` ms (5 for the proxy's counters, which cost nothing to read; more for the service). */
+async function until(test: () => boolean | Promise<boolean>, what: string, ms = 120_000, every = 5): Promise<void> {
+  for (const end = Date.now() + ms; !(await test()); await sleep(every)) if (Date.now() > end) throw new Error(`timed out: ${what}`);
 }
 
 const isData = (r: ProxiedRequest) => r.method === 'PUT' && r.url.includes('upload_id=');
@@ -186,7 +187,7 @@ async function navigationRun(site: Site, source: { path: string; md5: string }, 
     const arrivedAfterMark = () => proxy.requests.some((r) => isData(r) && r.arrivals.some((a) => a.at > mark));
     await until(() => performance.now() > mark + AFTER_MS && arrivedAfterMark(), 'bytes after the mark', 60_000);
     proxy.rate = undefined;
-    await until(async () => (await site.stored(name)) !== undefined, 'the file stored', 300_000);
+    await until(async () => (await site.stored(name)) !== undefined, 'the file stored', 300_000, 200);
     const file = await site.stored(name);
     if (file?.md5Checksum !== source.md5 || Number(file.size) !== SIZE) throw new Error(`${run}: stored other bytes: ${JSON.stringify(file)}`);
     const data = proxy.requests.filter(isData);
