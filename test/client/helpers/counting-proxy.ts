@@ -1,6 +1,7 @@
-// A real HTTP proxy in front of the service that counts the body bytes of every request it receives and forwards,
-// and can throttle how fast it reads them (so a page reload lands in the middle of an upload on loopback). A request
-// the client abandons mid-body is cut towards the service too, as a dropped connection would be.
+// A real HTTP proxy in front of the service that counts the body bytes of every request it receives and forwards
+// (and logs when each piece arrived, for the benches' gaps in the flow), and can throttle how fast it reads them (so
+// a page reload lands in the middle of an upload on loopback). A request the client abandons mid-body is cut towards
+// the service too, as a dropped connection would be.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +17,8 @@ export interface ProxiedRequest {
   /** True when the client went away before the whole body arrived. */
   cut: boolean;
   status?: number;
+  /** Each piece of body as it arrived: when (`performance.now()` of this process) and how many bytes. */
+  arrivals: { at: number; bytes: number }[];
 }
 
 export interface CountingProxy {
@@ -46,7 +49,7 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     });
   const proxy: CountingProxy = { url: '', requests: [], rate, arrived: wait(false), answered: wait(true), close: async () => undefined };
   const server: Server = createServer((req, res) => {
-    const entry: ProxiedRequest = { method: req.method ?? '', url: req.url ?? '', received: 0, forwarded: 0, cut: false };
+    const entry: ProxiedRequest = { method: req.method ?? '', url: req.url ?? '', received: 0, forwarded: 0, cut: false, arrivals: [] };
     proxy.requests.push(entry);
     notify();
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -60,6 +63,7 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     let ended = false;
     req.on('data', (chunk: Buffer) => {
       entry.received += chunk.length;
+      entry.arrivals.push({ at: performance.now(), bytes: chunk.length });
       out.write(chunk, () => (entry.forwarded += chunk.length));
       const limit = proxy.rate;
       if (limit) {
