@@ -24,6 +24,8 @@ async function mountUploader(hook: BeforeUpload | undefined, lang = 'en', upload
   );
   const el = wrapper.querySelector<StoreUploader>('store-uploader')!;
   await waitUntil(() => el.activeUploader, 'the uploader was not created');
+  // A page in another language renders once its words have loaded.
+  await waitUntil(() => zoneOf(el), 'the dropzone was not rendered');
   return el;
 }
 
