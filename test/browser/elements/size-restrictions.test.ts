@@ -93,7 +93,8 @@ describe('size restrictions', () => {
     const zone = el.shadowRoot!.querySelector('store-dropzone')!;
     uploader.pauseAll();
     await zone.addFiles(picked(makeFile('held.txt', 900)));
-    const task = uploader.task(uploader.snapshot.tasks[0]!.id)!;
+    // By name: the site's shared engine may list other pages' uploads too.
+    const task = uploader.task(uploader.snapshot.tasks.find((t) => t.name === 'held.txt')!.id)!;
     task.cancel();
     await task.done.catch(() => undefined);
     const rejected = nextEvent(zone, 'store-files-reject');
