@@ -64,5 +64,6 @@ export const EnglishRtlPage = inLanguage('en', en, 'rtl');
 export const AnyLanguage: StoryObj<{ lang: string }> = {
   args: { lang: 'ko' },
   argTypes: { lang: { control: 'select', options: [...BUILT_IN_LANGUAGES] } },
-  render: (args, context) => inLanguage(args.lang, undefined, languageDirection(args.lang)).render!(args, context),
+  // The direction follows the chosen language (the fixed stories set it through the toolbar's Direction).
+  render: (args, context) => html`<div dir=${languageDirection(args.lang)}>${inLanguage(args.lang, undefined).render!(args, context)}</div>`,
 };
