@@ -22,6 +22,10 @@ export async function uploadByteIdentical(page: Page, serviceUrl: string, name: 
   expect(stored.status).toBe(200);
   expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
   // The app's bundler (or the script tag) started the site's shared worker, not a fallback of the page's own.
-  const host = await page.evaluate(() => (document.querySelector('store-uploader') as unknown as { activeUploader?: { host?: string } } | null)?.activeUploader?.host);
+  const host = await page.evaluate(() => {
+    type WithUploader = { activeUploader?: { host?: string }; uploader?: { host?: string } };
+    const el = document.querySelector('store-uploader, store-dropzone, store-progress-list') as unknown as WithUploader | null;
+    return (el?.activeUploader ?? el?.uploader)?.host;
+  });
   expect(host).toBe('shared-extended');
 }
