@@ -355,8 +355,8 @@ export interface UploaderOptions {
   worker?: Worker | SharedWorker;
   /**
    * Where the engine runs. `'auto'` (default): one engine for every page and tab of the site in a module
-   * `SharedWorker` (kept alive across navigations and for a while after the last page closes where the browser
-   * supports `extendedLifetime`), else a worker of this page's own. `'dedicated'`: always a worker of this page's own,
+   * `SharedWorker`, kept alive across navigations and for a while after the last page closes, where the browser
+   * supports `extendedLifetime` (Chromium 148+); else a worker of this page's own. `'dedicated'`: always a worker of this page's own,
    * whose uploads stop with the page and resume on the next visit. `uploader.host` tells which one runs.
    */
   host?: 'auto' | 'dedicated';

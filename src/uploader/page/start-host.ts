@@ -100,6 +100,12 @@ function startSharedHost(given?: SharedWorker): StartedHost | undefined {
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
+  // Without `extendedLifetime` (Firefox, WebKit) a shared worker gives no upload a longer life than the page's own
+  // worker does, and Firefox's stalls resumable uploads (issue 20, open): the page's own worker serves there.
+  if (!extended && !given) {
+    worker.port.close();
+    return undefined;
+  }
   return {
     remote: wrap<UploadWorkerService>(worker.port),
     host: extended ? 'shared-extended' : 'shared',
