@@ -4,6 +4,7 @@ import { UploadEngine } from '../engine/engine.ts';
 import { NoPageAttached } from '../engine/no-page.ts';
 import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from '../ports.ts';
 import type { UploaderSettings } from '../settings.ts';
+import { withTimeout } from '../with-timeout.ts';
 import type { TaskSnapshot } from '../types.ts';
 import { isFinal } from '../task-state.ts';
 import type { JobEvent } from '../engine/upload-job.ts';
@@ -108,7 +109,7 @@ export class EngineHub {
     // The newest page first: it is the likeliest to be awake and signed in.
     for (const page of [...this.#pages.values()].reverse()) {
       try {
-        return await withTimeout(Promise.resolve(page.getAccessToken()), TOKEN_TIMEOUT_MS);
+        return await withTimeout(Promise.resolve(page.getAccessToken()), TOKEN_TIMEOUT_MS, () => new TokenTimeout(`no token within ${TOKEN_TIMEOUT_MS} ms`));
       } catch (error) {
         if (!(error instanceof TokenTimeout)) failure ??= error;
       }
@@ -124,9 +125,3 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TokenTimeout(`no token within ${ms} ms`)), ms);
-    promise.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
-}

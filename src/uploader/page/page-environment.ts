@@ -1,4 +1,5 @@
 import type { OnlinePort } from '../ports.ts';
+import { withTimeout } from '../with-timeout.ts';
 
 /**
  * What the main-thread uploader asks of the page around it: connectivity events, the page's own life (hidden,
@@ -65,9 +66,6 @@ export function requestPersistentStorage(): void {
 }
 
 /** Rejects when the worker does not answer in time (a wrong worker URL hangs silently). */
-export function withTimeout<T>(first: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
-    first.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
+export function workerAnswer<T>(first: Promise<T>): Promise<T> {
+  return withTimeout(first, WORKER_START_TIMEOUT_MS, () => new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`));
 }

@@ -7,7 +7,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { PageEvent } from '../host/engine-hub.ts';
 import type { TaskEvent } from '../host/event-batch.ts';
-import { withTimeout } from './page-environment.ts';
+import { workerAnswer } from './page-environment.ts';
 import type { UploaderSettings } from '../settings.ts';
 import { startWorker } from '../trusted-worker.ts';
 import type { TaskSnapshot, UploaderHost } from '../types.ts';
@@ -53,7 +53,7 @@ export async function connectEngine(
         { online: page.online, ...(pageLock && { pageLock }) },
       ),
     );
-    const attachment = await withTimeout(started ? Promise.race([first, started.failed]) : first);
+    const attachment = await workerAnswer(started ? Promise.race([first, started.failed]) : first);
     return { remote, ...(started && { started }), attachment };
   };
   if (options.service) return attach(options.service);
