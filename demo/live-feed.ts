@@ -5,7 +5,7 @@
  */
 import type { StoreClient } from '../src/client/index.ts';
 import { createWatcher, type Watcher } from '../src/client/watch.ts';
-import type { PushEvent } from '../src/client/relay-events.ts';
+import type { PushEvent } from '../src/client/index.ts';
 import { ChangeLog, type FeedChange } from './change-log.ts';
 
 const MAX_ITEMS = 50;

@@ -1,6 +1,6 @@
 /**
  * Builds everything the `store-upload-kit` package ships, fresh, into `packages/store-upload-kit/` (its `prepack`):
- * - `dist/lib/` — unbundled ES modules with types from `src/` (tsc; `src/testing/` left out), which keep
+ * - `dist/lib/` — unbundled ES modules with types from `src/` (tsc), which keep
  *   `new Worker(new URL('./worker.js', import.meta.url))` literal so the app's bundler re-bundles the worker;
  * - `dist/browser/` — the self-contained, minified script-tag bundle with its worker beside it (Vite);
  * - `custom-elements.json` — the manifest, its module paths pointing at the shipped `dist/lib` files.

@@ -1,5 +1,5 @@
 /** One task in every state the list shows, with one file of each kind: the rows every look-and-language story shares. */
-import type { SeedTask } from '../src/testing/scripted-uploader.ts';
+import type { SeedTask } from '../test/fixtures/scripted-uploader.ts';
 
 const MB = 1_000_000;
 

@@ -3,7 +3,7 @@ import { html } from 'lit';
 import { expect, waitFor } from 'storybook/test';
 import type { StoreDropzone } from '../src/elements/dropzone/store-dropzone.ts';
 import type { RejectedFile } from '../src/elements/events.ts';
-import { ScriptedUploader } from '../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../test/fixtures/scripted-uploader.ts';
 import { drawn, dropFiles, expectFocus, part, press, ready, record, shadow } from './play.ts';
 
 const meta: Meta = {

@@ -15,7 +15,7 @@ import { pl } from '../src/elements/i18n/pl.ts';
 import { pt } from '../src/elements/i18n/pt.ts';
 import { zh } from '../src/elements/i18n/zh.ts';
 import type { StoreProgressList } from '../src/elements/progress-list/store-progress-list.ts';
-import { ScriptedUploader } from '../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../test/fixtures/scripted-uploader.ts';
 import { BUILT_IN_LANGUAGES, languageDirection } from '../src/elements/index.ts';
 import { allStates } from './all-states.ts';
 import { drawn, part, ready, shadow } from './play.ts';

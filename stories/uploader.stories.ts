@@ -3,7 +3,7 @@ import { html } from 'lit';
 import { expect, userEvent, waitFor } from 'storybook/test';
 import type { ShareGrant, StoreEventDetails } from '../src/elements/events.ts';
 import type { StoreUploader } from '../src/elements/uploader/store-uploader.ts';
-import { ScriptedUploader, uploadScript } from '../src/testing/scripted-uploader.ts';
+import { ScriptedUploader, uploadScript } from '../test/fixtures/scripted-uploader.ts';
 import type { AddOptions } from '../src/uploader/types.ts';
 import { drawn, dropFiles, expectFocus, part, ready, record, settled, shadow } from './play.ts';
 

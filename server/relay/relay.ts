@@ -22,7 +22,7 @@ import {
   H_SVC_RESOURCE_URI,
   PUSH_STATES,
   isPushState,
-  type RelayEvent,
+  type PushEvent,
 } from 'store-upload-kit/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiter } from './rate-limit.ts';
@@ -92,7 +92,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function sseFrame(event: RelayEvent): string {
+function sseFrame(event: PushEvent): string {
   return `id: ${event.sequence}\nevent: ${event.state}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
@@ -205,7 +205,7 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
       res.write(`event: gap\ndata: ${JSON.stringify({ from: last + 1, to: oldest - 1 })}\n\n`);
     }
     for (const event of sub.events) if (event.sequence > last) res.write(sseFrame(event));
-    const listener = (event: RelayEvent): void => {
+    const listener = (event: PushEvent): void => {
       res.write(sseFrame(event));
     };
     sub.listeners.add(listener);

@@ -3,7 +3,7 @@
  * `Last-Event-ID` replay), duplicate suppression, and the live SSE listeners.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import type { RelayEvent } from 'store-upload-kit/protocol';
+import type { PushEvent } from 'store-upload-kit/protocol';
 
 
 /** What `POST /subscriptions` answers. */
@@ -25,8 +25,8 @@ export interface Subscription {
   readonly client: string;
   /** Last creation, stream open/close or accepted message (ms); idle expiry counts from here. */
   lastActive: number;
-  readonly events: RelayEvent[];
-  readonly listeners: Set<(event: RelayEvent) => void>;
+  readonly events: PushEvent[];
+  readonly listeners: Set<(event: PushEvent) => void>;
   nextSequence: number;
   /** `channelId \n messageNumber` of messages already taken, oldest first (Map keeps insertion order). */
   readonly seen: Map<string, true>;
@@ -124,12 +124,12 @@ export class SubscriptionStore {
    * Records a received message unless it is a duplicate by (channel id, message number); returns the new event or
    * undefined for a duplicate. Listeners hear it at once.
    */
-  accept(sub: Subscription, message: Omit<RelayEvent, 'sequence'>): RelayEvent | undefined {
+  accept(sub: Subscription, message: Omit<PushEvent, 'sequence'>): PushEvent | undefined {
     const key = `${message.channelId}\n${message.messageNumber}`;
     if (sub.seen.has(key)) return undefined;
     sub.seen.set(key, true);
     if (sub.seen.size > this.limits.dedupeSize) sub.seen.delete(sub.seen.keys().next().value!);
-    const event: RelayEvent = { sequence: sub.nextSequence++, ...message };
+    const event: PushEvent = { sequence: sub.nextSequence++, ...message };
     sub.lastActive = Date.now();
     sub.events.push(event);
     if (sub.events.length > this.limits.bufferSize) sub.events.shift();

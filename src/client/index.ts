@@ -10,4 +10,5 @@ export type { DownloadOptions, DownloadProgress } from './download.ts';
 export type * from './resources.ts';
 export { pathWithQuery, joinUrl } from './url.ts';
 export { createWatcher, type Watcher, type Watch, type WatcherOptions, type WatchClient, type ChannelInfo } from './watch.ts';
-export { openRelaySubscription, RelayError, PUSH_STATES, type PushEvent, type PushState, type RelaySubscription } from './relay-events.ts';
+export { openRelaySubscription, RelayError, type RelaySubscription } from './relay-events.ts';
+export { PUSH_STATES, type PushEvent, type PushState } from '../protocol/push.ts';

@@ -5,12 +5,7 @@
  * was missed.
  */
 
-import { PUSH_STATES, type PushState, type RelayEvent } from '../protocol/push.ts';
-
-export { PUSH_STATES, type PushState };
-
-/** One push event as the relay streams it (`src/protocol/push.ts`). */
-export type PushEvent<S extends PushState = PushState> = RelayEvent<S>;
+import { PUSH_STATES, type PushEvent } from '../protocol/push.ts';
 
 /** Sent by the relay when a reconnect came too late for its buffer: events `from`..`to` are lost. */
 export interface RelayGap {

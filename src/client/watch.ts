@@ -7,10 +7,9 @@
  */
 import { CHANGES_WATCH_PATH, CHANNELS_STOP_PATH, START_PAGE_TOKEN_PATH, fileWatchPath } from '../protocol/routes.ts';
 import type { RequestOptions } from './api-call.ts';
+import type { PushEvent, PushState } from '../protocol/push.ts';
 import {
   openRelaySubscription,
-  type PushEvent,
-  type PushState,
   type RelayGap,
   type RelayOptions,
   type RelaySubscription,

@@ -18,7 +18,7 @@ export function isPushState(value: string): value is PushState {
 export type ChangeType = 'content' | 'properties' | 'parents' | 'children' | 'permissions';
 
 /** One push message as the relay hands it to pages: the `data` of an SSE event whose `id` is `sequence`. */
-export interface RelayEvent<S extends PushState = PushState> {
+export interface PushEvent<S extends PushState = PushState> {
   /** Relay-assigned, rising per subscription; the SSE `id`. */
   sequence: number;
   channelId: string;

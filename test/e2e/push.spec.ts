@@ -8,7 +8,7 @@
  * The page trusts the relay's development CA by ignoring certificate errors (a developer trusts it once); the
  * service's trust is real: it verifies the relay through `trustCa` like any receiver.
  */
-import type { RelayEvent } from '../../src/protocol/push.ts';
+import type { PushEvent } from '../../src/protocol/push.ts';
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -26,7 +26,7 @@ const BOB = 'dev-token-bob';
 const FOLDER = 'application/vnd.svc-apps.folder';
 
 /** What the page's `EventSource` and watch listeners hand over (the relay's JSON). */
-type Received = RelayEvent;
+type Received = PushEvent;
 
 interface Channel {
   id: string;
@@ -39,7 +39,7 @@ interface Channel {
 const PAGE_ENTRY = `
 import { createStoreClient } from './src/client/index.ts';
 import { createWatcher } from './src/client/watch.ts';
-import { PUSH_STATES } from './src/client/relay-events.ts';
+import { PUSH_STATES } from './src/protocol/push.ts';
 
 const params = new URL(location.href).searchParams;
 const watches = new Map();

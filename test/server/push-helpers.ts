@@ -2,7 +2,7 @@
  * Helpers of the push tests: a relay subscription read as an event stream over real HTTPS, with a way to await
  * the events of one channel.
  */
-import type { RelayEvent } from '../../src/protocol/push.ts';
+import type { PushEvent } from '../../src/protocol/push.ts';
 import { request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
@@ -38,9 +38,9 @@ export interface TestSubscription {
   subscriptionId: string;
   address: string;
   token: string;
-  events: RelayEvent[];
+  events: PushEvent[];
   /** Resolves with the first `count` events of `channelId` (waiting for them as needed). */
-  take(channelId: string, count: number): Promise<RelayEvent[]>;
+  take(channelId: string, count: number): Promise<PushEvent[]>;
   close(): void;
 }
 
@@ -55,8 +55,8 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
     req.on('error', reject);
     req.end();
   });
-  const events: RelayEvent[] = [];
-  const waiters: Array<{ channelId: string; count: number; resolve: (e: RelayEvent[]) => void }> = [];
+  const events: PushEvent[] = [];
+  const waiters: Array<{ channelId: string; count: number; resolve: (e: PushEvent[]) => void }> = [];
   const check = (): void => {
     for (const w of [...waiters]) {
       const mine = events.filter((e) => e.channelId === w.channelId);
@@ -80,7 +80,7 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = /^data: (.*)$/m.exec(block);
-          if (data) events.push(JSON.parse(data[1]!) as RelayEvent);
+          if (data) events.push(JSON.parse(data[1]!) as PushEvent);
         }
         check();
       });

@@ -12,7 +12,7 @@ import { EventSource } from 'eventsource';
 import { startService, type ServiceHandle } from './helpers/service.ts';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
 import { createStoreClient, type StoreClient } from '../../src/client/index.ts';
-import type { PushEvent } from '../../src/client/relay-events.ts';
+import type { PushEvent } from '../../src/protocol/push.ts';
 import type { RequestOptions } from '../../src/client/api-call.ts';
 import { createWatcher, type WatchClient, type Watcher } from '../../src/client/watch.ts';
 import { fetchTrusting } from './push-helpers.ts';

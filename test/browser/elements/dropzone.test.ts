@@ -4,7 +4,7 @@ import { chooseFiles, makeFile as file, nextEvent as oneEvent } from './helpers.
 import '../../../src/elements/dropzone/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import { collectFromHandle } from '../../../src/elements/internal/walk-folders.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import type { AddOptions } from '../../../src/uploader/index.ts';
 
 

@@ -11,7 +11,7 @@ import { BUILT_IN_LANGUAGES } from '../../../src/elements/i18n/built-in-language
 import { languageDirection } from '../../../src/elements/i18n/direction.ts';
 import { plural } from '../../../src/elements/i18n/plural.ts';
 import type { StoreI18n } from '../../../src/elements/i18n/types.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { text } from './helpers.ts';
 
 const words = async (tag: string): Promise<StoreI18n> => {

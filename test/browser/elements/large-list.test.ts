@@ -12,8 +12,8 @@ import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzon
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { Uploader } from '../../../src/uploader/index.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
-import { manyTasks } from '../../../src/testing/many-tasks.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
+import { manyTasks } from '../../fixtures/many-tasks.ts';
 import { serviceUrl } from '../uploader/helpers.ts';
 import { watchMainThread, type MainThreadReport } from './long-tasks.ts';
 import './helpers.ts';

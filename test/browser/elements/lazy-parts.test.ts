@@ -7,8 +7,8 @@ import '../../../src/elements/progress-list/define.ts';
 import '../../../src/elements/uploader/define.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
-import { manyTasks } from '../../../src/testing/many-tasks.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
+import { manyTasks } from '../../fixtures/many-tasks.ts';
 import { serviceUrl, TOKEN } from '../uploader/helpers.ts';
 import { makeFile, text } from './helpers.ts';
 

@@ -11,7 +11,7 @@ import { builtInLanguage } from '../../../src/elements/i18n/languages.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
 const fetched = (module: RegExp) => performance.getEntriesByType('resource').filter((e) => module.test(new URL(e.name).pathname)).length;

@@ -2,8 +2,8 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/progress-list/define.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
-import { ScriptedUploader, uploadScript } from '../../../src/testing/scripted-uploader.ts';
-import { manyTasks } from '../../../src/testing/many-tasks.ts';
+import { ScriptedUploader, uploadScript } from '../../fixtures/scripted-uploader.ts';
+import { manyTasks } from '../../fixtures/many-tasks.ts';
 import { nextEvent, text } from './helpers.ts';
 
 const rows = (el: StoreProgressList): HTMLElement[] => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role="listitem"]')];

@@ -8,7 +8,7 @@ import '../../../src/elements/progress-list/define.ts';
 import '../../../src/elements/uploader/define.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { TOKEN, baseUrl, download, testUploaders } from '../uploader/helpers.ts';
 import { canvasImage, imageSize, withExifOrientation } from '../uploader/images.ts';
 import { text } from './helpers.ts';

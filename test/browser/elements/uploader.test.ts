@@ -4,7 +4,7 @@ import '../../../src/elements/uploader/define.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
 import type { StoreConversionPicker } from '../../../src/elements/conversion-picker/store-conversion-picker.ts';
 import type { ShareGrant } from '../../../src/elements/events.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { makeFile, nextEvent, text, chooseFiles as chooseInZone } from './helpers.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };

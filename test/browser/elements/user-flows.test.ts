@@ -8,7 +8,7 @@ import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzon
 import type { StoreProgressList } from '../../../src/elements/progress-list/store-progress-list.ts';
 import type { StoreConversionPicker } from '../../../src/elements/conversion-picker/store-conversion-picker.ts';
 import type { StoreEventName } from '../../../src/elements/events.ts';
-import { ScriptedUploader } from '../../../src/testing/scripted-uploader.ts';
+import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'] };
