@@ -1,6 +1,6 @@
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
 import { BATCH_MAX_CALLS, encodeBatchRequest, parseBatchResponse, batchResponsesById, type BatchRequestInit, type ParsedBatchResponse } from '../protocol/batch-codec.ts';
-import { H_AUTHORIZATION, H_CONTENT_TYPE } from '../protocol/headers.ts';
+import { H_AUTHORIZATION, H_CONTENT_TYPE, bearer } from '../protocol/headers.ts';
 import { multipartBoundary } from '../protocol/multipart.ts';
 import { utf8Decode } from '../protocol/multipart-text.ts';
 import { BATCH_PATH } from '../protocol/routes.ts';
@@ -75,7 +75,7 @@ async function sendGroup(
     const token = await ctx.tokens.get(refreshToken);
     response = await ctx.fetch(joinUrl(ctx.baseUrl, BATCH_PATH), {
       method: 'POST',
-      headers: { [H_CONTENT_TYPE]: encoded.contentType, [H_AUTHORIZATION]: `Bearer ${token}` },
+      headers: { [H_CONTENT_TYPE]: encoded.contentType, [H_AUTHORIZATION]: bearer(token) },
       body: encoded.body as Uint8Array<ArrayBuffer>,
       ...(ctx.signal && { signal: ctx.signal }),
     });

@@ -1,4 +1,4 @@
-import { H_AUTHORIZATION, H_CONTENT_TYPE } from '../protocol/headers.ts';
+import { H_AUTHORIZATION, H_CONTENT_TYPE, bearer } from '../protocol/headers.ts';
 import { encodeBody } from './encode-body.ts';
 import type { ApiCall, RequestOptions } from './api-call.ts';
 import { StoreError } from './store-error.ts';
@@ -26,14 +26,14 @@ export function connect(options: StoreClientOptions) {
       const headers: Record<string, string> = { ...(contentType && { [H_CONTENT_TYPE]: contentType }), ...opts.headers };
       if (!hasHeader(headers, H_AUTHORIZATION)) {
         sent = await tokens.get(attempt > 0, sent);
-        headers[H_AUTHORIZATION] = `Bearer ${sent}`;
+        headers[H_AUTHORIZATION] = bearer(sent);
       }
       let response: Response;
       try {
         response = await doFetch(url, { method, headers, ...(body !== undefined && { body }), ...(opts.signal && { signal: opts.signal }) });
       } catch (error) {
         if (opts.signal?.aborted) throw opts.signal.reason;
-        throw new StoreError(0, `Network error on ${method} ${path}: ${(error as Error).message}`);
+        throw StoreError.network(method, path, error);
       }
       if (response.status === 401 && attempt === 0 && sent !== undefined) {
         await response.body?.cancel();

@@ -1,6 +1,11 @@
 /** Header names used on the wire, lower-case as Node and `Headers` report them. */
 
 export const H_AUTHORIZATION = 'authorization';
+
+/** The `Authorization` value of a request made with an OAuth access token (spec §2). */
+export function bearer(token: string): string {
+  return `Bearer ${token}`;
+}
 export const H_CONTENT_TYPE = 'content-type';
 export const H_CONTENT_LENGTH = 'content-length';
 export const H_CONTENT_RANGE = 'content-range';

@@ -1,5 +1,5 @@
 import { StoreError } from '../../client/store-error.ts';
-import { H_CONTENT_TYPE } from '../../protocol/headers.ts';
+import { H_AUTHORIZATION, H_CONTENT_TYPE, bearer } from '../../protocol/headers.ts';
 import { encodeMultipartRelated } from '../../protocol/multipart-encode.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
 import { pathWithQuery, joinUrl } from '../../client/url.ts';
@@ -48,7 +48,7 @@ export class MultipartUpload implements UploadStrategy {
     try {
       response = await sendGuarded(
       ctx.http,
-      { method: update ? 'PATCH' : 'POST', url, headers: { [H_CONTENT_TYPE]: encoded.contentType, authorization: `Bearer ${token}` }, body: [body] },
+      { method: update ? 'PATCH' : 'POST', url, headers: { [H_CONTENT_TYPE]: encoded.contentType, [H_AUTHORIZATION]: bearer(token) }, body: [body] },
       { signal, stallTimeoutMs: ctx.stallTimeoutMs, ...answerWithin(ctx, !!input.options.convertTo, true), bodyLength: body.size, onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)) },
       );
     } catch (error) {

@@ -2,6 +2,7 @@ import { StoreError } from '../../client/store-error.ts';
 import { joinUrl, pathWithQuery } from '../../client/url.ts';
 import { formatChunkRange, formatStatusQuery, parseStoredRange } from '../../protocol/content-range.ts';
 import {
+  H_AUTHORIZATION,
   H_CONTENT_RANGE,
   H_CONTENT_TYPE,
   H_LOCATION,
@@ -10,6 +11,7 @@ import {
   H_UPLOAD_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
   STATUS_RESUME_INCOMPLETE,
+  bearer,
 } from '../../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
@@ -214,7 +216,7 @@ export class ResumableUpload implements UploadStrategy {
         method: update ? 'PATCH' : 'POST',
         url,
         headers: {
-          authorization: `Bearer ${token}`,
+          [H_AUTHORIZATION]: bearer(token),
           [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
           [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
           [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),

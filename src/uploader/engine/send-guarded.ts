@@ -46,7 +46,7 @@ export async function sendGuarded(http: HttpPort, request: HttpRequest, options:
     });
   } catch (error) {
     if (inner.signal.aborted) throw inner.signal.reason;
-    throw new StoreError(0, `Network error on ${request.method} ${request.url}: ${(error as Error)?.message ?? error}`);
+    throw StoreError.network(request.method, request.url, error);
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', forward);
