@@ -71,17 +71,17 @@ for (const offset of [1, 256 * KiB - 1, 256 * KiB + 1, 1536 * KiB]) {
   });
 }
 
+// The held request in these three is held far longer than any test runs, so the kit must give up on it however slow
+// the machine; the stall timeout is a margin the live requests after it never come near, even with both cores busy.
 test('a response delayed past stallTimeoutMs is a stall: status query, then the upload resumes', async () => {
-  await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 4000 }, times: 1, skip: 1 });
-  const { name, id } = await upload({ ...CHUNKED, stallTimeoutMs: 1000 }, MiB);
+  await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 600_000 }, times: 1, skip: 1 });
+  const { name, id } = await upload({ ...CHUNKED, stallTimeoutMs: 4000 }, MiB);
   await h.expectStoredOnce(name, await h.outcome(id));
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
 });
 
 test('a whole-file PUT whose answer stalls past stallTimeoutMs: status query, resume, one byte-identical file', async () => {
-  // The first PUT is held far longer than the test runs, so the kit must give up on it whatever the machine's pace;
-  // should it wake, the service drops it (a newer request for the session arrived). The stall timeout is a margin
-  // the live requests after it never come near, even on a loaded machine (they take well under a second).
+  // Should the held PUT wake, the service drops it: a newer request for the session arrived.
   await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 600_000 }, times: 1 });
   const { name, id } = await upload({ resumableThreshold: 0, stallTimeoutMs: 4000 }, 8 * MiB + 9);
   await h.expectStoredOnce(name, await h.outcome(id));
@@ -89,8 +89,8 @@ test('a whole-file PUT whose answer stalls past stallTimeoutMs: status query, re
 });
 
 test('a multipart create answered too late is retried with the same pre-generated ID: one file, no duplicate', async () => {
-  await addFault(service, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: 2500 }, times: 1 });
-  const { name, id } = await upload({ stallTimeoutMs: 500 }, 200 * KiB);
+  await addFault(service, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: 600_000 }, times: 1 });
+  const { name, id } = await upload({ stallTimeoutMs: 4000 }, 200 * KiB);
   await h.expectStoredOnce(name, await h.outcome(id));
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
 });
