@@ -29,6 +29,7 @@ let dir: string;
 const page = (title: string, other: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
 <nav><a href="/${other}.html">${other}</a></nav><h1>${title}</h1>
 <store-uploader base-url="PROXY" token="${TOKEN}"></store-uploader>
+<script>addEventListener('pageshow', (e) => { window.restoredFromBfcache = e.persisted; });</script>
 <script type="module" src="/kit/store-upload-kit-elements.js"></script>
 </body></html>`;
 
@@ -36,9 +37,12 @@ test.beforeAll(async () => {
   service = await startService();
   proxy = await startCountingProxy(service.url);
   site = await startBundleServer((_req, res, path) => {
-    const name = /^\/(a|b)\.html$/.exec(path)?.[1];
+    const name = /^\/(a|b|c|d)\.html$/.exec(path)?.[1];
     if (!name) return false;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page(`page ${name}`, name === 'a' ? 'b' : 'a').replace('PROXY', proxy.url));
+    // c and d may be kept in the back/forward cache (no `no-store`), a and b never.
+    const cache = name === 'a' || name === 'b' ? { 'cache-control': 'no-store' } : {};
+    const other = { a: 'b', b: 'a', c: 'd', d: 'c' }[name]!;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cache }).end(page(`page ${name}`, other).replace('PROXY', proxy.url));
     return true;
   });
   dir = mkdtempSync(join(tmpdir(), 'shared-engine-'));
@@ -172,6 +176,35 @@ test('the same file chosen in two tabs at once is uploaded once, and both tabs s
     await expect.poll(async () => (await taskIn(p, file.name)).state, { timeout: 30_000 }).toBe('done');
     await expect(p.getByRole('listitem').filter({ hasText: file.name })).toHaveCount(1);
   }
+  expect(proxy.requests.filter((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'))).toHaveLength(1);
+});
+
+test('back to the page the file was chosen on (history, the back/forward cache where it applies): it shows the upload live, and its pause and resume work', async ({ context }) => {
+  proxy.requests.length = 0;
+  const file = fileOnDisk(25);
+  const c = await context.newPage();
+  await c.goto(`${site.origin}/c.html`);
+  await choose(c, file.path);
+  await untilReceived(0.2 * SIZE);
+  await c.goto(`${site.origin}/d.html`);
+  await expect(c.getByRole('listitem').filter({ hasText: file.name })).toBeVisible({ timeout: 30_000 });
+  await c.goBack();
+  await expect(c.getByRole('heading', { name: 'page c' })).toBeVisible();
+  // Chromium keeps no page that holds a Web Lock in the cache: either way the page must catch up with what runs.
+  const restored = await c.evaluate(() => (window as unknown as { restoredFromBfcache?: boolean }).restoredFromBfcache);
+  test.info().annotations.push({ type: 'back/forward cache', description: restored ? 'restored from the cache' : 'loaded again' });
+  const row = c.getByRole('listitem').filter({ hasText: file.name });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  const before = (await taskIn(c, file.name)).sent ?? 0;
+  await expect.poll(async () => (await taskIn(c, file.name)).sent ?? 0, { timeout: 30_000 }).toBeGreaterThan(before);
+
+  await row.getByRole('button', { name: /pause/i }).click();
+  await expect.poll(async () => (await taskIn(c, file.name)).state, { timeout: 30_000 }).toBe('paused');
+  proxy.rate = undefined;
+  await row.getByRole('button', { name: /resume/i }).click();
+  await storedOnce(file.name, file.md5);
+  await expect.poll(async () => (await taskIn(c, file.name)).state, { timeout: 30_000 }).toBe('done');
+  // One session: the pause kept what the service had, and the resume went on from it.
   expect(proxy.requests.filter((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'))).toHaveLength(1);
 });
 
