@@ -4,7 +4,7 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../internal/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
-import { addOptionsOf, throughHook, watchRefusal } from '../internal/before-upload.ts';
+import { addOptionsOf, throughHook, watchRefusal } from '../internal/picked-files.ts';
 import { countAdded } from '../internal/count-added.ts';
 import { loadedIntake, loadIntake, preloadIntake } from '../internal/lazy-intake.ts';
 import { uploadTarget } from '../internal/upload-target.ts';

@@ -1,5 +1,5 @@
 import type { PickedFile, RejectedFile } from '../events.ts';
-import { addOptionsOf, watchRefusal } from '../internal/before-upload.ts';
+import { addOptionsOf, watchRefusal } from '../internal/picked-files.ts';
 import { DOCUMENT_MIME } from '../../protocol/index.ts';
 import type { Uploader } from '../../uploader/index.ts';
 import { isOcrSource } from '../conversion-picker/import-formats.ts';

@@ -1,8 +1,9 @@
 /**
- * The elements' side of `beforeUpload`: the hook runs on each picked file after the restrictions (its runner loads
- * on first use), and what it refuses joins the restrictions' refusals (same list, same `store-files-reject` event).
- * A refusal by the uploader's own hook (`createUploader({ beforeUpload })`) arrives later, through the task's
- * `done`, and is reported the same way.
+ * Picked files on their way from an element to the uploader: the element's `beforeUpload` hook runs on each after
+ * the restrictions, before `store-files-add` (the one runner, `uploader/page/before-upload.ts`, loads on first use),
+ * and what it refuses joins the restrictions' refusals (same list, same `store-files-reject` event). A refusal by
+ * the uploader's own hook (`createUploader({ beforeUpload })`) arrives later, through the task's `done`, and is
+ * reported the same way.
  */
 import type { PickedFile, RejectedFile } from '../events.ts';
 import type { AddOptions, BeforeUpload, UploadTask } from '../../uploader/index.ts';
