@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * The sources say `new URL('./worker.js', import.meta.url)` (the name the file has once compiled, which bundlers of
  * the npm package resolve); in this build the file is still `worker.ts`.
  */
-function jsToTs(): Plugin {
+export function jsToTs(): Plugin {
   return {
     name: 'store-upload-kit:js-to-ts',
     enforce: 'pre',

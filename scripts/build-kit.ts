@@ -3,12 +3,14 @@
  * - `dist/lib/` — unbundled ES modules with types from `src/` (tsc), which keep
  *   `new Worker(new URL('./worker.js', import.meta.url))` literal so the app's bundler re-bundles the worker;
  * - `dist/browser/` — the self-contained, minified script-tag bundle with its worker beside it (Vite);
+ * - `dist/workers/<version>/` — the worker entries under stable names, for apps that copy them (`build-workers.ts`);
  * - `custom-elements.json` — the manifest, its module paths pointing at the shipped `dist/lib` files.
  * A stale `dist/` is removed first, so a publisher can never ship an old copy.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildWorkers } from './build-workers.ts';
 import { minifyCssLiterals } from './css-literals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,6 +33,7 @@ for (const entry of readdirSync(join(PKG, 'dist/lib'), { recursive: true, withFi
   if (fixed !== code) writeFileSync(file, fixed);
 }
 run(bin('vite'), ['build', '--logLevel', 'error', '--outDir', join(PKG, 'dist/browser')]);
+await buildWorkers(ROOT, PKG);
 run(bin('cem'), ['analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', 'packages/store-upload-kit']);
 
 // The analyzer reads the TypeScript sources; the package ships their compiled modules under dist/lib.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the packages from the outside, as their users get them: packs both (each prepack builds what it ships),
 # checks the tarballs with publint and @arethetypeswrong/cli, installs them into the fixture apps of
-# test/consumers in a temporary folder (never resolving to this workspace), typechecks each app in strict mode,
+# test/consumers in a temporary folder (never resolving to this workspace) and the service tarball into a folder
+# beside them, typechecks each app in strict mode,
 # builds it with its own toolchain, and uploads a file from each in headless Chromium (test/consumers/*.spec.ts).
 # The frameworks' apps (Next.js, Nuxt, Angular, SvelteKit) share the one install and build side by side; each step
 # prints how long it took.
@@ -29,14 +30,23 @@ npx publint "$service" --strict
 npx attw "$kit" --profile esm-only
 npx attw "$service" --profile esm-only
 
-echo "== install the tarballs into the fixture apps"
-rm -rf "$work/apps"
+echo "== install the tarballs: the kit into the fixture apps, the service into a folder of its own, side by side"
+rm -rf "$work/apps" "$work/service"
 cp -r test/consumers/apps "$work/apps"
 cp test/consumers/package.json "$work/package.json"
+mkdir "$work/service"
 cd "$work"
 # A reused CONSUMERS_DIR must not keep the last run's kit: npm would take the lock's copy of the same version.
 rm -rf package-lock.json node_modules/store-upload-kit node_modules/@store-upload-kit
-npm pkg set "dependencies.store-upload-kit=file:${kit}" "devDependencies.@store-upload-kit/service=file:${service}"
+npm pkg set "dependencies.store-upload-kit=file:${kit}"
+# The service, as a test setup installs it beside an app: its install is mostly better-sqlite3's build from source
+# (one core for a minute or more), the apps' mostly downloads, so they run at once (one npm cache serves both). Its
+# dependency on the kit resolves to the same tarball.
+echo '{ "private": true }' > service/package.json
+(cd service && npm pkg set "dependencies.@store-upload-kit/service=file:${service}" "dependencies.store-upload-kit=file:${kit}")
+install_service() { cd service && timed "npm install (the service)" npm install --no-audit --no-fund --loglevel=error; }
+( set -e; install_service ) > install-service.log 2>&1 &
+service_install=$!
 timed "npm install (every fixture app)" npm install --no-audit --no-fund --loglevel=error
 echo "   node_modules: $(du -s --apparent-size -m node_modules | cut -f1) MB of files"
 # Installed from the tarball, not linked to the workspace.
@@ -51,7 +61,9 @@ export NEXT_TELEMETRY_DISABLED=1 NUXT_TELEMETRY_DISABLED=1 NG_CLI_ANALYTICS=fals
 frameworks=(next nuxt angular sveltekit)
 build_next() { cd apps/next && timed "next build" ../../node_modules/.bin/next build; }
 build_nuxt() { cd apps/nuxt && timed "nuxi typecheck" ../../node_modules/.bin/nuxi typecheck && timed "nuxi build" ../../node_modules/.bin/nuxi build; }
-build_angular() { cd apps/angular && timed "ng build (strict templates)" ../../node_modules/.bin/ng build; }
+# Angular copies assets only from inside its workspace: the app's `node_modules` is a link to the shared install, so
+# angular.json names the kit's workers as an app of its own would (`node_modules/store-upload-kit/dist/workers`).
+build_angular() { cd apps/angular && ln -sfn ../../node_modules node_modules && timed "ng build (strict templates)" ../../node_modules/.bin/ng build; }
 build_sveltekit() {
   cd apps/sveltekit && ../../node_modules/.bin/svelte-kit sync
   timed "svelte-check" ../../node_modules/.bin/svelte-check --tsconfig ./tsconfig.json --fail-on-warnings
@@ -73,6 +85,9 @@ for app in "${frameworks[@]}"; do
 done
 test ${#failed[@]} -eq 0
 mkdir -p vendor && rm -rf vendor/store-upload-kit && cp -r node_modules/store-upload-kit/dist/browser vendor/store-upload-kit
+
+if wait "$service_install"; then grep '^   ' install-service.log; else echo "-- the service's install failed:"; cat install-service.log; exit 1; fi
+echo "   service/node_modules: $(du -s --apparent-size -m service/node_modules | cut -f1) MB of files"
 
 echo "== upload from each app in Chromium"
 cd "$root"

@@ -26,6 +26,7 @@ export interface StoreElementProperties {
     | 'concurrency'
     | 'chunkSize'
     | 'resumableThreshold'
+    | 'workerBase'
     | 'accept'
     | 'maxFileSize'
     | 'minFileSize'

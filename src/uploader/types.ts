@@ -354,6 +354,13 @@ export interface UploaderOptions {
    */
   worker?: Worker | SharedWorker;
   /**
+   * Where the app serves its copy of the package's `dist/workers/` folder (a URL, relative to the page's base URL),
+   * when its bundler leaves the kit's worker URLs alone (Angular's application builder): the uploader then starts
+   * `<workerBase>/<kit version>/shared-worker.js` (or `worker.js`) instead. The version folder keeps two kit versions
+   * on one site apart: each has its own shared worker.
+   */
+  workerBase?: string | URL;
+  /**
    * Where the engine runs. `'auto'` (default): one engine for every page and tab of the site in a module
    * `SharedWorker`, kept alive across navigations and for a while after the last page closes, where the browser
    * supports `extendedLifetime` (Chromium 148+); else a worker of this page's own. `'dedicated'`: always a worker of this page's own,

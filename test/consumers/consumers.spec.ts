@@ -3,7 +3,7 @@
  * uploads a file in Chromium to a `store-service` started from the installed `@store-upload-kit/service` tarball;
  * the stored bytes must be the ones chosen.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -39,19 +39,11 @@ test.afterAll(async () => {
   await new Promise<void>((done) => site?.close(() => done()));
 });
 
-/**
- * Angular's application builder (21.2) bundles `new Worker(new URL(…, import.meta.url))` only in the app's own
- * TypeScript, not in a dependency: its output keeps the kit's `./worker.js` URL and has no such file, so the
- * uploader cannot start there. Its build (strict templates) and the element's rendering are still checked.
- */
-const ANGULAR_WORKER = "Angular's builder does not bundle a dependency's module worker: the uploader's worker.js is missing from its output";
-
-const APPS: { name: string; page: string; skip?: string }[] = [
+const APPS: { name: string; page: string }[] = [
   { name: 'vanilla TypeScript + Vite', page: 'apps/vanilla/dist/index.html' },
   { name: 'React + Vite', page: 'apps/react/dist/index.html' },
   { name: 'Vue + Vite', page: 'apps/vue/dist/index.html' },
   { name: 'webpack 5', page: 'apps/webpack/index.html' },
-  { name: 'Angular (standalone component, strict templates)', page: 'apps/angular/dist/browser/index.html', skip: ANGULAR_WORKER },
   { name: 'plain page, script tag from the package', page: 'apps/script-tag/index.html' },
   { name: 'plain page, script tag from a static copy', page: 'apps/script-tag/static-copy.html' },
   { name: 'plain page, elements-only script tag', page: 'apps/script-tag/elements.html' },
@@ -59,7 +51,6 @@ const APPS: { name: string; page: string; skip?: string }[] = [
 
 for (const app of APPS) {
   test(`${app.name}: a chosen file is stored byte-identical`, async ({ page }) => {
-    test.skip(app.skip !== undefined, app.skip);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${siteUrl}/${app.page}?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}`);
@@ -68,14 +59,33 @@ for (const app of APPS) {
   });
 }
 
-test('Angular (standalone component, strict templates): the element renders with its bound properties', async ({ page }) => {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${siteUrl}/apps/angular/dist/browser/index.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}`);
-  await expect(page.locator('store-uploader store-dropzone')).toBeVisible();
-  expect(await page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl)).toBe(serviceUrl);
-  expect(errors).toEqual([]);
-});
+/**
+ * Angular's application builder (esbuild) leaves a dependency's `new Worker(new URL(…, import.meta.url))` alone, so
+ * the app copies the package's `dist/workers/` with an `assets` glob (angular.json) and names the copy in
+ * `worker-base`: the worker scripts come from that copy, in the kit version's folder, in the site's shared worker and
+ * in the page's own (`?host=dedicated`, which also starts the MD5 hash worker beside it).
+ */
+for (const [host, scripts] of [
+  ['shared-extended', [/^shared-worker\.js$/]],
+  ['dedicated', [/^worker\.js$/, /^assets\/hash-worker-[\w-]+\.js$/]],
+] as const) {
+  test(`Angular (standalone component, strict templates, ${host} worker): a chosen file is stored byte-identical`, async ({ page }) => {
+    const { version } = JSON.parse(readFileSync(join(DIR, 'node_modules/store-upload-kit/package.json'), 'utf8')) as { version: string };
+    const fetched: string[] = [];
+    page.context().on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const mode = host === 'dedicated' ? '&host=dedicated' : '';
+    await page.goto(`${siteUrl}/apps/angular/dist/browser/index.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}${mode}`);
+    await expect(page.locator('store-uploader store-dropzone')).toBeVisible();
+    expect(await page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl)).toBe(serviceUrl);
+    await uploadByteIdentical(page, serviceUrl, `Angular ${host}`, host);
+    const copy = `/apps/angular/dist/browser/store-upload-kit/${version}/`;
+    const fromCopy = fetched.filter((path) => path.startsWith(copy)).map((path) => path.slice(copy.length));
+    for (const script of scripts) expect(fromCopy.some((path) => script.test(path)), `${script} in ${copy}: ${fromCopy.join(', ')}`).toBe(true);
+    expect(errors).toEqual([]);
+  });
+}
 
 test('plain page, elements-only script tag: only the elements load until someone is about to upload', async ({ page }) => {
   const scripts: string[] = [];

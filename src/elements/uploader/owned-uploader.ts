@@ -12,6 +12,7 @@ export interface OwnedUploaderSettings {
   resumableThreshold: number | undefined;
   imageResize: ImageResizeOptions | undefined;
   host: 'auto' | 'dedicated' | undefined;
+  workerBase: string | undefined;
 }
 
 /**
@@ -88,7 +89,7 @@ export class OwnedUploader {
     const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
-    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host } = this.host.settings;
+    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase } = this.host.settings;
     this.#uploader = createUploader({
       baseUrl,
       getAccessToken: this.host.getAccessToken,
@@ -98,6 +99,7 @@ export class OwnedUploader {
       ...(Number.isFinite(resumableThreshold) ? { resumableThreshold } : {}),
       ...(imageResize ? { imageResize } : {}),
       ...(host === 'dedicated' ? { host } : {}),
+      ...(workerBase ? { workerBase } : {}),
     });
     this.host.created(this.#uploader);
   }

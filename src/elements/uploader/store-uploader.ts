@@ -77,6 +77,7 @@ export class StoreUploader extends StoreElement {
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
     imageResize: { attribute: 'image-resize', converter: imageResizeAttribute },
     host: {},
+    workerBase: { attribute: 'worker-base' },
     accept: {},
     maxFileSize: { type: Number, attribute: 'max-file-size' },
     minFileSize: { type: Number, attribute: 'min-file-size' },
@@ -113,6 +114,7 @@ export class StoreUploader extends StoreElement {
   declare imageResize: ImageResizeOptions | undefined;
   /** `dedicated`: a created uploader runs in this page's own worker, not the site's shared one (`UploaderOptions.host`). */
   declare host: 'auto' | 'dedicated' | undefined;
+  /** Where the app serves its copy of the package's `dist/workers/` (`UploaderOptions.workerBase`). */ declare workerBase: string | undefined;
   /** File types accepted, as in `<input accept>` (passed to the dropzone): `.csv,image/*`. Empty accepts all. */
   declare accept: string;
   // The restrictions, passed to the dropzone; the counts include the files waiting for a conversion choice.

@@ -7,6 +7,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { PageEvent } from '../host/engine-hub.ts';
 import type { TaskEvent } from '../host/event-batch.ts';
+import { copiedWorkerUrl } from './copied-workers.ts';
 import { workerAnswer } from './page-environment.ts';
 import type { UploaderSettings } from '../settings.ts';
 import { startWorker } from '../trusted-worker.ts';
@@ -38,7 +39,7 @@ export interface EngineLink {
  * one cannot start or answer (unless the app said which: `host: 'dedicated'`, a `worker`, or an in-page `service`).
  */
 export async function connectEngine(
-  options: { host?: 'auto' | 'dedicated'; worker?: Worker | SharedWorker; service?: Remote<UploadWorkerService> | UploadWorkerService },
+  options: { host?: 'auto' | 'dedicated'; worker?: Worker | SharedWorker; workerBase?: string | URL; service?: Remote<UploadWorkerService> | UploadWorkerService },
   settings: UploaderSettings,
   page: PageSide,
 ): Promise<EngineLink> {
@@ -58,7 +59,8 @@ export async function connectEngine(
   };
   if (options.service) return attach(options.service);
   const given = options.worker;
-  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given as SharedWorker | undefined);
+  const base = options.workerBase;
+  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given as SharedWorker | undefined, base);
   if (shared) {
     try {
       return await attach(shared.remote, shared);
@@ -67,7 +69,7 @@ export async function connectEngine(
       if (given) throw error;
     }
   }
-  const dedicated = startDedicatedHost(given as Worker | undefined);
+  const dedicated = startDedicatedHost(given as Worker | undefined, base);
   return attach(dedicated.remote, dedicated);
 }
 
@@ -82,8 +84,11 @@ export interface StartedHost {
   end(): void;
 }
 
-/** Starts the site's shared worker; `undefined` where there is none or it cannot start here. */
-function startSharedHost(given?: SharedWorker): StartedHost | undefined {
+/**
+ * Starts the site's shared worker (from the app's copy of the kit's workers when it names one, `base`); `undefined`
+ * where there is none or it cannot start here.
+ */
+function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost | undefined {
   if (!given && typeof SharedWorker !== 'function') return undefined;
   let extended = false;
   let worker: SharedWorker;
@@ -91,7 +96,9 @@ function startSharedHost(given?: SharedWorker): StartedHost | undefined {
     worker =
       given ??
       startWorker(
-        () => new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), { type: 'module', name: 'store-upload-kit', extendedLifetime: true } as WorkerOptions),
+        base
+          ? () => new SharedWorker(copiedWorkerUrl(base, 'shared-worker.js'), { type: 'module', name: SHARED_WORKER_NAME, extendedLifetime: true } as WorkerOptions)
+          : () => new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), { type: 'module', name: 'store-upload-kit', extendedLifetime: true } as WorkerOptions),
         'SharedWorker',
         // Dictionary members the browser knows are read when the options are converted: reading this one means the
         // worker will outlive the page. The literal above stays as bundlers need it.
@@ -114,9 +121,15 @@ function startSharedHost(given?: SharedWorker): StartedHost | undefined {
   };
 }
 
-/** Starts a worker of this page's own. */
-function startDedicatedHost(given?: Worker): StartedHost {
-  const worker = given ?? startWorker(() => new Worker(new URL('../host/worker.js', import.meta.url), { type: 'module' }));
+/** Starts a worker of this page's own (from the app's copy of the kit's workers when it names one, `base`). */
+function startDedicatedHost(given?: Worker, base?: string | URL): StartedHost {
+  const worker =
+    given ??
+    startWorker(
+      base
+        ? () => new Worker(copiedWorkerUrl(base, 'worker.js'), { type: 'module' })
+        : () => new Worker(new URL('../host/worker.js', import.meta.url), { type: 'module' }),
+    );
   return { remote: wrap<UploadWorkerService>(worker), host: 'dedicated', failed: failureOf(worker), end: () => worker.terminate() };
 }
 

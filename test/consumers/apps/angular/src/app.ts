@@ -1,7 +1,8 @@
 // A standalone Angular component using the elements under strict templates. `CUSTOM_ELEMENTS_SCHEMA` lets the
 // template name them; Angular's template checker types what it can from the DOM's own maps, which the kit extends:
 // the `#uploader` reference is a `StoreUploader` (HTMLElementTagNameMap) and each `store-*` event's `$event` is its
-// typed CustomEvent (HTMLElementEventMap).
+// typed CustomEvent (HTMLElementEventMap). Angular's builder does not bundle a dependency's workers: angular.json
+// copies the package's `dist/workers/` to `store-upload-kit/` of the site, and `worker-base` points the uploader there.
 import { Component, CUSTOM_ELEMENTS_SCHEMA, signal } from '@angular/core';
 import type { RejectedFile } from 'store-upload-kit/elements';
 import 'store-upload-kit/elements';
@@ -18,6 +19,8 @@ const query = new URLSearchParams(location.search);
         #uploader
         [baseUrl]="serviceUrl"
         [token]="token"
+        [host]="host"
+        worker-base="store-upload-kit/"
         (change)="ids.set(uploader.value)"
         (store-files-reject)="rejected.set($event.detail.files)"
       ></store-uploader>
@@ -31,6 +34,8 @@ const query = new URLSearchParams(location.search);
 export class App {
   protected readonly serviceUrl = query.get('service') ?? 'http://127.0.0.1:8080';
   protected readonly token = query.get('token') ?? 'dev-token-alice';
+  /** `?host=dedicated`: the page's own worker, as in browsers without `extendedLifetime` (the suite tries both). */
+  protected readonly host = query.get('host') === 'dedicated' ? 'dedicated' : 'auto';
   protected readonly ids = signal<readonly string[]>([]);
   protected readonly rejected = signal<RejectedFile[]>([]);
 
