@@ -5,7 +5,7 @@ import type { SeedTask } from './scripted-uploader.ts';
 export function manyTasks(count: number): SeedTask[] {
   const states: TaskState[] = ['done', 'uploading', 'queued', 'paused', 'done', 'failed', 'uploading', 'done'];
   return Array.from({ length: count }, (_, i) => {
-    const state = states[i % states.length]!;
+    const state = states[i % states.length];
     const total = 1_000 + ((i * 7919) % 9_000_000);
     const sent = state === 'done' ? total : state === 'queued' ? 0 : Math.round(total * ((i % 10) / 10));
     return {
