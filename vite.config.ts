@@ -19,7 +19,7 @@ export function jsToTs(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer || !source.startsWith('.') || !source.endsWith('.js')) return null;
-      const js = resolve(dirname(importer.split('?')[0]!), source);
+      const js = resolve(dirname(importer.split('?')[0]), source);
       const ts = js.slice(0, -3) + '.ts';
       return !existsSync(js) && existsSync(ts) ? ts : null;
     },

@@ -64,12 +64,12 @@ async function batched(svc: ServiceHandle, fileId: string, round: number): Promi
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length % 2 ? (s[mid]) : ((s[mid - 1]) + (s[mid])) / 2;
 }
 
 /** Runs the batch benchmark. */
 export default async function batchBench(): Promise<BenchResult> {
-  const loadBefore = loadavg()[0] as number;
+  const loadBefore = loadavg()[0];
   const svc = await startService();
   try {
     // Warm-up: JIT, SQLite statement cache, keep-alive socket. The figures are of a service that has been running:
@@ -98,12 +98,12 @@ export default async function batchBench(): Promise<BenchResult> {
     const ratio = Math.round((seqMs / batMs) * 100) / 100;
     // Reported beside the target figure because other work on the 2 shared cores lands on single rounds: the two
     // modes of a round run back to back (median of the per-round ratios), and the least disturbed round of each.
-    const perRound = Math.round(median(seq.map((s, i) => s / (bat[i] as number))) * 100) / 100;
+    const perRound = Math.round(median(seq.map((s, i) => s / (bat[i]))) * 100) / 100;
     const bestOf = Math.round((Math.min(...seq) / Math.min(...bat)) * 100) / 100;
     // The service is one event loop, so 100 inner calls cost 100 calls' CPU however concurrently they run; the
     // factor over the slowest single call says how far the batch is from the ideal of "as slow as one call".
     const overSlowest = Math.round((batMs / slowestSingleMs) * 10) / 10;
-    const load = [loadBefore, loadavg()[0] as number].map((x) => Math.round(x * 100) / 100);
+    const load = [loadBefore, loadavg()[0]].map((x) => Math.round(x * 100) / 100);
     console.error(
       `batch: ${CALLS} permission creates — sequential ${seqMs.toFixed(1)} ms, batch ${batMs.toFixed(1)} ms, ratio ${ratio} (per round ${perRound}, best ${bestOf}) ` +
         `(rounds: sequential ${seq.map((x) => x.toFixed(0)).join('/')} ms, batch ${bat.map((x) => x.toFixed(0)).join('/')} ms; load ${load.join(' → ')})`,

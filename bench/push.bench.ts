@@ -20,7 +20,7 @@ const LATENCY_TARGET_MS = 1000;
 const THROUGHPUT_TARGET = 100;
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function api(svc: ServiceHandle, method: string, path: string, body?: object): Promise<any> {

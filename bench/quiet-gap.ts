@@ -10,8 +10,8 @@ export function longestQuiet(times: readonly number[], from: number, to: number)
   let clipped = 0;
   let whole = 0;
   for (let i = 0; i <= sorted.length; i++) {
-    const start = i === 0 ? -Infinity : sorted[i - 1]!;
-    const end = i === sorted.length ? Infinity : sorted[i]!;
+    const start = i === 0 ? -Infinity : sorted[i - 1];
+    const end = i === sorted.length ? Infinity : sorted[i];
     if (end < from || start > to) continue;
     const inside = Math.min(end, to) - Math.max(start, from);
     if (inside > clipped) [clipped, whole] = [inside, end - start];

@@ -103,7 +103,7 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
       { rows: ROWS },
     );
     await bench.attributeCpu(figures.longTasks.filter((t) => t.duration > 50), figures.origin);
-    if (tracing > 0) writeFileSync(process.argv[tracing + 1]!, await bench.browser.stopTracing());
+    if (tracing > 0) writeFileSync(process.argv[tracing + 1], await bench.browser.stopTracing());
     await stopProfile();
     if (bench.errors.length) throw new Error(`page errors: ${bench.errors.join('; ')}`);
     return figures;

@@ -195,6 +195,7 @@ async function navigationRun(site: Site, source: { path: string; md5: string }, 
     const quiet = longestQuiet(times, mark - BEFORE_MS, mark + AFTER_MS);
     const figures: NavigationRun = {
       asked: host,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- the page's value is typed, not checked; String() keeps the report text.
       host: String(await page.evaluate(() => (globalThis as unknown as { bench: { host: string } }).bench.host)),
       navigated: navigate,
       quietInWindowMs: Math.round(quiet.clipped),
@@ -213,10 +214,10 @@ async function navigationRun(site: Site, source: { path: string; md5: string }, 
 
 /** What the proxy saw of a resumed upload after the mark: the new request's first byte, the cut one's last bytes. */
 function after(data: ProxiedRequest[], mark: number): Pick<NavigationRun, 'resumedAfterMs' | 'cutBytesAfterMark' | 'cutDrainedAfterMs'> {
-  const resumed = data.find((r) => r.arrivals.length > 0 && r.arrivals[0]!.at > mark);
+  const resumed = data.find((r) => r.arrivals.length > 0 && r.arrivals[0].at > mark);
   const late = data.filter((r) => r.cut).flatMap((r) => r.arrivals.filter((a) => a.at > mark));
   return {
-    ...(resumed && { resumedAfterMs: Math.round(resumed.arrivals[0]!.at - mark) }),
+    ...(resumed && { resumedAfterMs: Math.round(resumed.arrivals[0].at - mark) }),
     cutBytesAfterMark: late.reduce((sum, a) => sum + a.bytes, 0),
     ...(late.length > 0 && { cutDrainedAfterMs: Math.round(late.at(-1)!.at - mark) }),
   };
@@ -248,7 +249,9 @@ async function heapRun(site: Site, host: Host): Promise<HeapRun> {
     }
     const fullPageBytes = await pageHeapAfterGc(page);
     const states = (await page.evaluate(() => (globalThis as unknown as { bench: { states(): Record<string, number> } }).bench.states())) as Record<string, number>;
-    const out: HeapRun = { host: String(await page.evaluate(() => (globalThis as unknown as { bench: { host: string } }).bench.host)), emptyWorkerBytes, fullWorkerBytes, emptyPageBytes, fullPageBytes, addMs: Math.round(addMs), states };
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- the page's value is typed, not checked; String() keeps the report text.
+    const pageHost = String(await page.evaluate(() => (globalThis as unknown as { bench: { host: string } }).bench.host));
+    const out: HeapRun = { host: pageHost, emptyWorkerBytes, fullWorkerBytes, emptyPageBytes, fullPageBytes, addMs: Math.round(addMs), states };
     if (host === 'auto') {
       // Another page of the site attaching lists what the shared worker holds: every task is in it.
       const other = await site.openPage('b', host, 'heap-check', await page.context().newPage());
@@ -284,7 +287,7 @@ async function measure(): Promise<Figures> {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const spread = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
 
@@ -293,9 +296,9 @@ function navigationFigures(runs: NavigationRun[], metrics: Record<string, number
   for (const asked of ['auto', 'dedicated'] as const) {
     const base = runs.filter((r) => r.asked === asked && !r.navigated);
     const nav = runs.filter((r) => r.asked === asked && r.navigated);
-    const tag = nav[0]!.host;
+    const tag = nav[0].host;
     const gaps = nav.map((r) => r.quietInWindowMs);
-    const ratios = nav.map((r, i) => r.quietInWindowMs / Math.max(1, base[i]!.quietInWindowMs));
+    const ratios = nav.map((r, i) => r.quietInWindowMs / Math.max(1, base[i].quietInWindowMs));
     const resent = Math.max(...nav.map((r) => r.resentBytes));
     Object.assign(metrics, {
       [`${tag}_navigation_quiet_ms_median`]: median(gaps),

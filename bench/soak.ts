@@ -27,7 +27,7 @@ function bytesOf(rand: () => number, size: number): Buffer {
   for (let i = 0; i + 4 <= size; i += 4) b.writeUInt32LE((rand() * 2 ** 32) >>> 0, i);
   // Tail bytes (size not a multiple of 4), and endings that trip framing: CR, LF, dashes.
   for (let i = size - (size % 4); i < size; i++) b[i] = (rand() * 256) | 0;
-  if (size > 0 && rand() < 0.3) b[size - 1] = [13, 10, 45][(rand() * 3) | 0] as number;
+  if (size > 0 && rand() < 0.3) b[size - 1] = [13, 10, 45][(rand() * 3) | 0];
   return b;
 }
 
@@ -83,7 +83,7 @@ async function brokenChunk(svc: ServiceHandle, session: string, content: Buffer,
   const conn = await openRaw(svc.url);
   await conn.write(requestHead('PUT', url.pathname + url.search, { Host: 'x', 'Content-Length': to - from, 'Content-Range': `bytes ${from}-${to - 1}/${content.length}` }));
   await conn.write(content.subarray(from, from + sent));
-  if (!stall) return conn.drop();
+  if (!stall) { conn.drop(); return; }
   // A stalled client: the status query below (newest request wins) or the idle timeout ends it.
   setTimeout(() => conn.drop(), 5_000).unref();
 }
@@ -134,7 +134,7 @@ async function client(svc: ServiceHandle, index: number, until: number, expected
       tally('multipart');
       expected.push({ id: await multipart(svc, content, rand() < 0.5 ? '\n' : '\r\n'), md5s: [md5(content)] });
     } else if (pick < 0.5) {
-      const chaos = (['none', 'drop', 'stall'] as const)[Math.floor(rand() * 3)]!;
+      const chaos = (['none', 'drop', 'stall'] as const)[Math.floor(rand() * 3)];
       tally(`resumable-${chaos}`);
       const big = size < BLOCK ? bytesOf(rand, BLOCK + size) : content;
       expected.push({ id: await resumable(svc, rand, big, chaos), md5s: [md5(big)] });

@@ -133,7 +133,7 @@ type Upload = { ms: number; file: { id: string; size: string; md5Checksum: strin
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
 /**
@@ -169,7 +169,7 @@ function browserCpuSeconds(rootPid: number): number {
 function progressRate(upload: Upload): { perSecondMin: number; longestGapMs: number } {
   const times = upload.progress ?? [];
   const points = [0, ...times, upload.ms];
-  const longestGapMs = round(Math.max(...points.slice(1).map((t, i) => t - points[i]!)), 0);
+  const longestGapMs = round(Math.max(...points.slice(1).map((t, i) => t - points[i])), 0);
   if (upload.ms < 1000) return { perSecondMin: round((times.length * 1000) / upload.ms, 1), longestGapMs };
   let fewest = Infinity;
   for (let from = 0; from + 1000 <= upload.ms; from += 50) fewest = Math.min(fewest, times.filter((t) => t >= from && t < from + 1000).length);
@@ -187,8 +187,8 @@ function ppidOf(pid: number): number {
 
 /** Core-seconds the whole machine has left idle so far (`/proc/stat`: idle + iowait; time stolen by the host is not idle). */
 function idleCoreSeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return (fields[3]! + fields[4]!) / 100;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (fields[3] + fields[4]) / 100;
 }
 
 /** One upload, timed in the page, with the browser's CPU seconds and the machine's idle core-seconds around it. */

@@ -485,7 +485,7 @@ async function main(): Promise<void> {
   const over = overBudget(report);
   if (over.length) {
     console.log('\nlargest parts of the main thread (minified, before gzip):');
-    for (const c of report.rows[0]!.contributors.slice(0, 10)) console.log(`  ${kB(c.minBytes).padStart(9)}  ${c.name}`);
+    for (const c of report.rows[0].contributors.slice(0, 10)) console.log(`  ${kB(c.minBytes).padStart(9)}  ${c.name}`);
   }
   for (const line of over) console.error(`check-size: over budget: ${line}`);
   process.exitCode = over.length ? 1 : 0;

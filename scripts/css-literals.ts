@@ -15,7 +15,7 @@ export async function minifyCssLiterals(code: string): Promise<string> {
   let out = '';
   let last = 0;
   for (const match of code.matchAll(CSS_LITERAL)) {
-    const minified = (await transform(match[1]!, { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
+    const minified = (await transform(match[1], { loader: 'css', minify: true, logLevel: 'error' })).code.trim();
     out += `${code.slice(last, match.index)}css\`${minified}\``;
     last = match.index + match[0].length;
   }

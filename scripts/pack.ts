@@ -17,7 +17,7 @@ export function pack(workspace: string, dir: string): string {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [info] = JSON.parse(out.slice(out.lastIndexOf('[\n  {'))) as { filename: string }[];
-  return resolve(dir, info!.filename);
+  return resolve(dir, info.filename);
 }
 
 if (process.argv[1] === import.meta.filename) {

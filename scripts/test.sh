@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The whole suite, as CI and the README run it: types, layer rules, Node suites, browser suites.
+# The whole suite, as CI and the README run it: types, lint and format, layer rules, Node suites, browser suites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== typecheck"
 npm run --silent typecheck
+echo "== lint (ESLint) and format (Prettier)"
+npm run --silent lint
 echo "== bundle size budgets"
 npm run --silent check-size
 echo "== node suites"

@@ -12,7 +12,7 @@ export function authenticate(headers: Readonly<Record<string, string>>, config: 
   const header = headers['authorization'];
   if (header === undefined || header.trim() === '') return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const grant = m ? config.tokens[m[1] as string] : undefined;
+  const grant = m ? config.tokens[m[1]] : undefined;
   if (!m || !grant) {
     throw new ApiError(401, 'authError', MESSAGES.invalidCredentials, {
       where: { location: 'Authorization', locationType: 'header' },
@@ -20,7 +20,7 @@ export function authenticate(headers: Readonly<Record<string, string>>, config: 
     });
   }
   return principalFor(grant.user, grant.client, {
-    token: m[1] as string,
+    token: m[1],
     serviceAccount: grant.serviceAccount ?? false,
     ...(grant.displayName !== undefined ? { displayName: grant.displayName } : {}),
   });

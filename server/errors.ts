@@ -5,6 +5,7 @@ import type { ApiResponse } from './http/types.ts';
 /** An error with an HTTP status, a reason (supplement §7) and a message that says what was wrong. */
 export class ApiError extends Error {
   readonly status: number;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the known reasons for readers; any string is allowed.
   readonly reason: ErrorReason | string;
   readonly where: ErrorLocation;
   /** Upload-protocol errors are `text/plain` (supplement §1). */
@@ -14,6 +15,7 @@ export class ApiError extends Error {
 
   constructor(
     status: number,
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the known reasons for readers; any string is allowed.
     reason: ErrorReason | string,
     message: string,
     options: { where?: ErrorLocation; plainText?: boolean; headers?: Record<string, string> } = {},

@@ -18,7 +18,7 @@ export function checkedSelection(selection: string, schema: FieldSchema): FieldS
   if (hit) return hit;
   const sel = parseFields(selection);
   validateFields(sel, schema, selection);
-  if (!known) cache.set(schema, (known = new Map()));
+  if (!known) cache.set(schema, (known = new Map<string, FieldSelection>()));
   if (known.size >= MAX_PER_SCHEMA) known.clear();
   known.set(selection, sel);
   return sel;

@@ -81,8 +81,8 @@ function matchSegments(pattern: readonly string[], parts: readonly string[]): Re
   if (pattern.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i] as string;
-    const raw = parts[i] as string;
+    const p = pattern[i];
+    const raw = parts[i];
     if (p.startsWith(':')) {
       try {
         params[p.slice(1)] = decodeURIComponent(raw);

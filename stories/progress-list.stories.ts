@@ -33,7 +33,7 @@ function showsState(name: string, words: string | RegExp, buttons: string[]): St
   return async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     await expect(stateOf(el, name)).toMatch(words);
-    const row = rows(el)[0]!;
+    const row = rows(el)[0];
     await expect([...row.querySelectorAll('button')].map((b) => b.getAttribute('aria-label'))).toEqual(buttons);
   };
 }
@@ -117,13 +117,13 @@ export const AllStates: Story = {
     const all = rows(el);
     await expect(all.map((r) => r.dataset['state'])).toEqual(allStates.map((t) => t.state ?? 'queued'));
     await expect(part(el, '[part="summary"]')).toHaveTextContent('2 of 10 uploaded');
-    all[0]!.focus();
+    all[0].focus();
     press('ArrowDown');
-    await expectFocus(all[1]!);
+    await expectFocus(all[1]);
     press('End');
-    await expectFocus(all[9]!);
+    await expectFocus(all[9]);
     press('Home');
-    await expectFocus(all[0]!);
+    await expectFocus(all[0]);
   },
 };
 
@@ -181,7 +181,7 @@ export const Rtl: Story = {
   globals: { dir: 'rtl' },
   render: () => list([uploading]),
   play: async ({ canvasElement }) => {
-    await expect(drawn(rows(await progressList(canvasElement))[0]!).direction).toBe('rtl');
+    await expect(drawn(rows(await progressList(canvasElement))[0]).direction).toBe('rtl');
   },
 };
 

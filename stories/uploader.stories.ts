@@ -116,7 +116,7 @@ export const FolderUpload: Story = {
     const scripts = tree.map(([, total], i) => uploadScript(`t${i}`, total, 4));
     for (let group = 0; group < scripts.length; group += 3) {
       const running = scripts.slice(group, group + 3);
-      for (let step = 0; step < running[0]!.length; step++) for (const script of running) if (script[step]) uploader.enqueue(script[step]!);
+      for (let step = 0; step < running[0].length; step++) for (const script of running) if (script[step]) uploader.enqueue(script[step]);
     }
     uploader.autoplay(300);
     return html`<store-uploader parent-id="target-folder" .uploader=${uploader}></store-uploader>`;
@@ -202,7 +202,7 @@ export const Share: Story = {
     await expect(emails).toHaveValue('ana@uploads.test');
     await userEvent.click(ui.getByRole('button', { name: 'Share 2 files' }));
     await waitFor(() => expect(shared).toHaveLength(1));
-    await expect(shared[0]!.detail.fileIds).toEqual(['f1', 'f2']);
+    await expect(shared[0].detail.fileIds).toEqual(['f1', 'f2']);
     await expect(await ui.findByText('Shared with 1 person.')).toBeVisible();
   },
 };

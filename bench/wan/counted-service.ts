@@ -46,13 +46,13 @@ type Ready = { url: string; port: number; caPath: string; tusPort: number };
 
 /** Runs in the child: the service, and the request list on demand over IPC. */
 async function serve(): Promise<void> {
-  const dir = process.argv[process.argv.indexOf('--counted-service') + 1]!;
+  const dir = process.argv[process.argv.indexOf('--counted-service') + 1];
   const tls = await ensureDevCertificates(join(dir, 'tls'));
   const service = createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
   const server = createHttpsServer(service, tls);
   let requests: SeenRequest[] = [];
   const seen = (req: { method?: string; url?: string; httpVersion: string }) =>
-    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, httpVersion: req.httpVersion });
+    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], httpVersion: req.httpVersion });
   server.prependListener('request', seen);
   const tus = await startTusServer(tls, join(dir, 'tus'), seen);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -132,7 +132,7 @@ class Direction {
 
   private deliver(): void {
     const now = performance.now();
-    while (this.line.length > 0 && this.line[0]!.at <= now + 0.5) {
+    while (this.line.length > 0 && this.line[0].at <= now + 0.5) {
       const d = this.line.shift()!;
       if (d.data) {
         this.inFlight -= d.data.length;

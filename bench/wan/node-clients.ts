@@ -59,7 +59,7 @@ async function h2Upload(base: string, ca: string, mib: number): Promise<number> 
       const stream = session.request({ ...AUTH, ...headers });
       let status = 0;
       let location: string | undefined;
-      stream.on('response', (h) => ((status = Number(h[':status'])), (location = h.location as string | undefined)));
+      stream.on('response', (h) => ((status = Number(h[':status'])), (location = h.location)));
       stream.on('error', reject);
       stream.resume();
       stream.on('end', () => resolve({ status, location }));
@@ -82,7 +82,7 @@ async function h2Upload(base: string, ca: string, mib: number): Promise<number> 
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** CPU seconds of this process so far. */
 function ownCpu(): number {
@@ -114,7 +114,7 @@ export async function loopbackProtocols(base: string, ca: string, mib: number, r
     return {
       http1_s: m(one, 'ms') / 1000,
       http2_s: m(two, 'ms') / 1000,
-      ratio: median(two.map((t, i) => t.ms / one[i]!.ms)),
+      ratio: median(two.map((t, i) => t.ms / one[i].ms)),
       http1_serviceCpu_s: m(one, 'serviceCpu'),
       http2_serviceCpu_s: m(two, 'serviceCpu'),
       http1_clientCpu_s: m(one, 'clientCpu'),

@@ -55,7 +55,7 @@ export async function buildPeerScript(): Promise<string> {
     write: false,
     logLevel: 'error',
   });
-  return out.outputFiles[0]!.text;
+  return out.outputFiles[0].text;
 }
 
 /** Checks each upload (its URL ends in the tus id) against the file of the same name, in the tus server's folder. */

@@ -100,8 +100,8 @@ function decodeAs(format: ImageFormat, b: Buffer): Rgba {
 export function toOpaquePng(p: Rgba): Uint8Array {
   const png = new PNG({ width: p.width, height: p.height });
   for (let i = 0; i < p.data.length; i += 4) {
-    const a = p.data[i + 3]! / 255;
-    for (let c = 0; c < 3; c++) png.data[i + c] = Math.round(p.data[i + c]! * a + 255 * (1 - a));
+    const a = p.data[i + 3] / 255;
+    for (let c = 0; c < 3; c++) png.data[i + c] = Math.round(p.data[i + c] * a + 255 * (1 - a));
     png.data[i + 3] = 255;
   }
   return PNG.sync.write(png);

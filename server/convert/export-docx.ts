@@ -25,6 +25,7 @@ function runs(text: string): string {
 
 /** XML 1.0 cannot carry most control characters; they are dropped rather than producing an unreadable file. */
 function stripInvalidXml(s: string): string {
+  // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these control characters; removing them is the point.
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 }
 

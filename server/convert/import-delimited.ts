@@ -16,6 +16,7 @@ export const importDelimited: Importer = async (bytes, ctx) => {
   const delimiter = delimiterFor(ctx.mimeType, text);
   let records: string[][];
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- csv-parse's overloads do not infer rows of strings from these options.
     records = parse(text, {
       delimiter,
       relax_column_count: true,

@@ -43,6 +43,7 @@ function addBlock(token: Token, out: DocumentBlock[], inherited: ParagraphStyle 
       return;
     }
     case 'html':
+      // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- marked types an html token's fields as `any`; its text is a string.
       return void (token.text.trim() && push(token.text.trim()));
     default:
       // space, hr, def: no text to keep.
@@ -56,6 +57,7 @@ function inlineText(tokens: Token[]): string {
     .map((t) => {
       if (t.type === 'br') return '\n';
       if ('tokens' in t && Array.isArray(t.tokens) && t.tokens.length > 0) return inlineText(t.tokens);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- marked types these tokens' text as `any`; it is a string.
       if (t.type === 'escape' || t.type === 'codespan' || t.type === 'text' || t.type === 'image') return t.text;
       return 'text' in t && typeof t.text === 'string' ? t.text : t.raw;
     })

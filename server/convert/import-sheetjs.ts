@@ -28,7 +28,7 @@ export const importSheetJs: Importer = async (bytes, ctx) => {
   }
   const sheets = workbook.SheetNames.map((name) => {
     const ws = workbook.Sheets[name];
-    const rows = ws ? (XLSX.utils.sheet_to_json<unknown[]>(ws, { header: 1, raw: true, defval: null, blankrows: true }) as unknown[][]) : [];
+    const rows = ws ? (XLSX.utils.sheet_to_json<unknown[]>(ws, { header: 1, raw: true, defval: null, blankrows: true })) : [];
     return { name, rows: rows.map((r) => trimRow(r.map(cellOf))) };
   });
   return { kind: 'spreadsheet', sheets };
@@ -38,5 +38,6 @@ function cellOf(v: unknown): CellValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   if (v instanceof Date) return v.toISOString();
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a cell of another kind (rich text, a formula error) prints as its own toString.
   return String(v);
 }

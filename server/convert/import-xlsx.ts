@@ -34,8 +34,8 @@ function valueOf(v: ExcelJS.CellValue): CellValue {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   if (v instanceof Date) return v.toISOString();
   if ('richText' in v) return v.richText.map((r) => r.text).join('');
-  if ('formula' in v || 'sharedFormula' in v) return valueOf((v as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('hyperlink' in v) return typeof v.text === 'string' ? v.text : valueOf(v.text as ExcelJS.CellValue);
+  if ('formula' in v || 'sharedFormula' in v) return valueOf((v as ExcelJS.CellFormulaValue).result);
+  if ('hyperlink' in v) return typeof v.text === 'string' ? v.text : valueOf(v.text);
   if ('error' in v) return v.error;
   return null;
 }

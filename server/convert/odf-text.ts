@@ -1,5 +1,5 @@
 /** Text of OpenDocument paragraphs (`text:p`, `text:h`): spaces, tabs and line breaks are elements there. */
-import { type XmlElement, type XmlNode, isElement } from './zip-xml.ts';
+import { type XmlNode, isElement } from './zip-xml.ts';
 
 /** OpenDocument namespaces the importers read. */
 export const ODF_NS = {
@@ -17,7 +17,7 @@ export function odfText(node: XmlNode): string {
   for (let c = node.firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3 || c.nodeType === 4) out += c.nodeValue ?? '';
     else if (c.nodeType !== 1) continue;
-    else if (isElement(c, ODF_NS.text, 's')) out += ' '.repeat(Number((c as XmlElement).getAttributeNS(ODF_NS.text, 'c') || '1') || 1);
+    else if (isElement(c, ODF_NS.text, 's')) out += ' '.repeat(Number(c.getAttributeNS(ODF_NS.text, 'c') || '1') || 1);
     else if (isElement(c, ODF_NS.text, 'tab')) out += '\t';
     else if (isElement(c, ODF_NS.text, 'line-break')) out += '\n';
     else if (isElement(c, ODF_NS.text, 'note') || isElement(c, ODF_NS.office, 'annotation')) continue;

@@ -51,7 +51,7 @@ export function rtfToText(rtf: string): string {
   let i = 0;
   const n = rtf.length;
   while (i < n) {
-    const ch = rtf[i]!;
+    const ch = rtf[i];
     if (ch === '{' || ch === '}') {
       skip = 0;
       if (ch === '{') stack.push({ ucSkip, ignorable });
@@ -65,7 +65,7 @@ export function rtfToText(rtf: string): string {
       const next = rtf[i + 1] ?? '';
       if (/[a-zA-Z]/.test(next)) {
         const m = /^([a-zA-Z]{1,32})(-?\d{1,10})? ?/.exec(rtf.slice(i + 1, i + 45))!;
-        const word = m[1]!;
+        const word = m[1];
         const arg = m[2] === undefined ? undefined : Number(m[2]);
         i += 1 + m[0].length;
         if (word === 'bin') {

@@ -194,7 +194,7 @@ export async function updateFile(svc: Service, who: Principal, fileId: string, m
   }
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   let mimeType = meta.mimeType;
-  if (media && !target && meta.mimeType === undefined && isNativeMime(row.mimeType) === false) mimeType = media.contentType;
+  if (media && !target && meta.mimeType === undefined && !isNativeMime(row.mimeType)) mimeType = media.contentType;
   if (target) mimeType = target;
   return committing(svc, content, () => svc.files.update(
     fileId,

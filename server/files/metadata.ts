@@ -52,7 +52,7 @@ export function parseMetadata(raw: unknown, mode: 'create' | 'update'): Incoming
   if (typeof out.mimeType === 'string' && !isMediaType(out.mimeType)) {
     throw badRequest(`The mimeType "${out.mimeType}" is not a valid MIME type.`);
   }
-  return out as IncomingMetadata;
+  return out;
 }
 
 /** Splits a comma-separated ID list parameter (`addParents`, `removeParents`). */

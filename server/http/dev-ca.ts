@@ -7,7 +7,6 @@
 import { webcrypto } from 'node:crypto';
 
 type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 
@@ -34,7 +33,7 @@ export interface DevCa extends PemPair {
 
 function randomSerial(): string {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01; // positive and without a leading zero byte, as DER wants
+  bytes[0] = (bytes[0] & 0x7f) | 0x01; // positive and without a leading zero byte, as DER wants
   return Buffer.from(bytes).toString('hex');
 }
 
@@ -51,7 +50,7 @@ async function importKeyPem(pem: string): Promise<CryptoKey> {
 
 /** Creates a new CA with a random key, valid for `validDays` (default 3650). */
 export async function createDevCa(commonName = 'store-upload-kit development CA', validDays = 3650): Promise<DevCa> {
-  const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']));
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
     name: `CN=${commonName}`,
@@ -77,7 +76,7 @@ export async function loadDevCa(pair: PemPair): Promise<DevCa> {
   return {
     ...pair,
     async issueLeaf(hosts, options = {}) {
-      const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']));
       const serial = randomSerial();
       const names = hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
       const cert = await x509.X509CertificateGenerator.create({

@@ -26,7 +26,7 @@ const SESSION_WINDOW_BYTES = 32 * MiB;
 /** HTTP/2's measure of a header list (RFC 9113 §6.5.2): name and value octets plus 32 per field. */
 function headerListSize(req: Http2ServerRequest): number {
   let size = 0;
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) size += Buffer.byteLength(req.rawHeaders[i]!) + Buffer.byteLength(req.rawHeaders[i + 1]!) + 32;
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) size += Buffer.byteLength(req.rawHeaders[i]) + Buffer.byteLength(req.rawHeaders[i + 1]) + 32;
   return size;
 }
 
@@ -36,7 +36,7 @@ function headerListSize(req: Http2ServerRequest): number {
  */
 function refuseLargeHeaders(svc: Service, listener: (req: NodeRequest, res: NodeResponse) => void) {
   return (req: NodeRequest, res: NodeResponse) => {
-    if (req.httpVersionMajor !== 2 || headerListSize(req as Http2ServerRequest) <= svc.config.maxHeaderSize) return listener(req, res);
+    if (req.httpVersionMajor !== 2 || headerListSize(req as Http2ServerRequest) <= svc.config.maxHeaderSize) { listener(req, res); return; }
     const limit = svc.config.maxHeaderSize;
     (res as Http2ServerResponse).writeHead(431, { 'content-type': JSON_CONTENT_TYPE, 'access-control-allow-origin': req.headers.origin ?? '*' });
     res.end(JSON.stringify(errorBody(431, 'headersTooLarge', `The request headers are larger than the limit of ${limit} bytes.`)));
@@ -55,12 +55,11 @@ export interface TlsIdentity {
  * stream that may be HTTP/2 would be garbage).
  */
 export function createHttpsServer(svc: Service, tls: TlsIdentity): Http2SecureServer & { closeAllConnections(): void } {
-  let server: Http2SecureServer;
   const base = () => {
     const a = server.address();
     return a && typeof a === 'object' ? `https://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'https://localhost';
   };
-  server = createSecureServer(
+  const server: Http2SecureServer = createSecureServer(
     {
       cert: tls.cert,
       key: tls.key,

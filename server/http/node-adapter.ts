@@ -223,7 +223,7 @@ let arrivals = 0;
 export function createListener(svc: Service, fallbackBase: () => string): (req: NodeRequest, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return preflight(req, res);
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) { preflight(req, res); return; }
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const apiReq: ApiRequest = {
@@ -270,13 +270,12 @@ function pendingResponse(socket: Socket): ServerResponse | undefined {
  * owed on the connection, so pipelined answers stay in order (RFC 9112 §9.3.2).
  */
 export function createHttpServer(svc: Service): Server {
-  let server: Server;
   const base = () => {
     const a = server.address();
     return a && typeof a === 'object' ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'http://localhost';
   };
   const { headersTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerClient } = svc.config;
-  server = createServer(
+  const server: Server = createServer(
     {
       maxHeaderSize: svc.config.maxHeaderSize,
       requestTimeout: 0,

@@ -20,7 +20,7 @@ function isHttp2(req: NodeRequest): req is Http2ServerRequest {
 export function distinctHeaders(req: NodeRequest): Record<string, string[]> {
   if (!isHttp2(req)) return req.headersDistinct as Record<string, string[]>;
   const out: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) (out[req.rawHeaders[i]!.toLowerCase()] ??= []).push(req.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) (out[req.rawHeaders[i].toLowerCase()] ??= []).push(req.rawHeaders[i + 1]);
   return out;
 }
 
@@ -37,7 +37,8 @@ export function plainHeaders(req: NodeRequest): Record<string, string | string[]
 export function requestOrigin(req: NodeRequest): string | undefined {
   const host = isHttp2(req) ? req.authority || req.headers.host : req.headers.host;
   if (!host) return undefined;
-  const tls = isHttp2(req) ? req.scheme === 'https' : (req.socket as TLSSocket).encrypted === true;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- a plain socket has no `encrypted`: undefined there means not TLS.
+  const tls = isHttp2(req) ? req.scheme === 'https' : (req.socket as TLSSocket).encrypted;
   return `${tls ? 'https' : 'http'}://${host}`;
 }
 

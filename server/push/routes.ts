@@ -51,7 +51,7 @@ function channelResource(channel: Channel): Record<string, unknown> {
 
 async function watchFile(ctx: RouteContext, push: PushService) {
   const user = ctx.user();
-  const fileId = ctx.params.fileId as string;
+  const fileId = ctx.params.fileId;
   // Anyone the file is visible to (any role) may watch it; others learn nothing about it.
   fileFor(ctx.svc.files, fileId, user, 'see');
   const now = ctx.svc.clock.now();

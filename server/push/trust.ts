@@ -17,7 +17,7 @@ export interface PushTrust {
   /** Every trusted root: Node's store plus the configured ones (PEM). */
   ca: string[];
   /** Host-name check plus revocation check, for `tls.connect`'s `checkServerIdentity`. */
-  checkServerIdentity(host: string, cert: PeerCertificate): Error | undefined;
+  checkServerIdentity: (host: string, cert: PeerCertificate) => Error | undefined;
 }
 
 /** Configured extra trust, as PEM text. */
@@ -69,7 +69,7 @@ export async function loadPushTrust(
 ): Promise<PushTrust> {
   const trustCa = await Promise.all((files.trustCa ?? []).map((p) => readPemFile(p, 'trustCa', 'CERTIFICATE')));
   (files.trustCa ?? []).forEach((path, i) => {
-    for (const block of splitPem(trustCa[i]!, 'CERTIFICATE')) {
+    for (const block of splitPem(trustCa[i], 'CERTIFICATE')) {
       try {
         new x509.X509Certificate(block);
       } catch (error) {

@@ -98,5 +98,5 @@ export function parseWatchRequest(body: unknown, now: number, maxTtlS: number, d
     }
     expiration = Math.min(requested, cap);
   }
-  return { id: b.id, address: b.address, token: b.token as string | undefined, expiration };
+  return { id: b.id, address: b.address, token: b.token, expiration };
 }

@@ -47,7 +47,7 @@ const create: Handler = async (ctx) => {
 
 const get: Handler = async (ctx) => {
   const who = ctx.user();
-  const row = visibleFile(ctx.svc, ctx.params.fileId as string, who);
+  const row = visibleFile(ctx.svc, ctx.params.fileId, who);
   const alt = ctx.req.query.get('alt') ?? 'json';
   if (alt === 'media') return downloadResponse(ctx.svc, row, ctx.req.headers.range);
   if (alt !== 'json') throw badParameter('alt', `Invalid value '${alt}' for alt: must be json or media.`);
@@ -56,7 +56,7 @@ const get: Handler = async (ctx) => {
 
 const update: Handler = async (ctx) => {
   const who = ctx.user();
-  const fileId = ctx.params.fileId as string;
+  const fileId = ctx.params.fileId;
   writableFile(ctx.svc, fileId, who);
   checkNotMedia(ctx);
   const meta = parseMetadata(await ctx.readJson(), 'update');
@@ -66,7 +66,7 @@ const update: Handler = async (ctx) => {
 
 const remove: Handler = async (ctx) => {
   const who = ctx.user();
-  const fileId = ctx.params.fileId as string;
+  const fileId = ctx.params.fileId;
   // Deleting for good is the owner's right only (a writer can trash); the store checks it again as it commits.
   fileFor(ctx.svc.files, fileId, who, 'delete');
   ctx.svc.files.delete(fileId, who);

@@ -48,7 +48,7 @@ async function createPermission(ctx: RouteContext) {
   // One access check, in the transaction that commits (a batch of creates made each check twice); the body is
   // judged after it, so the answers keep their order of precedence: 404/403, then 400, then the owner's 403.
   const perm = ctx.svc.files.addPermission(
-    ctx.params.fileId as string,
+    ctx.params.fileId,
     (file) => {
       const grant = validateGrant(body);
       if (grant.type === 'user' && grant.email === file.owner) {
@@ -89,16 +89,16 @@ async function deletePermission(ctx: RouteContext) {
 
 /** The file, if `user` can see it; otherwise 404 as if it did not exist. */
 function visibleFile(ctx: RouteContext, user: Principal): FileRow {
-  return visible(ctx.svc, ctx.params.fileId as string, user);
+  return visible(ctx.svc, ctx.params.fileId, user);
 }
 
 /** The file, if `user` may change its permissions (owner or writer): 404 if invisible, 403 if only a reader. */
 function sharableFile(ctx: RouteContext, user: Principal): FileRow {
-  return fileFor(ctx.svc.files, ctx.params.fileId as string, user, 'share');
+  return fileFor(ctx.svc.files, ctx.params.fileId, user, 'share');
 }
 
 function findPermission(ctx: RouteContext, file: FileRow): PermissionRow {
-  const id = ctx.params.permissionId as string;
+  const id = ctx.params.permissionId;
   const perm = ctx.svc.files.permissions(file.id).find((p) => p.id === id);
   if (!perm) {
     throw new ApiError(404, 'notFound', `Permission not found: ${id}.`, { where: { location: 'permissionId', locationType: 'parameter' } });

@@ -216,7 +216,7 @@ export class FileStore {
     });
     doomed.forEach((row, i) => {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
-      this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] as number });
+      this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] });
     });
   }
 

@@ -28,7 +28,7 @@ function splitClauses(q: string): string[] {
       continue;
     }
     if (c === "'") inString = true;
-    else if (/\s/.test(c as string) && /^\s+and\s+/i.test(q.slice(i))) {
+    else if (/\s/.test(c) && /^\s+and\s+/i.test(q.slice(i))) {
       const m = /^\s+and\s+/i.exec(q.slice(i)) as RegExpExecArray;
       clauses.push(q.slice(start, i));
       i += m[0].length - 1;
@@ -56,10 +56,10 @@ export function parseFileQuery(q: string | null): FileQuery {
   for (const clause of splitClauses(q)) {
     let m: RegExpExecArray | null;
     if (clause === '') throw new QueryError(`Invalid query "${q}": empty condition around "and".`);
-    if ((m = IN_PARENTS.exec(clause))) query.parents.push(unescape(m[1] as string));
-    else if ((m = NAME_EQ.exec(clause))) query.names.push(unescape(m[1] as string));
+    if ((m = IN_PARENTS.exec(clause))) query.parents.push(unescape(m[1]));
+    else if ((m = NAME_EQ.exec(clause))) query.names.push(unescape(m[1]));
     else if ((m = TRASHED_EQ.exec(clause))) {
-      const value = (m[1] as string).toLowerCase() === 'true';
+      const value = (m[1]).toLowerCase() === 'true';
       if (query.trashed !== undefined && query.trashed !== value) query.never = true;
       query.trashed = value;
     } else {

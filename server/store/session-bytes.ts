@@ -150,8 +150,8 @@ export class SessionBytes {
     const md5 = upTo === size ? await state.hash.digest() : await md5OfFile(path, size);
     this.#forgetHash(id);
     const blob = SessionBytes.#blobName(id);
-    await this.#blobs.adopt(path, blob).catch(async (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e;
+    await this.#blobs.adopt(path, blob).catch(async (e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       // An empty upload never created a part file.
       const fh = await open(this.#blobs.path(blob), 'w');
       await fh.close();

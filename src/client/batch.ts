@@ -27,7 +27,7 @@ export interface BatchContext {
  * backoff, up to `retries` times. One outcome per call, in the order given.
  */
 export async function runBatch(calls: readonly ApiCall<unknown>[], ctx: BatchContext): Promise<BatchOutcome<unknown>[]> {
-  const outcomes: BatchOutcome<unknown>[] = new Array(calls.length);
+  const outcomes: BatchOutcome<unknown>[] = new Array<BatchOutcome<unknown>>(calls.length);
   let pending = calls.map((_, i) => i);
   let refreshToken = false;
   for (let attempt = 0; pending.length > 0; attempt++) {
@@ -60,7 +60,7 @@ async function sendGroup(
   refreshToken: boolean,
 ): Promise<Map<number, BatchOutcome<unknown>>> {
   const parts: BatchRequestInit[] = group.map((index) => {
-    const call = calls[index]!;
+    const call = calls[index];
     const { body, contentType } = encodeBody(call.body);
     if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
       throw new TypeError(`batch call ${index} has a body that is not JSON, text or bytes (no media in batches: spec §4.11)`);

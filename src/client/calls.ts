@@ -24,14 +24,14 @@ export interface ListFilesOptions {
   q?: string;
   pageSize?: number;
   pageToken?: string;
-  fields?: FieldsOption<FileListField>;
+  fields?: FieldsOption;
 }
 
 /** Options of a file update (metadata only, `PATCH`). */
 export interface UpdateFileOptions {
   addParents?: string[];
   removeParents?: string[];
-  fields?: FieldsOption<FileField>;
+  fields?: FieldsOption;
 }
 
 /**
@@ -41,7 +41,7 @@ export interface UpdateFileOptions {
  */
 export const calls = { getFile, listFiles, createFile, updateFile, deleteFile, generateIds, about, createPermission };
 
-export function getFile(fileId: string, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
+export function getFile(fileId: string, options: { fields?: FieldsOption } = {}): ApiCall<StoreFile> {
   return { method: 'GET', path: filePath(fileId), ...fieldsPart(options.fields) };
 }
 
@@ -50,7 +50,7 @@ function listFiles(options: ListFilesOptions = {}): ApiCall<StoreFileList> {
   return { method: 'GET', path: FILES_PATH, query: { ...query }, ...fieldsPart(fields) };
 }
 
-export function createFile(metadata: FileMetadataInput, options: { fields?: FieldsOption<FileField> } = {}): ApiCall<StoreFile> {
+export function createFile(metadata: FileMetadataInput, options: { fields?: FieldsOption } = {}): ApiCall<StoreFile> {
   return { method: 'POST', path: FILES_PATH, body: metadata, ...fieldsPart(options.fields) };
 }
 
@@ -70,14 +70,14 @@ export function generateIds(count = 10): ApiCall<StoreGeneratedIds> {
   return { method: 'GET', path: GENERATE_IDS_PATH, query: { count, space: 'drive', type: 'files' } };
 }
 
-function about(options: { fields?: FieldsOption<AboutField> } = {}): ApiCall<StoreAbout> {
+function about(options: { fields?: FieldsOption } = {}): ApiCall<StoreAbout> {
   return { method: 'GET', path: ABOUT_PATH, ...fieldsPart(options.fields) };
 }
 
 function createPermission(
   fileId: string,
   permission: PermissionInput,
-  options: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> } = {},
+  options: { sendNotificationEmail?: boolean; fields?: FieldsOption } = {},
 ): ApiCall<StorePermission> {
   return {
     method: 'POST',

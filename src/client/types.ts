@@ -1,6 +1,6 @@
 import type { BackoffOptions } from '../protocol/backoff.ts';
 import type { ApiCall, RequestOptions, ResultOf } from './api-call.ts';
-import type { ListFilesOptions, UpdateFileOptions, FileField, AboutField, PermissionField } from './calls.ts';
+import type { ListFilesOptions, UpdateFileOptions } from './calls.ts';
 import type { FieldsOption } from './api-call.ts';
 import type { StoreError } from './store-error.ts';
 import type { DownloadOptions } from './download.ts';
@@ -53,9 +53,9 @@ export interface StoreClient {
   /** Tells the client a request made with `token` got an answer other than 401, so a later 401 may refresh again. */
   tokenAccepted(token: string): void;
   files: {
-    get(fileId: string, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
+    get(fileId: string, options?: { fields?: FieldsOption }): Promise<StoreFile>;
     list(options?: ListFilesOptions): Promise<StoreFileList>;
-    create(metadata: FileMetadataInput, options?: { fields?: FieldsOption<FileField> }): Promise<StoreFile>;
+    create(metadata: FileMetadataInput, options?: { fields?: FieldsOption }): Promise<StoreFile>;
     update(fileId: string, metadata: FileMetadataInput, options?: UpdateFileOptions): Promise<StoreFile>;
     delete(fileId: string): Promise<void>;
     /** The file's content (`?alt=media`) as a Blob of its stored type; native kinds answer 403 (use `export`). */
@@ -68,11 +68,11 @@ export interface StoreClient {
   };
   /** Pre-generated file IDs (supplement §4). */
   generateIds(count?: number): Promise<string[]>;
-  about(options?: { fields?: FieldsOption<AboutField> }): Promise<StoreAbout>;
+  about(options?: { fields?: FieldsOption }): Promise<StoreAbout>;
   createPermission(
     fileId: string,
     permission: PermissionInput,
-    options?: { sendNotificationEmail?: boolean; fields?: FieldsOption<PermissionField> },
+    options?: { sendNotificationEmail?: boolean; fields?: FieldsOption },
   ): Promise<StorePermission>;
 }
 

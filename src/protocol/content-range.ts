@@ -24,13 +24,13 @@ function toInt(text: string): number | undefined {
 export function parseContentRange(value: string): ContentRange | undefined {
   const m = CONTENT_RANGE.exec(value.trim());
   if (!m) return undefined;
-  const totalText = m[4] as string;
+  const totalText = m[4];
   const total = totalText === '*' ? undefined : toInt(totalText);
   if (totalText !== '*' && total === undefined) return undefined;
   if (m[3] === '*') return { kind: 'status', total };
-  const first = toInt(m[1] as string);
+  const first = toInt(m[1]);
   if (first === undefined) return undefined;
-  const lastText = m[2] as string;
+  const lastText = m[2];
   if (lastText === '*') {
     // `bytes F-*/*` says nothing about where the stream ends and can never finish: treat as malformed.
     if (total === undefined) return undefined;
@@ -69,7 +69,7 @@ export function parseStoredRange(value: string | null | undefined): number | und
   if (value === null || value === undefined || value === '') return 0;
   const m = /^bytes=0-(\d{1,16})$/i.exec(value.trim());
   if (!m) return undefined;
-  const last = toInt(m[1] as string);
+  const last = toInt(m[1]);
   return last === undefined ? undefined : last + 1;
 }
 
@@ -86,7 +86,7 @@ export interface ByteRange {
 export function resolveByteRange(value: string, size: number): ByteRange | 'unsatisfiable' | undefined {
   const m = /^bytes=(\d{0,16})-(\d{0,16})$/i.exec(value.trim());
   if (!m) return undefined;
-  const [startText, endText] = [m[1] as string, m[2] as string];
+  const [startText, endText] = [m[1], m[2]];
   if (startText === '' && endText === '') return undefined;
   if (startText === '') {
     const suffix = Number(endText);

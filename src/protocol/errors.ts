@@ -57,7 +57,13 @@ export function domainOf(reason: string): ErrorDomain {
 }
 
 /** Builds the error body for a status, reason and message. */
-export function errorBody(code: number, reason: ErrorReason | string, message: string, where: ErrorLocation = {}): ErrorBody {
+export function errorBody(
+  code: number,
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the known reasons for readers; any string is allowed.
+  reason: ErrorReason | string,
+  message: string,
+  where: ErrorLocation = {},
+): ErrorBody {
   const item: ErrorItem = { message, domain: where.domain ?? domainOf(reason), reason };
   if (where.location !== undefined) item.location = where.location;
   if (where.locationType !== undefined) item.locationType = where.locationType;

@@ -14,5 +14,5 @@ const EXPORT_EXTENSIONS: Readonly<Record<string, string>> = {
 
 /** The extension of an export format, also its short name: `text/csv` → `csv`, `…script+json` → `json`. */
 export function exportExtension(mimeType: string): string {
-  return EXPORT_EXTENSIONS[mimeType] ?? mimeType.split(';')[0]!.split('/')[1]?.split(/[.+]/).pop() ?? 'bin';
+  return EXPORT_EXTENSIONS[mimeType] ?? mimeType.split(';')[0].split('/')[1]?.split(/[.+]/).pop() ?? 'bin';
 }

@@ -103,7 +103,7 @@ class Parser {
     // Build the path as a chain ending in `leaf`, then merge it so overlapping selections combine.
     let chain = leaf;
     for (let i = path.length - 1; i >= 0; i--) {
-      const { name, position } = path[i]!;
+      const { name, position } = path[i];
       chain = { whole: chain.whole, children: chain.children, position };
       chain = { whole: false, children: new Map([[name, chain]]), position: -1 };
     }
@@ -130,7 +130,7 @@ class Parser {
 
   /** Rejects the character at the current position, saying why it cannot be there. */
   private unexpected(): never {
-    const c = this.text[this.pos]!;
+    const c = this.text[this.pos];
     if (SPACE.test(c)) this.fail('white space is allowed only after a comma', this.pos);
     this.fail(`invalid character ${JSON.stringify(c)} (names use A-Z, a-z, 0-9, _ and *)`, this.pos);
   }

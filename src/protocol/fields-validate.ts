@@ -35,5 +35,5 @@ function invalidChild(name: string, child: FieldSelection, schema: FieldSchema):
     return members.some((member) => firstInvalid(child, member) === undefined) ? undefined : child;
   }
   if (!Object.hasOwn(schema.fields, name)) return child;
-  return firstInvalid(child, schema.fields[name]!);
+  return firstInvalid(child, schema.fields[name]);
 }

@@ -9,21 +9,21 @@ import { utf8Decode } from './multipart-text.ts';
 export function invalidUtf8At(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
-    const b = bytes[i] as number;
+    const b = bytes[i];
     if (b < 0x80) {
       i++;
       continue;
     }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
-    else if (b >= 0xe0 && b <= 0xef) (need = 2), (min = 0x800);
-    else if (b >= 0xf0 && b <= 0xf4) (need = 3), (min = 0x10000);
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
+    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
+    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
     else return i;
     if (i + need >= bytes.length) return i; // the sequence is cut off by the end
     let cp = b & (0x3f >> need);
     for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k] as number;
+      const c = bytes[i + k];
       if ((c & 0xc0) !== 0x80) return i;
       cp = (cp << 6) | (c & 0x3f);
     }

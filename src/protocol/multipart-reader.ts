@@ -252,7 +252,8 @@ export class MultipartReader {
       }
       const value = line.slice(colon + 1).trim();
       // A bare CR or another control character would be echoed into a response header (batch Content-ID).
-      const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+      // eslint-disable-next-line no-control-regex -- a header value must not hold control characters; finding them is the point.
+  const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
       if (control) {
         throw new MultipartError(
           'malformedPartHeaders',

@@ -21,10 +21,10 @@ export function openWithStore(name: string, store: string): Promise<IDBDatabase>
     const open = (version?: number) => {
       const request = indexedDB.open(name, version);
       request.onupgradeneeded = () => request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
-      request.onerror = () => reject(request.error);
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
       request.onsuccess = () => {
         const db = request.result;
-        if (db.objectStoreNames.contains(store)) return resolve(db);
+        if (db.objectStoreNames.contains(store)) { resolve(db); return; }
         db.close();
         open(db.version + 1);
       };

@@ -111,6 +111,7 @@ export interface BeforeUploadChanges {
  * A hook's answer: `false` skips the file; a `File` or `Blob` is uploaded instead of it (a `Blob` keeps the file's
  * name); `{ name, metadata, convertTo }` changes what is sent; `true` or nothing uploads it unchanged.
  */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a user's hook may return nothing at all (a `void` function).
 export type BeforeUploadResult = boolean | File | Blob | BeforeUploadChanges | undefined | void;
 
 /**

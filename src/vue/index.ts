@@ -32,7 +32,12 @@ type VueEmit<T extends EventMap> = EmitFn<{ [K in keyof T]: (event: T[K]) => voi
  * A custom element as Vue's template checker sees it: the element's chosen properties as props, plus its events
  * (the pattern from Vue's "Web Components and TypeScript" guide).
  */
-export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}, Props extends keyof Element = never> = new () => Element & {
+export type DefineCustomElement<
+  Element extends HTMLElement,
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the default is an element with no events: an empty event map.
+  Events extends EventMap = {},
+  Props extends keyof Element = never,
+> = new () => Element & {
   /** For template prop types only; do not read it on an element ref. */
   $props: Omit<HTMLAttributes, 'onChange'> & ChangeProp<Events> & Partial<Pick<Element, Props>> & PublicProps;
   /** For template event types only; do not call it on an element ref. */
@@ -40,6 +45,7 @@ export type DefineCustomElement<Element extends HTMLElement, Events extends Even
 };
 
 /** A `store-*` element in Vue templates: its settable properties and the events it fires. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the default is an element with no events: an empty event map.
 type VueStoreElement<Tag extends keyof StoreElementProperties, Events extends EventMap = {}> = DefineCustomElement<
   HTMLElementTagNameMap[Tag],
   Events & Pick<StoreEventMap, StoreElementEvents[Tag]>,

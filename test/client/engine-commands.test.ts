@@ -37,7 +37,7 @@ test('resume right after cancelling a paused task does not bring it back: it sta
   assert.equal(h.engine.snapshot('t')?.state, 'cancelled');
   assert.deepEqual(await h.store.list(), []);
   assert.deepEqual(await filesNamed(service.url, file.name), []);
-  const res = await fetch(record!.sessionUri, { method: 'PUT', headers: { 'content-range': `bytes */${MiB}` } });
+  const res = await fetch(record.sessionUri, { method: 'PUT', headers: { 'content-range': `bytes */${MiB}` } });
   assert.equal(res.status, 404);
   // Only the first run ever started: one `start` event, and every `uploading` state came before the pause.
   assert.deepEqual(h.events.filter((e) => e.event === 'start').length, 1);
@@ -51,7 +51,7 @@ test('discarding an interrupted upload that a task has resumed leaves it alone: 
   const file = randomFile(2 * MiB);
   await first.engine.add('a', file);
   await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
-  first.engine.destroy(); // the page life ends; its record stays
+  void first.engine.destroy(); // the page life ends; its record stays
 
   await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store });
@@ -84,6 +84,6 @@ test('discarding an upload another tab is sending leaves it alone; once nobody h
   const [record] = await store.list();
   await other.engine.discard('s');
   assert.deepEqual(await store.list(), []);
-  const res = await fetch(record!.sessionUri, { method: 'PUT', headers: { 'content-range': `bytes */${MiB}` } });
+  const res = await fetch(record.sessionUri, { method: 'PUT', headers: { 'content-range': `bytes */${MiB}` } });
   assert.equal(res.status, 404);
 });

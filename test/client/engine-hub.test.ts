@@ -44,7 +44,10 @@ async function page(hubs: EngineHubs, options: Partial<UploaderOptions> = {}, ge
   const connection = new UploadWorkerService(hubs);
   const attachment = await connection.init(settings, getAccessToken, (event, snapshot) => {
     events.push([event, snapshot]);
-    for (const w of [...waiters]) if (w.test(event, snapshot)) waiters.splice(waiters.indexOf(w), 1), w.resolve(snapshot);
+    for (const w of [...waiters]) if (w.test(event, snapshot)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(snapshot);
+    }
   });
   const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) => new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
   return { connection, attachment, events, when, settings };
@@ -78,6 +81,7 @@ test('with no page attached, a task that needs a new token pauses with code auth
   const hubs = sharedWorker();
   let first: Awaited<ReturnType<typeof page>> | undefined;
   // The first page's token is refused; the page is gone (detached) before the 401 comes back.
+  // eslint-disable-next-line prefer-const -- the token callback reads `first` in a microtask that may run before `page` resolves; a const would throw there.
   first = await page(hubs, {}, () => {
     queueMicrotask(() => first?.connection.detach());
     return 'a-token-the-service-refuses';

@@ -119,8 +119,9 @@ test('offline pauses without spending retries; online resumes', async () => {
   h.online.set(false);
   const waiting = await h.when((e, s) => e === 'retry' && s.retry?.cause === 'offline');
   assert.equal(waiting.state, 'retrying');
-  // time-wait: not a synchronisation: offline time must pass while the job could spend its one retry (maxRetries: 1) if it
+  // Waits for time: not a synchronisation: offline time must pass while the job could spend its one retry (maxRetries: 1) if it
   // wrongly counted the offline period; the assertion is that it does not.
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: the reason above
   await new Promise((r) => setTimeout(r, 100));
   h.online.set(true);
   const stored = await h.engine.done('t');
@@ -137,7 +138,7 @@ test('cancel deletes the session and its record', async () => {
   await h.engine.cancel('t');
   await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
   assert.deepEqual(await h.store.list(), []);
-  const res = await fetch(record!.sessionUri, { method: 'PUT', headers: { 'content-range': 'bytes */1048576' } });
+  const res = await fetch(record.sessionUri, { method: 'PUT', headers: { 'content-range': 'bytes */1048576' } });
   assert.equal(res.status, 404);
   await clearFaults(service.url);
 });

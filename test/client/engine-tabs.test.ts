@@ -145,7 +145,7 @@ test('session records expire after one week without activity (injected clock)', 
   await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   first.engine.pause('t');
   await first.when((_e, s) => s.state === 'paused');
-  first.engine.destroy();
+  void first.engine.destroy();
   const [record] = await store.list();
   assert.equal(record?.updatedAt, now, 'timestamps come from the injected clock');
 

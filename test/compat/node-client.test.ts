@@ -139,7 +139,7 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
 
     const stream = await client.files.get({ fileId: id, alt: 'media' }, { responseType: 'stream' });
     const chunks: Buffer[] = [];
-    for await (const c of stream.data as unknown as Readable) chunks.push(Buffer.from(c));
+    for await (const c of stream.data) chunks.push(Buffer.from(c));
     assert.ok(Buffer.concat(chunks).equals(next));
 
     const removed = await client.files.delete({ fileId: id });
@@ -167,7 +167,7 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     assert.equal(sheet.data.mimeType, 'application/vnd.svc-apps.spreadsheet');
     const exported = await client.files.export({ fileId: sheet.data.id as string, mimeType: 'text/csv' }, { responseType: 'stream' });
     let text = '';
-    for await (const c of exported.data as unknown as Readable) text += Buffer.from(c).toString();
+    for await (const c of exported.data) text += Buffer.from(c).toString();
     assert.equal(text.replace(/\r\n/g, '\n'), 'a,b\n1,2\n');
   });
 

@@ -48,8 +48,9 @@ export async function startAppServer(command: string, args: readonly string[], c
     while (running) {
       const ok = await fetch(url).then((response) => response.ok, () => false);
       if (ok) return;
-      // time-wait: a server that is still starting gives no signal to wait for but its answer; each try is one
+      // Waits for time: a server that is still starting gives no signal to wait for but its answer; each try is one
       // refused connection on loopback.
+      // eslint-disable-next-line no-restricted-syntax -- time-wait: the reason above
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();

@@ -25,7 +25,7 @@ export async function startService(dir: string): Promise<ConsumerService> {
       const match = /listening on (http:\/\/\S+)/.exec(line);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(match[1]);
       }
     });
   });

@@ -48,7 +48,7 @@ for (const [label, options, size] of [
     await h.makeFile(name, size);
     const id = await addThen(name, 'pause');
     await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
-    // time-wait: a paused task must stay paused; the passage of time is what is checked.
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: a paused task must stay paused; the passage of time is what is checked.
     await h.page.waitForTimeout(500);
     expect((await h.snapshot(id)).state).toBe('paused');
     expect(await filesNamed(service, name)).toEqual([]);
@@ -74,8 +74,9 @@ test('pause while the session start is on the wire, then resume: one file', asyn
   await faultsTaken(); // the session start is now held on the service by the delay fault
   await h.command(id, 'pause');
   await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
-  // time-wait: outlasts the 1.5 s delay so the service answers the abandoned start before the resume (the service
+  // Waits for time: outlasts the 1.5 s delay so the service answers the abandoned start before the resume (the service
   // offers no event for a request it finished answering to a client that left).
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: the reason above
   await h.page.waitForTimeout(1800);
   await h.command(id, 'resume');
   await h.expectStoredOnce(name, await h.outcome(id));
@@ -91,7 +92,7 @@ test('cancel while the session start is on the wire leaves nothing', async () =>
   await faultsTaken(); // the session start is now held on the service by the delay fault
   await h.command(id, 'cancel');
   await expectCancelled(id, name);
-  // time-wait: outlasts the 1.5 s delay, so a file the abandoned start could still create would exist by now.
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: outlasts the 1.5 s delay, so a file the abandoned start could still create would exist by now.
   await h.page.waitForTimeout(1800);
   expect(await filesNamed(service, name)).toEqual([]);
 });
@@ -105,7 +106,7 @@ test('pause between chunks keeps the acknowledged bytes; resume finishes byte-id
   await h.waitFor(id, 'a first acknowledged chunk', (s) => s.bytesAcknowledged >= 256 * KiB);
   await h.command(id, 'pause');
   const paused = await h.waitFor(id, 'the paused state', (s) => s.state === 'paused');
-  // time-wait: a paused task sends nothing more; the passage of time is what is checked.
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: a paused task sends nothing more; the passage of time is what is checked.
   await h.page.waitForTimeout(600);
   const later = await h.snapshot(id);
   expect(later.state).toBe('paused');
@@ -132,11 +133,11 @@ for (const when of ['uploading', 'paused'] as const) {
     await h.command(id, 'cancel');
     await expectCancelled(id, name);
     await clearFaults(service);
-    const status = await service.api('PUT', record!.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
+    const status = await service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
     expect(status.status).toBe(404);
     // Commands after the end change nothing.
     await h.command(id, 'resume');
-    // time-wait: a command after the end must change nothing, however long one waits.
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: a command after the end must change nothing, however long one waits.
     await h.page.waitForTimeout(300);
     expect((await h.snapshot(id)).state).toBe('cancelled');
   });

@@ -104,7 +104,7 @@ test('removing a failed resumable task forgets its session: no record, and the s
   await h.page.evaluate((taskId) => window.h.uploader.remove(taskId), id);
   await expect.poll(() => h.records()).toEqual([]);
   await clearFaults(service);
-  const status = () => service.api('PUT', record!.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
+  const status = () => service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
   await expect.poll(async () => (await status()).status).toBe(404);
   expect(await h.page.evaluate(() => window.h.uploader.interrupted())).toEqual([]);
 });
@@ -120,7 +120,7 @@ test('a session that expires mid-upload (clock +8 days) starts again from byte 0
   const outcome = await h.outcome(id);
   await h.expectStoredOnce(name, outcome);
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toContain('session-expired');
-  const old = await service.api('PUT', record!.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB + 100}` } });
+  const old = await service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB + 100}` } });
   expect(old.status).toBe(404);
 });
 

@@ -270,7 +270,7 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
 declare global {
   interface Window {
     // The harness page's object; typed loosely on purpose (it is plain JS in the page).
-    h: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    h: any;  
   }
 }
 

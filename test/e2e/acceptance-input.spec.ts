@@ -117,7 +117,7 @@ test('twenty small files with concurrency 3: never more than 3 uploads in flight
     const ids: string[] = [];
     for (const name of names) await h.makeFile(name, 8 * KiB + 17, 'text/plain');
     for (const name of names) ids.push(await h.add(name));
-    for (const [i, id] of ids.entries()) await h.expectStoredOnce(names[i]!, await h.outcome(id));
+    for (const [i, id] of ids.entries()) await h.expectStoredOnce(names[i], await h.outcome(id));
     expect(counter.maxInFlight).toBe(3);
     expect(counter.uploads).toBe(20);
   } finally {

@@ -43,7 +43,7 @@ test('offline mid-upload: the task waits as offline without spending its retries
   const waiting = await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
   expect(waiting.error).toBeUndefined();
   // Offline for a while: far longer than the whole (short) backoff budget would last.
-  // time-wait: the passage of time is what is under test (offline time must not spend retries).
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: the passage of time is what is under test (offline time must not spend retries).
   await page.waitForTimeout(3000);
   const still = await h.snapshot(id);
   expect(still.state).toBe(waiting.state);
@@ -89,15 +89,15 @@ test('files added while offline wait, then upload when the network returns', asy
   await context.setOffline(true);
   const ids = [await h.add(small), await h.add(big)];
   for (const id of ids) await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
-  // time-wait: offline for longer than the backoff budget; nothing may fail meanwhile.
+  // eslint-disable-next-line no-restricted-syntax -- time-wait: offline for longer than the backoff budget; nothing may fail meanwhile.
   await page.waitForTimeout(2000);
   for (const id of ids) expect(await page.evaluate((taskId) => window.h.results.has(taskId), id)).toBe(false);
   await context.setOffline(false);
   // The end check finds no session record at all, so it waits for both tasks: the small file is often done while
   // the big one still sends its only request, and that live session's record (acknowledged 0) is rightly there.
-  const outcomes = [await h.outcome(ids[0]!), await h.outcome(ids[1]!)];
-  await h.expectStoredOnce(small, outcomes[0]!);
-  await h.expectStoredOnce(big, outcomes[1]!);
+  const outcomes = [await h.outcome(ids[0]), await h.outcome(ids[1])];
+  await h.expectStoredOnce(small, outcomes[0]);
+  await h.expectStoredOnce(big, outcomes[1]);
   // Waiting offline started no session: the big file's one session start is the one its bytes went to.
   const starts = proxy.requests.filter((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'));
   expect(starts.map((r) => r.status)).toEqual([200]);

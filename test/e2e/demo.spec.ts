@@ -93,7 +93,7 @@ test('a CSV is converted to a spreadsheet when conversion is chosen, with the sa
   await stored.getByRole('button', { name: 'Download people.csv as CSV' }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toBe('people.csv');
-  expect(parse(readFileSync((await saved.path())!, 'utf8'))).toEqual(parse(exported.text));
+  expect(parse(readFileSync((await saved.path()), 'utf8'))).toEqual(parse(exported.text));
 });
 
 test('sharing two uploaded files with Bob grants both in one batch request', async ({ page }) => {
@@ -123,7 +123,7 @@ test('sharing two uploaded files with Bob grants both in one batch request', asy
   const batches = sent.filter((r) => r.method === 'POST' && r.path === '/batch/store/v3');
   expect(batches).toHaveLength(1);
   expect(sent.filter((r) => r.path.includes('/permissions'))).toEqual([]);
-  const inner = [...batches[0]!.body.matchAll(/^POST (\S+) HTTP\/1\.1\r?$/gm)].map((m) => new URL(m[1]!, 'http://x'));
+  const inner = [...batches[0].body.matchAll(/^POST (\S+) HTTP\/1\.1\r?$/gm)].map((m) => new URL(m[1], 'http://x'));
   expect(inner.map((u) => u.pathname).sort()).toEqual(ids.map((id) => `/store/v3/files/${id}/permissions`).sort());
   for (const u of inner) expect(u.searchParams.get('sendNotificationEmail')).toBe('false');
 

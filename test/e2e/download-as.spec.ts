@@ -47,11 +47,11 @@ function cells(text: string): string[][] {
     .replace(/\r\n/g, '\n')
     .trim()
     .split('\n')
-    .map((line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index! < line.length || m[1] !== '').map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')));
+    .map((line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < line.length || m[1] !== '').map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')));
 }
 
 async function saved(download: Download): Promise<string> {
-  return readFile((await download.path())!, 'utf8');
+  return readFile((await download.path()), 'utf8');
 }
 
 test('a CSV converted to a spreadsheet downloads back as CSV with the same cells through the row\'s "Download as"', async ({ page }) => {

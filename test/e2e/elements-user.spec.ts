@@ -79,7 +79,7 @@ async function recordAnnouncements(page: Page): Promise<void> {
     const heard: string[] = [];
     (window as unknown as { heard: string[] }).heard = heard;
     new MutationObserver(() => {
-      const said = region.textContent!.trim();
+      const said = region.textContent.trim();
       if (said) heard.push(said);
     }).observe(region, { childList: true, characterData: true, subtree: true });
   });

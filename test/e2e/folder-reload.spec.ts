@@ -60,7 +60,7 @@ function acknowledged(p: Page): Promise<number> {
         open.onerror = () => resolve(0);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) return resolve(0);
+          if (!db.objectStoreNames.contains('sessions')) { resolve(0); return; }
           const all = db.transaction('sessions').objectStore('sessions').getAll();
           all.onsuccess = () => resolve(Math.max(0, ...all.result.map((r: { acknowledged: number }) => r.acknowledged)));
           db.close();
@@ -82,7 +82,7 @@ test('a folder chosen again after a reload mid-upload ends as exactly its tree, 
   ['2026/beach.bin', '2026/dunes.bin', '2025/snow/peak.bin', '2025/snow/valley.bin', 'cover.bin'].forEach((path, i) => {
     files[`album/${path}`] = randomBytes(2048 * KiB + i * 1000, i + 1);
     mkdirSync(dirname(join(dir, 'album', path)), { recursive: true });
-    writeFileSync(join(dir, 'album', path), files[`album/${path}`]!);
+    writeFileSync(join(dir, 'album', path), files[`album/${path}`]);
   });
   // Each 256 KiB chunk waits at the service, so the reload lands while three uploads are under way.
   const slow = { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 400 }, times: 1000 };

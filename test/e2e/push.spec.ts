@@ -130,7 +130,7 @@ function readRelayStream(url: string, caPem: string, count: number): Promise<Rec
         while ((cut = buffer.indexOf('\n\n')) >= 0) {
           const data = /^data: (.*)$/m.exec(buffer.slice(0, cut));
           buffer = buffer.slice(cut + 2);
-          if (data) events.push(JSON.parse(data[1]!) as Received);
+          if (data) events.push(JSON.parse(data[1]) as Received);
         }
         if (events.length >= count) {
           res.destroy();
@@ -167,7 +167,7 @@ test.beforeAll(async () => {
     target: 'es2022',
     write: false,
   });
-  const script = bundle.outputFiles[0]!.text;
+  const script = bundle.outputFiles[0].text;
   pageServer = createHttpServer((req, res) => {
     if (req.url?.startsWith('/push-page.js')) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
@@ -222,8 +222,8 @@ function expectChannelMessages(events: Received[], channel: Channel): void {
     expect(e.resourceUri).toBe(channel.resourceUri);
     expect(e.expiration).toBe(new Date(channel.expiration).toUTCString());
   }
-  expect(events[0]!.messageNumber).toBe(1);
-  for (let i = 1; i < events.length; i++) expect(events[i]!.messageNumber).toBeGreaterThan(events[i - 1]!.messageNumber);
+  expect(events[0].messageNumber).toBe(1);
+  for (let i = 1; i < events.length; i++) expect(events[i].messageNumber).toBeGreaterThan(events[i - 1].messageNumber);
 }
 
 test('every event kind reaches the page through the relay', async ({ page }) => {
@@ -237,7 +237,7 @@ test('every event kind reaches the page through the relay', async ({ page }) => 
   const folderChannel = await watch(page, 'folder', ALICE, folderId);
   const changesChannel = await watch(page, 'changes', ALICE, null);
   const bobsChannel = await watch(page, 'bob', BOB, sharedId);
-  for (const name of ['file', 'folder', 'changes', 'bob']) expect((await heard(page, name, 1))[0]!.state).toBe('sync');
+  for (const name of ['file', 'folder', 'changes', 'bob']) expect((await heard(page, name, 1))[0].state).toBe('sync');
 
   // File: content, properties, parents (and the folder's children), permissions, trash, untrash, remove.
   await ok(service.api('PUT', `/upload/store/v3/files/${fileId}?uploadType=media`, { headers: { 'content-type': 'text/plain' }, body: 'new content' }));

@@ -80,13 +80,20 @@ function acknowledged(page: Page): Promise<Record<string, number>> {
         const open = indexedDB.open('store-upload-kit');
         // Not there yet: leave creating it to the kit; and close after reading, so the kit's upgrades never wait on it.
         open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => (open.error?.name === 'AbortError' ? resolve({}) : reject(open.error));
+        open.onerror = () => {
+          if (open.error?.name === 'AbortError') resolve({});
+          else reject(open.error ?? new Error('IndexedDB open failed'));
+        };
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) return db.close(), resolve({});
+          if (!db.objectStoreNames.contains('sessions')) {
+            db.close();
+            resolve({});
+            return;
+          }
           const all = db.transaction('sessions').objectStore('sessions').getAll();
           all.onsuccess = () => resolve(Object.fromEntries(all.result.map((r: { name: string; acknowledged: number }) => [r.name, r.acknowledged])));
-          all.onerror = () => reject(all.error);
+          all.onerror = () => reject(all.error ?? new Error('IndexedDB read failed'));
           db.close();
         };
       }),
@@ -122,8 +129,8 @@ test('"Resume all" after a reload finishes every upload from its kept handle, wi
   await page.addInitScript(PICKER);
   await open(page);
   const names = [`resume-a-${Date.now()}.bin`, `resume-b-${Date.now()}.bin`];
-  await writeOpfs(page, names[0]!, randomBytes(3 * MiB + 77, 11));
-  await writeOpfs(page, names[1]!, randomBytes(2 * MiB + 5, 12));
+  await writeOpfs(page, names[0], randomBytes(3 * MiB + 77, 11));
+  await writeOpfs(page, names[1], randomBytes(2 * MiB + 5, 12));
   await pickAndReload(page, names);
 
   const unfinished = page.getByRole('group', { name: 'Unfinished uploads' });

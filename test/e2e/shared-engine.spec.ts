@@ -99,8 +99,8 @@ async function stored(name: string): Promise<{ id: string; md5Checksum: string; 
 async function storedOnce(name: string, md5: string): Promise<void> {
   await expect.poll(async () => (await stored(name)).length, { timeout: 120_000 }).toBe(1);
   const [file] = await stored(name);
-  expect(file!.md5Checksum).toBe(md5);
-  expect(Number(file!.size)).toBe(SIZE);
+  expect(file.md5Checksum).toBe(md5);
+  expect(Number(file.size)).toBe(SIZE);
 }
 
 test('a file chosen on page A finishes after a navigation to page B, which shows it uploading; nothing is sent twice', async ({ context }) => {

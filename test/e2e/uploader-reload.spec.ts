@@ -66,8 +66,8 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
   // The proxy hears the connection go away a moment after the page does.
   await expect.poll(() => proxy.requests.filter((r) => r.cut).length, { timeout: 10_000 }).toBe(1);
   const cut = proxy.requests.filter((r) => r.cut);
-  expect(cut[0]!.method).toBe('PUT');
-  const inFlight = cut[0]!.received - cut[0]!.forwarded;
+  expect(cut[0].method).toBe('PUT');
+  const inFlight = cut[0].received - cut[0].forwarded;
 
   // The new page life lists the upload, then the user picks the same file again.
   const listed = await page.evaluate(async () => {
@@ -75,7 +75,7 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
     return kit.uploader.interrupted();
   });
   expect(listed.map((u) => u.name)).toEqual([name]);
-  expect(listed[0]!.bytesAcknowledged).toBeGreaterThanOrEqual(CHUNK);
+  expect(listed[0].bytesAcknowledged).toBeGreaterThanOrEqual(CHUNK);
   proxy.rate = undefined;
   await page.setInputFiles('#file', path);
   const result = await page.waitForFunction(() => (globalThis as unknown as { kit: { results: unknown[] } }).kit.results[0], undefined, { timeout: 60_000 });

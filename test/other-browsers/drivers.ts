@@ -51,6 +51,7 @@ export async function launchFirefox(): Promise<BrowserDriver> {
   page.setDefaultTimeout(COMMAND_TIMEOUT);
   page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT);
   let errors: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- a page may throw anything; String() keeps the log line text.
   page.on('pageerror', (error) => errors.push(`page error: ${String((error as Error).message ?? error)}`));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console error: ${message.text()}`);
@@ -130,7 +131,7 @@ export async function launchWebKit(options: { headless: boolean }): Promise<Brow
       child.kill();
       throw new Error(`WebKitWebDriver did not start:\n${log}`);
     }
-    // time-wait: the poll interval of a bounded readiness check (the driver has no readiness event).
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the poll interval of a bounded readiness check (the driver has no readiness event).
     await new Promise((r) => setTimeout(r, 100));
   }
 

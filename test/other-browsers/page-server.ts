@@ -63,7 +63,7 @@ export async function startPageServer(): Promise<PageServer> {
     const policy = POLICIES[variant as Variant];
     if (policy) headers['content-security-policy'] = policy;
     if (inside === '' || inside === 'index.html') {
-      res.writeHead(200, { ...headers, 'content-type': TYPES['.html']! }).end(PAGE);
+      res.writeHead(200, { ...headers, 'content-type': TYPES['.html'] }).end(PAGE);
       return;
     }
     const file = inside.startsWith('dist/browser/') ? join(BUNDLE_DIR, inside.slice('dist/browser/'.length)) : join(PAGE_DIR, inside);

@@ -55,9 +55,11 @@ async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) 
       lastError = error;
     }
     if (Date.now() - start > timeout) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last error is whatever the driver threw; it prints as it can.
+      const lastErrorText = lastError ? `; last error: ${String(lastError)}` : '';
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${lastErrorText}`);
     }
-    // time-wait: the back-off of a bounded poll of page state (the drivers offer no event for it).
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the back-off of a bounded poll of page state (the drivers offer no event for it).
     await new Promise((r) => setTimeout(r, wait));
   }
 }
@@ -265,23 +267,23 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
         await ctx.driver.evaluate(`h.create(${js(options)}) && h.mount(false)`);
         const listed = await until('the uploader to list the interrupted upload', () =>
           ctx.driver.evaluate<{ id: string; name: string; bytesAcknowledged: number; canResumeWithoutFile: boolean }[]>('h.interrupted()'), (l) => l.length > 0, 15_000);
-        assert(listed.length === 1 && listed[0]!.name === name, `interrupted: ${js(listed)}`);
-        assert(listed[0]!.canResumeWithoutFile === blobKept, `canResumeWithoutFile is ${listed[0]!.canResumeWithoutFile}, the Blob was ${blobKept ? '' : 'not '}kept`);
-        assert(listed[0]!.bytesAcknowledged >= 1 * MiB, `acknowledged before the reload: ${listed[0]!.bytesAcknowledged}`);
+        assert(listed.length === 1 && listed[0].name === name, `interrupted: ${js(listed)}`);
+        assert(listed[0].canResumeWithoutFile === blobKept, `canResumeWithoutFile is ${listed[0].canResumeWithoutFile}, the Blob was ${blobKept ? '' : 'not '}kept`);
+        assert(listed[0].bytesAcknowledged >= 1 * MiB, `acknowledged before the reload: ${listed[0].bytesAcknowledged}`);
         const action = blobKept ? 'resume' : 'rechoose';
         const offered = await until('the element to offer it', () =>
           ctx.driver.evaluate<{ id: string; text: string; actions: string[] }[]>('h.offered()'), (o) => o.length === 1, 15_000);
-        assert(offered[0]!.id === listed[0]!.id && offered[0]!.text.includes(name) && offered[0]!.actions.includes(action), `offered (wanted ${action}): ${js(offered)}`);
+        assert(offered[0].id === listed[0].id && offered[0].text.includes(name) && offered[0].actions.includes(action), `offered (wanted ${action}): ${js(offered)}`);
         await ctx.service.api('DELETE', '/__admin/faults', { token: null });
-        if (blobKept) await ctx.driver.evaluate(`h.clickOffered(${js(offered[0]!.id)}, 'resume')`);
+        if (blobKept) await ctx.driver.evaluate(`h.clickOffered(${js(offered[0].id)}, 'resume')`);
         else {
           // The same bytes, name and lastModified as before the reload (the file is rebuilt from its seed).
           await ctx.driver.evaluate(`h.makeFile(${js(name)}, ${size}, ${seed})`);
-          await ctx.driver.evaluate(`h.resumeWith(${js(offered[0]!.id)}, ${js(name)})`);
+          await ctx.driver.evaluate(`h.resumeWith(${js(offered[0].id)}, ${js(name)})`);
         }
         // With what the uploader and the element show, so that a timeout says where the resume stopped.
         const settled = await until('the resumed upload to settle', () => ctx.driver.evaluate<{ results: Result[] }>('h.resumeState()'), (r) => r.results.length > 0, 60_000);
-        const result = settled.results[0]!;
+        const result = settled.results[0];
         assert(result.ok, `resumed upload failed: ${result.code}: ${result.message}`);
         await expectStored(ctx, result.file, name, sha256, size);
         await until('the interrupted list to empty', () => ctx.driver.evaluate<unknown[]>('h.interrupted()'), (l) => l.length === 0, 10_000);

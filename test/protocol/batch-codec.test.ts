@@ -96,13 +96,13 @@ test('parseBatchRequest tolerates LF-only, no HTTP version, bare Content-ID, tra
     '--zz--';
   const parts = parseBatchRequest(enc.encode(body), 'zz');
   assert.equal(parts.length, 2);
-  assert.equal(parts[0]!.method, 'GET');
-  assert.equal(parts[0]!.target, '/store/v3/about');
-  assert.equal(parts[0]!.httpVersion, undefined);
-  assert.equal(parts[0]!.contentId, 'plain-id');
-  assert.equal(parts[0]!.body.length, 0);
-  assert.equal(parts[1]!.method, 'PATCH');
-  assert.equal(dec.decode(parts[1]!.body), '{"name":"n"}\n');
+  assert.equal(parts[0].method, 'GET');
+  assert.equal(parts[0].target, '/store/v3/about');
+  assert.equal(parts[0].httpVersion, undefined);
+  assert.equal(parts[0].contentId, 'plain-id');
+  assert.equal(parts[0].body.length, 0);
+  assert.equal(parts[1].method, 'PATCH');
+  assert.equal(dec.decode(parts[1].body), '{"name":"n"}\n');
 });
 
 test('parseBatchRequest keeps a full URL target for the service to reject per part', () => {
@@ -110,7 +110,7 @@ test('parseBatchRequest keeps a full URL target for the service to reject per pa
     enc.encode('--b\r\nContent-Type: application/http\r\n\r\nGET https://example.com/store/v3/about HTTP/1.1\r\n\r\n\r\n--b--'),
     'b',
   );
-  assert.equal(parts[0]!.target, 'https://example.com/store/v3/about');
+  assert.equal(parts[0].target, 'https://example.com/store/v3/about');
 });
 
 test('parseBatchRequest errors: no parts, missing delimiters, wrong part type, bad request line, short body', () => {
@@ -198,8 +198,8 @@ test('parseBatchResponse reads responses in order and maps them by the request C
 
 test('parseBatchResponse tolerates a reason-less status line and rejects a bad one', () => {
   const ok = parseBatchResponse(enc.encode('--r\nContent-Type: application/http\n\nHTTP/1.1 201\n\n--r--'), 'r');
-  assert.equal(ok[0]!.status, 201);
-  assert.equal(ok[0]!.statusText, '');
+  assert.equal(ok[0].status, 201);
+  assert.equal(ok[0].statusText, '');
   const bad = errorOf(() => parseBatchResponse(enc.encode('--r\r\n\r\nHTTP/1.1 OK\r\n\r\n--r--'), 'r'));
   assert.equal(bad.code, 'malformedHttpMessage');
   assert.equal(bad.message, 'Batch part 1 has an invalid status line "HTTP/1.1 OK"; expected "HTTP/1.1 <code> <reason>".');

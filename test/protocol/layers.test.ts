@@ -30,7 +30,7 @@ function specifiers(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
   const found: string[] = [];
   for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
-    found.push(m[1] ?? m[2] ?? m[3]!);
+    found.push(m[1] ?? m[2] ?? m[3]);
   }
   return found;
 }
@@ -39,7 +39,7 @@ function specifiers(file: string): string[] {
 function layerOf(file: string, spec: string): string {
   const target = relative(root, resolve(root, dirname(file), spec));
   const parts = target.split('/');
-  return parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
+  return parts[0] === 'src' ? `src/${parts[1]}` : parts[0];
 }
 
 const rules: Record<string, { layers: string[]; packages: boolean; node: boolean }> = {
@@ -107,7 +107,7 @@ function valueImports(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
   const found: string[] = [];
   for (const m of text.matchAll(/(?:import|export)\s(?!type\s)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^\s*import\s*['"](\.[^'"]+)['"]/gm)) {
-    found.push(relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3]!)));
+    found.push(relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3])));
   }
   return found;
 }

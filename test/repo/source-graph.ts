@@ -26,7 +26,7 @@ export function specifiers(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const found: string[] = [];
   for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
-    found.push(m[1] ?? m[2] ?? m[3]!);
+    found.push(m[1] ?? m[2] ?? m[3]);
   }
   return found;
 }

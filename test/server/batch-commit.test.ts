@@ -54,7 +54,7 @@ function batchThenKill(calls: BatchRequestInit[]): Promise<{ status: number; par
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
         res.on('end', () => {
-          const boundary = multipartBoundary(res.headers['content-type'] as string, 'mixed');
+          const boundary = multipartBoundary(res.headers['content-type'], 'mixed');
           resolve({ status: res.statusCode ?? 0, parts: parseBatchResponse(Buffer.concat(chunks), boundary), killed });
         });
       },

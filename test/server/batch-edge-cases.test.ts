@@ -109,11 +109,11 @@ test('Content-IDs with colons and @ come back prefixed inside the brackets; part
 
 test('an inner POST does not inherit the outer Content-Type (Content-* headers stay with the envelope)', async () => {
   const [p] = await batch(part('POST /store/v3/files?fields=id\r\n\r\n{"name":"x"}') + '--b--');
-  assert.equal(p!.status, 400);
-  assert.equal(json(p!).error.message, 'The request body must be JSON with Content-Type application/json; got no Content-Type.');
+  assert.equal(p.status, 400);
+  assert.equal(json(p).error.message, 'The request body must be JSON with Content-Type application/json; got no Content-Type.');
   const [ok] = await batch(part('POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"made in batch"}') + '--b--');
-  assert.equal(ok!.status, 200);
-  assert.deepEqual(json(ok!), { name: 'made in batch' });
+  assert.equal(ok.status, 200);
+  assert.deepEqual(json(ok), { name: 'made in batch' });
 });
 
 test('an outer ?alt=media cannot turn parts into downloads; an export path with a trailing slash is refused too', async () => {
@@ -135,20 +135,20 @@ test('an outer ?alt=media cannot turn parts into downloads; an export path with 
   }
   // Without the outer alt=media the same metadata call works.
   const [meta] = await batch(part(`GET /store/v3/files/${fileId}?fields=id`) + '--b--');
-  assert.deepEqual(json(meta!), { id: fileId });
+  assert.deepEqual(json(meta), { id: fileId });
 });
 
 test('inner HEAD answers headers without a body; inner DELETE answers 204 No Content', async () => {
   const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'to delete' } });
   const victim = made.json().id as string;
   const parts = await batch(part('HEAD /store/v3/about?fields=kind') + part(`DELETE /store/v3/files/${victim}`) + '--b--');
-  assert.equal(parts[0]!.status, 200);
-  assert.equal(parts[0]!.statusText, 'OK');
-  assert.equal(parts[0]!.headers['content-type'], 'application/json; charset=UTF-8');
-  assert.equal(parts[0]!.body.length, 0);
-  assert.equal(parts[1]!.status, 204);
-  assert.equal(parts[1]!.statusText, 'No Content');
-  assert.equal(parts[1]!.body.length, 0);
+  assert.equal(parts[0].status, 200);
+  assert.equal(parts[0].statusText, 'OK');
+  assert.equal(parts[0].headers['content-type'], 'application/json; charset=UTF-8');
+  assert.equal(parts[0].body.length, 0);
+  assert.equal(parts[1].status, 204);
+  assert.equal(parts[1].statusText, 'No Content');
+  assert.equal(parts[1].body.length, 0);
   assert.equal((await svc.api('GET', `/store/v3/files/${victim}`)).status, 404);
 });
 
@@ -157,19 +157,19 @@ test('an inner JSON body over the endpoint\'s cap is a 413 for that part, as it 
   const direct = await svc.api('POST', '/store/v3/files?fields=id', { headers: { 'Content-Type': 'application/json' }, body: big });
   assert.equal(direct.status, 413, direct.text);
   const parts = await batch(part(`POST /store/v3/files?fields=id\r\nContent-Type: application/json\r\n\r\n${big}`) + part('GET /store/v3/about?fields=kind') + '--b--');
-  assert.equal(parts[0]!.status, 413);
-  assert.deepEqual(json(parts[0]!), direct.json());
-  assert.deepEqual(json(parts[1]!), { kind: 'store#about' });
+  assert.equal(parts[0].status, 413);
+  assert.deepEqual(json(parts[0]), direct.json());
+  assert.deepEqual(json(parts[1]), { kind: 'store#about' });
 });
 
 test('targets that are not a path: full URLs of any scheme and relative targets get their own 400', async () => {
   const parts = await batch(
     part(`GET https://127.0.0.1/store/v3/files/${fileId}`) + part('GET ?fields=kind') + part('GET store/v3/about') + part('GET /store/v3/about?fields=kind') + '--b--',
   );
-  assert.deepEqual(json(parts[0]!), errorOf(`Batch requests take a URL path with query, not a full URL: "https://127.0.0.1/store/v3/files/${fileId}".`));
-  assert.deepEqual(json(parts[1]!), errorOf('The inner request target must be a URL path starting with "/"; got "?fields=kind".'));
-  assert.deepEqual(json(parts[2]!), errorOf('The inner request target must be a URL path starting with "/"; got "store/v3/about".'));
-  assert.deepEqual(json(parts[3]!), { kind: 'store#about' });
+  assert.deepEqual(json(parts[0]), errorOf(`Batch requests take a URL path with query, not a full URL: "https://127.0.0.1/store/v3/files/${fileId}".`));
+  assert.deepEqual(json(parts[1]), errorOf('The inner request target must be a URL path starting with "/"; got "?fields=kind".'));
+  assert.deepEqual(json(parts[2]), errorOf('The inner request target must be a URL path starting with "/"; got "store/v3/about".'));
+  assert.deepEqual(json(parts[3]), { kind: 'store#about' });
 });
 
 test('inner routing errors stay inside their part: unknown path 404, bad percent-encoding 400, unknown method 405', async () => {
@@ -182,7 +182,7 @@ test('inner routing errors stay inside their part: unknown path 404, bad percent
       [405, 'Method FROB is not allowed on /store/v3/about; allowed: GET.'],
     ],
   );
-  assert.equal(parts[2]!.headers.allow, 'GET');
+  assert.equal(parts[2].headers.allow, 'GET');
 });
 
 test('quota counts each inner call: a rate-limit fault for two calls hits the first two parts of a three-part batch', async () => {
@@ -195,7 +195,7 @@ test('quota counts each inner call: a rate-limit fault for two calls hits the fi
   const parts = await batch(call + call + call + '--b--');
   assert.deepEqual(parts.map((p) => p.status), [403, 403, 200]);
   const message = 'User rate limit exceeded.';
-  assert.deepEqual(json(parts[0]!), { error: { code: 403, message, errors: [{ message, domain: 'usageLimits', reason: 'userRateLimitExceeded' }] } });
+  assert.deepEqual(json(parts[0]), { error: { code: 403, message, errors: [{ message, domain: 'usageLimits', reason: 'userRateLimitExceeded' }] } });
   assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
 });
 
@@ -207,26 +207,26 @@ test('one batch shares a file and reads files; the grantee then lists it through
       part(`GET /store/v3/files/${fileId}?fields=id,name`, 'Content-ID: <get>\r\n') +
       '--b--',
   );
-  assert.equal(parts[0]!.status, 200);
-  assert.deepEqual(Object.keys(json(parts[0]!)), ['id']);
-  assert.deepEqual(json(parts[1]!), { id: fileId, name: 'audit.txt' });
+  assert.equal(parts[0].status, 200);
+  assert.deepEqual(Object.keys(json(parts[0])), ['id']);
+  assert.deepEqual(json(parts[1]), { id: fileId, name: 'audit.txt' });
 
   const bob = await batch(part(`GET /store/v3/files?q=${encodeURIComponent("name = 'shared-in-batch.txt'")}&fields=files(id,name)`) + '--b--', { token: null, headers: { Authorization: `Bearer ${BOB}` } });
-  assert.deepEqual(json(bob[0]!), { files: [{ id, name: 'shared-in-batch.txt' }] });
+  assert.deepEqual(json(bob[0]), { files: [{ id, name: 'shared-in-batch.txt' }] });
   const perms = await svc.api('GET', `/store/v3/files/${id}?fields=permissions(id,role,emailAddress)`);
-  assert.deepEqual(perms.json().permissions[1], { id: json(parts[0]!).id, role: 'reader', emailAddress: 'bob@example.com' });
+  assert.deepEqual(perms.json().permissions[1], { id: json(parts[0]).id, role: 'reader', emailAddress: 'bob@example.com' });
 });
 
 test('a quoted boundary and extra Content-Type parameters are accepted; an outer gzip answer wraps uncompressed parts', async () => {
   const body = part('GET /store/v3/about?fields=kind') + '--b--';
   const quoted = await batch(body, { contentType: 'Multipart/Mixed; charset=UTF-8; boundary="b"' });
-  assert.deepEqual(json(quoted[0]!), { kind: 'store#about' });
+  assert.deepEqual(json(quoted[0]), { kind: 'store#about' });
   const z = await post(body, { headers: { 'Accept-Encoding': 'gzip', 'User-Agent': 'audit (gzip)' } });
   assert.equal(z.status, 200);
   assert.equal(z.headers['content-encoding'], 'gzip');
   const inner = parseBatchResponse(gunzipSync(z.body), multipartBoundary(z.headers['content-type'] as string, 'mixed'));
-  assert.equal(inner[0]!.headers['content-encoding'], undefined);
-  assert.deepEqual(json(inner[0]!), { kind: 'store#about' });
+  assert.equal(inner[0].headers['content-encoding'], undefined);
+  assert.deepEqual(json(inner[0]), { kind: 'store#about' });
 });
 
 test('envelopes of the wrong type or shape are an outer 400 saying what is wrong', async () => {
@@ -276,5 +276,5 @@ test('bad UTF-8 in an inner JSON body is a 400 for that part, not a file named w
   ]);
   const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': 'multipart/mixed; boundary=b' }, body: bytes });
   const [p] = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
-  assert.equal(p!.status, 400);
+  assert.equal(p.status, 400);
 });

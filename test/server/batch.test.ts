@@ -82,7 +82,7 @@ test('exact wire format: one part per call in request order, response- Content-I
   const bob = await svc.api('GET', `/store/v3/files/${fileId}?fields=id`, { token: BOB });
   assert.equal(bob.status, 200);
   const revoke = await batch([{ method: 'GET', path: `/store/v3/files/${fileId}/permissions?fields=permissions(id,role)` }]);
-  const readerId = json(revoke[0]!).permissions.find((p: { role: string }) => p.role === 'reader').id;
+  const readerId = json(revoke[0]).permissions.find((p: { role: string }) => p.role === 'reader').id;
   const del = await svc.api('DELETE', `/store/v3/files/${fileId}/permissions/${readerId}`, { token: ALICE });
   assert.equal(del.status, 204);
 });
@@ -95,7 +95,7 @@ test('per-part Authorization overrides the outer one; without any, the part gets
     { method: 'GET', path, contentId: 'bad', headers: { Authorization: 'Bearer nope' } },
   ]);
   assert.deepEqual(parts.map((p) => [p.requestContentId, p.status]), [['outer', 200], ['bob', 404], ['bad', 401]]);
-  assert.equal(json(parts[2]!).error.errors[0].reason, 'authError');
+  assert.equal(json(parts[2]).error.errors[0].reason, 'authError');
 
   const anon = await batch(
     [
@@ -105,7 +105,7 @@ test('per-part Authorization overrides the outer one; without any, the part gets
     null,
   );
   assert.deepEqual(anon.map((p) => [p.requestContentId, p.status]), [['none', 401], ['alice', 200]]);
-  assert.equal(json(anon[0]!).error.message, 'Login Required.');
+  assert.equal(json(anon[0]).error.message, 'Login Required.');
 });
 
 test('outer query parameters apply to every part; inner ones win', async () => {
@@ -117,8 +117,8 @@ test('outer query parameters apply to every part; inner ones win', async () => {
     ALICE,
     '?fields=id',
   );
-  assert.deepEqual(json(parts[0]!), { id: fileId });
-  assert.deepEqual(json(parts[1]!), { name: 'batch.txt' });
+  assert.deepEqual(json(parts[0]), { id: fileId });
+  assert.deepEqual(json(parts[1]), { name: 'batch.txt' });
 });
 
 test('calls past the 100th are answered in the batch with 403 forbidden', async () => {
@@ -127,7 +127,7 @@ test('calls past the 100th are answered in the batch with 403 forbidden', async 
   assert.equal(parts.length, 101);
   assert.deepEqual(parts.map((p) => p.requestContentId), requests.map((r) => r.contentId));
   assert.ok(parts.slice(0, 100).every((p) => p.status === 200 && json(p).id === fileId));
-  const last = parts[100]!;
+  const last = parts[100];
   assert.equal(last.status, 403);
   assert.equal(last.statusText, 'Forbidden');
   const message = 'Exceeds allowed inner batch requests soft limit. Please retry.';
@@ -157,11 +157,11 @@ test('each forbidden kind of part gets its own 400; the other parts still run', 
   ];
   assert.equal(parts.length, 8);
   messages.forEach((message, i) => {
-    assert.equal(parts[i]!.status, 400, `part ${i + 1}`);
-    assert.deepEqual(json(parts[i]!), { error: { code: 400, message, errors: [{ message, domain: 'global', reason: 'badRequest' }] } });
+    assert.equal(parts[i].status, 400, `part ${i + 1}`);
+    assert.deepEqual(json(parts[i]), { error: { code: 400, message, errors: [{ message, domain: 'global', reason: 'badRequest' }] } });
   });
-  assert.equal(parts[7]!.status, 200);
-  assert.deepEqual(json(parts[7]!), { id: fileId });
+  assert.equal(parts[7].status, 200);
+  assert.deepEqual(json(parts[7]), { id: fileId });
 });
 
 test('a URL of exactly 8000 characters is accepted', async () => {
@@ -169,7 +169,7 @@ test('a URL of exactly 8000 characters is accepted', async () => {
   const path = base + 'x'.repeat(8000 - base.length);
   assert.equal(path.length, 8000);
   const [part] = await batch([{ method: 'GET', path }]);
-  assert.equal(part!.status, 200);
+  assert.equal(part.status, 200);
 });
 
 test('malformed envelopes are an outer 400 with a message', async () => {

@@ -229,7 +229,7 @@ describe('OCR workers', () => {
         assert.equal(r.status, 200, r.text);
         assert.match((await exportAs(r.json().id, 'text/plain', 'GET', quick)).text, new RegExp(word));
         // Polls (bounded) for the worker to finish terminating; asserts the end state, not how long it took.
-        // time-wait: the poll interval of a bounded state check; a worker thread's exit has no event to wait for.
+        // eslint-disable-next-line no-restricted-syntax -- time-wait: the poll interval of a bounded state check; a worker thread's exit has no event to wait for.
         for (let i = 0; i < 200 && threadsOf(quick) > idle; i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(threadsOf(quick), idle, `after ${word}`);
       }

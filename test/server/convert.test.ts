@@ -154,7 +154,7 @@ describe('documents', () => {
   test('scanned PDF (image only) is OCR\'d', async () => {
     const c = (await run(pdfWithImage(['SCANNED PAGE']), 'application/pdf', DOCUMENT_MIME, 'en')) as DocumentContent;
     assert.equal(c.blocks.length, 1);
-    const img = c.blocks[0]!;
+    const img = c.blocks[0];
     assert.equal(img.type, 'image');
     assert.match(img.type === 'image' ? img.ocrText : '', /SCANNED PAGE/);
   });
@@ -167,7 +167,7 @@ describe('images and OCR', () => {
       const bytes = make(words);
       const c = (await run(bytes, mime, DOCUMENT_MIME, 'en-US')) as DocumentContent;
       assert.equal(c.blocks.length, 1);
-      const img = c.blocks[0]!;
+      const img = c.blocks[0];
       assert.ok(img.type === 'image');
       assert.equal(img.mimeType, mime);
       assert.equal(Buffer.from(img.data, 'base64').equals(bytes), true, 'the original bytes are embedded');
@@ -179,7 +179,7 @@ describe('images and OCR', () => {
 
   test('French OCR with ocrLanguage=fr-FR', async () => {
     const c = (await run(textPng(['BONJOUR LE MONDE', 'MERCI BEAUCOUP']), 'image/png', DOCUMENT_MIME, 'fr-FR')) as DocumentContent;
-    const img = c.blocks[0]!;
+    const img = c.blocks[0];
     assert.ok(img.type === 'image');
     assert.match(img.ocrText, /BONJOUR LE MONDE/);
     assert.match(img.ocrText, /MERCI BEAUCOUP/);
@@ -288,12 +288,12 @@ describe('export', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(x.body) as unknown as ArrayBuffer);
     assert.deepEqual(wb.worksheets.map((w) => w.name), ['Data', 'Other']);
-    assert.equal(wb.worksheets[0]!.getCell('B1').value, 'b, c');
-    assert.equal(wb.worksheets[0]!.getCell('A2').value, 1);
+    assert.equal(wb.worksheets[0].getCell('B1').value, 'b, c');
+    assert.equal(wb.worksheets[0].getCell('A2').value, 1);
     const o = await exportNative(sheet, SPREADSHEET_MIME, 'application/vnd.oasis.opendocument.spreadsheet');
     const book = XLSX.read(o.body, { type: 'array' });
     assert.deepEqual(book.SheetNames, ['Data', 'Other']);
-    assert.deepEqual(XLSX.utils.sheet_to_json(book.Sheets['Data']!, { header: 1, defval: null }), [['a', 'b, c', null], [1, null, 'line\nbreak']]);
+    assert.deepEqual(XLSX.utils.sheet_to_json(book.Sheets['Data'], { header: 1, defval: null }), [['a', 'b, c', null], [1, null, 'line\nbreak']]);
   });
 
   test('document → text, HTML, Markdown, DOCX', async () => {

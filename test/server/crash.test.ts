@@ -38,7 +38,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    // time-wait: the poll interval of a state check on disk; the service offers no event for it.
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the poll interval of a state check on disk; the service offers no event for it.
     await sleep(10);
   }
 }

@@ -23,7 +23,7 @@ test('a create with 11 stray bytes after its 29-byte body: the 200 comes first, 
   await conn.write(requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': 29 }) + body + 'STRAYBYTES!');
   const text = await conn.closed(10_000);
   assert.deepEqual(statuses(text), [200, 400], text);
-  const created = JSON.parse(text.slice(text.indexOf('{'), text.indexOf('}\r\nHTTP') + 1 || undefined).split('HTTP/1.1')[0] as string);
+  const created = JSON.parse(text.slice(text.indexOf('{'), text.indexOf('}\r\nHTTP') + 1 || undefined).split('HTTP/1.1')[0]);
   assert.equal(created.name, 'pipelined-file.txt');
   const list = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'pipelined-file.txt'")}&fields=files(id)`);
   assert.deepEqual(list.json().files.map((f: { id: string }) => f.id), [created.id]);

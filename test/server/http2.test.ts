@@ -45,6 +45,7 @@ const CONNECTION_SPECIFIC = ['connection', 'transfer-encoding', 'keep-alive', 'u
 test('the CA is kept in the data directory and named on start; HTTP/1.1 is served on the same port', async () => {
   const answer = await new Promise<{ status: number; alpn: string | false | null }>((resolve, reject) => {
     const req = httpsRequest(`${svc.url}/store/v3/about?fields=user`, { ca, headers: AUTH, ALPNProtocols: ['http/1.1'] } as RequestOptions, (res) => {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- this connection is TLS (the test asked for h2 over TLS).
       const alpn = (res.socket as TLSSocket).alpnProtocol;
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, alpn }));

@@ -49,7 +49,7 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
   const grant = await new Promise<{ subscriptionId: string; key: string; address: string; token: string }>((resolve, reject) => {
     const req = request(`${relayUrl}/subscriptions`, { method: 'POST', ca: caPem, agent: false }, (res) => {
       let text = '';
-      res.on('data', (c: Buffer) => (text += c));
+      res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve(JSON.parse(text)));
     });
     req.on('error', reject);
@@ -80,7 +80,7 @@ export async function subscribeToRelay(relayUrl: string, caPem: string): Promise
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = /^data: (.*)$/m.exec(block);
-          if (data) events.push(JSON.parse(data[1]!) as PushEvent);
+          if (data) events.push(JSON.parse(data[1]) as PushEvent);
         }
         check();
       });

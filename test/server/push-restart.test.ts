@@ -77,34 +77,34 @@ test('a message pending while its receiver answered 503 is delivered after the s
     const fileId = ok(await service.api('POST', '/store/v3/files', { body: { name: 'pending.txt' } })).id as string;
     const channel = ok(await service.api('POST', `/store/v3/files/${fileId}/watch`, { body: { id: 'restart-1', type: 'web_hook', address: `${origin}/hook`, token: 'k=1' } }));
     const [sync] = await hitCount(1);
-    assert.equal(sync!.headers['x-svc-resource-state'], 'sync');
+    assert.equal(sync.headers['x-svc-resource-state'], 'sync');
 
     answer = 503;
     ok(await service.api('PATCH', `/store/v3/files/${fileId}`, { body: { name: 'pending-2.txt' } }));
     const [, refused] = await hitCount(2);
-    assert.equal(refused!.status, 503);
-    assert.equal(refused!.headers['x-svc-resource-state'], 'update');
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers['x-svc-resource-state'], 'update');
 
     // Killed without a chance to clean up, while the message waits for its retry.
     await service.kill('SIGKILL');
     // The dead process may have retried (and been refused) once more before the kill: the same message each time.
     const beforeRestart = hits.length;
-    for (const retry of hits.slice(2)) assert.deepEqual([retry.status, retry.headers['x-svc-message-number']], [503, refused!.headers['x-svc-message-number']]);
+    for (const retry of hits.slice(2)) assert.deepEqual([retry.status, retry.headers['x-svc-message-number']], [503, refused.headers['x-svc-message-number']]);
     answer = 200;
     await service.restart();
     const resent = (await hitCount(beforeRestart + 1))[beforeRestart];
-    assert.equal(resent!.status, 200);
+    assert.equal(resent.status, 200);
     for (const name of ['x-svc-channel-id', 'x-svc-message-number', 'x-svc-resource-id', 'x-svc-resource-state', 'x-svc-changed', 'x-svc-channel-token']) {
-      assert.equal(resent!.headers[name], refused!.headers[name], name);
+      assert.equal(resent.headers[name], refused.headers[name], name);
     }
-    assert.equal(resent!.headers['x-svc-channel-id'], channel.id);
-    assert.equal(resent!.headers['x-svc-changed'], 'properties');
+    assert.equal(resent.headers['x-svc-channel-id'], channel.id);
+    assert.equal(resent.headers['x-svc-changed'], 'properties');
 
     // The channel lives on after the restart, its numbers still rising.
     ok(await service.api('PATCH', `/store/v3/files/${fileId}`, { body: { name: 'pending-3.txt' } }));
     const next = (await hitCount(beforeRestart + 2))[beforeRestart + 1];
-    assert.equal(next!.headers['x-svc-resource-state'], 'update');
-    assert.ok(Number(next!.headers['x-svc-message-number']) > Number(resent!.headers['x-svc-message-number']));
+    assert.equal(next.headers['x-svc-resource-state'], 'update');
+    assert.ok(Number(next.headers['x-svc-message-number']) > Number(resent.headers['x-svc-message-number']));
     // Delivered once after the restart, not again.
     assert.equal(hits.length, beforeRestart + 2);
   } finally {

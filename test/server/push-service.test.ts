@@ -139,8 +139,8 @@ test('a file channel gets sync, update with X-Svc-Changed, trash, untrash and re
       ['remove', []],
     ],
   );
-  assert.equal(events[0]!.messageNumber, 1);
-  for (let i = 1; i < events.length; i++) assert.ok(events[i]!.messageNumber > events[i - 1]!.messageNumber);
+  assert.equal(events[0].messageNumber, 1);
+  for (let i = 1; i < events.length; i++) assert.ok(events[i].messageNumber > events[i - 1].messageNumber);
   for (const e of events) {
     assert.equal(e.resourceId, channel.resourceId);
     assert.equal(e.resourceUri, channel.resourceUri);

@@ -94,7 +94,7 @@ test('watchFile: typed events per state; the last listener leaving stops the cha
   await all.waitFor(1);
   await client.files.update(file.id, { name: 'client-watch-2.txt' });
   const [update] = await updates.waitFor(1);
-  assert.deepEqual(update!.changed, ['properties']);
+  assert.deepEqual(update.changed, ['properties']);
   assert.deepEqual((await all.waitFor(2)).map((e) => e.state), ['sync', 'update']);
 
   await offAll();
@@ -116,7 +116,7 @@ test('watchChanges: change events after sync', async () => {
   await client.files.create({ name: 'in-the-log.txt' });
   const received = await events.waitFor(2);
   assert.deepEqual(received.map((e) => e.state), ['sync', 'change']);
-  assert.deepEqual(received[1]!.body, { kind: 'store#changes' });
+  assert.deepEqual(received[1].body, { kind: 'store#changes' });
 });
 
 test('renews before expiry with a new channel id and stops the old channel', async () => {

@@ -83,7 +83,7 @@ async function relayWith(options: StartRelayOptions) {
                   if (!m) return;
                   clearTimeout(timer);
                   wake = undefined;
-                  res2(m[1] as string);
+                  res2(m[1]);
                 };
                 wake = check;
                 check();

@@ -23,12 +23,12 @@ export function loadImportFormats(baseUrl: string, getAccessToken: () => string 
 
 /** The native kinds a MIME type converts to (parameters such as `charset` ignored). */
 export function targetsFor(formats: ImportFormats | undefined, mimeType: string): string[] {
-  const bare = mimeType.split(';')[0]!.trim().toLowerCase();
+  const bare = mimeType.split(';')[0].trim().toLowerCase();
   return bare ? [...(formats?.[bare] ?? [])] : [];
 }
 
 /** True for sources the service runs OCR on when converting: images and PDF. */
 export function isOcrSource(mimeType: string): boolean {
-  const bare = mimeType.split(';')[0]!.trim().toLowerCase();
+  const bare = mimeType.split(';')[0].trim().toLowerCase();
   return bare.startsWith('image/') || bare === 'application/pdf';
 }

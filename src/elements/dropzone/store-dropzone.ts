@@ -242,10 +242,10 @@ export class StoreDropzone extends StoreElement {
       <div part="base" class="base" role="group" aria-label=${dz.label}>
         <p part="prompt" class="prompt" id="prompt">${this.dragging ? dz.dragOver : dz.prompt}</p>
         <div part="buttons" class="buttons">
-          <button part="browse-button" class="primary" type="button" ?disabled=${this.disabled} @click=${this.browseFiles}>
+          <button part="browse-button" class="primary" type="button" ?disabled=${this.disabled} @click=${() => this.browseFiles()}>
             ${dz.browse}
           </button>
-          <button part="folder-button" type="button" ?disabled=${this.disabled} @click=${this.browseFolder}>
+          <button part="folder-button" type="button" ?disabled=${this.disabled} @click=${() => this.browseFolder()}>
             ${dz.browseFolder}
           </button>
         </div>

@@ -2,7 +2,8 @@ import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from 
 import type { StoreI18n } from './types.ts';
 
 /** Bengali digits, as `Intl` writes the sizes beside them (`৪ MB`). Counted nouns take the classifier `টি`. */
-const num = new Intl.NumberFormat('bn').format;
+const numbers = new Intl.NumberFormat('bn');
+const num = (n: number): string => numbers.format(n);
 const percent = new Intl.NumberFormat('bn', { style: 'percent' });
 
 /** Bengali words of every element (chosen automatically under `lang="bn"`). */

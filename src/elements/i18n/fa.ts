@@ -2,7 +2,8 @@ import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SPREADSHEET_MIME } from 
 import type { StoreI18n } from './types.ts';
 
 /** Persian digits, as `Intl` writes the sizes beside them (`۴ MB`). A noun after a number stays singular. */
-const num = new Intl.NumberFormat('fa').format;
+const numbers = new Intl.NumberFormat('fa');
+const num = (n: number): string => numbers.format(n);
 /** A size (`39.3 MB`) isolated from the words around it (FSI … PDI), or its Latin unit drifts among them. */
 const iso = (size: string): string => `\u2068${size}\u2069`;
 const percent = new Intl.NumberFormat('fa', { style: 'percent' });

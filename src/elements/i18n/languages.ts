@@ -78,7 +78,10 @@ export function loadLanguage(tag: string): Promise<void> | undefined {
     pending = import('./catalogue.ts')
       .then((c) => c.loadBuiltIn(tag))
       .then(
-        (words) => void (words ? loaded.set(tag, words) : readEnglish.add(tag)),
+        (words) => {
+        if (words) loaded.set(tag, words);
+        else readEnglish.add(tag);
+      },
         () => void readEnglish.add(tag),
       );
     loading.set(tag, pending);

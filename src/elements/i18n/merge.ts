@@ -15,5 +15,5 @@ export function mergeI18n(base: StoreI18n, overrides?: DeepPartial<StoreI18n>): 
     }
     return out;
   };
-  return merge(base as unknown as Record<string, unknown>, overrides as Record<string, unknown>) as unknown as StoreI18n;
+  return merge(base as unknown as Record<string, unknown>, overrides) as unknown as StoreI18n;
 }

@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Devanagari digits, as `Intl` writes the sizes beside them (`४ MB`); `#` in a plural form is written the same way. */
-const num = new Intl.NumberFormat('mr').format;
+const numbers = new Intl.NumberFormat('mr');
+const num = (n: number): string => numbers.format(n);
 const n = (count: number, one: string, other: string): string => plural('mr', count, { one, other });
 const percent = new Intl.NumberFormat('mr', { style: 'percent' });
 

@@ -28,7 +28,7 @@ function scaled(bytes: number): [number, number] {
 export function formatBytes(bytes: number, locale: string): string {
   const [value, i] = scaled(bytes);
   // Short `byte` has no plural in English ("8 byte"); the long form reads right ("8 bytes", "1 byte", "8 octets").
-  return unitFormatter(locale, UNITS[i]!, i === 0 || value >= 100 ? 0 : 1, i === 0 ? 'long' : 'short').format(value);
+  return unitFormatter(locale, UNITS[i], i === 0 || value >= 100 ? 0 : 1, i === 0 ? 'long' : 'short').format(value);
 }
 
 /**
@@ -37,7 +37,7 @@ export function formatBytes(bytes: number, locale: string): string {
  */
 export function formatRate(bytesPerSecond: number, locale: string): string {
   const [value, i] = scaled(bytesPerSecond);
-  return unitFormatter(locale, `${UNITS[i]!}-per-second`, i === 0 || value >= 100 ? 0 : 1).format(value);
+  return unitFormatter(locale, `${UNITS[i]}-per-second`, i === 0 || value >= 100 ? 0 : 1).format(value);
 }
 
 /** `95_000` ms → `1 min 35 s`; seconds only under a minute; hours and minutes above an hour. */

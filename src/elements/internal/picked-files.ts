@@ -15,7 +15,7 @@ export async function throughHook(hook: BeforeUpload, files: readonly PickedFile
   const accepted: PickedFile[] = [];
   const rejected: RejectedFile[] = [];
   outcomes.forEach((outcome, i) => {
-    const picked = files[i]!;
+    const picked = files[i];
     if (!outcome.ok) rejected.push({ ...picked, reason: outcome.reason, ...(outcome.reason === 'hook-error' && { message: outcome.message }) });
     else {
       const { handle, metadata, convertTo, relativePath } = outcome.options;
@@ -38,7 +38,8 @@ export function addOptionsOf(picked: PickedFile): AddOptions {
 
 /** Calls `refuse` if the uploader's own `beforeUpload` refuses the task's file. */
 export function watchRefusal(task: UploadTask, picked: PickedFile, refuse: (file: RejectedFile) => void): void {
-  task.done.catch((error: { code?: string; reason?: string; message?: string }) => {
+  task.done.catch((caught: unknown) => {
+    const error = caught as { code?: string; reason?: string; message?: string } | undefined;
     if (error?.code !== 'rejected') return;
     const reason = error.reason === 'skipped' ? 'skipped' : 'hook-error';
     refuse({ ...picked, reason, ...(reason === 'hook-error' && { message: error.message ?? '' }) });

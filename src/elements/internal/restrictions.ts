@@ -50,7 +50,7 @@ function limit(value: number | undefined): number {
 /** True when the file's name or MIME type matches one `accept` pattern. */
 function matchesAccept(file: File, patterns: readonly string[]): boolean {
   const name = file.name.toLowerCase();
-  const type = file.type.toLowerCase().split(';')[0]!.trim();
+  const type = file.type.toLowerCase().split(';')[0].trim();
   return patterns.some((p) => {
     if (p.startsWith('.')) return name.endsWith(p);
     if (p.endsWith('/*')) return type.startsWith(p.slice(0, -1));

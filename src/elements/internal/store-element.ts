@@ -32,6 +32,7 @@ export class StoreElement extends LitElement {
    * the first render is already right (French words, not English ones for a frame) and `updateComplete` covers the
    * load. A failed load still renders, with what is there.
    */
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- Lit's own signature for scheduleUpdate.
   protected override scheduleUpdate(): void | Promise<unknown> {
     const loads = [languageLoading(this), this.pendingLoad()].filter((load) => load !== undefined);
     if (loads.length === 0) return super.scheduleUpdate();

@@ -52,7 +52,7 @@ function exportFormats(host: DownloadHost): Record<string, string[]> | undefined
     const loading = clientFor(source)
       .then((client) => client.about({ fields: 'exportFormats' }))
       .then((about) => {
-        const map = (about.exportFormats ?? {}) as Record<string, string[]>;
+        const map = (about.exportFormats ?? {});
         known.set(baseUrl, map);
         host.update();
         return map;

@@ -13,7 +13,7 @@ const STEP: Readonly<Record<string, number>> = { ArrowDown: 1, ArrowUp: -1 };
 /** The index a key moves to from `index` in a list of `count` rows showing about `page` rows; `undefined` if none. */
 function targetIndex(key: string, index: number, count: number, page: number): number | undefined {
   let next: number;
-  if (key in STEP) next = index + STEP[key]!;
+  if (key in STEP) next = index + STEP[key];
   else if (key === 'PageDown') next = index + page;
   else if (key === 'PageUp') next = index - page;
   else if (key === 'Home') next = 0;

@@ -8,4 +8,4 @@ const STATES: Record<TaskState, 0> = { queued: 0, uploading: 0, paused: 0, retry
  * each `base` is renamed after its element, the other names are unique already.
  */
 export const DROPZONE_PARTS = 'base:dropzone-base,prompt,buttons,browse-button,folder-button,rejections';
-export const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,action-download,download-as,${Object.keys(STATES).map((s) => `row-${s}`)}`;
+export const LIST_PARTS = `base:progress-list-base,header,summary,total-progress,bulk-actions,bulk-action,empty,list,row,icon,thumbnail,name,size,progress,progress-bar,state,rate,actions,action,action-primary,action-secondary,action-rechoose,action-download,download-as,${Object.keys(STATES).map((s) => `row-${s}`).join(',')}`;

@@ -97,7 +97,7 @@ async function resume(c: InterruptedState, id: string, file?: File): Promise<voi
     await uploader.resumeInterrupted(id, file);
   } catch (error) {
     // A changed file is said and left listed; any other refusal asks for the file.
-    if ((error as { code?: string })?.code !== 'file-changed') return rechoose(c, id);
+    if ((error as { code?: string })?.code !== 'file-changed') { rechoose(c, id); return; }
     c.changed.add(id);
     c.said = c.t().uploader.fileChanged(c.list.find((u) => u.id === id)?.name ?? '');
     c.host.requestUpdate();

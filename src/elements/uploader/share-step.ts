@@ -60,7 +60,8 @@ async function submitShare(host: ShareStepHost, event: SubmitEvent): Promise<voi
   const form = event.target as HTMLFormElement;
   const data = new FormData(form);
   const role = data.get('role') === 'writer' ? 'writer' : 'reader';
-  const { grants, invalid } = parseGrants(String(data.get('emails') ?? ''), role);
+  const emails = data.get('emails');
+  const { grants, invalid } = parseGrants(typeof emails === 'string' ? emails : '', role);
   const t = host.words;
   if (invalid.length || grants.length === 0) {
     host.show(t.shareInvalid(invalid[0] ?? ''), '');

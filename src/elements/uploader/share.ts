@@ -5,6 +5,7 @@ const EMAIL = /^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/;
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** Shares files; resolves with how many grants failed. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a user's share function may resolve with nothing (`Promise<void>`).
 export type ShareFunction = (fileIds: string[], grants: ShareGrant[]) => Promise<{ failed: number } | void>;
 
 /** Splits `ann@example.com, example.org` into grants; `invalid` lists entries that are neither. */

@@ -224,6 +224,7 @@ export class StoreUploader extends StoreElement {
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
     const uploaded = this.#form.value.length > 0 || !!this.#active?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
     const loads = [this.share && uploaded && !shareStep.loaded() && shareStep.load(), this.conversion === 'per-file' && this.pending.length > 0 && !pendingFiles.loaded() && pendingFiles.load()];
+    // eslint-disable-next-line @typescript-eslint/await-thenable -- a load not needed is `false`; Promise.all passes it through.
     return loads.some(Boolean) ? Promise.all(loads) : undefined;
   }
 

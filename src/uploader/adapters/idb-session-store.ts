@@ -55,7 +55,7 @@ export class IdbSessionStore implements SessionStore {
   private async putRecord(plain: Omit<SessionRecord, 'blob' | 'handle'>, handle: FileSystemFileHandle | undefined): Promise<void> {
     if (handle && !this.refusesFiles) {
       try {
-        return await set(plain.id, { ...plain, handle }, this.db);
+        await set(plain.id, { ...plain, handle }, this.db); return;
       } catch {
         this.refusesFiles = true;
       }
@@ -64,6 +64,7 @@ export class IdbSessionStore implements SessionStore {
       await set(plain.id, plain, this.db);
     } catch (error) {
       // idb-keyval rejects with the transaction's error, which some engines leave null.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the engine's own IndexedDB error, as it was.
       throw error ?? new Error('IndexedDB refused the upload session');
     }
   }

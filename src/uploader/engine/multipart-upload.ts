@@ -37,7 +37,7 @@ export class MultipartUpload implements UploadStrategy {
     const encoded = encodeMultipartRelated<Blob>(metadata, input.file, input.type);
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
-    const body = new Blob(encoded.body as BlobPart[]);
+    const body = new Blob(encoded.body);
     // Hashed beside the request (in the hash worker in a browser); only the result waits for it.
     const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0)) : undefined;
     const digest = tracker?.digest(input.file, input.file.size);

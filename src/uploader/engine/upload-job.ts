@@ -149,10 +149,10 @@ export class UploadJob {
             this.set({ state: 'uploading', inOtherTab: true, retry: undefined, speed: 0 }, 'change');
             const outcome = await followOtherTab(this.deps, this.snapshot, this.strategy, follow, attempt.signal, () => this.deps.emit('progress', this.copy()));
             follow = undefined;
-            if (outcome?.type === 'done') return this.finishWith(outcome.file);
+            if (outcome?.type === 'done') { this.finishWith(outcome.file); return; }
             if (outcome?.type === 'cancelled') {
               this.strategy.forget();
-              return this.endCancelled();
+              this.endCancelled(); return;
             }
           }
           if (pageAttached) {
@@ -194,9 +194,9 @@ export class UploadJob {
           const decision = decide(failure);
           switch (decision.action) {
             case 'pause':
-              return this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change');
+              { this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change'); return; }
             case 'cancel':
-              return await this.cancelNow();
+              { await this.cancelNow(); return; }
             case 'stop':
               return;
             case 'wait-online':
@@ -350,7 +350,7 @@ export class UploadJob {
 
   private set(patch: Partial<TaskSnapshot>, event: JobEvent): void {
     for (const [key, value] of Object.entries(patch)) {
-      if (value === undefined) delete (this.snapshot as unknown as Record<string, unknown>)[key];
+      if (value === undefined) Reflect.deleteProperty(this.snapshot, key);
       else (this.snapshot as unknown as Record<string, unknown>)[key] = value;
     }
     this.deps.emit(event, this.copy());

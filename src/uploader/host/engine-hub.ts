@@ -114,6 +114,7 @@ export class EngineHub {
         if (!(error instanceof TokenTimeout)) failure ??= error;
       }
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a page's getAccessToken threw, as it was.
     if (failure !== undefined) throw failure;
     throw new NoPageAttached(this.#attached.promise);
   }

@@ -6,7 +6,7 @@ export type TaskEvent = readonly [event: JobEvent, snapshot: TaskSnapshot];
 
 /** Collects task events and sends them in batches: `push` is the engine's `onEvent`; `flush` sends at once. */
 export interface EventBatch {
-  push(event: JobEvent, snapshot: TaskSnapshot): void;
+  push: (event: JobEvent, snapshot: TaskSnapshot) => void;
   flush(): void;
 }
 

@@ -320,7 +320,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       this.scheduleChange(0);
       return;
     }
-    const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String((error as Error)?.message ?? error) };
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- a thrown value may be anything; String() makes sure the message is text.
+    const message = String((error as Error)?.message ?? error);
+    const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message };
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
     this.tasks.update(task);
     this.latest = undefined;

@@ -14,7 +14,7 @@ const WORKER_START_TIMEOUT_MS = 15_000;
  * Connectivity from `navigator.onLine` and the `online`/`offline` events of the global scope (a window or a worker).
  * Where neither exists (Node), the port says "online" and never changes.
  */
-export function navigatorOnline(scope: EventTarget | undefined = globalThis as unknown as EventTarget): OnlinePort {
+export function navigatorOnline(scope: EventTarget | undefined = globalThis): OnlinePort {
   const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
   return {
     isOnline: () => nav?.onLine !== false,

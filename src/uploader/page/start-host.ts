@@ -60,7 +60,7 @@ export async function connectEngine(
   if (options.service) return attach(options.service);
   const given = options.worker;
   const base = options.workerBase;
-  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given as SharedWorker | undefined, base);
+  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given, base);
   if (shared) {
     try {
       return await attach(shared.remote, shared);
@@ -102,7 +102,7 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
         'SharedWorker',
         // Dictionary members the browser knows are read when the options are converted: reading this one means the
         // worker will outlive the page. The literal above stays as bundlers need it.
-        (options) => options && { ...options, get extendedLifetime() { extended = true; return true; } } as WorkerOptions,
+        (options) => options && { ...options, get extendedLifetime() { extended = true; return true; } },
       );
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
@@ -148,7 +148,7 @@ function failureOf(worker: Worker | SharedWorker): Promise<never> {
  */
 export function holdPageLock(): { name: Promise<string | undefined>; release(): void } {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  let release = () => undefined as void;
+  let release = (): void => undefined;
   if (!locks) return { name: Promise.resolve(undefined), release };
   const key = `${SHARED_WORKER_NAME}:page:${crypto.randomUUID()}`;
   const name = new Promise<string | undefined>((resolve) => {

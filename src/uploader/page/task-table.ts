@@ -44,7 +44,7 @@ export class TaskTable {
   update(task: TaskHandle): void {
     const at = this.#index.get(task.id);
     if (this.#stale || at === undefined) return;
-    const before = this.#snapshots[at]!;
+    const before = this.#snapshots[at];
     this.#snapshots[at] = task.snapshot;
     this.#totalBytes += task.snapshot.total - before.total;
     this.#sentBytes += task.snapshot.bytesSent - before.bytesSent;

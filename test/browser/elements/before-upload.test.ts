@@ -73,8 +73,8 @@ describe('beforeUpload on the elements', () => {
     expect(new TextDecoder().decode(await download(baseUrl, byName.get(`renamed-${tag}.txt`)!))).to.equal(`body of ${names[1]}`);
     expect(await description(byName.get(names[2])!)).to.equal(`described ${tag}`);
     expect(await sameBytes(replacement, await download(baseUrl, byName.get(replacement.name)!))).to.equal(true);
-    expect(await filesNamed(baseUrl, names[0]!)).to.deep.equal([]);
-    expect(await filesNamed(baseUrl, names[3]!)).to.deep.equal([]);
+    expect(await filesNamed(baseUrl, names[0])).to.deep.equal([]);
+    expect(await filesNamed(baseUrl, names[3])).to.deep.equal([]);
   });
 
   it('an async hook that throws refuses that file with its message, worded in Hebrew under lang="he"', async () => {
@@ -93,7 +93,7 @@ describe('beforeUpload on the elements', () => {
     expect(rows(zone)).to.deep.equal([['hook-error', he.dropzone.reject['hook-error']('bad.txt', 'סוג תוכן אסור')]]);
     expect(text(zone.shadowRoot!.querySelector('[part="rejections"] h2'))).to.equal(he.dropzone.rejectedTitle);
     const [file] = await uploaded(el, 1);
-    expect(file!.name).to.equal(`async-${tag}.txt`);
+    expect(file.name).to.equal(`async-${tag}.txt`);
   });
 
   it('a replacement the hook returns meets the size limits too: a larger one is refused, a smaller one uploaded', async () => {
@@ -106,8 +106,8 @@ describe('beforeUpload on the elements', () => {
     chooseFiles(zone, [new File(['small'], 'grows.txt'), new File(['y'.repeat(40)], 'shrinks.txt')]);
     expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason, f.file.size])).to.deep.equal([['grows.txt', 'size', 100]]);
     const [file] = await uploaded(el, 1);
-    expect(file!.name).to.equal(`shrinks-${tag}.txt`);
-    expect(await sameBytes(new Blob(['ok']), await download(baseUrl, file!.id))).to.equal(true);
+    expect(file.name).to.equal(`shrinks-${tag}.txt`);
+    expect(await sameBytes(new Blob(['ok']), await download(baseUrl, file.id))).to.equal(true);
   });
 
   it("a refusal by the uploader's own beforeUpload is listed by the dropzone too", async () => {
@@ -130,12 +130,12 @@ describe('beforeUpload on the elements', () => {
     zone.beforeUpload = () => ({ name: `zone-${tag}.txt`, metadata: { description: 'from the dropzone' } });
     const added = nextEvent(zone, 'store-files-add');
     await zone.addFiles([{ file: new File(['zone bytes'], 'a.txt'), relativePath: 'dir/a.txt' }]);
-    const picked = (await added).detail.files[0]!;
+    const picked = (await added).detail.files[0];
     // The renamed file keeps its folder in the path the list shows.
     expect([picked.file.name, picked.relativePath, picked.metadata]).to.deep.equal([`zone-${tag}.txt`, `dir/zone-${tag}.txt`, { description: 'from the dropzone' }]);
-    const stored = await uploader.task(uploader.snapshot.tasks[0]!.id)!.done;
+    const stored = await uploader.task(uploader.snapshot.tasks[0].id)!.done;
     expect(stored.name).to.equal(`zone-${tag}.txt`);
     expect(await description(stored.id)).to.equal('from the dropzone');
-    expect(uploader.snapshot.tasks[0]!.relativePath).to.equal(`dir/zone-${tag}.txt`);
+    expect(uploader.snapshot.tasks[0].relativePath).to.equal(`dir/zone-${tag}.txt`);
   });
 });

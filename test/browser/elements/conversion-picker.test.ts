@@ -10,7 +10,7 @@ const FORMATS = {
   'image/png': ['application/vnd.svc-apps.document'],
 };
 
-const options = (select: HTMLSelectElement | null) => [...(select?.options ?? [])].map((o) => [o.value, o.textContent!.trim()]);
+const options = (select: HTMLSelectElement | null) => [...(select?.options ?? [])].map((o) => [o.value, o.textContent.trim()]);
 
 describe('<store-conversion-picker>', () => {
   it('offers keep-as-is plus the native kinds importFormats allows for the MIME type', async () => {

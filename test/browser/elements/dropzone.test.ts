@@ -21,7 +21,7 @@ describe('<store-dropzone>', () => {
     const group = root.querySelector('[part="base"]')!;
     expect(group.getAttribute('role')).to.equal('group');
     expect(group.getAttribute('aria-label')).to.equal('Upload files');
-    const buttons = [...root.querySelectorAll('button')].map((b) => b.textContent!.trim());
+    const buttons = [...root.querySelectorAll('button')].map((b) => b.textContent.trim());
     expect(buttons).to.deep.equal(['Browse files', 'Browse folder']);
     root.querySelector<HTMLButtonElement>('[part="browse-button"]')!.focus();
     expect(root.activeElement?.getAttribute('part')).to.equal('browse-button');
@@ -39,8 +39,12 @@ describe('<store-dropzone>', () => {
     try {
       let opened = 0;
       const bothOpened = new Promise<void>((resolve) => {
-        el.shadowRoot!.getElementById('files')!.click = () => void (++opened === 11 && resolve());
-        el.shadowRoot!.getElementById('folder')!.click = () => void ((opened += 10) === 11 && resolve());
+        el.shadowRoot!.getElementById('files')!.click = () => {
+      if (++opened === 11) resolve();
+    };
+        el.shadowRoot!.getElementById('folder')!.click = () => {
+      if ((opened += 10) === 11) resolve();
+    };
       });
       el.shadowRoot!.querySelector<HTMLButtonElement>('[part="browse-button"]')!.click();
       el.shadowRoot!.querySelector<HTMLButtonElement>('[part="folder-button"]')!.click();
@@ -81,7 +85,10 @@ describe('<store-dropzone>', () => {
       let inputOpened = 0;
       let opened!: () => void;
       const fellBack = new Promise<void>((resolve) => (opened = resolve));
-      el.shadowRoot!.getElementById('files')!.click = () => void (inputOpened++, opened());
+      el.shadowRoot!.getElementById('files')!.click = () => {
+      inputOpened++;
+      opened();
+    };
       answer = () => Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
       browse();
       answer = () => Promise.reject(new DOMException('Cross origin sub frames are not allowed', 'SecurityError'));
@@ -250,7 +257,7 @@ describe('<store-dropzone>', () => {
       (d) => d.querySelector('store-dropzone')!,
     );
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[part="folder-button"]')!.textContent!.trim()).to.equal('Parcourir un dossier');
+    expect(el.shadowRoot!.querySelector('[part="folder-button"]')!.textContent.trim()).to.equal('Parcourir un dossier');
   });
 
   it('is accessible (axe), idle and with rejections, light and dark', async () => {

@@ -27,7 +27,7 @@ describe('<store-uploader> picked from before its uploader has loaded', () => {
     while (el.value.length < 2) await oneEvent(el, 'change');
     const tasks = el.activeUploader!.snapshot.tasks;
     expect(tasks.map((t) => t.name)).to.deep.equal(files.map((f) => f.name));
-    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, tasks[i]!.file!.id))).to.equal(true);
+    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, tasks[i].file!.id))).to.equal(true);
     el.remove();
   });
 });

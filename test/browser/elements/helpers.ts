@@ -35,6 +35,7 @@ before(() => {
   // Mocha installs its own `onerror` when the run starts, so wrap it here rather than at import time.
   const mochaOnError = window.onerror;
   window.onerror = (message, ...rest) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an error event's message may be a string or an Event; either prints.
     if (String(message).includes('ResizeObserver loop')) return true;
     return mochaOnError ? mochaOnError.call(window, message, ...rest) : false;
   };

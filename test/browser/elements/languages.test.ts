@@ -129,8 +129,8 @@ describe('built-in languages', () => {
     const latin = ['A', 'B', 'V', 'G', 'D', 'Đ', 'E', 'Ž', 'Z', 'I', 'J', 'K', 'L', 'Lj', 'M', 'N', 'Nj', 'O', 'P', 'R', 'S', 'T', 'Ć', 'U', 'F', 'H', 'C', 'Č', 'Dž', 'Š'];
     const map = new Map<string, string>();
     [...cyrillic].forEach((c, i) => {
-      map.set(c, latin[i]!);
-      map.set(c.toLowerCase(), latin[i]!.toLowerCase());
+      map.set(c, latin[i]);
+      map.set(c.toLowerCase(), latin[i].toLowerCase());
     });
     const spell = (s: string) => [...s].map((c) => map.get(c) ?? c).join('');
     const [sr, srLatn] = [leaves(await words('sr')), leaves(await words('sr-Latn'))];

@@ -43,9 +43,9 @@ describe('<store-progress-list> with many rows', () => {
       const uploader = new ScriptedUploader({ tasks: manyTasks(count) });
       const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
       await el.updateComplete;
-      await waitUntil(() => rows(el).length > 0 && rows(el)[0]!.offsetHeight > 0, `rows of ${count}: ${rows(el).length} rows, list ${scroller(el)?.clientHeight}px, ${scroller(el)?.getAttribute('style')}`);
+      await waitUntil(() => rows(el).length > 0 && rows(el)[0].offsetHeight > 0, `rows of ${count}: ${rows(el).length} rows, list ${scroller(el)?.clientHeight}px, ${scroller(el)?.getAttribute('style')}`);
       await frame();
-      const rowHeight = rows(el)[0]!.offsetHeight;
+      const rowHeight = rows(el)[0].offsetHeight;
       const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
       expect(rowHeight, 'row height').to.be.within(40, 60);
       expect(scroller(el).clientHeight, `list height at ${count} rows`).to.be.closeTo(Math.min(count * rowHeight, 24 * rem), 2);
@@ -57,8 +57,8 @@ describe('<store-progress-list> with many rows', () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(ROWS) });
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
     await waitUntil(() => rows(el).length > 0);
-    rows(el)[0]!.focus();
-    press(rows(el)[0]!, 'ArrowDown');
+    rows(el)[0].focus();
+    press(rows(el)[0], 'ArrowDown');
     await waitUntil(() => focusedRow(el) === '2', 'ArrowDown did not move to row 2');
     press(el.shadowRoot!.activeElement!, 'End');
     await waitUntil(() => focusedRow(el) === String(ROWS), 'End did not reach the last row');
@@ -70,16 +70,16 @@ describe('<store-progress-list> with many rows', () => {
   it('renders the rows around the view, in order, while scrolled a little at a time, and keeps the view full as the list shrinks', async () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(1000) });
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
-    await waitUntil(() => rows(el).length > 0 && rows(el)[0]!.offsetHeight > 0);
+    await waitUntil(() => rows(el).length > 0 && rows(el)[0].offsetHeight > 0);
     const s = scroller(el);
-    const rowHeight = rows(el)[0]!.offsetHeight;
+    const rowHeight = rows(el)[0].offsetHeight;
     const positions = () => rows(el).map((r) => Number(r.getAttribute('aria-posinset')));
     for (let step = 0; step < 30; step++) {
       s.scrollTop += Math.round(rowHeight * 0.77);
       await frame();
       await frame();
       const shown = positions();
-      expect(shown, 'contiguous rows in order').to.deep.equal(shown.map((_, i) => shown[0]! + i));
+      expect(shown, 'contiguous rows in order').to.deep.equal(shown.map((_, i) => shown[0] + i));
       const top = Math.floor(s.scrollTop / rowHeight) + 1;
       expect(shown, `rows ${top}–${top + 8} in view at ${s.scrollTop}px`).to.include.members([top, top + 8].map((n) => Math.min(n, 1000)));
       expect(visibleRows(el)).to.be.at.least(8);
@@ -91,7 +91,7 @@ describe('<store-progress-list> with many rows', () => {
     await frame();
     for (const task of uploader.snapshot.tasks) if (task.state === 'done') uploader.remove(task.id);
     const left = uploader.snapshot.tasks.length;
-    await waitUntil(() => positions().includes(left) && rows(el)[0]!.getAttribute('aria-setsize') === String(left), 'the list did not follow the removals');
+    await waitUntil(() => positions().includes(left) && rows(el)[0].getAttribute('aria-setsize') === String(left), 'the list did not follow the removals');
     await frame();
     await frame();
     expect(visibleRows(el)).to.equal(8);
@@ -139,7 +139,7 @@ describe('<store-progress-list> with many rows', () => {
 
       // Back to the top with the keyboard, then End to the last row.
       phase('keyboard');
-      const first = rows(list)[0]!;
+      const first = rows(list)[0];
       first.focus();
       press(first, 'Home');
       await waitUntil(() => focusedRow(list) === '1', 'Home did not reach the first row');
@@ -147,7 +147,11 @@ describe('<store-progress-list> with many rows', () => {
       await waitUntil(() => focusedRow(list) === String(ROWS), 'End did not reach the last row');
       phase('upload');
       await new Promise<void>((done) => {
-        const check = () => uploader.snapshot.tasks.every((t) => t.state === 'done') && (uploader.removeEventListener('change', check), done());
+        const check = () => {
+          if (!uploader.snapshot.tasks.every((t) => t.state === 'done')) return;
+          uploader.removeEventListener('change', check);
+          done();
+        };
         uploader.addEventListener('change', check);
         check();
       });

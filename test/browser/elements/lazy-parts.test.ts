@@ -21,11 +21,11 @@ describe('lazily loaded parts of the elements', () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(200) });
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
     expect(rows(el)).to.have.length(200);
-    expect(rows(el)[199]!.getAttribute('aria-posinset')).to.equal('200');
+    expect(rows(el)[199].getAttribute('aria-posinset')).to.equal('200');
     uploader.add(makeFile('one-more.txt', 1));
     await waitUntil(() => rows(el).length > 0 && rows(el).length < 100, 'the list was not virtualized past 200 rows');
     expect(text(el.shadowRoot!.querySelector('[part="summary"]'))).to.match(/ of 201 uploaded/);
-    expect(rows(el)[0]!.getAttribute('aria-setsize')).to.equal('201');
+    expect(rows(el)[0].getAttribute('aria-setsize')).to.equal('201');
   });
 
   it('virtualizes from the first render when the list starts long, without an empty first render', async () => {

@@ -95,7 +95,7 @@ describe('<store-progress-list>', () => {
     button.focus();
     button.click();
     await settle(el);
-    expect(uploader.snapshot.tasks[0]!.state).to.equal('paused');
+    expect(uploader.snapshot.tasks[0].state).to.equal('paused');
     const same = row(el, 'a').querySelector<HTMLButtonElement>('[part~="action-primary"]')!;
     expect(same.getAttribute('aria-label')).to.equal('Resume a.bin');
     expect(el.shadowRoot!.activeElement).to.equal(same);
@@ -136,7 +136,7 @@ describe('<store-progress-list>', () => {
     input.dispatchEvent(new Event('change'));
     await settle(el);
     expect(uploader.calls.map((c) => [c.method, c.id, (c.file as File | undefined)?.name])).to.deep.equal([['resumeInterrupted', 'i', 'i.bin']]);
-    expect(uploader.snapshot.tasks[0]!.state).to.equal('queued');
+    expect(uploader.snapshot.tasks[0].state).to.equal('queued');
   });
 
   it('announces starts, 25/50/75 % milestones, completions and failures politely, not every tick', async () => {
@@ -244,10 +244,10 @@ describe('<store-progress-list> bulk actions', () => {
     const group = el.shadowRoot!.querySelector('[part="bulk-actions"]')!;
     expect(group.getAttribute('role')).to.equal('group');
     expect(group.getAttribute('aria-label')).to.equal('All uploads');
-    const names = () => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].map((b) => b.textContent!.trim());
+    const names = () => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].map((b) => b.textContent.trim());
     expect(names()).to.deep.equal(['Pause all', 'Resume all', 'Retry failed', 'Cancel all', 'Clear finished']);
     const click = async (name: string) => {
-      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].find((b) => b.textContent!.trim() === name)!.click();
+      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="bulk-action"]')].find((b) => b.textContent.trim() === name)!.click();
       await settle(el);
     };
     await click('Clear finished');

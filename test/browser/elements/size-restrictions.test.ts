@@ -43,7 +43,7 @@ describe('size restrictions', () => {
       ['min-size', ar.dropzone.reject['min-size']('a.txt', formatBytes(5, 'ar'))],
       ['total-size', ar.dropzone.reject['total-size']('c.txt', formatBytes(2000, 'ar'))],
     ]);
-    expect(rows(zone)[1]![1]).to.contain('c.txt').and.contain(formatBytes(2000, 'ar'));
+    expect(rows(zone)[1][1]).to.contain('c.txt').and.contain(formatBytes(2000, 'ar'));
   });
 
   it('<store-uploader max-total-size> counts the uploads in its list, not cancelled or removed ones, in Hebrew too', async () => {
@@ -75,7 +75,7 @@ describe('size restrictions', () => {
     });
 
     // Removing the first upload from the list frees its 600 bytes.
-    uploader.remove(uploader.snapshot.tasks[0]!.id);
+    uploader.remove(uploader.snapshot.tasks[0].id);
     await waitUntil(() => uploader.snapshot.tasks.length === 1);
     const added = nextEvent(el, 'store-files-add');
     await zone.addFiles(picked(makeFile('third.txt', 200)));

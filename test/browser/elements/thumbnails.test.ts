@@ -38,14 +38,14 @@ describe('thumbnails', () => {
     const tasks = [u.add(png), u.add(jpeg), u.add(textFile)];
     await Promise.all(tasks.map((t) => t.done));
 
-    const pngThumb = await thumbnailOf(el, tasks[0]!.id);
+    const pngThumb = await thumbnailOf(el, tasks[0].id);
     expect(pngThumb.alt).to.equal('');
     expect(pngThumb.src).to.match(/^blob:/);
     expect([pngThumb.naturalWidth, pngThumb.naturalHeight]).to.deep.equal([64, 43]);
-    expect(row(el, tasks[0]!.id)!.querySelector('[part="icon"]')).to.equal(null);
+    expect(row(el, tasks[0].id)!.querySelector('[part="icon"]')).to.equal(null);
 
     // 200 × 100 stored with orientation 6 is shown 100 × 200: the thumbnail is portrait, 32 × 64.
-    const jpegThumb = await thumbnailOf(el, tasks[1]!.id);
+    const jpegThumb = await thumbnailOf(el, tasks[1].id);
     expect([jpegThumb.naturalWidth, jpegThumb.naturalHeight]).to.deep.equal([32, 64]);
     // Upright means the red half (the image's left) is now on top.
     const probe = new OffscreenCanvas(32, 64).getContext('2d')!;
@@ -56,16 +56,16 @@ describe('thumbnails', () => {
     expect(top[2]).to.be.lessThan(100);
     expect(bottom[2]).to.be.greaterThan(150);
 
-    const textRow = row(el, tasks[2]!.id)!;
+    const textRow = row(el, tasks[2].id)!;
     expect(textRow.querySelector('[part="thumbnail"]')).to.equal(null);
     expect(textRow.querySelector('[part="icon"]')!.getAttribute('data-kind')).to.equal('document');
-    expect(await u.thumbnail(tasks[2]!.id, 64)).to.equal(undefined);
+    expect(await u.thumbnail(tasks[2].id, 64)).to.equal(undefined);
 
     // Removing the row revokes its URL: the blob: URL no longer loads.
     const url = pngThumb.src;
     expect((await fetch(url)).ok).to.equal(true);
-    u.remove(tasks[0]!.id);
-    await waitUntil(() => !row(el, tasks[0]!.id), 'the removed row stayed');
+    u.remove(tasks[0].id);
+    await waitUntil(() => !row(el, tasks[0].id), 'the removed row stayed');
     let loaded = true;
     await fetch(url).then(
       () => undefined,
@@ -217,7 +217,7 @@ describe('image-resize attribute of <store-uploader>', () => {
     input.files = dt.files;
     input.dispatchEvent(new Event('change'));
     await waitUntil(() => el.value.length === 1, 'the image was not uploaded', { timeout: 20_000 });
-    const stored = await download(baseUrl, el.value[0]!);
+    const stored = await download(baseUrl, el.value[0]);
     expect(stored.length).to.be.lessThan(original.size);
     expect(await imageSize(new Blob([stored as Uint8Array<ArrayBuffer>]))).to.deep.equal({ width: 400, height: 300 });
   });

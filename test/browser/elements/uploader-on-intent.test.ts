@@ -21,14 +21,14 @@ globalThis.Worker = class extends RealWorker {
     super(url, options);
     started.push(String(url));
   }
-} as typeof Worker;
+};
 const RealSharedWorker = globalThis.SharedWorker;
 globalThis.SharedWorker = class extends RealSharedWorker {
   constructor(url: string | URL, options?: string | WorkerOptions) {
     super(url, options);
     started.push(String(url));
   }
-} as typeof SharedWorker;
+};
 
 async function mount(): Promise<StoreUploader> {
   const el = document.createElement('store-uploader') as StoreUploader;

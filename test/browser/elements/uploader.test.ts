@@ -70,8 +70,8 @@ describe('<store-uploader>', () => {
     await waitUntil(() => el.shadowRoot!.querySelectorAll('store-conversion-picker').length === 2);
     expect(el.checkValidity()).to.equal(false);
     const [first] = [...el.shadowRoot!.querySelectorAll<StoreConversionPicker>('store-conversion-picker')];
-    first!.value = 'application/vnd.svc-apps.spreadsheet';
-    const upload = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Upload 2 files')!;
+    first.value = 'application/vnd.svc-apps.spreadsheet';
+    const upload = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Upload 2 files')!;
     upload.click();
     expect(uploader.calls.filter((c) => c.method === 'add').map((c) => [(c.file as File).name, c.options])).to.deep.equal([
       ['a.csv', { convertTo: 'application/vnd.svc-apps.spreadsheet' }],

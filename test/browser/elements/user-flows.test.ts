@@ -144,8 +144,8 @@ describe('elements as a page meets them', () => {
     await picker.updateComplete;
     form.querySelector('button')!.click();
     expect(submitted).to.have.length(1);
-    expect(submitted[0]!.getAll('files')).to.deep.equal(['file-task-1']);
-    expect(submitted[0]!.get('kind')).to.equal('application/vnd.svc-apps.spreadsheet');
+    expect(submitted[0].getAll('files')).to.deep.equal(['file-task-1']);
+    expect(submitted[0].get('kind')).to.equal('application/vnd.svc-apps.spreadsheet');
     form.reset();
     await el.updateComplete;
     await picker.updateComplete;
@@ -253,6 +253,6 @@ describe('elements as a page meets them', () => {
     expect(Math.round(bar.right)).to.equal(Math.round(track.right));
     expect(Math.round(bar.width)).to.equal(Math.round(track.width * 0.3));
     const [pause, cancel] = [...row.querySelectorAll('button')].map((b) => b.getBoundingClientRect());
-    expect(pause!.left).to.be.greaterThan(cancel!.left);
+    expect(pause.left).to.be.greaterThan(cancel.left);
   });
 });

@@ -12,7 +12,7 @@ const uploader = testUploaders();
 /** An uploader whose getAccessToken answers `tokens` in turn (the last repeats), counting the calls. */
 function withTokens(tokens: string[], options: Partial<Parameters<typeof createUploader>[0]> = {}): { u: Uploader; calls: () => number } {
   let calls = 0;
-  const u = uploader({ getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)]!, backoff: { baseMs: 20, capMs: 100 }, ...options });
+  const u = uploader({ getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)], backoff: { baseMs: 20, capMs: 100 }, ...options });
   return { u, calls: () => calls };
 }
 
@@ -27,7 +27,7 @@ describe('acceptance: options and tokens', () => {
     for (const [options, message] of cases) {
       let caught: UploadError | undefined;
       try {
-        uploader(options as Parameters<typeof uploader>[0]);
+        uploader(options);
       } catch (error) {
         caught = error as UploadError;
       }
@@ -43,8 +43,8 @@ describe('acceptance: options and tokens', () => {
     const stored = await Promise.all(files.map((file) => u.add(file).done));
     expect(calls()).to.equal(2);
     for (const [i, file] of files.entries()) {
-      expect(await sameBytes(file, await download(baseUrl, stored[i]!.id))).to.equal(true);
-      expect(await filesNamed(baseUrl, file.name)).to.deep.equal([{ id: stored[i]!.id }]);
+      expect(await sameBytes(file, await download(baseUrl, stored[i].id))).to.equal(true);
+      expect(await filesNamed(baseUrl, file.name)).to.deep.equal([{ id: stored[i].id }]);
     }
     expect(await storedRecords()).to.deep.equal([]);
   });

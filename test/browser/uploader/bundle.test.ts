@@ -21,7 +21,7 @@ describe('dist/browser/store-upload-kit.js', () => {
       expect((await client.files.get(stored.id, { fields: ['id', 'md5Checksum'] })).md5Checksum).to.equal(stored.md5Checksum);
       // A relative path with a folder loads the worker's folder-tree chunk, beside the worker in the build.
       const inFolder = await uploader.add(randomFile(1000), { relativePath: `bundle-${crypto.randomUUID()}/x.bin` }).done;
-      const folder = await client.files.get(inFolder.parents![0]!, { fields: ['name', 'mimeType'] });
+      const folder = await client.files.get(inFolder.parents![0], { fields: ['name', 'mimeType'] });
       expect(folder.mimeType).to.equal('application/vnd.svc-apps.folder');
       expect(folder.name).to.match(/^bundle-/);
     } finally {

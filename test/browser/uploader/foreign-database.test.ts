@@ -13,7 +13,7 @@ function request<T>(make: () => IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     const r = make();
     r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
   });
 }
 

@@ -101,7 +101,7 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    // time-wait: the poll interval of a bounded state check.
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the poll interval of a bounded state check.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

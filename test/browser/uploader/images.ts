@@ -14,7 +14,7 @@ export async function canvasImage(width: number, height: number, type: string, n
     const random = new Uint8Array(pixels.data.length);
     for (let at = 0; at < random.length; at += 65536) crypto.getRandomValues(random.subarray(at, Math.min(random.length, at + 65536)));
     for (let i = 0; i < pixels.data.length; i += 4) {
-      pixels.data[i] = (pixels.data[i]! + random[i]!) & 255;
+      pixels.data[i] = (pixels.data[i] + random[i]) & 255;
       pixels.data[i + 1] = random[i + 1]!;
     }
     context.putImageData(pixels, 0, 0);

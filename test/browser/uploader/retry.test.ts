@@ -62,13 +62,13 @@ describe('bulk actions', () => {
     const tasks = files.map((f) => u!.add(f));
     const outcomes = await Promise.all(tasks.map((t) => t.done.then(() => 'done', (e: UploadError) => e.code)));
     expect(outcomes).to.deep.equal(['retries-exhausted', 'retries-exhausted', 'done']);
-    const finished = tasks[2]!.done;
+    const finished = tasks[2].done;
 
     u.retryFailed();
     expect(tasks.map((t) => t.state)).to.deep.equal(['queued', 'queued', 'done']);
     const stored = await Promise.all(tasks.map((t) => t.done));
-    expect(tasks[2]!.done).to.equal(finished);
-    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, stored[i]!.id))).to.equal(true);
+    expect(tasks[2].done).to.equal(finished);
+    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, stored[i].id))).to.equal(true);
     for (const file of files) expect((await filesNamed(baseUrl, file.name)).length).to.equal(1);
   });
 

@@ -30,7 +30,7 @@ describe('two tabs, one session', () => {
     const held = (state.held ?? []).filter((l) => l.name?.startsWith(LOCK_PREFIX));
     const pending = (state.pending ?? []).filter((l) => l.name?.startsWith(LOCK_PREFIX));
     expect(held.length).to.equal(1);
-    expect(pending.map((l) => l.name)).to.deep.equal([held[0]!.name]);
+    expect(pending.map((l) => l.name)).to.deep.equal([held[0].name]);
 
     const [stored, seen] = await Promise.all([uploading.done, following.done]);
     expect(seen.id).to.equal(stored.id);

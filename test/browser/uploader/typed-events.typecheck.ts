@@ -7,20 +7,20 @@ export function typedEvents(): void {
   uploader.addEventListener('progress', (e) => {
     const acknowledged: number = e.detail.bytesAcknowledged;
     const snapshot: TaskSnapshot = e.detail;
-    void acknowledged;
-    void snapshot;
+    acknowledged;
+    snapshot;
   });
   uploader.addEventListener('change', (e) => {
     const all: UploaderSnapshot = e.detail;
-    void all.tasks.length;
+    all.tasks.length;
   });
   uploader.addEventListener('interrupted-found', (e) => {
     const list: InterruptedUpload[] = e.detail;
-    void list;
+    list;
   });
   uploader.addEventListener('reject', (e) => {
     const reason: 'skipped' | 'hook-error' = e.detail.reason;
-    void [reason, e.detail.relativePath, e.detail.message];
+    [reason, e.detail.relativePath, e.detail.message];
   });
   // The hook's context and answers are typed: a rename with metadata, a skip, a replacement, async.
   createUploader({

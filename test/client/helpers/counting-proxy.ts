@@ -39,7 +39,10 @@ export async function startCountingProxy(target: string, rate?: number): Promise
   const notify = () => {
     for (const w of [...waiters]) {
       const found = proxy.requests.find((r) => w.match(r) && (!w.answered || r.status !== undefined));
-      if (found) waiters.splice(waiters.indexOf(w), 1), w.resolve(found);
+      if (found) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(found);
+    }
     }
   };
   const wait = (answered: boolean) => (match: (r: ProxiedRequest) => boolean) =>

@@ -40,7 +40,7 @@ export const nodeHttp: HttpPort = {
         let sent = 0;
         try {
           for (const piece of pieces) {
-            const chunks = (piece instanceof Blob ? piece.stream() : [piece]) as unknown as Iterable<Uint8Array>;
+            const chunks = (piece instanceof Blob ? piece.stream() : [piece]) as unknown as AsyncIterable<Uint8Array>;
             for await (const chunk of chunks) {
               if (outgoing.destroyed) return;
               if (!outgoing.write(chunk)) await new Promise((r) => outgoing.once('drain', r));

@@ -166,6 +166,7 @@ const h = {
     frame.src = location.href;
     document.body.append(frame);
     await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the poll interval of a bounded wait for the frame's harness (it sends no ready event).
     for (let i = 0; i < 200 && !frame.contentWindow.h?.ready; i++) await new Promise((r) => setTimeout(r, 25));
     h.frame = frame.contentWindow.h;
     h.frame.create(options);

@@ -158,8 +158,8 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
         const m = /store-service listening on (https?:\/\/\S+)/.exec(out);
         const ca = /CA certificate[^:]*: (.+)\n/.exec(out);
         if (m && !url && (!OVER_HTTP2 || ca)) {
-          url = m[1] as string;
-          if (ca) trustCa(readFileSync(ca[1]!, 'utf8'));
+          url = m[1];
+          if (ca) trustCa(readFileSync(ca[1], 'utf8'));
           resolveLaunch();
         }
       });

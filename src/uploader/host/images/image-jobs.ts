@@ -15,7 +15,7 @@ const made = new WeakMap<Blob, Map<number, Promise<Blob | undefined>>>();
 /** `makeThumbnail`, at most two decodes at a time, once per Blob and size. */
 export function thumbnailOf(blob: Blob, size: number): Promise<Blob | undefined> {
   let sizes = made.get(blob);
-  if (!sizes) made.set(blob, (sizes = new Map()));
+  if (!sizes) made.set(blob, (sizes = new Map<number, Promise<Blob | undefined>>()));
   let thumbnail = sizes.get(size);
   if (!thumbnail) sizes.set(size, (thumbnail = decoding(() => makeThumbnail(blob, size))));
   return thumbnail;
