@@ -46,9 +46,10 @@ describe('size restrictions', () => {
     expect(rows(zone)[1][1]).to.contain('c.txt').and.contain(formatBytes(2000, 'ar'));
   });
 
+  // Each in its page's own engine: the site's shared one lists what earlier tests' uploaders left, and these count.
   it('<store-uploader max-total-size> counts the uploads in its list, not cancelled or removed ones, in Hebrew too', async () => {
     const baseUrl = await serviceUrl();
-    const wrapper = await fixture(html`<div lang="he"><store-uploader base-url=${baseUrl} token=${TOKEN} max-total-size="1000" min-file-size="2"></store-uploader></div>`);
+    const wrapper = await fixture(html`<div lang="he"><store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000" min-file-size="2"></store-uploader></div>`);
     const el = wrapper.querySelector<StoreUploader>('store-uploader')!;
     await waitUntil(() => el.activeUploader, 'the uploader was not created');
     const uploader = el.activeUploader!;
@@ -87,7 +88,7 @@ describe('size restrictions', () => {
 
   it('a cancelled upload does not count towards max-total-size', async () => {
     const baseUrl = await serviceUrl();
-    const el = await fixture<StoreUploader>(html`<store-uploader base-url=${baseUrl} token=${TOKEN} max-total-size="1000"></store-uploader>`);
+    const el = await fixture<StoreUploader>(html`<store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000"></store-uploader>`);
     await waitUntil(() => el.activeUploader, 'the uploader was not created');
     const uploader = el.activeUploader!;
     const zone = el.shadowRoot!.querySelector('store-dropzone')!;
