@@ -98,6 +98,24 @@ describe('<store-progress-list> with many rows', () => {
     expect(s.scrollTop + s.clientHeight).to.be.closeTo(s.scrollHeight, 1);
   });
 
+  it('uses the rows that scroll out for those that scroll in, but never hands the focused row to another task', async () => {
+    const uploader = new ScriptedUploader({ tasks: manyTasks(1000) });
+    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    await waitUntil(() => rows(el).length > 0 && rows(el)[0]!.offsetHeight > 0);
+    const s = scroller(el);
+    const before = rows(el);
+    const focused = before[2]!;
+    focused.focus();
+    const focusedId = focused.dataset['id'];
+    s.scrollTop = s.scrollHeight / 2;
+    await waitUntil(() => rows(el)[0]!.getAttribute('aria-posinset') !== '1', 'the jump did not render new rows');
+    const after = rows(el);
+    expect(after.map((r) => r.dataset['id'])).to.not.include(focusedId);
+    // Every row now on screen but one is a row of before, showing another task; the focused one was not used again.
+    expect(after.filter((r) => before.includes(r)).length, 'rows used again').to.equal(before.length - 1);
+    expect(after, 'the focused row is not used for another task').to.not.include(focused);
+  });
+
   it('10,000 real uploads: added in slices, live progress while scrolling to the end, ≥ 8 rows visible, last row by keyboard, no task over 50 ms', async function () {
     this.timeout(300_000);
     // Making 10,000 File objects is the test's own work: done before the main thread is watched.
