@@ -12,6 +12,9 @@
  * re-runs this file with `--run` under the lock and reads its JSON from stdout. `--profile out.cpuprofile` also
  * writes a CPU profile of the page (open it in Chromium's DevTools) to find what a long task was; `--trace out.json`
  * a Chromium trace (tasks with their wall and thread time, style, layout, GC; large: ~400 MB for 3,000 rows).
+ * Each long task is printed with what ran in it (the Long Animation Frames API's scripts). The engine runs where
+ * `createUploader` puts it by default (the site's shared worker in Chromium); `RENDER_HOST=dedicated` compares the
+ * page's own worker.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -32,15 +35,26 @@ interface PageFigures {
   /** The page's `performance.timeOrigin`, to place its long tasks on the machine's clock. */
   origin: number;
   longTasks: LongTask[];
+  /** Each phase's start, ms since `origin`. */
+  phases: [string, number][];
+  /** Long animation frames over 50 ms: what ran in them (scripts of 1 ms or more, the longest first). */
+  frames: { start: number; duration: number; what: string }[];
+  /** Where the engine ran (`uploader.host`). */
+  host: string;
 }
 
 /** Runs in the page: the whole scenario; returns the figures. */
 const PAGE_SCRIPT = `${PAGE_PRELUDE}
 const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
 const until = async (test, what, ms = 240000) => { const end = performance.now() + ms; while (!test()) { if (performance.now() > end) throw new Error('timed out: ' + what); await new Promise((d) => setTimeout(d, 50)); } };
-globalThis.runRenderBench = async ({ rows }) => {
+const frames = [];
+const file = (url) => (url ? new URL(url).pathname : '');
+new PerformanceObserver((list) => { for (const f of list.getEntries()) if (f.duration > 50) frames.push({ start: Math.round(f.startTime), duration: Math.round(f.duration),
+  what: f.scripts.filter((s) => s.duration >= 1).sort((a, b) => b.duration - a.duration).slice(0, 4).map((s) => s.invoker + ' → ' + (s.sourceFunctionName || '(anonymous)') + ' ' + file(s.sourceURL) + ' ' + Math.round(s.duration) + ' ms').join('; ') + (f.renderStart > 0 ? '; rendering ' + Math.round(f.startTime + f.duration - f.renderStart) + ' ms' : '') }); })
+  .observe({ type: 'long-animation-frame' });
+globalThis.runRenderBench = async ({ rows, host }) => {
   const { createUploader } = await import('/kit/store-upload-kit.js');
-  const uploader = createUploader({ baseUrl: location.origin, getAccessToken: () => 'dev-token-alice', concurrency: 6 });
+  const uploader = createUploader({ baseUrl: location.origin, getAccessToken: () => 'dev-token-alice', concurrency: 6, ...(host && { host }) });
   await uploader.interrupted();
   const dropzone = document.querySelector('store-dropzone');
   const list = document.querySelector('store-progress-list');
@@ -82,8 +96,9 @@ globalThis.runRenderBench = async ({ rows }) => {
   const allDoneMs = performance.now() - t0;
   await frame();
   await new Promise((d) => setTimeout(d, 200));
+  const hostUsed = uploader.host;
   uploader.destroy();
-  return { addMs, minVisibleRows, maxRenderedRows, lastRowFocused: true, allDoneMs, origin: performance.timeOrigin, longTasks };
+  return { addMs, minVisibleRows, maxRenderedRows, lastRowFocused: true, allDoneMs, origin: performance.timeOrigin, longTasks, phases, frames, host: hostUsed };
 };
 `;
 
@@ -100,7 +115,7 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
     if (tracing > 0) await bench.browser.startTracing(bench.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
     const figures = await bench.page.evaluate(
       (args) => (globalThis as unknown as { runRenderBench: (a: typeof args) => Promise<PageFigures> }).runRenderBench(args),
-      { rows: ROWS },
+      { rows: ROWS, host: process.env['RENDER_HOST'] },
     );
     await bench.attributeCpu(figures.longTasks.filter((t) => t.duration > 50), figures.origin);
     if (tracing > 0) writeFileSync(process.argv[tracing + 1], await bench.browser.stopTracing());
@@ -118,9 +133,11 @@ export default async function renderBench(): Promise<BenchResult> {
   const round = (n: number) => Math.round(n * 10) / 10;
   const measured = figures.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup');
   const over = measured.filter((t) => t.duration > 50);
+  const what = (t: LongTask) => figures.frames.find((f) => f.start <= t.start + 1 && f.start + f.duration >= t.start + t.duration - 1)?.what ?? 'no long animation frame';
+  console.error(`  host ${figures.host}; phases (ms): ${figures.phases.map(([name, at]) => `${name} ${Math.round(at)}`).join(', ')}`);
   // CPU unknown (not Linux) counts as over: the CPU figure may only ever clear a task, never hide one.
   const overCpu = over.filter((t) => t.cpu === null || t.cpu === undefined || t.cpu > 50);
-  for (const t of over) console.error(`  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU`);
+  for (const t of over) console.error(`  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU: ${what(t)}`);
   return {
     name: 'render',
     metrics: {

@@ -16,6 +16,9 @@
  *   20 KiB target is for this line.
  * - **worker** — the upload worker's JS (`src/uploader/host/worker.ts`, comlink and idb-keyval included) with its static
  *   chunks, without the wasm MD5 hasher.
+ * - **shared worker** — the site's shared upload worker (`src/uploader/host/shared-worker.ts`), measured the same way
+ *   and held to the same budget: in Chromium it is the worker that runs a page's uploads. Where it cannot start the
+ *   hash worker (Chromium's shared workers have no nested `Worker`) it loads the MD5 tracker lazily, listed below it.
  * - **whole kit** — main thread + worker: everything a first upload loads except the hasher (budgeted).
  * - **wasm MD5 hasher** — hash-wasm's `createMD5` (the wasm ships inline, base64 in JS), loaded by the worker;
  *   reported on its own line, not budgeted.
@@ -118,7 +121,9 @@ const KB = 1000;
 // fans their events out, asks them for tokens and shares a file two pages add at once (+1.0 kB, 16.2 kB). Up front
 // only the question "does the shared worker run uploads now?" (a Web Locks query: +51 bytes, paid by folding it
 // into the stored-sessions look): 20,478 bytes.
-export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.4 * KB } as const;
+// The shared worker is measured too since the long-task fix of issue 20 (it was not: only `host/worker.ts` was), with
+// the dedicated worker's budget: they hold the same engine and differ by their composition roots.
+export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.4 * KB, sharedWorker: 16.4 * KB } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;
@@ -265,6 +270,8 @@ export interface SizeReport {
   /** The main thread before a file is added: without the first-upload chunks marked `upFront: false`. */
   mainThreadUpFrontGzip: number;
   workerGzip: number;
+  /** The site's shared upload worker (Chromium's host by default), without the hasher. */
+  sharedWorkerGzip: number;
   /** The hash worker the upload worker starts when it verifies (tracker, comlink; ts-md5 and hash-wasm on demand). */
   hashWorkerGzip: number;
   hasherGzip: number;
@@ -292,7 +299,7 @@ function virtualEntry(source: string): Plugin {
     setup(b) {
       b.onResolve({ filter: /^virtual:entry$/ }, () => ({ path: 'entry', namespace: 'virtual' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: source, resolveDir: ROOT, loader: 'ts' }));
-      b.onResolve({ filter: /(\/elements\/index|\/define|\/uploader\/worker|\/hash-worker)\.ts$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), sideEffects: true }));
+      b.onResolve({ filter: /(\/elements\/index|\/define|\/host\/(shared-)?worker|\/hash-worker)\.ts$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), sideEffects: true }));
       // The elements' styles as the package ships them (scripts/build-kit.ts minifies their css`…` text).
       b.onLoad({ filter: /\/src\/elements\/.*\.ts$/ }, async (args) => ({ contents: await minifyCssLiterals(readFileSync(args.path, 'utf8')), loader: 'ts' }));
     },
@@ -430,6 +437,7 @@ export async function measureBundles(): Promise<SizeReport> {
   const page = await buildChunks(pageSource(), { splitting: true });
   const main = threadLines('main_thread', 'main thread (page with <store-uploader>: elements, Lit, uploader facade, comlink)', page, unexplained);
   const worker = threadLines('worker', 'worker (upload engine, client, comlink, idb-keyval; without the hasher)', await buildChunks(`import './src/uploader/host/worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
+  const sharedWorker = threadLines('shared_worker', 'shared worker (upload engine of the site, client, comlink, idb-keyval; without the hasher)', await buildChunks(`import './src/uploader/host/shared-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
   const hashWorker = threadLines('hash_worker', 'hash worker (MD5 tracker, comlink; started when verifying)', await buildChunks(`import './src/uploader/host/hashing/hash-worker.ts';`, { splitting: true, external: ['hash-wasm'] }), unexplained);
   const hasherBuild = await buildChunks(`export { createMD5 } from 'hash-wasm';`, { splitting: false });
   const hasher = line('hasher', 'wasm MD5 hasher (hash-wasm createMD5, loaded by the worker)', hasherBuild.chunks, [hasherBuild.entry]);
@@ -441,11 +449,12 @@ export async function measureBundles(): Promise<SizeReport> {
     }),
   );
   return {
-    rows: [main.first, ...main.lazy, worker.first, ...worker.lazy, hashWorker.first, ...hashWorker.lazy, hasher, ...perEntry],
+    rows: [main.first, ...main.lazy, worker.first, ...worker.lazy, sharedWorker.first, ...sharedWorker.lazy, hashWorker.first, ...hashWorker.lazy, hasher, ...perEntry],
     kitGzip: main.first.gzipBytes + worker.first.gzipBytes,
     mainThreadGzip: main.first.gzipBytes,
     mainThreadUpFrontGzip: main.first.gzipBytes - main.lazy.filter((l) => LAZY_CHUNKS[l.key.slice('main_thread_lazy_'.length)]?.upFront === false).reduce((sum, l) => sum + l.gzipBytes, 0),
     workerGzip: worker.first.gzipBytes,
+    sharedWorkerGzip: sharedWorker.first.gzipBytes,
     hashWorkerGzip: hashWorker.first.gzipBytes,
     hasherGzip: hasher.gzipBytes,
     unexplained,
@@ -457,6 +466,7 @@ export function overBudget(report: SizeReport): string[] {
   const over: string[] = [];
   if (report.kitGzip >= BUDGETS.kit) over.push(`whole kit ${kB(report.kitGzip)} is not under ${kB(BUDGETS.kit)}`);
   if (report.workerGzip >= BUDGETS.worker) over.push(`upload worker ${kB(report.workerGzip)} is not under ${kB(BUDGETS.worker)}`);
+  if (report.sharedWorkerGzip >= BUDGETS.sharedWorker) over.push(`shared upload worker ${kB(report.sharedWorkerGzip)} is not under ${kB(BUDGETS.sharedWorker)}`);
   if (report.mainThreadGzip >= BUDGETS.mainThread) over.push(`main-thread part ${kB(report.mainThreadGzip)} is not under ${kB(BUDGETS.mainThread)}`);
   if (report.mainThreadUpFrontGzip > BUDGETS.mainThreadUpFront) over.push(`main thread up front ${report.mainThreadUpFrontGzip} bytes is over 20 KiB (${BUDGETS.mainThreadUpFront} bytes)`);
   for (const module of report.unexplained) over.push(`lazy chunk ${module} is not listed in LAZY_CHUNKS (scripts/check-size.ts); it is counted in the budget`);
@@ -480,6 +490,7 @@ async function main(): Promise<void> {
   const vite = await measureUpFrontWithVite();
   console.log(`  the same page built by Vite:      ${kB(vite.gzipBytes)} min+gzip in ${vite.files} file${vite.files === 1 ? '' : 's'}, reported only`);
   console.log(`upload worker:                      ${kB(report.workerGzip)} min+gzip, budget < ${kB(BUDGETS.worker)}`);
+  console.log(`shared upload worker:               ${kB(report.sharedWorkerGzip)} min+gzip, budget < ${kB(BUDGETS.sharedWorker)}`);
   console.log(`hash worker (when verifying):       ${kB(report.hashWorkerGzip)} min+gzip, reported only`);
   console.log(`wasm hasher (loaded by the worker): ${kB(report.hasherGzip)} min+gzip, reported only`);
   const over = overBudget(report);

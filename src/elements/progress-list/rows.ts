@@ -8,5 +8,6 @@ export { fileKind } from '../internal/file-kind.ts';
 export { moveFocus } from './list-keyboard.ts';
 export { renderHeader } from './render-header.ts';
 export { renderRow } from './render-row.ts';
+export { RowSlots } from './row-slots.ts';
 export { RowWindow } from './row-window.ts';
 export { rowStyles } from './row.styles.ts';

@@ -13,6 +13,7 @@ import { cssomStyle } from '../internal/cssom-style.ts';
 import type { DownloadSource } from './download-menu.ts';
 import { loadDownloadMenu, loadedDownloadMenu } from './lazy-download-menu.ts';
 import { loadedRows, loadRows } from './lazy-rows.ts';
+import type { RowSlots } from './row-slots.ts';
 import type { RowWindow } from './row-window.ts';
 import type { RowThumbnails } from './thumbnails.ts';
 import { progressListStyles } from './store-progress-list.styles.ts';
@@ -104,6 +105,8 @@ export class StoreProgressList extends StoreElement {
   #virtualized = false;
   /** Which rows a virtualized list renders; made with the row code, which loads with the first row. */
   #window: RowWindow | undefined;
+  /** Keys of a virtualized list's rows, so rows that leave the window are used again for those that enter. */
+  #slots: RowSlots | undefined;
   /** Loaded with the first row of an image: lists without images never download it. */
   #thumbnails: RowThumbnails | undefined;
   #thumbnailsLoading = false;
@@ -151,6 +154,7 @@ export class StoreProgressList extends StoreElement {
     if (count && !rows) loadRows().then(() => this.requestUpdate(), () => undefined);
     if (rows && !this.#window) {
       this.#window = new rows.RowWindow(() => this.requestUpdate());
+      this.#slots = new rows.RowSlots();
       adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof StoreProgressList).elementStyles, rows.rowStyles]);
     }
     this.#virtualized ||= count > VIRTUALIZE_FROM;
@@ -196,13 +200,18 @@ export class StoreProgressList extends StoreElement {
     root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`)?.scrollIntoView({ block: 'nearest' });
   };
 
-  /** Keyed rows (focus stays on a row's button as others come and go): all of them, or a virtualized list's range. */
+  /**
+   * Keyed rows (focus stays on a row's button as others come and go): all of them, by task; or a virtualized list's
+   * range, by slot (`RowSlots`: the rows that scroll out are used again for those that scroll in).
+   */
   #renderRows(rows: RowsModule, tasks: TaskSnapshot[], first: number, end: number, t: StoreI18n) {
     const count = tasks.length;
     this.#thumbnails?.keep(tasks);
     const shown = first === 0 && end === count ? tasks : tasks.slice(first, end);
     const more = this.downloadFrom && this.#download;
-    return rows.repeat(shown, (task) => task.id, (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
+    const focused = (this.renderRoot as ShadowRoot).activeElement?.closest('[role="listitem"]')?.getAttribute('data-id') ?? undefined;
+    const key = this.#virtualized && this.#slots ? this.#slots.assign(shown.map((task) => task.id), focused) : undefined;
+    return rows.repeat(shown, (task) => (key ? key(task.id) : task.id), (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
   }
 
   /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */

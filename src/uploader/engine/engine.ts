@@ -70,6 +70,8 @@ export interface EngineFile {
 export class UploadEngine {
   private readonly jobs = new Map<string, UploadJob>();
   private readonly queue: UploadJob[] = [];
+  /** The stored records being read for the adds that came meanwhile (see `findRecord`). */
+  private listing?: Promise<SessionRecord[]>;
   private running = 0;
   /** The `run` of every job under way. */
   private readonly runs = new Set<Promise<void>>();
@@ -347,7 +349,10 @@ export class UploadEngine {
 
   private async findRecord(fingerprint: string): Promise<SessionRecord | undefined> {
     if (!this.config.store) return undefined;
-    const records = await this.liveRecords();
+    // The adds that arrive while the records are being read share that read: each read is a scan of IndexedDB
+    // (done in the browser's own process), and 10,000 files added at once read it 10,000 times otherwise — seconds of
+    // two cores' time, taken from the page while its list is scrolled (bench/README.md, render).
+    const records = await (this.listing ??= this.liveRecords().finally(() => (this.listing = undefined)));
     return records.find((r) => r.fingerprint === fingerprint && !this.busy(r));
   }
 
