@@ -4,6 +4,10 @@
 // over HTTP/2 they rise above the 6 an HTTP/1.1 browser can have, over HTTP/1.1 the kit runs at most 6, and each
 // task's snapshot names the protocol. Not timed: the counts are read where the requests arrive. Every stored file is
 // read back and compared byte for byte. Build first: `npx vite build`.
+// The service runs in this process (to count requests as they are answered); the declarations of its untyped
+// dependencies are outside this folder's tsconfig.
+/// <reference path="../../server/convert/bmp-js.d.ts" />
+/// <reference path="../../server/convert/word-extractor.d.ts" />
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
