@@ -123,7 +123,10 @@ const KB = 1000;
 // into the stored-sessions look): 20,478 bytes.
 // The shared worker is measured too since the long-task fix of issue 20 (it was not: only `host/worker.ts` was), with
 // the dedicated worker's budget: they hold the same engine and differ by their composition roots.
-export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.4 * KB, sharedWorker: 16.4 * KB } as const;
+// Then the worker +0.2 kB (16,204 → 16,404 bytes) for issue 21's uploads that adapt to the link: how many run at once
+// chosen from the protocol each answer came over (Resource Timing) and the bytes in flight, the protocol on each
+// task's snapshot.
+export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.5 * KB, sharedWorker: 16.5 * KB } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;

@@ -24,6 +24,8 @@ export interface HttpResponse {
   /** Lower-case header names. */
   header(name: string): string | null;
   text: string;
+  /** The protocol the request went over (`nextHopProtocol`: `'h2'`, `'http/1.1'`), where the environment tells. */
+  protocol?: string | undefined;
 }
 
 /** Hooks for one request. */

@@ -11,7 +11,8 @@ const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
  */
 export interface UploaderSettings {
   baseUrl: string;
-  concurrency: number;
+  /** The app's exact number of uploads at once; undefined: the engine adapts it (`engine/concurrency-policy.ts`). */
+  concurrency: number | undefined;
   /** Bytes per resumable request, `'adaptive'`, or undefined for one request per file. */
   chunkSize: number | 'adaptive' | undefined;
   resumableThreshold: number;
@@ -41,7 +42,7 @@ export function resolveSettings(options: UploaderOptions): UploaderSettings {
   const quota = persist === false ? 0 : ((typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES);
   return {
     baseUrl: options.baseUrl,
-    concurrency: options.concurrency ?? 3,
+    concurrency: options.concurrency,
     chunkSize: options.chunkSize,
     resumableThreshold: options.resumableThreshold ?? 5 * 1024 * 1024,
     verify: options.verify ?? true,

@@ -154,6 +154,12 @@ export interface TaskSnapshot {
   strategy?: 'multipart' | 'resumable';
   /** True while another tab of this origin uploads this session: the bytes mirror that tab's progress. */
   inOtherTab?: boolean;
+  /**
+   * The protocol the browser used for this task's latest answered request, as Resource Timing names it
+   * (`nextHopProtocol`: `'h2'`, `'h3'`, `'http/1.1'`); undefined until one is answered, where the environment does
+   * not report it, and for a service on another origin that sends no `Timing-Allow-Origin` (the browser then hides it).
+   */
+  protocol?: string;
   convertTo?: string;
   retry?: RetryInfo;
   error?: UploadErrorInfo;
@@ -297,7 +303,11 @@ export interface Uploader extends EventTarget {
 export interface UploaderOptions {
   baseUrl: string;
   getAccessToken: () => string | Promise<string>;
-  /** Files uploaded at once (default 3). */
+  /**
+   * Files uploaded at once, exactly. Left out, the uploader chooses (README, "How many files upload at once"): up to
+   * 32 at once over HTTP/2 or HTTP/3, at most 6 over HTTP/1.1 (the browser's connections per host) or before the
+   * protocol is known, and fewer while large files still have many bytes to send.
+   */
   concurrency?: number;
   /** Bytes per resumable request: a multiple of 256 KiB, `'adaptive'`, or undefined for one request per file. */
   chunkSize?: number | 'adaptive';

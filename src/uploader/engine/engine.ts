@@ -3,6 +3,7 @@ import { StoreError } from '../../client/store-error.ts';
 import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
 import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
+import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
@@ -30,7 +31,8 @@ export interface EngineConfig {
   locks: LockPort;
   /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
   channel?: ChannelPort;
-  concurrency?: number;
+  /** Uploads at once, exactly; undefined: chosen by `concurrency-policy.ts` from the protocol and the bytes in flight. */
+  concurrency?: number | undefined;
   chunkSize?: number | 'adaptive';
   resumableThreshold?: number;
   /** Compare the service's MD5 with the bytes sent (default true); false never hashes. */
@@ -63,18 +65,20 @@ export interface EngineFile {
 }
 
 /**
- * The upload engine: a queue of jobs run `concurrency` at a time (each session's chunks strictly in order inside its
- * job), connectivity handling, and the session records that outlive the page. It talks to the world only through
- * the ports in its config, so it runs the same in the browser worker and in Node.
+ * The upload engine: a queue of jobs run `concurrency` at a time, or as many as `mayStart` (`concurrency-policy.ts`)
+ * lets run for the protocol the browser reports and the files' sizes (each session's chunks strictly in order inside
+ * its job), connectivity handling, and the session records that outlive the page. It talks to the world only
+ * through the ports in its config, so it runs the same in the browser worker and in Node.
  */
 export class UploadEngine {
   private readonly jobs = new Map<string, UploadJob>();
   private readonly queue: UploadJob[] = [];
   /** The stored records being read for the adds that came meanwhile (see `findRecord`). */
   private listing?: Promise<SessionRecord[]>;
-  private running = 0;
-  /** The `run` of every job under way. */
-  private readonly runs = new Set<Promise<void>>();
+  /** The `run` of every job under way, and its job. */
+  private readonly runs = new Map<Promise<void>, UploadJob>();
+  /** The protocol the browser last reported for a request (`nextHopProtocol`): how many may run at once. */
+  private protocol?: string;
   private readonly ids: IdPool;
   /** The folders of relative paths, loaded with the first file that has one. */
   private folders?: Promise<FolderTree>;
@@ -142,8 +146,23 @@ export class UploadEngine {
       if (record && (await this.resumeProblem(record, file))) record = undefined;
     }
     const quota = this.config.blobQuotaBytes ?? 0;
-    const job = new UploadJob(
-      this.deps,
+    const job: UploadJob = new UploadJob(
+      {
+        ...this.deps,
+        // The job's own view of the HTTP port: the protocol each answer came over (or, where the browser did not say,
+        // the last one heard) goes on its snapshot and decides how many may run.
+        http: {
+          send: (request, hooks) =>
+            this.deps.http.send(request, hooks).then((response) => {
+              const protocol = response.protocol || this.protocol;
+              if (protocol) {
+                job.snapshot.protocol = this.protocol = protocol;
+                this.pump();
+              }
+              return response;
+            }),
+        },
+      },
       {
         taskId,
         file: file.blob,
@@ -304,7 +323,7 @@ export class UploadEngine {
     this.config.channel?.close();
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
-    await Promise.all(this.runs);
+    await Promise.all(this.runs.keys());
   }
 
   /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
@@ -334,16 +353,14 @@ export class UploadEngine {
   }
 
   private pump(): void {
-    const limit = Math.max(1, this.config.concurrency ?? 3);
-    while (this.running < limit && this.queue.length > 0) {
+    const size = (job: UploadJob) => job.snapshot.total;
+    while (this.queue[0] && mayStart(size(this.queue[0]), [...this.runs.values()].map(size), this.protocol, this.config.concurrency)) {
       const job = this.queue.shift()!;
-      this.running++;
       const run = job.run().finally(() => {
         this.runs.delete(run);
-        this.running--;
         this.pump();
       });
-      this.runs.add(run);
+      this.runs.set(run, job);
     }
   }
 
