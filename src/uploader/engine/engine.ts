@@ -4,6 +4,7 @@ import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
 import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import type { FolderTree } from './folder-tree.ts';
+import { bounded } from './bounded.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
@@ -131,9 +132,12 @@ export class UploadEngine {
     // The record keeps its key: another tab may be uploading it under that key right now.
     let record: SessionRecord | undefined;
     if (resumeId !== undefined) {
-      record = await this.record(resumeId);
+      // Bounded: a database or a file that stopped answering fails the task where the user sees it, never leaves it queued.
+      const within = <T>(work: Promise<T>, what: string) =>
+        bounded(work, this.deps.stallTimeoutMs, this.config.clock, () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${this.deps.stallTimeoutMs} ms` }));
+      record = await within(this.record(resumeId), 'the stored session');
       if (!record || this.busy(record)) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
-      const problem = await this.resumeProblem(record, file);
+      const problem = await within(this.resumeProblem(record, file), `reading ${file.name}`);
       if (problem) throw new UploadError(problem);
     } else {
       record = await this.findRecord(fingerprintOf({ ...file, size: file.blob.size }));
