@@ -133,11 +133,9 @@ export class UploadEngine {
     let record: SessionRecord | undefined;
     if (resumeId !== undefined) {
       // Bounded: a database or a file that stopped answering fails the task where the user sees it, never leaves it queued.
-      const within = <T>(work: Promise<T>, what: string) =>
-        bounded(work, this.deps.stallTimeoutMs, this.config.clock, () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${this.deps.stallTimeoutMs} ms` }));
-      record = await within(this.record(resumeId), 'the stored session');
+      record = await this.within(this.record(resumeId), 'the stored session');
       if (!record || this.busy(record)) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
-      const problem = await within(this.resumeProblem(record, file), `reading ${file.name}`);
+      const problem = await this.resumeProblem(record, file);
       if (problem) throw new UploadError(problem);
     } else {
       record = await this.findRecord(fingerprintOf({ ...file, size: file.blob.size }));
@@ -269,7 +267,9 @@ export class UploadEngine {
    * `lastModified`, type or sampled slices differ from those of the file the upload began with.
    */
   async resumeProblem(record: SessionRecord, file: EngineFile): Promise<UploadErrorInfo | undefined> {
-    const same = fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint && (record.sample === undefined || record.sample === (await sampleOf(file.blob)));
+    const same =
+      fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint &&
+      (record.sample === undefined || record.sample === (await this.within(sampleOf(file.blob), `reading ${file.name}`)));
     return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
   }
 
@@ -316,6 +316,12 @@ export class UploadEngine {
     } catch (error) {
       if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
     }
+  }
+
+  /** `work`, or an `UploadError` once the stall timeout passes without an answer (what the task then shows). */
+  private within<T>(work: Promise<T>, what: string): Promise<T> {
+    const ms = this.deps.stallTimeoutMs;
+    return bounded(work, ms, this.config.clock, () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }));
   }
 
   /** The uploader's `parentId` and `flatten` under what the call gave. */
