@@ -5,6 +5,7 @@ import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
+import { bounded } from './bounded.ts';
 import { IdPool } from './id-pool.ts';
 import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
@@ -137,7 +138,8 @@ export class UploadEngine {
     // The record keeps its key: another tab may be uploading it under that key right now.
     let record: SessionRecord | undefined;
     if (resumeId !== undefined) {
-      record = await this.record(resumeId);
+      // Bounded: a database or a file that stopped answering fails the task where the user sees it, never leaves it queued.
+      record = await this.within(this.record(resumeId), 'the stored session');
       if (!record || this.busy(record)) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
       const problem = await this.resumeProblem(record, file);
       if (problem) throw new UploadError(problem);
@@ -286,7 +288,9 @@ export class UploadEngine {
    * `lastModified`, type or sampled slices differ from those of the file the upload began with.
    */
   async resumeProblem(record: SessionRecord, file: EngineFile): Promise<UploadErrorInfo | undefined> {
-    const same = fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint && (record.sample === undefined || record.sample === (await sampleOf(file.blob)));
+    const same =
+      fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint &&
+      (record.sample === undefined || record.sample === (await this.within(sampleOf(file.blob), `reading ${file.name}`)));
     return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
   }
 
@@ -333,6 +337,12 @@ export class UploadEngine {
     } catch (error) {
       if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
     }
+  }
+
+  /** `work`, or an `UploadError` once the stall timeout passes without an answer (what the task then shows). */
+  private within<T>(work: Promise<T>, what: string): Promise<T> {
+    const ms = this.deps.stallTimeoutMs;
+    return bounded(work, ms, this.config.clock, () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }));
   }
 
   /** The uploader's `parentId` and `flatten` under what the call gave. */

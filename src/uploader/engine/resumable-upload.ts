@@ -15,10 +15,12 @@ import {
 } from '../../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
+import { bounded } from './bounded.ts';
 import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from '../ports.ts';
+import { Interrupt } from './interrupt.ts';
 import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
 import { SessionWriter } from './session-writer.ts';
@@ -200,6 +202,9 @@ export class ResumableUpload implements UploadStrategy {
 
   private async start(signal: AbortSignal, token: string): Promise<void> {
     const { ctx, input } = this;
+    // Read before the session exists, and bounded: a file the browser stopped reading leaves no session behind, and
+    // the task retries (visibly) instead of waiting forever.
+    const sample = await bounded(sampleOf(input.file), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
     const { metadata, query } = requestMetadata(input);
     const update = input.options.updateFileId;
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
@@ -232,7 +237,6 @@ export class ResumableUpload implements UploadStrategy {
       throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
     }
     const sessionUri = new URL(location, ctx.baseUrl).href;
-    const sample = await sampleOf(input.file);
     // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
     const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
     if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
@@ -261,7 +265,7 @@ export class ResumableUpload implements UploadStrategy {
       updatedAt: now,
     };
     this.needsStatus = false;
-    await ctx.store?.put(this.record);
+    if (ctx.store) await bounded(ctx.store.put(this.record), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
   }
 
   /** Asks the service what it stored (spec §4.5); returns the file when the upload is already complete. */

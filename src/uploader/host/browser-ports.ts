@@ -14,12 +14,16 @@ import { lazyInThreadHasher } from '../engine/hashing/lazy-hasher.ts';
 import type { UploaderSettings } from '../settings.ts';
 import { startWorker } from '../trusted-worker.ts';
 
-export async function browserPorts(settings: UploaderSettings): Promise<EnginePorts> {
+/**
+ * `nestedWorkers: false` keeps MD5 in the engine's thread even where `Worker` exists: a shared worker's. Chromium's
+ * shared workers have none; WebKit's and Firefox's do, but in-thread MD5 is the setup the smoke suite passes there
+ * (in Firefox ESR a shared worker's thread was seen hung for good right after it would have started one: issue 20).
+ */
+export async function browserPorts(settings: UploaderSettings, { nestedWorkers = true }: { nestedWorkers?: boolean } = {}): Promise<EnginePorts> {
   const md5 = settings.wasm ? 'auto' : 'js';
-  // MD5 runs in a second worker where workers can start workers (dedicated ones; Chromium's shared workers cannot),
-  // so it never holds up the requests' thread.
+  // MD5 runs in a second worker where a dedicated worker can start one, so it never holds up the requests' thread.
   const hasher =
-    typeof Worker === 'function'
+    nestedWorkers && typeof Worker === 'function'
       ? workerHasher(() => startWorker(() => new Worker(new URL('./hashing/hash-worker.js', import.meta.url), { type: 'module' })), md5)
       : lazyInThreadHasher(md5);
   return {

@@ -11,7 +11,8 @@ import { EngineHubs, UploadWorkerService } from './worker-service.ts';
 
 /** Held (shared mode) while any upload has not ended: a page that loads then attaches at once (`uploadsRunning`). */
 let releaseBusy: (() => void) | undefined;
-const hubs = new EngineHubs(browserPorts, 'shared', (busy) => {
+// MD5 in this thread: a nested worker started here can hang this thread in Firefox (see `browserPorts`).
+const hubs = new EngineHubs((settings) => browserPorts(settings, { nestedWorkers: false }), 'shared', (busy) => {
   if (!busy) return releaseBusy?.();
   void navigator.locks?.request(BUSY_LOCK, { mode: 'shared' }, () => new Promise<void>((release) => (releaseBusy = release)));
 });

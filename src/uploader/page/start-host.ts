@@ -1,8 +1,10 @@
 /**
  * Page side: starts the worker that hosts the engine, and attaches the page to it. One module `SharedWorker` for the whole site where the browser
  * has them (every page names and configures it alike, or Chromium refuses the connection), asked for
- * `extendedLifetime` so it outlives navigations and, for a while, the last page; a dedicated worker of the page's own
- * where there is no `SharedWorker`, it cannot start (a script from another origin), or the app asked for one.
+ * `extendedLifetime` so it outlives navigations and, for a while, the last page (where the browser ignores it, a plain
+ * shared worker still serves every open page: WebKit); a dedicated worker of the page's own where there is no
+ * `SharedWorker`, it cannot start (a script from another origin), Firefox (see `stallsOnPageBlobs`), or the app asked
+ * for one.
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import type { PageEvent } from '../host/engine-hub.ts';
@@ -107,9 +109,10 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
-  // Without `extendedLifetime` (Firefox, WebKit) a shared worker gives no upload a longer life than the page's own
-  // worker does, and Firefox's stalls resumable uploads (issue 20, open): the page's own worker serves there.
-  if (!extended && !given) {
+  // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit), except in
+  // Firefox: there its reads of a later page's large Blobs hang (Firefox ESR 153, issue 20: until a 30 s stall
+  // timeout retries them, or for good), so uploads stall at 0 bytes; the page's own worker reads them at once.
+  if (!extended && !given && stallsOnPageBlobs()) {
     worker.port.close();
     return undefined;
   }
@@ -119,6 +122,14 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
     failed: failureOf(worker),
     end: () => worker.port.close(),
   };
+}
+
+/**
+ * Firefox (Gecko), whose shared workers stall on the page's Blobs: a browser's bug, not a feature one can detect
+ * without uploading, hence the user agent. Drop it once Firefox ESR passes the smoke suite's shared-host checks.
+ */
+function stallsOnPageBlobs(): boolean {
+  return /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '');
 }
 
 /** Starts a worker of this page's own (from the app's copy of the kit's workers when it names one, `base`). */

@@ -158,6 +158,42 @@ const h = {
     const tasks = h.uploader.snapshot.tasks.map((t) => ({ id: t.id, state: t.state, bytesAcknowledged: t.bytesAcknowledged, inOtherTab: t.inOtherTab ?? false, error: t.error?.code ?? null }));
     return { results: h.results(), tasks, offered: h.offered() };
   },
+  /**
+   * After a failed check: what the engine holds, which Web Locks are held or asked for, and whether the kit's
+   * IndexedDB stores answer a read and a write, each within 2 s (a stuck upload waits on one of them).
+   */
+  async diag() {
+    const within = (promise) => Promise.race([promise, new Promise((r) => setTimeout(() => r('no answer within 2 s'), 2000))]);
+    const idb = (db, store, mode) =>
+      new Promise((resolve) => {
+        const open = indexedDB.open(db);
+        open.onblocked = () => resolve('open blocked');
+        open.onerror = () => resolve(`open failed: ${open.error}`);
+        open.onsuccess = () => {
+          try {
+            const tx = open.result.transaction(store, mode);
+            const request = mode === 'readonly' ? tx.objectStore(store).count() : tx.objectStore(store).put(1, '__diag');
+            if (mode === 'readwrite') tx.objectStore(store).delete('__diag'); // the write is the probe; nothing stays
+            tx.oncomplete = () => resolve(`${mode} ok (${request.result})`);
+            tx.onerror = () => resolve(`${mode} failed: ${tx.error}`);
+          } catch (error) {
+            resolve(`${mode} threw: ${error}`);
+          } finally {
+            open.result.close();
+          }
+        };
+      });
+    const engine = h.uploader?.remote?.tasks ? await within(h.uploader.remote.tasks().then((list) => list.map((t) => [t.id, t.state, t.bytesSent, t.inOtherTab ?? false]), String)) : null;
+    const locks = await within(navigator.locks.query().then(({ held, pending }) => ({ held: held.map((l) => l.name), pending: pending.map((l) => l.name) }), String));
+    return {
+      host: h.uploader?.host ?? null,
+      engine,
+      locks,
+      sessionsRead: await within(idb('store-upload-kit', 'sessions', 'readonly')),
+      filesRead: await within(idb('store-upload-kit-files', 'files', 'readonly')),
+      filesWrite: await within(idb('store-upload-kit-files', 'files', 'readwrite')),
+    };
+  },
   /** Which worker runs the engine (`uploader.host`); null until it answered. */
   host: () => h.uploader.host ?? null,
   /** Opens this page again in an iframe (a second document of the site) and makes its own uploader there. */
