@@ -1,5 +1,9 @@
 import type { HttpHooks, HttpPort, HttpRequest, HttpResponse } from '../ports.ts';
 
+// The worker's Resource Timing buffer holds 250 entries, then takes no more: a worker that outlives many pages would
+// stop learning the protocol. Emptied when full, nothing but this adapter reads it.
+globalThis.performance?.addEventListener?.('resourcetimingbufferfull', () => performance.clearResourceTimings());
+
 /**
  * The HTTP port over `XMLHttpRequest`, for its upload progress events (fetch has none). Bodies go out as one Blob
  * built from the pieces, so a File slice is streamed by the browser, never read into the worker's memory.
@@ -25,8 +29,8 @@ export const xhrHttp: HttpPort = {
           header: (name) => xhr.getResponseHeader(name),
           text: xhr.responseText,
           // Its Resource Timing entry is in the buffer when `load` fires (measured in Chromium); `''` where the browser
-          // withholds it (another origin without `Timing-Allow-Origin`). The buffer takes 250 entries, then no more:
-          // the engine then keeps the protocol it heard last.
+          // withholds it (another origin without `Timing-Allow-Origin`); where the entry is missing (just cleared), the
+          // engine keeps the protocol it heard last.
           protocol: (performance.getEntriesByName(request.url).pop() as PerformanceResourceTiming | undefined)?.nextHopProtocol,
         });
       };
