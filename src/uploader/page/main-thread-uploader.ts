@@ -1,11 +1,11 @@
 import type { Remote } from 'comlink';
 import { loadBeforeUpload } from './before-upload-loader.ts';
 import type { PageEvent } from '../host/engine-hub.ts';
-import { readHandle } from './read-handle.ts';
-import { resumeAllInterrupted } from './resume-all.ts';
+import { fileToResume, resumeAllInterrupted } from './resume-all.ts';
+import { ChangeSignal } from './change-signal.ts';
 import { UploaderEvents } from './uploader-events.ts';
 import { TaskHandle, type Settle, type TaskCommands } from './task-handle.ts';
-import { TaskTable } from './task-table.ts';
+import { queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
 import { resolveSettings } from '../settings.ts';
 import { connectEngine, holdPageLock, type StartedHost } from './start-host.ts';
@@ -42,9 +42,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private readonly ready: Promise<void>;
   private started?: StartedHost;
   private online = true;
-  private changeTimer?: ReturnType<typeof setTimeout>;
-  /** Whether the pending `change` waits for the progress throttle (true) or for the end of this macrotask. */
-  private changeThrottled = false;
+  private readonly changes = new ChangeSignal(() => this.emit('change', this.snapshot));
   /** The snapshot built since the last change of any task; `undefined` until someone asks again. */
   private latest?: UploaderSnapshot;
   private readonly detach: () => void;
@@ -136,18 +134,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   async resumeInterrupted(id: string, file?: File): Promise<UploadTask> {
     await this.ready;
-    const source = await this.remote.interruptedSource(id);
-    if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
-    let blob: Blob | undefined = file ?? source.blob;
-    if (!blob && source.handle) blob = await readHandle(source.handle);
-    if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
-    // A kept handle or copy must still read as the same file: its own date and size, the record's name and type.
-    const kept = blob as Partial<File>;
-    const info = file ? fileInfo(file) : { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
-    const problem = await this.remote.checkInterrupted(id, blob, info);
-    if (problem) throw new UploadError(problem);
-    const task = this.start(info, source.options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
-    return task;
+    const { blob, info, options } = await fileToResume(this.remote, id, file && { file, info: fileInfo(file) });
+    return this.start(info, options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
   }
 
   resumeAllInterrupted(): Promise<ResumeAllResult> {
@@ -194,7 +182,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
    */
   destroy(): void {
     this.detach();
-    clearTimeout(this.changeTimer);
+    this.changes.stop();
     this.pageLock.release();
     void this.ready
       .then(() => this.remote.destroy())
@@ -248,18 +236,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   private start(info: FileInfo, options: AddOptions, send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot, size: number): TaskHandle {
     const id = crypto.randomUUID();
-    const snapshot: TaskSnapshot = {
-      id,
-      name: info.name,
-      ...(options.relativePath && { relativePath: options.relativePath }),
-      type: info.type,
-      state: 'queued',
-      total: size,
-      bytesSent: 0,
-      bytesAcknowledged: 0,
-      speed: 0,
-      ...(options.convertTo && { convertTo: options.convertTo }),
-    };
+    const snapshot = queuedSnapshot(id, info, options, size);
     let known: Promise<unknown> = Promise.resolve();
     const task: TaskHandle = new TaskHandle(snapshot, this.commands(() => known, () => task));
     this.tasks.add(task);
@@ -355,21 +332,10 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.scheduleChange(event === 'progress' ? 100 : 0);
   }
 
-  /**
-   * Something changed: the next `snapshot` is built anew. `change` is coalesced: at most one per macrotask, and at
-   * most ten a second while only progress moves.
-   */
+  /** Something changed: the next `snapshot` is built anew, and a `change` follows (`change-signal.ts`). */
   private scheduleChange(delay: number): void {
     this.latest = undefined;
-    if (this.changeTimer !== undefined) {
-      if (delay > 0 || !this.changeThrottled) return;
-      clearTimeout(this.changeTimer);
-    }
-    this.changeThrottled = delay > 0;
-    this.changeTimer = setTimeout(() => {
-      this.changeTimer = undefined;
-      this.emit('change', this.snapshot);
-    }, delay);
+    this.changes.schedule(delay);
   }
 
   private failAll(error: unknown): void {

@@ -1,5 +1,7 @@
-import { askToRead } from './read-handle.ts';
-import type { InterruptedUpload, ResumeAllResult, UploadTask } from '../types.ts';
+import type { Remote } from 'comlink';
+import { askToRead, readHandle } from './read-handle.ts';
+import type { AddOptions, InterruptedUpload, ResumeAllResult, UploadTask } from '../types.ts';
+import type { FileInfo, UploadWorkerService } from '../host/worker-service.ts';
 import { UploadError } from '../upload-error.ts';
 
 /**
@@ -29,4 +31,26 @@ export async function resumeAllInterrupted(
     }
   }
   return result;
+}
+
+/**
+ * What an interrupted upload resumes with: the file chosen again (`chosen`), else the kept copy, else the kept
+ * handle's file. A kept handle or copy must still read as the same file: its own date and size, the record's name
+ * and type (the worker checks, `checkInterrupted`).
+ */
+export async function fileToResume(
+  remote: Remote<UploadWorkerService> | UploadWorkerService,
+  id: string,
+  chosen?: { file: File; info: FileInfo },
+): Promise<{ blob: Blob; info: FileInfo; options: AddOptions }> {
+  const source = await remote.interruptedSource(id);
+  if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
+  let blob: Blob | undefined = chosen?.file ?? source.blob;
+  if (!blob && source.handle) blob = await readHandle(source.handle);
+  if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
+  const kept = blob as Partial<File>;
+  const info = chosen?.info ?? { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
+  const problem = await remote.checkInterrupted(id, blob, info);
+  if (problem) throw new UploadError(problem);
+  return { blob, info, options: source.options };
 }

@@ -1,5 +1,6 @@
 import type { TaskHandle } from './task-handle.ts';
-import type { TaskSnapshot } from '../types.ts';
+import type { AddOptions, TaskSnapshot } from '../types.ts';
+import type { FileInfo } from '../host/worker-service.ts';
 
 /**
  * The main thread's tasks in the order they were added, with each task's latest snapshot kept in an array at an index
@@ -64,4 +65,20 @@ export class TaskTable {
     this.#sentBytes = 0;
     for (const task of this.#handles.values()) this.add(task);
   }
+}
+
+/** A task's first snapshot, listed (queued) the moment it is added, before the worker has it. */
+export function queuedSnapshot(id: string, info: FileInfo, options: AddOptions, size: number): TaskSnapshot {
+  return {
+    id,
+    name: info.name,
+    ...(options.relativePath && { relativePath: options.relativePath }),
+    type: info.type,
+    state: 'queued',
+    total: size,
+    bytesSent: 0,
+    bytesAcknowledged: 0,
+    speed: 0,
+    ...(options.convertTo && { convertTo: options.convertTo }),
+  };
 }
