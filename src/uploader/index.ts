@@ -3,7 +3,8 @@ export { createUploader, type CreateUploaderOptions } from './page/create-upload
 export { UploadError } from './upload-error.ts';
 export { loadBeforeUpload } from './page/before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './page/before-upload.ts';
-export { UploadEngine, SESSION_LIFETIME_MS, type EngineConfig, type EngineFile } from './engine/engine.ts';
+export { UploadEngine, type EngineConfig, type EngineFile } from './engine/engine.ts';
+export { SESSION_LIFETIME_MS } from './engine/session-records.ts';
 export { UploadWorkerService, EngineHubs, type TaskResult, type FileInfo, type EnginePorts, type Attachment } from './host/worker-service.ts';
 export { resolveSettings, type UploaderSettings } from './settings.ts';
 export { NoPageAttached } from './engine/no-page.ts';

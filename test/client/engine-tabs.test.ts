@@ -8,7 +8,7 @@ import { broadcastChannel } from '../../src/uploader/adapters/broadcast-channel.
 import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
-import { SESSION_LIFETIME_MS } from '../../src/uploader/engine/engine.ts';
+import { SESSION_LIFETIME_MS } from '../../src/uploader/engine/session-records.ts';
 import type { ChannelPort, ClockPort, HttpPort } from '../../src/uploader/ports.ts';
 import type { UploadError } from '../../src/uploader/upload-error.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';

@@ -7,9 +7,10 @@ import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { bounded } from './bounded.ts';
 import { IdPool } from './id-pool.ts';
-import { sessionLockKey, type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
+import { type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
-import { deleteSession, fingerprintOf } from './request-metadata.ts';
+import { fingerprintOf } from './request-metadata.ts';
+import { SESSION_LIFETIME_MS, SessionRecords } from './session-records.ts';
 import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
@@ -17,8 +18,6 @@ import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
 
-/** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
-export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Everything the engine is built from: ports plus the uploader's options. */
 export interface EngineConfig {
@@ -74,8 +73,6 @@ export interface EngineFile {
 export class UploadEngine {
   private readonly jobs = new Map<string, UploadJob>();
   private readonly queue: UploadJob[] = [];
-  /** The stored records being read for the adds that came meanwhile (see `findRecord`). */
-  private listing?: Promise<SessionRecord[]>;
   /** The `run` of every job under way, and its job. */
   private readonly runs = new Map<Promise<void>, UploadJob>();
   /** The protocol the browser last reported for a request (`nextHopProtocol`): how many may run at once. */
@@ -91,12 +88,11 @@ export class UploadEngine {
     return this.folders.then((tree) => tree.ensure(path, target));
   };
   private readonly unsubscribeOnline: () => void;
-  private readonly locks: LockPort;
   /** The config with its defaults applied, resolved once: every job gets this same object. */
   private readonly deps: JobDeps;
+  private readonly records: SessionRecords;
 
   constructor(private readonly config: EngineConfig) {
-    this.locks = config.locks;
     // Every option is checked once, where the app passes it (`createUploader`, on the main thread); the engine keeps
     // only the check whose mistake would otherwise surface per task, late.
     if (typeof config.chunkSize === 'number') validateChunkSize(config.chunkSize);
@@ -121,6 +117,7 @@ export class UploadEngine {
       folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
     };
+    this.records = new SessionRecords(config, (record) => this.busy(record));
     this.unsubscribeOnline = config.online.subscribe((online) => {
       // Offline: stop requests now instead of letting them fail into the retry budget.
       if (!online) for (const job of this.jobs.values()) job.interrupt('offline');
@@ -144,7 +141,7 @@ export class UploadEngine {
       const problem = await this.resumeProblem(record, file);
       if (problem) throw new UploadError(problem);
     } else {
-      record = await this.findRecord(fingerprintOf({ ...file, size: file.blob.size }));
+      record = await this.records.find(fingerprintOf({ ...file, size: file.blob.size }));
       if (record && (await this.resumeProblem(record, file))) record = undefined;
     }
     const quota = this.config.blobQuotaBytes ?? 0;
@@ -260,27 +257,9 @@ export class UploadEngine {
     if (job.snapshot.state === 'failed') void job.discard().catch(() => undefined);
   }
 
-  /**
-   * Sessions stored by an earlier page life that no task of this one is using and no other tab is uploading;
-   * expired ones are deleted.
-   */
-  async interrupted(): Promise<InterruptedUpload[]> {
-    const records = await this.liveRecords();
-    const held = await this.locks.held();
-    return records
-      .filter((record) => ![...this.jobs.values()].some((job) => job.recordId === record.id))
-      .filter((record) => !held.has(sessionLockKey(record.sessionUri)))
-      .map((record) => ({
-        id: record.id,
-        name: record.name,
-        type: record.type,
-        total: record.total,
-        bytesAcknowledged: record.acknowledged,
-        updatedAt: record.updatedAt,
-        ...(record.relativePath && { relativePath: record.relativePath }),
-        canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
-        ...(record.handle && { handle: record.handle }),
-      }));
+  /** Sessions stored by an earlier page life that no task of this one is using and no other tab is uploading. */
+  interrupted(): Promise<InterruptedUpload[]> {
+    return this.records.interrupted((record) => [...this.jobs.values()].some((job) => job.recordId === record.id));
   }
 
   /**
@@ -295,27 +274,13 @@ export class UploadEngine {
   }
 
   /** The stored record, for resuming without the user choosing the file again. */
-  async record(id: string): Promise<SessionRecord | undefined> {
-    return this.config.store?.get(id);
+  record(id: string): Promise<SessionRecord | undefined> {
+    return this.records.get(id);
   }
 
-  /**
-   * Forgets an interrupted upload and cancels its session with the service. A record that a task of this engine or
-   * another tab is uploading is no longer interrupted and is left alone: deleting it under that task would race its
-   * next record write (the record comes back) and its next request (the session is gone).
-   */
-  async discard(id: string): Promise<void> {
-    const record = await this.config.store?.get(id);
-    if (!record || this.busy(record)) return;
-    // Held while deleting, so no tab starts uploading the session in between.
-    const lock = await this.locks.tryAcquire(sessionLockKey(record.sessionUri));
-    if (!lock) return;
-    try {
-      await this.config.store?.delete(id);
-      await deleteSession(this.config.http, record.sessionUri, this.deps.stallTimeoutMs);
-    } finally {
-      lock();
-    }
+  /** Forgets an interrupted upload and cancels its session with the service (`SessionRecords.discard`). */
+  discard(id: string): Promise<void> {
+    return this.records.discard(id, this.deps.stallTimeoutMs);
   }
 
   /**
@@ -374,30 +339,9 @@ export class UploadEngine {
     }
   }
 
-  private async findRecord(fingerprint: string): Promise<SessionRecord | undefined> {
-    if (!this.config.store) return undefined;
-    // The adds that arrive while the records are being read share that read: each read is a scan of IndexedDB
-    // (done in the browser's own process), and 10,000 files added at once read it 10,000 times otherwise — seconds of
-    // two cores' time, taken from the page while its list is scrolled (bench/README.md, render).
-    const records = await (this.listing ??= this.liveRecords().finally(() => (this.listing = undefined)));
-    return records.find((r) => r.fingerprint === fingerprint && !this.busy(r));
-  }
-
   /** True when a task of this engine that has not ended uploads this record. */
   private busy(record: SessionRecord): boolean {
     for (const job of this.jobs.values()) if (job.recordId === record.id && !isFinal(job.snapshot.state)) return true;
     return false;
-  }
-
-  private async liveRecords(): Promise<SessionRecord[]> {
-    const store = this.config.store;
-    if (!store) return [];
-    const now = this.config.clock.now();
-    const live: SessionRecord[] = [];
-    for (const record of await store.list()) {
-      if (now - record.updatedAt > SESSION_LIFETIME_MS) await store.delete(record.id);
-      else live.push(record);
-    }
-    return live;
   }
 }
