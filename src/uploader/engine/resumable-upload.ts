@@ -210,6 +210,10 @@ export class ResumableUpload implements UploadStrategy {
       const location = late.header(H_LOCATION);
       if (late.status === 200 && location) void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
     };
+    // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
+    const sampled = sampleOf(input.file);
+    sampled.catch(() => undefined);
+    const began = ctx.clock.now();
     const response = await sendSurvivingCancel(
       ctx.http,
       {
@@ -231,8 +235,9 @@ export class ResumableUpload implements UploadStrategy {
       if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
       throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
     }
+    this.sizer.observeRoundTrip(ctx.clock.now() - began);
     const sessionUri = new URL(location, ctx.baseUrl).href;
-    const sample = await sampleOf(input.file);
+    const sample = await sampled;
     // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
     const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
     if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
@@ -254,14 +259,23 @@ export class ResumableUpload implements UploadStrategy {
       ...(update && { updateFileId: update }),
       ...(input.options.handle && { handle: input.options.handle }),
       ...(input.options.relativePath && { relativePath: input.options.relativePath }),
-      ...(input.keepBlob && { blob: input.file }),
       acknowledged: 0,
       hashedTo: 0,
       createdAt: now,
       updatedAt: now,
     };
     this.needsStatus = false;
+    // The session URI is stored before the first byte leaves, so no byte the service could complete a file with is
+    // sent while a crash would forget the session. That record is small (a few ms); the file's copy kept for resume
+    // is not (tens of MiB into IndexedDB): it follows through the record writer while the bytes go out. A crash
+    // before the copy is stored leaves a record without it, which resumes like a record of a file too big to
+    // copy: the user is asked for the file again. The writer is closed (its write awaited) before the record is
+    // deleted at the end, so the copy never outlives the session.
     await ctx.store?.put(this.record);
+    if (input.keepBlob && ctx.store) {
+      this.record.blob = input.file;
+      this.writerFor(this.record).schedule();
+    }
   }
 
   /** Asks the service what it stored (spec §4.5); returns the file when the upload is already complete. */
@@ -327,15 +341,16 @@ export class ResumableUpload implements UploadStrategy {
     const total = this.input.file.size;
     const record = this.record!;
     this.ctx.onAcknowledged(total);
-    // The session is complete whatever the check finds: its record must not outlive it.
-    await this.dropWriter();
-    await this.ctx.store?.delete(record.id);
+    // The session is complete whatever the check finds: its record must not outlive it. The hash's last bytes are
+    // digested meanwhile; the record is gone before the result is told either way.
+    const deleted = this.dropWriter().then(() => this.ctx.store?.delete(record.id));
     const tracker = this.openTracker();
+    const md5 = tracker?.digest(this.input.file, total);
+    const [, digest] = await Promise.all([deleted, md5]);
     if (tracker) {
-      const md5 = await tracker.digest(this.input.file, total);
       tracker.close();
       this.tracker = undefined;
-      verifyResult(file, total, md5);
+      verifyResult(file, total, digest!);
     }
     return file;
   }
