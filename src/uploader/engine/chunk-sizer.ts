@@ -45,14 +45,14 @@ export class ChunkSizer {
 
   /** Adaptive mode: the session start took `ms` (one round trip, or a few when it opened the connection). */
   observeRoundTrip(ms: number): void {
-    if (this.mode !== 'adaptive' || ms <= 0) return;
+    if (this.mode !== 'adaptive') return;
     this.roundTripMs = ms;
     this.size = Math.min(FIRST_MAX, toBlocks(GUESSED_BYTES_PER_MS * this.chunkMs()));
   }
 
   /** Adaptive mode: learn from a finished request of `bytes` that took `ms` (its transfer and one round trip). */
   record(bytes: number, ms: number): void {
-    if (this.mode !== 'adaptive' || bytes < this.size || ms <= 0) return;
+    if (this.mode !== 'adaptive' || bytes < this.size) return;
     const rtt = this.roundTripMs ?? 0;
     // Bytes per ms of transfer: the request less its round trip, at least half of it (the round trip may be
     // over-estimated).

@@ -91,7 +91,6 @@ export class ResumableUpload implements UploadStrategy {
       if (!lock) throw new HeldElsewhere(this.record.sessionUri);
       this.adoptLock(lock);
     }
-    const tracker = this.openTracker();
     if (this.needsStatus) {
       const finished = await this.queryStatus(signal);
       if (finished) return this.finish(finished);
@@ -103,9 +102,17 @@ export class ResumableUpload implements UploadStrategy {
       const end = this.sizer.next(start, total);
       // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
       // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
-      // so the hasher works through the pause between two requests instead of waiting for the next one.
-      tracker?.hashTo(this.input.file, end).catch(() => undefined);
-      if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
+      // so the hasher works through the pause between two requests instead of waiting for the next one. It starts
+      // once this request's bytes flow (or its answer is in): the hash worker's start and its reads of the file
+      // delayed the first byte by 30–130 ms at 20 ms / 200 Mbit/s (bench/README.md, wan), and it catches up anyway.
+      let hashing = false;
+      const hashAhead = () => {
+        if (hashing) return;
+        hashing = true;
+        const tracker = this.openTracker();
+        tracker?.hashTo(this.input.file, end).catch(() => undefined);
+        if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
+      };
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;
@@ -125,14 +132,18 @@ export class ResumableUpload implements UploadStrategy {
             stallTimeoutMs: this.ctx.stallTimeoutMs,
             ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
-            onProgress: (sent) => this.ctx.onSent(start, sent),
+            onProgress: (sent) => {
+              if (sent > 0) hashAhead();
+              this.ctx.onSent(start, sent);
+            },
           },
         );
       } catch (error) {
-        tracker?.abort();
+        this.tracker?.abort();
         this.sizer.shrink();
         throw error;
       }
+      hashAhead();
       if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
       const stored = this.stored(response);
@@ -211,25 +222,26 @@ export class ResumableUpload implements UploadStrategy {
       if (late.status === 200 && location) void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
     };
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
-    const sampled = sampleOf(input.file);
-    sampled.catch(() => undefined);
     const began = ctx.clock.now();
-    const response = await sendSurvivingCancel(
-      ctx.http,
-      {
-        method: update ? 'PATCH' : 'POST',
-        url,
-        headers: {
-          [H_AUTHORIZATION]: bearer(token),
-          [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
-          [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
-          [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
+    const [response, sample] = await Promise.all([
+      sendSurvivingCancel(
+        ctx.http,
+        {
+          method: update ? 'PATCH' : 'POST',
+          url,
+          headers: {
+            [H_AUTHORIZATION]: bearer(token),
+            [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
+            [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
+            [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
+          },
+          body: [body],
         },
-        body: [body],
-      },
-      { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
-      cancelLate,
-    );
+        { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
+        cancelLate,
+      ),
+      sampleOf(input.file),
+    ]);
     const location = response.header(H_LOCATION);
     if (response.status !== 200 || !location) {
       if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
@@ -237,7 +249,6 @@ export class ResumableUpload implements UploadStrategy {
     }
     this.sizer.observeRoundTrip(ctx.clock.now() - began);
     const sessionUri = new URL(location, ctx.baseUrl).href;
-    const sample = await sampled;
     // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
     const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
     if (!lock) throw new StoreError(500, `the new session ${sessionUri} is already locked`);
