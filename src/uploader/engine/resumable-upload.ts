@@ -27,6 +27,9 @@ import type { UploadContext, UploadInput } from './upload-context.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
 
+/** How far the MD5 runs ahead of the bytes sent. */
+const HASH_AHEAD = 8 * 1024 * 1024;
+
 /** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
 export class SessionExpired extends Error {
   constructor() {
@@ -101,17 +104,14 @@ export class ResumableUpload implements UploadStrategy {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
       // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
-      // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
-      // so the hasher works through the pause between two requests instead of waiting for the next one. It starts
-      // once this request's bytes flow (or its answer is in): the hash worker's start and its reads of the file
-      // delayed the first byte by 30–130 ms at 20 ms / 200 Mbit/s (bench/README.md, wan), and it catches up anyway.
-      let hashing = false;
-      const hashAhead = () => {
-        if (hashing) return;
-        hashing = true;
-        const tracker = this.openTracker();
-        tracker?.hashTo(this.input.file, end).catch(() => undefined);
-        if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
+      // It starts once this request's bytes flow and keeps HASH_AHEAD past what was sent rather than racing to the
+      // end: the hash worker's start and a burst of MD5 at full speed took the CPU from the upload itself on two
+      // busy cores (the first byte 30–130 ms later, the PUT 0.2 s longer at 20 ms / 200 Mbit/s; bench/README.md, wan).
+      let hashed = start;
+      const hashAhead = (to: number) => {
+        if (to <= hashed) return;
+        hashed = to;
+        this.openTracker()?.hashTo(this.input.file, to).catch(() => undefined);
       };
       this.needsStatus = true;
       const began = this.ctx.clock.now();
@@ -133,7 +133,7 @@ export class ResumableUpload implements UploadStrategy {
             ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
             onProgress: (sent) => {
-              if (sent > 0) hashAhead();
+              if (sent > 0) hashAhead(Math.min(end, start + sent + HASH_AHEAD));
               this.ctx.onSent(start, sent);
             },
           },
@@ -143,7 +143,7 @@ export class ResumableUpload implements UploadStrategy {
         this.sizer.shrink();
         throw error;
       }
-      hashAhead();
+      hashAhead(end);
       if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
       const stored = this.stored(response);
