@@ -10,7 +10,8 @@
  * on loopback (Node clients, then Chromium: raw PUT and the kit, 256 MiB from disk, BENCH_WAN_LOOPBACK_MB).
  * The peers in the same run: tus-js-client and Uppy (+ @uppy/tus) into a tus server (@tus/server + @tus/file-store)
  * on the same link and transport. Env: BENCH_WAN_LINKS (e.g. "100/40,20/200"), BENCH_WAN_PROTOCOLS ("h2,h1"),
- * BENCH_WAN_CASES (a regular expression of case names), BENCH_WAN_LOOPBACK_MB (0: no loopback part). Runs itself under
+ * BENCH_WAN_CASES (a regular expression of case names; the `probe…` cases only when named, e.g. `^(kitWhole|kitAdaptive|rawWhole)$` for the
+ * big-file cases), BENCH_WAN_TRACE=1 (a per-request timeline of each one-file case), BENCH_WAN_LOOPBACK_MB (0: no loopback part). Runs itself under
  * the Chromium lock.
  */
 import { createHash } from 'node:crypto';
@@ -51,6 +52,9 @@ function cases(big: DiskFile[], small: DiskFile[]): [string, Uploader, DiskFile[
     ['kitWhole', { kind: 'kit', options: {} }, big],
     ['kitAdaptive', { kind: 'kit', options: { chunkSize: 'adaptive' } }, big],
     ['kitSmall', { kind: 'kit', options: {} }, small],
+    // Attribution only (run when BENCH_WAN_CASES names them): the kit without its resume copy, without its MD5 check.
+    ['probeKitWholeNoCopy', { kind: 'kit', options: { persist: { blobQuotaBytes: 0 } } }, big],
+    ['probeKitWholeNoVerify', { kind: 'kit', options: { verify: false } }, big],
     ['rawWhole', { kind: 'rawWhole' }, big],
     ['rawSmall6', { kind: 'rawSmall', inFlight: 6 }, small],
     ['rawSmall32', { kind: 'rawSmall', inFlight: 32 }, small],
@@ -70,7 +74,7 @@ async function measure(): Promise<Figures> {
   const links = (process.env.BENCH_WAN_LINKS ?? '100/40,20/200').split(',').map((l) => l.split('/').map(Number) as [number, number]);
   const protocols = (process.env.BENCH_WAN_PROTOCOLS ?? 'h2,h1').split(',');
   const loopMiB = Number(process.env.BENCH_WAN_LOOPBACK_MB ?? 256);
-  const only = new RegExp(process.env.BENCH_WAN_CASES ?? '.');
+  const only = new RegExp(process.env.BENCH_WAN_CASES ?? '^(?!probe)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wan-'));
   const service = await startCountedService();
   const pages = await startUploadPage();

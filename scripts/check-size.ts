@@ -126,7 +126,12 @@ const KB = 1000;
 // Then the worker +0.2 kB (16,204 → 16,404 bytes) for issue 21's uploads that adapt to the link: how many run at once
 // chosen from the protocol each answer came over (Resource Timing) and the bytes in flight, the protocol on each
 // task's snapshot.
-export const BUDGETS = { kit: 52.5 * KB, mainThread: 36.4 * KB, mainThreadUpFront: 20 * 1024, worker: 16.5 * KB, sharedWorker: 16.5 * KB } as const;
+// Then the workers +0.5 kB (16.4 → 16.9 kB, the shared one 17.0) and the kit +0.8 kB (52.5 → 53.3 kB) in one round:
+// every wait on IndexedDB and on reading the file bounded (issue 20: a task that cannot read its file says so instead
+// of queueing forever), chunks sized from the session start's round trip and the resume copy written while the
+// bytes go out (issue 21), and the Resource Timing buffer emptied so a long-lived shared worker keeps learning the
+// protocol. Each is a behaviour a user sees; none was found to trim without losing it.
+export const BUDGETS = { kit: 53.5 * KB, mainThread: 36.5 * KB, mainThreadUpFront: 20 * 1024, worker: 17.1 * KB, sharedWorker: 17.1 * KB } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
 export const TARGETS = { kit: 30 * KB, mainThread: 20 * KB, mainThreadUpFront: 20 * 1024 } as const;

@@ -125,6 +125,13 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
     const elapsed = performance.now() - t0;
     const stats: LinkStats | undefined = link?.stats();
     const requests = await service.takeRequests();
+    if (process.env.BENCH_WAN_TRACE && files.length === 1) {
+      // A timeline in ms from the input's change (page clock, epoch) to each request's head, first body byte and answer at the service.
+      const changed = (await page.evaluate('performance.timeOrigin + window.__changedAt')) as number;
+      const at = (t?: number) => (t === undefined ? '-' : Math.round(t - changed));
+      const lines = requests.map((r) => `${r.method} ${r.path.slice(0, 28)} head ${at(r.at)} body ${at(r.firstByteAt)} answer ${at(r.answeredAt)}`);
+      console.error(`trace: ${lines.join(' | ')} | done ${Math.round(result.ms)}`);
+    }
     const long = (stats?.idleGapsUp ?? []).filter((ms) => ms > rttMs / 2);
     if (who.kind === 'peer') checkTusStored(service.tusDir, result.urls ?? [], files);
     else await checkStored(service, result.files ?? [], files);

@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../../server/config.ts';
@@ -23,6 +24,10 @@ export interface SeenRequest {
   path: string;
   /** `2.0` or `1.1`. */
   httpVersion: string;
+  /** Epoch ms: the request's head arrived, its first body byte arrived, its answer was sent (for timelines). */
+  at: number;
+  firstByteAt?: number;
+  answeredAt?: number;
 }
 
 /** A running counted service. */
@@ -52,8 +57,13 @@ async function serve(): Promise<void> {
   const server = createHttpsServer(service, tls);
   let requests: SeenRequest[] = [];
   const seen = (req: { method?: string; url?: string; httpVersion: string }) =>
-    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], httpVersion: req.httpVersion });
-  server.prependListener('request', seen);
+    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], httpVersion: req.httpVersion, at: Date.now() });
+  server.prependListener('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    seen(req);
+    const r = requests.at(-1)!;
+    req.prependOnceListener('data', () => (r.firstByteAt = Date.now()));
+    res.once('finish', () => (r.answeredAt = Date.now()));
+  });
   const tus = await startTusServer(tls, join(dir, 'tus'), seen);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

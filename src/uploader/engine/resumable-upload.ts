@@ -29,6 +29,9 @@ import type { UploadContext, UploadInput } from './upload-context.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
 
+/** How far the MD5 runs ahead of the bytes sent. */
+const HASH_AHEAD = 8 * 1024 * 1024;
+
 /** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
 export class SessionExpired extends Error {
   constructor() {
@@ -93,21 +96,27 @@ export class ResumableUpload implements UploadStrategy {
       if (!lock) throw new HeldElsewhere(this.record.sessionUri);
       this.adoptLock(lock);
     }
-    const tracker = this.openTracker();
     if (this.needsStatus) {
       const finished = await this.queryStatus(signal);
       if (finished) return this.finish(finished);
     }
     const record = this.record!;
     const writer = this.writerFor(record);
-    for (let stuck = 0; ; ) {
+    for (let stuck = 0; ;) {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
       // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
-      // It also takes the next request's bytes (a guess: adaptive chunks may change size; the hash only goes forward),
-      // so the hasher works through the pause between two requests instead of waiting for the next one.
-      tracker?.hashTo(this.input.file, end).catch(() => undefined);
-      if (end < total) tracker?.hashTo(this.input.file, this.sizer.next(end, total)).catch(() => undefined);
+      // It starts once this request's bytes flow and keeps HASH_AHEAD past what was sent rather than racing to the
+      // end: the hash worker's start and a burst of MD5 at full speed took the CPU from the upload itself on two
+      // busy cores (the first byte 30–130 ms later, the PUT 0.2 s longer at 20 ms / 200 Mbit/s; bench/README.md, wan).
+      let hashed = start;
+      const hashAhead = (to: number) => {
+        if (to <= hashed) return;
+        hashed = to;
+        this.openTracker()
+          ?.hashTo(this.input.file, to)
+          .catch(() => undefined);
+      };
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;
@@ -127,21 +136,27 @@ export class ResumableUpload implements UploadStrategy {
             stallTimeoutMs: this.ctx.stallTimeoutMs,
             ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
-            onProgress: (sent) => this.ctx.onSent(start, sent),
+            onProgress: (sent) => {
+              if (sent > 0) hashAhead(Math.min(end, start + sent + HASH_AHEAD));
+              this.ctx.onSent(start, sent);
+            },
           },
         );
       } catch (error) {
-        tracker?.abort();
+        this.tracker?.abort();
         this.sizer.shrink();
         throw error;
       }
-      if (response.status === 200 || response.status === 201) return this.finish(JSON.parse(response.text) as StoreFile);
+      hashAhead(end);
+      if (response.status === 200 || response.status === 201)
+        return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
       const stored = this.stored(response);
       this.sizer.record(end - start, this.ctx.clock.now() - began);
       // A 308 that keeps nothing new twice in a row would loop forever: let the job's retry budget judge it.
       stuck = stored > start ? 0 : stuck + 1;
-      if (stuck >= 2) throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
+      if (stuck >= 2)
+        throw new StoreError(500, `the service keeps answering 308 at ${stored} bytes without storing more`);
       // The next request starts now; the record follows in the background (never ahead of `stored`).
       record.acknowledged = stored;
       record.updatedAt = this.ctx.clock.now();
@@ -202,9 +217,6 @@ export class ResumableUpload implements UploadStrategy {
 
   private async start(signal: AbortSignal, token: string): Promise<void> {
     const { ctx, input } = this;
-    // Read before the session exists, and bounded: a file the browser stopped reading leaves no session behind, and
-    // the task retries (visibly) instead of waiting forever.
-    const sample = await bounded(sampleOf(input.file), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
     const { metadata, query } = requestMetadata(input);
     const update = input.options.updateFileId;
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
@@ -213,9 +225,15 @@ export class ResumableUpload implements UploadStrategy {
     // Cancelled while the service answers: the session it then makes is cancelled too, not left for a week.
     const cancelLate = (late: HttpResponse) => {
       const location = late.header(H_LOCATION);
-      if (late.status === 200 && location) void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
+      if (late.status === 200 && location)
+        void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
     };
-    const response = await sendSurvivingCancel(
+    // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
+    // Bounded: a file the browser stopped reading fails the attempt as a stall (the task retries, visibly) instead of
+    // waiting forever, and the session the service made meanwhile is cancelled, not left for a week.
+    const sampling = bounded(sampleOf(input.file), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
+    const began = ctx.clock.now();
+    const starting = sendSurvivingCancel(
       ctx.http,
       {
         method: update ? 'PATCH' : 'POST',
@@ -231,11 +249,16 @@ export class ResumableUpload implements UploadStrategy {
       { signal, stallTimeoutMs: ctx.stallTimeoutMs, responseTimeoutMs: ctx.stallTimeoutMs, bodyLength: body.length },
       cancelLate,
     );
+    const [response, sample] = await Promise.all([starting, sampling]).catch((error: unknown) => {
+      void starting.then(cancelLate, () => undefined);
+      throw error;
+    });
     const location = response.header(H_LOCATION);
     if (response.status !== 200 || !location) {
       if (response.status === 200) throw new StoreError(500, 'the session-start answer has no Location header');
       throw StoreError.fromResponse(response.status, response.text); // a 404 here is the file to update, not a session
     }
+    this.sizer.observeRoundTrip(ctx.clock.now() - began);
     const sessionUri = new URL(location, ctx.baseUrl).href;
     // Locked before the record is stored: a tab that finds the record in IndexedDB finds it locked too.
     const lock = await ctx.locks.tryAcquire(sessionLockKey(sessionUri));
@@ -246,7 +269,12 @@ export class ResumableUpload implements UploadStrategy {
     this.record = {
       id: input.taskId,
       sessionUri,
-      fingerprint: fingerprintOf({ name: input.name, size: input.file.size, lastModified: input.lastModified, type: input.type }),
+      fingerprint: fingerprintOf({
+        name: input.name,
+        size: input.file.size,
+        lastModified: input.lastModified,
+        type: input.type,
+      }),
       sample,
       name: input.name,
       type: input.type,
@@ -258,14 +286,24 @@ export class ResumableUpload implements UploadStrategy {
       ...(update && { updateFileId: update }),
       ...(input.options.handle && { handle: input.options.handle }),
       ...(input.options.relativePath && { relativePath: input.options.relativePath }),
-      ...(input.keepBlob && { blob: input.file }),
       acknowledged: 0,
       hashedTo: 0,
       createdAt: now,
       updatedAt: now,
     };
     this.needsStatus = false;
-    if (ctx.store) await bounded(ctx.store.put(this.record), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
+    // The session URI is stored before the first byte leaves, so no byte the service could complete a file with is
+    // sent while a crash would forget the session. That record is small (a few ms); the file's copy kept for resume
+    // is not (tens of MiB into IndexedDB): it follows through the record writer while the bytes go out. A crash
+    // before the copy is stored leaves a record without it, which resumes like a record of a file too big to
+    // copy: the user is asked for the file again. The writer is closed (its write awaited) before the record is
+    // deleted at the end, so the copy never outlives the session.
+    if (ctx.store)
+      await bounded(ctx.store.put(this.record), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
+    if (input.keepBlob && ctx.store) {
+      this.record.blob = input.file;
+      this.writerFor(this.record).schedule();
+    }
   }
 
   /** Asks the service what it stored (spec §4.5); returns the file when the upload is already complete. */
@@ -273,7 +311,11 @@ export class ResumableUpload implements UploadStrategy {
     const record = this.record!;
     const response = await sendGuarded(
       this.ctx.http,
-      { method: 'PUT', url: record.sessionUri, headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) } },
+      {
+        method: 'PUT',
+        url: record.sessionUri,
+        headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) },
+      },
       { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, responseTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
     );
     if (response.status === 200 || response.status === 201) return JSON.parse(response.text) as StoreFile;
@@ -331,15 +373,16 @@ export class ResumableUpload implements UploadStrategy {
     const total = this.input.file.size;
     const record = this.record!;
     this.ctx.onAcknowledged(total);
-    // The session is complete whatever the check finds: its record must not outlive it.
-    await this.dropWriter();
-    await this.ctx.store?.delete(record.id);
+    // The session is complete whatever the check finds: its record must not outlive it. The hash's last bytes are
+    // digested meanwhile; the record is gone before the result is told either way.
+    const deleted = this.dropWriter().then(() => this.ctx.store?.delete(record.id));
     const tracker = this.openTracker();
+    const md5 = tracker?.digest(this.input.file, total);
+    const [, digest] = await Promise.all([deleted, md5]);
     if (tracker) {
-      const md5 = await tracker.digest(this.input.file, total);
       tracker.close();
       this.tracker = undefined;
-      verifyResult(file, total, md5);
+      verifyResult(file, total, digest!);
     }
     return file;
   }
