@@ -34,8 +34,14 @@ const PROJECTS = [
  * task turn and waits for no length of time, so it is not flagged.
  */
 const FIXED_WAITS = [
-  { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'Wait for an event or a state, not for time (or say why: time-wait).' },
-  { selector: "CallExpression[callee.name='sleep']", message: 'Wait for an event or a state, not for time (or say why: time-wait).' },
+  {
+    selector: "CallExpression[callee.property.name='waitForTimeout']",
+    message: 'Wait for an event or a state, not for time (or say why: time-wait).',
+  },
+  {
+    selector: "CallExpression[callee.name='sleep']",
+    message: 'Wait for an event or a state, not for time (or say why: time-wait).',
+  },
   {
     selector:
       "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression.body[callee.name='setTimeout']:not([arguments.1.value=0])",
@@ -74,7 +80,10 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       // `() => el.remove()` as a callback is the codebase's idiom; a void value returned from a statement-like
       // arrow misleads nobody, nor does `return reply(...)` ending a function that itself returns void.
-      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true }],
+      '@typescript-eslint/no-confusing-void-expression': [
+        'error',
+        { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true },
+      ],
       // The types claim more than the runtime guarantees: with `noUncheckedIndexedAccess` off (tsconfig.base.json)
       // every `match[2]` and `record[key]` is typed as present, and DOM lib types claim APIs some browsers lack
       // (`navigator.locks`). The rule would have the checks that keep those honest deleted.
@@ -86,15 +95,23 @@ export default tseslint.config(
       // rest sibling drops the named properties from a copy.
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // The code states invariants tsc cannot follow with `!` (a queue shifted after a length check, a key set a
       // line above, a regex group that matched); a throw per site would add branches no input can reach.
       '@typescript-eslint/no-non-null-assertion': 'off',
       // An AbortSignal's `reason` and an IDBRequest's `error` are the platform's own rejection values (`any`); they
       // are passed on as they are so callers' `AbortError` checks keep working.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
-            // Interfaces that only extend one other exist to merge declarations (HTMLElementEventMap += the store events).
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
+      // Interfaces that only extend one other exist to merge declarations (HTMLElementEventMap += the store events).
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       '@typescript-eslint/no-floating-promises': [
         'error',
@@ -147,7 +164,10 @@ export default tseslint.config(
   {
     // Type tests: each expression exists to be typechecked, not to run.
     files: ['**/*.typecheck.ts'],
-    rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-meaningless-void-operator': 'off' },
+    rules: {
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-meaningless-void-operator': 'off',
+    },
   },
   {
     files: ['test/**', 'bench/**'],

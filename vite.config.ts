@@ -31,7 +31,9 @@ function cssLiterals(): Plugin {
   return {
     name: 'store-upload-kit:css-literals',
     async transform(code, id) {
-      return id.includes('/src/elements/') && id.endsWith('.ts') ? { code: await minifyCssLiterals(code), map: null } : null;
+      return id.includes('/src/elements/') && id.endsWith('.ts')
+        ? { code: await minifyCssLiterals(code), map: null }
+        : null;
     },
   };
 }

@@ -66,7 +66,11 @@ export default {
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000,
   middleware: [tsForJs()],
-  plugins: [storeServicePlugin(), mainThreadCpuPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' })],
+  plugins: [
+    storeServicePlugin(),
+    mainThreadCpuPlugin(),
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' }),
+  ],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -43,7 +43,15 @@ export interface Manifest {
 }
 
 /** The docs page's sections, in the order they appear. */
-export const SECTIONS = ['attributes', 'properties', 'methods', 'events', 'slots', 'css parts', 'css custom properties'] as const;
+export const SECTIONS = [
+  'attributes',
+  'properties',
+  'methods',
+  'events',
+  'slots',
+  'css parts',
+  'css custom properties',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** One public item of an element, as its docs row shows it. */
@@ -57,10 +65,13 @@ export interface ApiItem {
 }
 
 // Static fields are Lit and platform plumbing (`formAssociated`, `shadowRootOptions`), not something a page sets.
-const isPublic = (m: ManifestItem): boolean => !m.static && !m.name.startsWith('#') && (m.privacy ?? 'public') === 'public';
+const isPublic = (m: ManifestItem): boolean =>
+  !m.static && !m.name.startsWith('#') && (m.privacy ?? 'public') === 'public';
 
 function signature(m: ManifestItem): string {
-  const params = (m.parameters ?? []).map((p) => `${p.name}${p.optional || p.default !== undefined ? '?' : ''}: ${p.type?.text ?? 'unknown'}`);
+  const params = (m.parameters ?? []).map(
+    (p) => `${p.name}${p.optional || p.default !== undefined ? '?' : ''}: ${p.type?.text ?? 'unknown'}`,
+  );
   return `(${params.join(', ')}) => ${m.return?.type?.text ?? 'void'}`;
 }
 

@@ -10,11 +10,27 @@ import { ref } from 'lit/directives/ref.js';
 export const pageGlobalTypes: Preview['globalTypes'] = {
   scheme: {
     description: 'Colour scheme: dark forces color-scheme="dark" on every store-* element of the story, on a dark page',
-    toolbar: { title: 'Scheme', icon: 'contrast', items: [{ value: 'light', title: 'Light' }, { value: 'dark', title: 'Dark' }], dynamicTitle: true },
+    toolbar: {
+      title: 'Scheme',
+      icon: 'contrast',
+      items: [
+        { value: 'light', title: 'Light' },
+        { value: 'dark', title: 'Dark' },
+      ],
+      dynamicTitle: true,
+    },
   },
   dir: {
     description: 'Text direction of the page around the story',
-    toolbar: { title: 'Direction', icon: 'transfer', items: [{ value: 'ltr', title: 'Left to right' }, { value: 'rtl', title: 'Right to left' }], dynamicTitle: true },
+    toolbar: {
+      title: 'Direction',
+      icon: 'transfer',
+      items: [
+        { value: 'ltr', title: 'Left to right' },
+        { value: 'rtl', title: 'Right to left' },
+      ],
+      dynamicTitle: true,
+    },
   },
 };
 
@@ -27,7 +43,8 @@ export const pageInitialGlobals = { scheme: 'light', dir: 'ltr' };
 function forceDark(wrapper: Element | undefined): void {
   if (!wrapper) return;
   queueMicrotask(() => {
-    for (const el of wrapper.querySelectorAll('*')) if (el.localName.startsWith('store-')) el.setAttribute('color-scheme', 'dark');
+    for (const el of wrapper.querySelectorAll('*'))
+      if (el.localName.startsWith('store-')) el.setAttribute('color-scheme', 'dark');
   });
 }
 

@@ -34,7 +34,9 @@ async function sequential(svc: ServiceHandle, fileId: string, round: number): Pr
   const t0 = performance.now();
   for (let i = 0; i < CALLS; i++) {
     const t = performance.now();
-    const r = await svc.api('POST', `/store/v3/files/${fileId}/permissions?fields=id`, { body: grantee(round, 's', i) });
+    const r = await svc.api('POST', `/store/v3/files/${fileId}/permissions?fields=id`, {
+      body: grantee(round, 's', i),
+    });
     if (r.status !== 200) throw new Error(`permission create failed: ${r.status} ${r.text}`);
     if (round >= 0) slowestSingleMs = Math.max(slowestSingleMs, performance.now() - t);
   }
@@ -57,14 +59,15 @@ async function batched(svc: ServiceHandle, fileId: string, round: number): Promi
   const parts = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
   const ms = performance.now() - t0;
   const failed = parts.filter((p) => p.status !== 200);
-  if (parts.length !== CALLS || failed.length > 0) throw new Error(`batch parts: ${parts.length}, failed: ${failed.length}`);
+  if (parts.length !== CALLS || failed.length > 0)
+    throw new Error(`batch parts: ${parts.length}, failed: ${failed.length}`);
   return ms;
 }
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid]) : ((s[mid - 1]) + (s[mid])) / 2;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** Runs the batch benchmark. */
@@ -98,7 +101,7 @@ export default async function batchBench(): Promise<BenchResult> {
     const ratio = Math.round((seqMs / batMs) * 100) / 100;
     // Reported beside the target figure because other work on the 2 shared cores lands on single rounds: the two
     // modes of a round run back to back (median of the per-round ratios), and the least disturbed round of each.
-    const perRound = Math.round(median(seq.map((s, i) => s / (bat[i]))) * 100) / 100;
+    const perRound = Math.round(median(seq.map((s, i) => s / bat[i])) * 100) / 100;
     const bestOf = Math.round((Math.min(...seq) / Math.min(...bat)) * 100) / 100;
     // The service is one event loop, so 100 inner calls cost 100 calls' CPU however concurrently they run; the
     // factor over the slowest single call says how far the batch is from the ideal of "as slow as one call".

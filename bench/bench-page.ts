@@ -54,17 +54,24 @@ export interface BenchPage {
 /** Opens `html` at `/` in Chromium, the bundle under `/kit/`, the service's routes passed through; CPU sampling on. */
 export async function openBenchPage(html: string): Promise<BenchPage> {
   const { chromium } = await import('playwright-core');
-  const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
-  const { sampleMainThreadCpu } = (await import(pathToFileURL(resolve(ROOT, 'test/browser/main-thread-cpu.js')).href)) as { sampleMainThreadCpu: () => Promise<CpuSampler> };
+  const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(
+    pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href
+  )) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
+  const { sampleMainThreadCpu } = (await import(
+    pathToFileURL(resolve(ROOT, 'test/browser/main-thread-cpu.js')).href
+  )) as { sampleMainThreadCpu: () => Promise<CpuSampler> };
   const service = await startService();
   const target = new URL(service.url);
   const server = await startBundleServer((req, res, path) => {
-    if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html), true;
+    if (path === '/') return (res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html), true);
     if (!/^\/(store|upload|batch)\//.test(path)) return false;
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
     return true;
@@ -74,7 +81,12 @@ export async function openBenchPage(html: string): Promise<BenchPage> {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.origin}/`);
-  await page.waitForFunction(() => (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get('store-progress-list') !== undefined);
+  await page.waitForFunction(
+    () =>
+      (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get(
+        'store-progress-list',
+      ) !== undefined,
+  );
   const cpu = await sampleMainThreadCpu();
   let sampling = true;
   return {
@@ -91,7 +103,9 @@ export async function openBenchPage(html: string): Promise<BenchPage> {
     },
     async attributeCpu(tasks, origin) {
       sampling = false;
-      const { cpuMs } = await cpu.stop(tasks.map((t) => ({ start: origin + t.start, end: origin + t.start + t.duration })));
+      const { cpuMs } = await cpu.stop(
+        tasks.map((t) => ({ start: origin + t.start, end: origin + t.start + t.duration })),
+      );
       tasks.forEach((t, i) => (t.cpu = cpuMs[i] ?? null));
     },
     async close() {
@@ -105,11 +119,15 @@ export async function openBenchPage(html: string): Promise<BenchPage> {
 
 /** Runs `bench/<file> --run …args` under the Chromium lock; the child's last stdout line is its figures as JSON. */
 export function runLocked<T>(file: string, args: string[] = [], timeoutMs = 600_000): T {
-  const out = execFileSync('flock', ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, file), '--run', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: timeoutMs,
-  });
+  const out = execFileSync(
+    'flock',
+    ['/tmp/chromium.lock', process.execPath, '--import', 'tsx', resolve(import.meta.dirname, file), '--run', ...args],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: timeoutMs,
+    },
+  );
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }

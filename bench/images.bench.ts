@@ -101,10 +101,14 @@ async function measureInChromium(baseline: boolean, thumbnailsMs: number, profil
   try {
     const stopProfile = await bench.profile(profilePath);
     const figures = await bench.page.evaluate(
-      (args) => (globalThis as unknown as { runImagesBench: (a: typeof args) => Promise<PageFigures> }).runImagesBench(args),
+      (args) =>
+        (globalThis as unknown as { runImagesBench: (a: typeof args) => Promise<PageFigures> }).runImagesBench(args),
       { files: FILES, afterMs: AFTER_MS, baseline, thumbnailsMs },
     );
-    await bench.attributeCpu(figures.longTasks.filter((t) => t.duration > 50), figures.origin);
+    await bench.attributeCpu(
+      figures.longTasks.filter((t) => t.duration > 50),
+      figures.origin,
+    );
     await stopProfile();
     if (bench.errors.length) throw new Error(`page errors: ${bench.errors.join('; ')}`);
     return figures;
@@ -114,19 +118,25 @@ async function measureInChromium(baseline: boolean, thumbnailsMs: number, profil
 }
 
 export default async function imagesBench(): Promise<BenchResult> {
-  console.error(`bench images: ${FILES} × 4000×3000 JPEG in <store-progress-list> with thumbnails, headless Chromium (waiting for /tmp/chromium.lock)`);
+  console.error(
+    `bench images: ${FILES} × 4000×3000 JPEG in <store-progress-list> with thumbnails, headless Chromium (waiting for /tmp/chromium.lock)`,
+  );
   const run = (...args: string[]) => runLocked<PageFigures>('images.bench.ts', args);
   const figures = run();
   // The same run with files that are not images, at the same moment's load: long tasks that are not the thumbnails'.
   const baseline = run('--baseline', String(Math.round(figures.visibleThumbnailsMs)));
   const round = (n: number) => Math.round(n);
-  const measuredOf = (f: PageFigures) => f.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup' && t.phase !== 'teardown');
+  const measuredOf = (f: PageFigures) =>
+    f.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup' && t.phase !== 'teardown');
   const measured = measuredOf(figures);
   const over = measured.filter((t) => t.duration > 50);
   const baselineOver = measuredOf(baseline).filter((t) => t.duration > 50);
   // CPU unknown (not Linux) counts as over: the CPU figure may only ever clear a task, never hide one.
   const overCpu = over.filter((t) => t.cpu === null || t.cpu === undefined || t.cpu > 50);
-  for (const t of over) console.error(`  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU`);
+  for (const t of over)
+    console.error(
+      `  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU`,
+    );
   return {
     name: 'images',
     metrics: {
@@ -143,16 +153,44 @@ export default async function imagesBench(): Promise<BenchResult> {
       baseline_longest_task_ms: Math.max(0, ...measuredOf(baseline).map((t) => t.duration)),
     },
     targets: {
-      long_tasks: { value: over.length, target: '0 main-thread tasks over 50 ms of wall time (add, thumbnails, uploading)', pass: over.length === 0 },
-      long_tasks_cpu: { value: overCpu.length, target: '0 main-thread tasks over 50 ms of main-thread CPU time (same phases)', pass: overCpu.length === 0 },
-      visible_thumbnails_ms: { value: round(figures.visibleThumbnailsMs), target: 'reported: add → every row in view shows its thumbnail', pass: true },
-      thumbnails_requested: { value: figures.thumbnailsRequested, target: `only rows in view (≤ ${figures.visibleRows + 2}) of ${FILES}`, pass: figures.thumbnailsRequested <= figures.visibleRows + 2 },
+      long_tasks: {
+        value: over.length,
+        target: '0 main-thread tasks over 50 ms of wall time (add, thumbnails, uploading)',
+        pass: over.length === 0,
+      },
+      long_tasks_cpu: {
+        value: overCpu.length,
+        target: '0 main-thread tasks over 50 ms of main-thread CPU time (same phases)',
+        pass: overCpu.length === 0,
+      },
+      visible_thumbnails_ms: {
+        value: round(figures.visibleThumbnailsMs),
+        target: 'reported: add → every row in view shows its thumbnail',
+        pass: true,
+      },
+      thumbnails_requested: {
+        value: figures.thumbnailsRequested,
+        target: `only rows in view (≤ ${figures.visibleRows + 2}) of ${FILES}`,
+        pass: figures.thumbnailsRequested <= figures.visibleRows + 2,
+      },
     },
   };
 }
 
-if (process.argv.includes('--run') && process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (
+  process.argv.includes('--run') &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   const at = process.argv.indexOf('--baseline');
   const profile = process.argv.indexOf('--profile');
-  console.log(JSON.stringify(await measureInChromium(at > 0, at > 0 ? Number(process.argv[at + 1]) : 0, profile > 0 ? process.argv[profile + 1] : undefined)));
+  console.log(
+    JSON.stringify(
+      await measureInChromium(
+        at > 0,
+        at > 0 ? Number(process.argv[at + 1]) : 0,
+        profile > 0 ? process.argv[profile + 1] : undefined,
+      ),
+    ),
+  );
 }

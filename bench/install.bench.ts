@@ -51,18 +51,29 @@ export default async function (): Promise<BenchResult> {
       execFileSync('mkdir', ['-p', app]);
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: `app-${i}`, private: true, type: 'module' }));
       const started = performance.now();
-      const log = execFileSync('npm', ['install', '--no-audit', '--no-fund', '--foreground-scripts', tarball], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const log = execFileSync('npm', ['install', '--no-audit', '--no-fund', '--foreground-scripts', tarball], {
+        cwd: app,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       seconds.push((performance.now() - started) / 1000);
       const dirs = packageDirs(join(app, 'node_modules'));
       packages = dirs.length;
       bytes = bytesBelow(join(app, 'node_modules'));
-      nativeBuild ||= /node-gyp|prebuild-install|gyp info/.test(log) || dirs.some((d) => existsSync(join(d, 'binding.gyp')));
+      nativeBuild ||=
+        /node-gyp|prebuild-install|gyp info/.test(log) || dirs.some((d) => existsSync(join(d, 'binding.gyp')));
       console.error(`install: ${packages} packages, ${(bytes / 1e6).toFixed(2)} MB, ${seconds.at(-1)!.toFixed(1)} s`);
     }
     const megabytes = Number((bytes / 1e6).toFixed(2));
     return {
       name: 'install',
-      metrics: { packages, megabytes, secondsMedian: Number(median(seconds).toFixed(2)), secondsAll: seconds.map((s) => s.toFixed(2)).join(' '), nativeBuild: String(nativeBuild) },
+      metrics: {
+        packages,
+        megabytes,
+        secondsMedian: Number(median(seconds).toFixed(2)),
+        secondsAll: seconds.map((s) => s.toFixed(2)).join(' '),
+        nativeBuild: String(nativeBuild),
+      },
       targets: {
         'kit install: packages': { value: packages, target: '< 20', pass: packages < 20 },
         'kit install: MB of files': { value: megabytes, target: '< 10', pass: megabytes < 10 },

@@ -33,10 +33,17 @@ async function api(svc: ServiceHandle, method: string, path: string, body?: obje
 export default async function pushBench(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'push-bench-'));
   const relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
-  const svc = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
+  const svc = await startService({
+    config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] },
+  });
   const sub = await subscribeToRelay(relay.url, readFileSync(relay.caPath, 'utf8'));
   const watch = async (fileId: string, id: string): Promise<string> => {
-    const channel = await api(svc, 'POST', `/store/v3/files/${fileId}/watch`, { id, type: 'web_hook', address: sub.address, token: sub.token });
+    const channel = await api(svc, 'POST', `/store/v3/files/${fileId}/watch`, {
+      id,
+      type: 'web_hook',
+      address: sub.address,
+      token: sub.token,
+    });
     await sub.take(channel.id, 1); // its sync
     return channel.id as string;
   };
@@ -66,10 +73,20 @@ export default async function pushBench(): Promise<BenchResult> {
     const median = +percentile(latencies, 50).toFixed(2);
     const p99 = +percentile(latencies, 99).toFixed(2);
     const perSecond = Math.round(messages / seconds);
-    console.error(`push: latency median ${median} ms, p99 ${p99} ms over ${CHANGES}; ${messages} messages to ${CHANNELS} channels in ${seconds.toFixed(3)} s`);
+    console.error(
+      `push: latency median ${median} ms, p99 ${p99} ms over ${CHANGES}; ${messages} messages to ${CHANNELS} channels in ${seconds.toFixed(3)} s`,
+    );
     return {
       name: 'push',
-      metrics: { changes: CHANGES, latencyMedianMs: median, latencyP99Ms: p99, channels: CHANNELS, messages, fanOutSeconds: +seconds.toFixed(3), messagesPerSecond: perSecond },
+      metrics: {
+        changes: CHANGES,
+        latencyMedianMs: median,
+        latencyP99Ms: p99,
+        channels: CHANNELS,
+        messages,
+        fanOutSeconds: +seconds.toFixed(3),
+        messagesPerSecond: perSecond,
+      },
       targets: {
         latencyMedianMs: { value: median, target: `< ${LATENCY_TARGET_MS} ms`, pass: median < LATENCY_TARGET_MS },
         latencyP99Ms: { value: p99, target: `< ${LATENCY_TARGET_MS} ms`, pass: p99 < LATENCY_TARGET_MS },

@@ -112,12 +112,19 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
   try {
     const stopProfile = await bench.profile(profilePath);
     const tracing = process.argv.indexOf('--trace');
-    if (tracing > 0) await bench.browser.startTracing(bench.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
+    if (tracing > 0)
+      await bench.browser.startTracing(bench.page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'],
+      });
     const figures = await bench.page.evaluate(
-      (args) => (globalThis as unknown as { runRenderBench: (a: typeof args) => Promise<PageFigures> }).runRenderBench(args),
+      (args) =>
+        (globalThis as unknown as { runRenderBench: (a: typeof args) => Promise<PageFigures> }).runRenderBench(args),
       { rows: ROWS, host: process.env['RENDER_HOST'] },
     );
-    await bench.attributeCpu(figures.longTasks.filter((t) => t.duration > 50), figures.origin);
+    await bench.attributeCpu(
+      figures.longTasks.filter((t) => t.duration > 50),
+      figures.origin,
+    );
     if (tracing > 0) writeFileSync(process.argv[tracing + 1], await bench.browser.stopTracing());
     await stopProfile();
     if (bench.errors.length) throw new Error(`page errors: ${bench.errors.join('; ')}`);
@@ -128,16 +135,25 @@ async function measureInChromium(profilePath?: string): Promise<PageFigures> {
 }
 
 export default async function renderBench(): Promise<BenchResult> {
-  console.error(`bench render: ${ROWS} real uploads in <store-progress-list>, headless Chromium (waiting for /tmp/chromium.lock)`);
+  console.error(
+    `bench render: ${ROWS} real uploads in <store-progress-list>, headless Chromium (waiting for /tmp/chromium.lock)`,
+  );
   const figures = runLocked<PageFigures>('render.bench.ts');
   const round = (n: number) => Math.round(n * 10) / 10;
   const measured = figures.longTasks.filter((t) => t.phase !== 'load' && t.phase !== 'setup');
   const over = measured.filter((t) => t.duration > 50);
-  const what = (t: LongTask) => figures.frames.find((f) => f.start <= t.start + 1 && f.start + f.duration >= t.start + t.duration - 1)?.what ?? 'no long animation frame';
-  console.error(`  host ${figures.host}; phases (ms): ${figures.phases.map(([name, at]) => `${name} ${Math.round(at)}`).join(', ')}`);
+  const what = (t: LongTask) =>
+    figures.frames.find((f) => f.start <= t.start + 1 && f.start + f.duration >= t.start + t.duration - 1)?.what ??
+    'no long animation frame';
+  console.error(
+    `  host ${figures.host}; phases (ms): ${figures.phases.map(([name, at]) => `${name} ${Math.round(at)}`).join(', ')}`,
+  );
   // CPU unknown (not Linux) counts as over: the CPU figure may only ever clear a task, never hide one.
   const overCpu = over.filter((t) => t.cpu === null || t.cpu === undefined || t.cpu > 50);
-  for (const t of over) console.error(`  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU: ${what(t)}`);
+  for (const t of over)
+    console.error(
+      `  long task in ${t.phase} at ${t.start} ms: ${t.duration} ms wall, ${t.cpu ?? '?'} ms main-thread CPU: ${what(t)}`,
+    );
   return {
     name: 'render',
     metrics: {
@@ -151,15 +167,35 @@ export default async function renderBench(): Promise<BenchResult> {
       longest_task_cpu_ms: Math.max(0, ...over.map((t) => t.cpu ?? 0)),
     },
     targets: {
-      visible_rows: { value: figures.minVisibleRows, target: '≥ 8 rows at once in the default 24rem list', pass: figures.minVisibleRows >= 8 },
-      long_tasks: { value: over.length, target: '0 main-thread tasks over 50 ms of wall time (add, scroll, keyboard, upload)', pass: over.length === 0 },
-      long_tasks_cpu: { value: overCpu.length, target: '0 main-thread tasks over 50 ms of main-thread CPU time (same phases)', pass: overCpu.length === 0 },
-      last_row_by_keyboard: { value: figures.lastRowFocused ? 1 : 0, target: 'End focuses row 10,000', pass: figures.lastRowFocused },
+      visible_rows: {
+        value: figures.minVisibleRows,
+        target: '≥ 8 rows at once in the default 24rem list',
+        pass: figures.minVisibleRows >= 8,
+      },
+      long_tasks: {
+        value: over.length,
+        target: '0 main-thread tasks over 50 ms of wall time (add, scroll, keyboard, upload)',
+        pass: over.length === 0,
+      },
+      long_tasks_cpu: {
+        value: overCpu.length,
+        target: '0 main-thread tasks over 50 ms of main-thread CPU time (same phases)',
+        pass: overCpu.length === 0,
+      },
+      last_row_by_keyboard: {
+        value: figures.lastRowFocused ? 1 : 0,
+        target: 'End focuses row 10,000',
+        pass: figures.lastRowFocused,
+      },
     },
   };
 }
 
-if (process.argv.includes('--run') && process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (
+  process.argv.includes('--run') &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   const at = process.argv.indexOf('--profile');
   console.log(JSON.stringify(await measureInChromium(at > 0 ? process.argv[at + 1] : undefined)));
 }

@@ -33,7 +33,11 @@ for (const file of files) {
   }
 }
 
-const rows = results.flatMap((r) => Object.entries(r.targets).map(([k, t]) => `| ${r.name} | ${k} | ${t.value} | ${t.target} | ${t.pass ? 'pass' : 'FAIL'} |`));
+const rows = results.flatMap((r) =>
+  Object.entries(r.targets).map(
+    ([k, t]) => `| ${r.name} | ${k} | ${t.value} | ${t.target} | ${t.pass ? 'pass' : 'FAIL'} |`,
+  ),
+);
 console.log(['| bench | figure | value | target | result |', '|---|---|---|---|---|', ...rows].join('\n'));
 for (const r of results) console.log(`${r.name}: ${JSON.stringify(r.metrics)}`);
 
@@ -41,9 +45,24 @@ mkdirSync(join(dir, 'results'), { recursive: true });
 // A partial run (`npm run bench -- push`) replaces only its own entries, so one file always holds the latest figure of
 // every benchmark, each with the date and load it was measured at.
 const latestPath = join(dir, 'results', 'latest.json');
-const previous = existsSync(latestPath) ? (JSON.parse(readFileSync(latestPath, 'utf8')) as { results?: RecordedResult[] }) : {};
-const run = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg() };
+const previous = existsSync(latestPath)
+  ? (JSON.parse(readFileSync(latestPath, 'utf8')) as { results?: RecordedResult[] })
+  : {};
+const run = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadavgBefore: loadBefore,
+  loadavgAfter: loadavg(),
+};
 const fresh: RecordedResult[] = results.map((r) => ({ ...r, run }));
 const kept = (previous.results ?? []).filter((r) => !fresh.some((f) => f.name === r.name));
-writeFileSync(latestPath, JSON.stringify({ ...run, results: [...kept, ...fresh].sort((a, b) => a.name.localeCompare(b.name)), failures }, null, 2) + '\n');
+writeFileSync(
+  latestPath,
+  JSON.stringify(
+    { ...run, results: [...kept, ...fresh].sort((a, b) => a.name.localeCompare(b.name)), failures },
+    null,
+    2,
+  ) + '\n',
+);
 process.exitCode = failures.length > 0 ? 1 : 0;

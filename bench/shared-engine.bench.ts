@@ -50,7 +50,10 @@ const TOKEN = 'dev-token-alice';
 type Host = 'auto' | 'dedicated';
 
 /** A page of the site: a file input, and one uploader with the site's options (`bench` on `window`). */
-const sitePage = (title: string, proxy: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+const sitePage = (
+  title: string,
+  proxy: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
 <h1>${title}</h1><input type="file" id="file">
 <script type="module">
 import { createUploader } from '/kit/store-upload-kit.js';
@@ -111,7 +114,8 @@ interface Figures {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 /** Polls `test` every `every` ms (5 for the proxy's counters, which cost nothing to read; more for the service). */
 async function until(test: () => boolean | Promise<boolean>, what: string, ms = 120_000, every = 5): Promise<void> {
-  for (const end = Date.now() + ms; !(await test()); await sleep(every)) if (Date.now() > end) throw new Error(`timed out: ${what}`);
+  for (const end = Date.now() + ms; !(await test()); await sleep(every))
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
 }
 
 const isData = (r: ProxiedRequest) => r.method === 'PUT' && r.url.includes('upload_id=');
@@ -127,13 +131,17 @@ class Site {
 
   static async open(): Promise<Site> {
     const { chromium } = await import('playwright-core');
-    const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(import.meta.dirname, '../test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
+    const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(
+      pathToFileURL(resolve(import.meta.dirname, '../test/browser/chromium.js')).href
+    )) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
     const service = await startService();
     const proxy = await startCountingProxy(service.url);
     const server = await startBundleServer((_req, res, path) => {
       const name = /^\/(a|b)\.html$/.exec(path)?.[1];
       if (!name) return false;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(sitePage(`page ${name}`, proxy.url));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(sitePage(`page ${name}`, proxy.url));
       return true;
     });
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -150,7 +158,9 @@ class Site {
 
   async stored(name: string): Promise<{ md5Checksum: string; size: string } | undefined> {
     const q = encodeURIComponent(`name = '${name}'`);
-    const res = await this.service.api('GET', `/store/v3/files?q=${q}&fields=files(md5Checksum,size)`, { token: TOKEN });
+    const res = await this.service.api('GET', `/store/v3/files?q=${q}&fields=files(md5Checksum,size)`, {
+      token: TOKEN,
+    });
     return (JSON.parse(res.body.toString()) as { files: { md5Checksum: string; size: string }[] }).files[0];
   }
 
@@ -164,7 +174,12 @@ class Site {
 }
 
 /** One throttled upload of `source` (a path), with or without a navigation to page B at 30 %. */
-async function navigationRun(site: Site, source: { path: string; md5: string }, host: Host, navigate: boolean): Promise<NavigationRun> {
+async function navigationRun(
+  site: Site,
+  source: { path: string; md5: string },
+  host: Host,
+  navigate: boolean,
+): Promise<NavigationRun> {
   const run = `${host}-${navigate ? 'nav' : 'base'}`;
   const name = `${run}-${randomUUID()}.bin`;
   const path = join(site.dir, name);
@@ -189,7 +204,8 @@ async function navigationRun(site: Site, source: { path: string; md5: string }, 
     proxy.rate = undefined;
     await until(async () => (await site.stored(name)) !== undefined, 'the file stored', 300_000, 200);
     const file = await site.stored(name);
-    if (file?.md5Checksum !== source.md5 || Number(file.size) !== SIZE) throw new Error(`${run}: stored other bytes: ${JSON.stringify(file)}`);
+    if (file?.md5Checksum !== source.md5 || Number(file.size) !== SIZE)
+      throw new Error(`${run}: stored other bytes: ${JSON.stringify(file)}`);
     const data = proxy.requests.filter(isData);
     const times = data.flatMap((r) => r.arrivals.map((a) => a.at));
     const quiet = longestQuiet(times, mark - BEFORE_MS, mark + AFTER_MS);
@@ -213,7 +229,10 @@ async function navigationRun(site: Site, source: { path: string; md5: string }, 
 }
 
 /** What the proxy saw of a resumed upload after the mark: the new request's first byte, the cut one's last bytes. */
-function after(data: ProxiedRequest[], mark: number): Pick<NavigationRun, 'resumedAfterMs' | 'cutBytesAfterMark' | 'cutDrainedAfterMs'> {
+function after(
+  data: ProxiedRequest[],
+  mark: number,
+): Pick<NavigationRun, 'resumedAfterMs' | 'cutBytesAfterMark' | 'cutDrainedAfterMs'> {
   const resumed = data.find((r) => r.arrivals.length > 0 && r.arrivals[0].at > mark);
   const late = data.filter((r) => r.cut).flatMap((r) => r.arrivals.filter((a) => a.at > mark));
   return {
@@ -228,16 +247,26 @@ async function heapRun(site: Site, host: Host): Promise<HeapRun> {
   site.proxy.rate = undefined;
   const fault = await site.service.api('POST', '/__admin/faults', {
     token: null,
-    body: { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: 120_000 }, times: 1_000_000 },
+    body: {
+      match: { method: 'POST', uploadType: 'multipart' },
+      action: { type: 'delay', ms: 120_000 },
+      times: 1_000_000,
+    },
   });
   if (fault.status !== 200) throw new Error(`fault: ${fault.status} ${fault.text}`);
   const page = await site.openPage('a', host, `heap-${host}`);
   const cdp = await site.browser.newBrowserCDPSession();
   try {
-    const target = host === 'dedicated' ? await findWorkerTarget(cdp, page, 'worker', /\/assets\/worker-[^/]*\.js$/) : await findWorkerTarget(cdp, page, 'shared_worker', /shared-worker/);
+    const target =
+      host === 'dedicated'
+        ? await findWorkerTarget(cdp, page, 'worker', /\/assets\/worker-[^/]*\.js$/)
+        : await findWorkerTarget(cdp, page, 'shared_worker', /shared-worker/);
     const emptyWorkerBytes = await workerHeapAfterGc(cdp, target);
     const emptyPageBytes = await pageHeapAfterGc(page);
-    const addMs = (await page.evaluate((n) => (globalThis as unknown as { bench: { addSmall(n: number): Promise<number> } }).bench.addSmall(n), TASKS)) as number;
+    const addMs = (await page.evaluate(
+      (n) => (globalThis as unknown as { bench: { addSmall(n: number): Promise<number> } }).bench.addSmall(n),
+      TASKS,
+    )) as number;
     // Until the worker's heap settles (it has the adds; its first events and requests go out meanwhile).
     let fullWorkerBytes = await workerHeapAfterGc(cdp, target);
     for (let i = 0; i < 10; i++) {
@@ -248,14 +277,30 @@ async function heapRun(site: Site, host: Host): Promise<HeapRun> {
       if (settled) break;
     }
     const fullPageBytes = await pageHeapAfterGc(page);
-    const states = (await page.evaluate(() => (globalThis as unknown as { bench: { states(): Record<string, number> } }).bench.states())) as Record<string, number>;
+    const states = (await page.evaluate(() =>
+      (globalThis as unknown as { bench: { states(): Record<string, number> } }).bench.states(),
+    )) as Record<string, number>;
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- the page's value is typed, not checked; String() keeps the report text.
-    const pageHost = String(await page.evaluate(() => (globalThis as unknown as { bench: { host: string } }).bench.host));
-    const out: HeapRun = { host: pageHost, emptyWorkerBytes, fullWorkerBytes, emptyPageBytes, fullPageBytes, addMs: Math.round(addMs), states };
+    const pageHost = String(
+      await page.evaluate(() => (globalThis as unknown as { bench: { host: string } }).bench.host),
+    );
+    const out: HeapRun = {
+      host: pageHost,
+      emptyWorkerBytes,
+      fullWorkerBytes,
+      emptyPageBytes,
+      fullPageBytes,
+      addMs: Math.round(addMs),
+      states,
+    };
     if (host === 'auto') {
       // Another page of the site attaching lists what the shared worker holds: every task is in it.
       const other = await site.openPage('b', host, 'heap-check', await page.context().newPage());
-      out.tasksSeenByAnotherPage = (await other.evaluate(() => (globalThis as unknown as { bench: { uploader: { snapshot: { tasks: unknown[] } } } }).bench.uploader.snapshot.tasks.length)) as number;
+      out.tasksSeenByAnotherPage = (await other.evaluate(
+        () =>
+          (globalThis as unknown as { bench: { uploader: { snapshot: { tasks: unknown[] } } } }).bench.uploader.snapshot
+            .tasks.length,
+      )) as number;
     }
     console.error(`shared-engine: heap ${host}: ${JSON.stringify(out)}`);
     return out;
@@ -275,7 +320,8 @@ async function measure(): Promise<Figures> {
     const navigation: NavigationRun[] = [];
     // Each round's four uploads back to back, so a navigation and its baseline meet the same machine load.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const host of ['auto', 'dedicated'] as const) for (const navigate of [false, true]) navigation.push(await navigationRun(site, source, host, navigate));
+      for (const host of ['auto', 'dedicated'] as const)
+        for (const navigate of [false, true]) navigation.push(await navigationRun(site, source, host, navigate));
     }
     const heap = [await heapRun(site, 'auto'), await heapRun(site, 'dedicated')];
     return { navigation, heap };
@@ -292,7 +338,11 @@ const median = (xs: number[]) => {
 const spread = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
 
 /** Per host: the navigation's gap (median of the rounds and their range), as a ratio to its round's baseline, and what was re-sent. */
-function navigationFigures(runs: NavigationRun[], metrics: Record<string, number | string>, targets: Record<string, BenchResult['targets'][string]>): void {
+function navigationFigures(
+  runs: NavigationRun[],
+  metrics: Record<string, number | string>,
+  targets: Record<string, BenchResult['targets'][string]>,
+): void {
   for (const asked of ['auto', 'dedicated'] as const) {
     const base = runs.filter((r) => r.asked === asked && !r.navigated);
     const nav = runs.filter((r) => r.asked === asked && r.navigated);
@@ -312,21 +362,32 @@ function navigationFigures(runs: NavigationRun[], metrics: Record<string, number
       [`${tag}_navigation_data_requests_range`]: spread(nav.map((r) => r.dataRequests)),
       [`${tag}_navigation_cut_requests_range`]: spread(nav.map((r) => r.cutRequests)),
     });
-    if (nav.some((r) => r.resumedAfterMs !== undefined)) metrics[`${tag}_resumed_request_first_byte_after_navigation_ms_range`] = spread(nav.map((r) => r.resumedAfterMs ?? NaN));
+    if (nav.some((r) => r.resumedAfterMs !== undefined))
+      metrics[`${tag}_resumed_request_first_byte_after_navigation_ms_range`] = spread(
+        nav.map((r) => r.resumedAfterMs ?? NaN),
+      );
     if (nav.some((r) => r.cutBytesAfterMark > 0)) {
       metrics[`${tag}_cut_request_bytes_after_navigation_range`] = spread(nav.map((r) => r.cutBytesAfterMark));
-      metrics[`${tag}_cut_request_last_byte_after_navigation_ms_range`] = spread(nav.map((r) => r.cutDrainedAfterMs ?? NaN));
+      metrics[`${tag}_cut_request_last_byte_after_navigation_ms_range`] = spread(
+        nav.map((r) => r.cutDrainedAfterMs ?? NaN),
+      );
     }
     if (asked === 'auto') {
       const worst = Math.max(...gaps);
-      targets[`${tag}_navigation_quiet_ms_max`] = { value: worst, target: `< 1000 ms (longest quiet at the proxy, ${BEFORE_MS / 1000} s before to ${AFTER_MS / 1000} s after, worst of ${nav.length})`, pass: worst < 1000 };
+      targets[`${tag}_navigation_quiet_ms_max`] = {
+        value: worst,
+        target: `< 1000 ms (longest quiet at the proxy, ${BEFORE_MS / 1000} s before to ${AFTER_MS / 1000} s after, worst of ${nav.length})`,
+        pass: worst < 1000,
+      };
       targets[`${tag}_navigation_resent_bytes_max`] = { value: resent, target: '0', pass: resent === 0 };
     }
   }
 }
 
 export default async function sharedEngineBench(): Promise<BenchResult> {
-  console.error('bench shared-engine: navigation gap and worker heap, headless Chromium (waiting for /tmp/chromium.lock)');
+  console.error(
+    'bench shared-engine: navigation gap and worker heap, headless Chromium (waiting for /tmp/chromium.lock)',
+  );
   const figures = runLocked<Figures>('shared-engine.bench.ts');
   const metrics: Record<string, number | string> = {
     fileBytes: SIZE,
@@ -344,12 +405,18 @@ export default async function sharedEngineBench(): Promise<BenchResult> {
     metrics[`${h.host}_page_heap_per_task_bytes`] = Math.round((h.fullPageBytes - h.emptyPageBytes) / TASKS);
     metrics[`${h.host}_add_${TASKS}_ms`] = h.addMs;
     metrics[`${h.host}_task_states`] = JSON.stringify(h.states);
-    if (h.tasksSeenByAnotherPage !== undefined) metrics[`${h.host}_tasks_seen_by_another_page`] = h.tasksSeenByAnotherPage;
+    if (h.tasksSeenByAnotherPage !== undefined)
+      metrics[`${h.host}_tasks_seen_by_another_page`] = h.tasksSeenByAnotherPage;
   }
-  metrics['up_front_bundle'] = 'see the bundle bench: main_thread_up_front_gzip_bytes (npm run check-size), target ≤ 20 KiB';
+  metrics['up_front_bundle'] =
+    'see the bundle bench: main_thread_up_front_gzip_bytes (npm run check-size), target ≤ 20 KiB';
   return { name: 'shared-engine', metrics, targets };
 }
 
-if (process.argv.includes('--run') && process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (
+  process.argv.includes('--run') &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   console.log(JSON.stringify(await measure()));
 }

@@ -40,7 +40,9 @@ type Expectation = { id: string; md5s: string[] } | { id: string; gone: true };
  * A racing update answered early (its file deleted or its writer revoked before the body was read) may see the
  * service close the connection while it is still sending: the refusal itself, not a fault.
  */
-async function refusedOrAnswered(call: Promise<{ status: number; text: string }>): Promise<{ status: number; text: string }> {
+async function refusedOrAnswered(
+  call: Promise<{ status: number; text: string }>,
+): Promise<{ status: number; text: string }> {
   try {
     return await call;
   } catch (e) {
@@ -54,46 +56,83 @@ const counts: Record<string, number> = {};
 const tally = (k: string) => (counts[k] = (counts[k] ?? 0) + 1);
 
 async function simple(svc: ServiceHandle, content: Buffer): Promise<string> {
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id,md5Checksum', { body: content, headers: { 'Content-Type': 'application/octet-stream' } });
-  if (r.status !== 200 || r.json().md5Checksum !== md5(content)) throw new Error(`simple upload: ${r.status} ${r.text}`);
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id,md5Checksum', {
+    body: content,
+    headers: { 'Content-Type': 'application/octet-stream' },
+  });
+  if (r.status !== 200 || r.json().md5Checksum !== md5(content))
+    throw new Error(`simple upload: ${r.status} ${r.text}`);
   return r.json().id;
 }
 
 async function multipart(svc: ServiceHandle, content: Buffer, nl: string): Promise<string> {
   const body = Buffer.concat([
-    Buffer.from(`--soak${nl}Content-Type: application/json; charset=UTF-8${nl}${nl}{"name":"mp"}${nl}--soak${nl}Content-Type: application/octet-stream${nl}${nl}`),
+    Buffer.from(
+      `--soak${nl}Content-Type: application/json; charset=UTF-8${nl}${nl}{"name":"mp"}${nl}--soak${nl}Content-Type: application/octet-stream${nl}${nl}`,
+    ),
     content,
     Buffer.from(`${nl}--soak--${nl}`),
   ]);
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart&fields=id,md5Checksum', { body, headers: { 'Content-Type': 'multipart/related; boundary=soak' } });
-  if (r.status !== 200 || r.json().md5Checksum !== md5(content)) throw new Error(`multipart upload: ${r.status} ${r.text}`);
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart&fields=id,md5Checksum', {
+    body,
+    headers: { 'Content-Type': 'multipart/related; boundary=soak' },
+  });
+  if (r.status !== 200 || r.json().md5Checksum !== md5(content))
+    throw new Error(`multipart upload: ${r.status} ${r.text}`);
   return r.json().id;
 }
 
 async function storedOf(svc: ServiceHandle, session: string): Promise<number | 'done'> {
-  const q = await svc.api('PUT', session, { token: null, headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' } });
+  const q = await svc.api('PUT', session, {
+    token: null,
+    headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' },
+  });
   if (q.status === 200) return 'done';
   if (q.status !== 308) throw new Error(`status query: ${q.status} ${q.text}`);
   return q.headers.range === undefined ? 0 : Number(/^bytes=0-(\d+)$/.exec(q.headers.range as string)?.[1]) + 1;
 }
 
 /** A chunk PUT over a raw socket that sends `sent` of its bytes, then drops (or stalls until the service ends it). */
-async function brokenChunk(svc: ServiceHandle, session: string, content: Buffer, from: number, to: number, sent: number, stall: boolean): Promise<void> {
+async function brokenChunk(
+  svc: ServiceHandle,
+  session: string,
+  content: Buffer,
+  from: number,
+  to: number,
+  sent: number,
+  stall: boolean,
+): Promise<void> {
   const url = new URL(session);
   const conn = await openRaw(svc.url);
-  await conn.write(requestHead('PUT', url.pathname + url.search, { Host: 'x', 'Content-Length': to - from, 'Content-Range': `bytes ${from}-${to - 1}/${content.length}` }));
+  await conn.write(
+    requestHead('PUT', url.pathname + url.search, {
+      Host: 'x',
+      'Content-Length': to - from,
+      'Content-Range': `bytes ${from}-${to - 1}/${content.length}`,
+    }),
+  );
   await conn.write(content.subarray(from, from + sent));
-  if (!stall) { conn.drop(); return; }
+  if (!stall) {
+    conn.drop();
+    return;
+  }
   // A stalled client: the status query below (newest request wins) or the idle timeout ends it.
   setTimeout(() => conn.drop(), 5_000).unref();
 }
 
-async function resumable(svc: ServiceHandle, rand: () => number, content: Buffer, chaos: 'none' | 'drop' | 'stall'): Promise<string> {
-  const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=id,md5Checksum', { body: { name: 'r' } });
+async function resumable(
+  svc: ServiceHandle,
+  rand: () => number,
+  content: Buffer,
+  chaos: 'none' | 'drop' | 'stall',
+): Promise<string> {
+  const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=id,md5Checksum', {
+    body: { name: 'r' },
+  });
   if (start.status !== 200) throw new Error(`resumable start: ${start.status} ${start.text}`);
   const session = start.headers.location as string;
   let broken = chaos === 'none';
-  for (let stored = 0; ; ) {
+  for (let stored = 0; ;) {
     const chunk = Math.max(BLOCK, Math.floor(rand() * 4) * BLOCK);
     const to = Math.min(content.length, stored + chunk);
     if (!broken && to - stored > 1000) {
@@ -104,7 +143,11 @@ async function resumable(svc: ServiceHandle, rand: () => number, content: Buffer
       stored = now;
       continue;
     }
-    const r = await svc.api('PUT', session, { token: null, body: content.subarray(stored, to), headers: { 'Content-Range': `bytes ${stored}-${to - 1}/${content.length}` } });
+    const r = await svc.api('PUT', session, {
+      token: null,
+      body: content.subarray(stored, to),
+      headers: { 'Content-Range': `bytes ${stored}-${to - 1}/${content.length}` },
+    });
     if (r.status === 200) {
       if (r.json().md5Checksum !== md5(content)) throw new Error('resumable: wrong md5');
       return r.json().id;
@@ -116,7 +159,14 @@ async function resumable(svc: ServiceHandle, rand: () => number, content: Buffer
 
 async function droppedMedia(svc: ServiceHandle, content: Buffer, rand: () => number): Promise<void> {
   const conn = await openRaw(svc.url);
-  await conn.write(requestHead('POST', '/upload/store/v3/files?uploadType=media', { Host: 'x', Authorization: 'Bearer dev-token-alice', 'Content-Type': 'application/octet-stream', 'Content-Length': content.length + 1 }));
+  await conn.write(
+    requestHead('POST', '/upload/store/v3/files?uploadType=media', {
+      Host: 'x',
+      Authorization: 'Bearer dev-token-alice',
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': content.length + 1,
+    }),
+  );
   await conn.write(content.subarray(0, Math.floor(content.length * rand())));
   conn.drop();
 }
@@ -145,21 +195,35 @@ async function client(svc: ServiceHandle, index: number, until: number, expected
       tally('update-vs-delete');
       const id = await simple(svc, content);
       const next = bytesOf(rand, size);
-      const update = svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, { body: next, headers: { 'Content-Type': 'application/octet-stream' } });
+      const update = svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, {
+        body: next,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      });
       const del = await svc.api('DELETE', `/store/v3/files/${id}`);
       const u = await refusedOrAnswered(update);
-      if (del.status !== 204 || ![0, 200, 404].includes(u.status)) throw new Error(`update vs delete: ${u.status} ${u.text} / ${del.status}`);
+      if (del.status !== 204 || ![0, 200, 404].includes(u.status))
+        throw new Error(`update vs delete: ${u.status} ${u.text} / ${del.status}`);
       expected.push({ id, gone: true });
     } else {
       tally('share-vs-revoke');
       const id = await simple(svc, content);
-      const grant = await svc.api('POST', `/store/v3/files/${id}/permissions`, { body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } });
+      const grant = await svc.api('POST', `/store/v3/files/${id}/permissions`, {
+        body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' },
+      });
       const next = bytesOf(rand, size);
-      const bobUpdate = svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, { token: 'dev-token-bob', body: next, headers: { 'Content-Type': 'application/octet-stream' } });
-      const bobShare = svc.api('POST', `/store/v3/files/${id}/permissions`, { token: 'dev-token-bob', body: { type: 'user', role: 'reader', emailAddress: 'carol@other.example' } });
+      const bobUpdate = svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, {
+        token: 'dev-token-bob',
+        body: next,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      });
+      const bobShare = svc.api('POST', `/store/v3/files/${id}/permissions`, {
+        token: 'dev-token-bob',
+        body: { type: 'user', role: 'reader', emailAddress: 'carol@other.example' },
+      });
       const revoke = await svc.api('DELETE', `/store/v3/files/${id}/permissions/${grant.json().id}`);
       const [u, s] = await Promise.all([refusedOrAnswered(bobUpdate), bobShare]);
-      for (const r of [u, s]) if (![0, 200, 403, 404].includes(r.status)) throw new Error(`share vs revoke: ${r.status} ${r.text}`);
+      for (const r of [u, s])
+        if (![0, 200, 403, 404].includes(r.status)) throw new Error(`share vs revoke: ${r.status} ${r.text}`);
       if (revoke.status !== 204) throw new Error(`revoke: ${revoke.status}`);
       // Carol's grant, if Bob won, is removed again so the final listing is Alice's alone.
       if (s.status === 200) await svc.api('DELETE', `/store/v3/files/${id}/permissions/${JSON.parse(s.text).id}`);
@@ -190,7 +254,9 @@ const expected: Expectation[] = [];
 const errors: string[] = [];
 await Promise.all(
   Array.from({ length: CLIENTS }, (_, i) =>
-    client(svc, i, began + SECONDS * 1000, expected).catch((e: unknown) => void errors.push(`client ${i}: ${(e as Error).message}`)),
+    client(svc, i, began + SECONDS * 1000, expected).catch(
+      (e: unknown) => void errors.push(`client ${i}: ${(e as Error).message}`),
+    ),
   ),
 );
 const elapsed = (Date.now() - began) / 1000;
@@ -203,11 +269,15 @@ for (const e of live) {
   if (r.status !== 200 || !e.md5s.includes(md5(r.body))) mismatched++;
 }
 let resurrected = 0;
-for (const e of expected) if ('gone' in e && (await svc.api('GET', `/store/v3/files/${e.id}`)).status !== 404) resurrected++;
+for (const e of expected)
+  if ('gone' in e && (await svc.api('GET', `/store/v3/files/${e.id}`)).status !== 404) resurrected++;
 const listIds = async (): Promise<string[]> => {
   const ids: string[] = [];
-  for (let token: string | undefined; ; ) {
-    const r = await svc.api('GET', `/store/v3/files?pageSize=1000&fields=nextPageToken,files(id)${token ? `&pageToken=${token}` : ''}`);
+  for (let token: string | undefined; ;) {
+    const r = await svc.api(
+      'GET',
+      `/store/v3/files?pageSize=1000&fields=nextPageToken,files(id)${token ? `&pageToken=${token}` : ''}`,
+    );
     ids.push(...r.json().files.map((f: { id: string }) => f.id));
     token = r.json().nextPageToken;
     if (!token) return ids;
@@ -217,9 +287,18 @@ const listed = await listIds();
 const duplicates = listed.length - live.length;
 const dir = (d: string) => readdirSync(join(svc.dataDir, d));
 // Every live file has content; blobs of deleted or replaced files are removed just after their commit.
-const blobs = await settle(async () => dir('blobs').length, (n) => n === live.length);
-const temps = await settle(async () => dir('tmp').length, (n) => n === 0);
-const parts = await settle(async () => dir('sessions').length, (n) => n === 0);
+const blobs = await settle(
+  async () => dir('blobs').length,
+  (n) => n === live.length,
+);
+const temps = await settle(
+  async () => dir('tmp').length,
+  (n) => n === 0,
+);
+const parts = await settle(
+  async () => dir('sessions').length,
+  (n) => n === 0,
+);
 const restarted = svc.pid !== pid || svc.crash !== undefined;
 const peak = peakRssMiB(pid);
 await svc.stop().catch((e: unknown) => void errors.push(String(e)));
@@ -246,7 +325,15 @@ const result = {
   serviceVmHWMMiB: peak,
   errors,
 };
-const pass = mismatched === 0 && resurrected === 0 && duplicates === 0 && blobs === live.length && temps === 0 && parts === 0 && !restarted && errors.length === 0;
+const pass =
+  mismatched === 0 &&
+  resurrected === 0 &&
+  duplicates === 0 &&
+  blobs === live.length &&
+  temps === 0 &&
+  parts === 0 &&
+  !restarted &&
+  errors.length === 0;
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(join(import.meta.dirname, 'results', 'soak.json'), JSON.stringify({ ...result, pass }, null, 2) + '\n');
 console.log(JSON.stringify({ ...result, pass }, null, 2));

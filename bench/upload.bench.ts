@@ -87,13 +87,16 @@ export default async function uploadBench(): Promise<BenchResult> {
     const uploadS = (performance.now() - t0) / 1000;
     if (done.status !== 200) throw new Error(`upload failed: ${done.status} ${done.body}`);
     const file = JSON.parse(done.body) as { size: string; md5Checksum: string };
-    if (file.size !== String(total) || file.md5Checksum !== expectedMd5) throw new Error(`stored file differs: ${done.body}`);
+    if (file.size !== String(total) || file.md5Checksum !== expectedMd5)
+      throw new Error(`stored file differs: ${done.body}`);
     const peak = vmHwmMiB(svc.pid);
     const disk2 = await writeToDisk(join(scratch, 'baseline.bin'), total);
     const diskS = (disk1 + disk2) / 2;
     const ratio = Math.round((diskS / uploadS) * 100) / 100;
     const mibps = (s: number) => Math.round((total / MiB / s) * 10) / 10;
-    console.error(`upload: ${sizeMb} MiB in ${uploadS.toFixed(2)} s; disk ${diskS.toFixed(2)} s; ratio ${ratio}; peak RSS ${peak} MiB`);
+    console.error(
+      `upload: ${sizeMb} MiB in ${uploadS.toFixed(2)} s; disk ${diskS.toFixed(2)} s; ratio ${ratio}; peak RSS ${peak} MiB`,
+    );
     return {
       name: 'upload',
       metrics: {

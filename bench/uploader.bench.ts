@@ -128,7 +128,12 @@ function seedMiB(): Buffer {
   return part;
 }
 
-type Upload = { ms: number; file: { id: string; size: string; md5Checksum: string }; longTasks?: number[]; progress?: number[] };
+type Upload = {
+  ms: number;
+  file: { id: string; size: string; md5Checksum: string };
+  longTasks?: number[];
+  progress?: number[];
+};
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => {
@@ -172,7 +177,8 @@ function progressRate(upload: Upload): { perSecondMin: number; longestGapMs: num
   const longestGapMs = round(Math.max(...points.slice(1).map((t, i) => t - points[i])), 0);
   if (upload.ms < 1000) return { perSecondMin: round((times.length * 1000) / upload.ms, 1), longestGapMs };
   let fewest = Infinity;
-  for (let from = 0; from + 1000 <= upload.ms; from += 50) fewest = Math.min(fewest, times.filter((t) => t >= from && t < from + 1000).length);
+  for (let from = 0; from + 1000 <= upload.ms; from += 50)
+    fewest = Math.min(fewest, times.filter((t) => t >= from && t < from + 1000).length);
   return { perSecondMin: fewest, longestGapMs };
 }
 
@@ -222,10 +228,15 @@ async function oneRound(page: Page, pid: number, service: string): Promise<Recor
   out.kitWholeNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, verify: false })`);
   out.rawChunks = await timed(page, pid, `bench.rawChunks(${s}, ${chunk})`);
   out.kitChunks = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk} })`);
-  out.kitChunksNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk}, verify: false })`);
+  out.kitChunksNoVerify = await timed(
+    page,
+    pid,
+    `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk}, verify: false })`,
+  );
   for (const c of CONTENDERS) {
     const f = out[c].file;
-    if (f.md5Checksum !== out.rawWhole.file.md5Checksum || f.size !== out.rawWhole.file.size) throw new Error(`${c} stored other bytes: ${JSON.stringify([out.rawWhole.file, f])}`);
+    if (f.md5Checksum !== out.rawWhole.file.md5Checksum || f.size !== out.rawWhole.file.size)
+      throw new Error(`${c} stored other bytes: ${JSON.stringify([out.rawWhole.file, f])}`);
   }
   return out;
 }
@@ -236,7 +247,12 @@ async function oneRound(page: Page, pid: number, service: string): Promise<Recor
  * what it measures: unthrottled on loopback, megabytes sit in socket and stream buffers the service never reads
  * once the connection is cut, and no client can avoid re-sending those.
  */
-async function resentAfterReload(page: Page, serviceUrl: string, pageUrl: (service: string, options?: object) => string, sizeMiB: number) {
+async function resentAfterReload(
+  page: Page,
+  serviceUrl: string,
+  pageUrl: (service: string, options?: object) => string,
+  sizeMiB: number,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-reload-'));
   const proxy = await startCountingProxy(serviceUrl, RELOAD_RATE);
   try {
@@ -263,9 +279,14 @@ async function resentAfterReload(page: Page, serviceUrl: string, pageUrl: (servi
     const inFlight = cut.received - cut.forwarded;
     proxy.rate = undefined;
     await page.setInputFiles('#file', path);
-    const handle = await page.waitForFunction(() => (globalThis as unknown as { kit: { results: unknown[] } }).kit.results[0], undefined, { timeout: 300_000 });
+    const handle = await page.waitForFunction(
+      () => (globalThis as unknown as { kit: { results: unknown[] } }).kit.results[0],
+      undefined,
+      { timeout: 300_000 },
+    );
     const outcome = (await handle.jsonValue()) as { ok: boolean; file?: { md5Checksum: string }; message?: string };
-    if (!outcome.ok || outcome.file?.md5Checksum !== md5) throw new Error(`resumed upload failed or differs: ${JSON.stringify(outcome)}`);
+    if (!outcome.ok || outcome.file?.md5Checksum !== md5)
+      throw new Error(`resumed upload failed or differs: ${JSON.stringify(outcome)}`);
     return { resent: sessionBytes(proxy.requests) - size, inFlight, cutAt: cut.received };
   } finally {
     await proxy.close();
@@ -283,10 +304,18 @@ export default async function uploaderBench(): Promise<BenchResult> {
   const service = await startService({ dataDir: join(scratch, 'data') });
   const pages = await startUploadPage();
   const { CHROMIUM_PATH, CHROMIUM_ARGS } = await chromiumLaunch();
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info'],
+  });
   const pid = process.pid;
   const fromDisk = process.env.BENCH_SOURCE !== 'memory';
-  const metrics: Record<string, number | string> = { sizesMiB: sizes.join(','), runs, source: fromDisk ? 'file from disk' : 'Blob of 1 MiB references in memory' };
+  const metrics: Record<string, number | string> = {
+    sizesMiB: sizes.join(','),
+    runs,
+    source: fromDisk ? 'file from disk' : 'Blob of 1 MiB references in memory',
+  };
   const targets: Record<string, BenchResult['targets'][string]> = {};
   try {
     const page = await browser.newPage();
@@ -308,8 +337,11 @@ export default async function uploaderBench(): Promise<BenchResult> {
         const last = await oneRound(page, pid, service.url);
         rounds.push(last);
         heap = Math.max(heap, (await page.evaluate('bench.stopHeap()')) as number);
-        console.error(`uploader: ${sizeMiB} MiB round ${r + 1}: ${CONTENDERS.map((c) => `${c} ${round(last[c].ms / 1000)} s`).join(', ')}`);
-        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify', 'kitChunksNoVerify'] as const) longTasks.push(...(last[c].longTasks ?? []));
+        console.error(
+          `uploader: ${sizeMiB} MiB round ${r + 1}: ${CONTENDERS.map((c) => `${c} ${round(last[c].ms / 1000)} s`).join(', ')}`,
+        );
+        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify', 'kitChunksNoVerify'] as const)
+          longTasks.push(...(last[c].longTasks ?? []));
       }
       const tag = sizeMiB >= 1024 ? `${sizeMiB / 1024}GiB` : `${sizeMiB}MiB`;
       for (const c of CONTENDERS) {
@@ -325,20 +357,36 @@ export default async function uploaderBench(): Promise<BenchResult> {
       metrics[`${tag}_chunksVerifyOff_ratio_median`] = round(median(ratio('kitChunksNoVerify', 'rawChunks')));
       metrics[`${tag}_whole_ratio_range`] = `${round(Math.min(...wholeRatios))}–${round(Math.max(...wholeRatios))}`;
       metrics[`${tag}_chunks_ratio_range`] = `${round(Math.min(...chunkRatios))}–${round(Math.max(...chunkRatios))}`;
-      metrics[`${tag}_verifyExtraBrowserCpu_s_perGiB`] = round(median(rounds.map((x) => x.kitWhole.cpu - x.kitWholeNoVerify.cpu)) * (1024 / sizeMiB));
+      metrics[`${tag}_verifyExtraBrowserCpu_s_perGiB`] = round(
+        median(rounds.map((x) => x.kitWhole.cpu - x.kitWholeNoVerify.cpu)) * (1024 / sizeMiB),
+      );
       // Whether 1.10 is within this machine's reach: the cores the raw uploads left idle against the verification's
       // extra CPU (same round, same load).
       metrics[`${tag}_rawWhole_idleCoreSeconds_median`] = round(median(rounds.map((x) => x.rawWhole.idle)));
       metrics[`${tag}_rawChunks_idleCoreSeconds_median`] = round(median(rounds.map((x) => x.rawChunks.idle)));
-      metrics[`${tag}_whole_floorRatio_median`] = round(median(rounds.map((x) => floorRatio(x.rawWhole, x.kitWhole.cpu - x.kitWholeNoVerify.cpu))));
-      metrics[`${tag}_chunks_floorRatio_median`] = round(median(rounds.map((x) => floorRatio(x.rawChunks, x.kitChunks.cpu - x.kitChunksNoVerify.cpu))));
-      const rates = rounds.flatMap((x) => (['kitWhole', 'kitWholeNoVerify', 'kitChunks', 'kitChunksNoVerify'] as const).map((c) => progressRate(x[c])));
+      metrics[`${tag}_whole_floorRatio_median`] = round(
+        median(rounds.map((x) => floorRatio(x.rawWhole, x.kitWhole.cpu - x.kitWholeNoVerify.cpu))),
+      );
+      metrics[`${tag}_chunks_floorRatio_median`] = round(
+        median(rounds.map((x) => floorRatio(x.rawChunks, x.kitChunks.cpu - x.kitChunksNoVerify.cpu))),
+      );
+      const rates = rounds.flatMap((x) =>
+        (['kitWhole', 'kitWholeNoVerify', 'kitChunks', 'kitChunksNoVerify'] as const).map((c) => progressRate(x[c])),
+      );
       const fewest = Math.min(...rates.map((r) => r.perSecondMin));
       metrics[`${tag}_progress_longestGap_ms`] = Math.max(...rates.map((r) => r.longestGapMs));
       const wholeMedian = round(median(wholeRatios));
       const chunkMedian = round(median(chunkRatios));
-      targets[`${tag}_wholeVerifyOn_time_vs_rawPut`] = { value: wholeMedian, target: '≤ 1.10', pass: wholeMedian <= 1.1 };
-      targets[`${tag}_chunks${CHUNK_MIB}MiB_time_vs_rawChunkLoop`] = { value: chunkMedian, target: '≤ 1.10', pass: chunkMedian <= 1.1 };
+      targets[`${tag}_wholeVerifyOn_time_vs_rawPut`] = {
+        value: wholeMedian,
+        target: '≤ 1.10',
+        pass: wholeMedian <= 1.1,
+      };
+      targets[`${tag}_chunks${CHUNK_MIB}MiB_time_vs_rawChunkLoop`] = {
+        value: chunkMedian,
+        target: '≤ 1.10',
+        pass: chunkMedian <= 1.1,
+      };
       targets[`${tag}_progressSnapshotsPerSecond_min`] = { value: fewest, target: '≥ 4', pass: fewest >= 4 };
     }
     console.error(`uploader: reload at 40 % of ${reloadMiB} MiB…`);
@@ -347,10 +395,20 @@ export default async function uploaderBench(): Promise<BenchResult> {
     const longest = round(Math.max(0, ...longTasks), 1);
     const heapMiB = round(heap, 1);
     const resentLimit = 256 * 1024 + reload.inFlight;
-    Object.assign(metrics, { longTasksOver50ms: longTasks.filter((d) => d > 50).length, reloadSizeMiB: reloadMiB, reloadCutAtBytes: reload.cutAt, resentBytes: reload.resent, inFlightBytes: reload.inFlight });
+    Object.assign(metrics, {
+      longTasksOver50ms: longTasks.filter((d) => d > 50).length,
+      reloadSizeMiB: reloadMiB,
+      reloadCutAtBytes: reload.cutAt,
+      resentBytes: reload.resent,
+      inFlightBytes: reload.inFlight,
+    });
     targets.longestMainThreadTaskMs = { value: longest, target: '≤ 50', pass: longest <= 50 };
     targets.heapGrowthMiB = { value: heapMiB, target: '< 64', pass: heapMiB < 64 };
-    targets.resentAfterReloadBytes = { value: reload.resent, target: `≤ ${resentLimit}`, pass: reload.resent <= resentLimit };
+    targets.resentAfterReloadBytes = {
+      value: reload.resent,
+      target: `≤ ${resentLimit}`,
+      pass: reload.resent <= resentLimit,
+    };
     return { name: 'uploader', metrics, targets };
   } finally {
     await browser.close();

@@ -47,7 +47,12 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 
 /** The cases of one link: name, uploader, files. Peers upload into the tus server (tus-js-client's default: one PATCH). */
 function cases(big: DiskFile[], small: DiskFile[]): [string, Uploader, DiskFile[]][] {
-  const peer = (lib: 'tus' | 'uppy', inFlight: number, options: object = {}): Uploader => ({ kind: 'peer', lib, inFlight, options });
+  const peer = (lib: 'tus' | 'uppy', inFlight: number, options: object = {}): Uploader => ({
+    kind: 'peer',
+    lib,
+    inFlight,
+    options,
+  });
   return [
     ['kitWhole', { kind: 'kit', options: {} }, big],
     ['kitAdaptive', { kind: 'kit', options: { chunkSize: 'adaptive' } }, big],
@@ -70,15 +75,23 @@ function cases(big: DiskFile[], small: DiskFile[]): [string, Uploader, DiskFile[
 async function measure(): Promise<Figures> {
   const began = performance.now();
   const { chromium } = await import('playwright-core');
-  const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(pathToFileURL(resolve(import.meta.dirname, '../test/browser/chromium.js')).href)) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
-  const links = (process.env.BENCH_WAN_LINKS ?? '100/40,20/200').split(',').map((l) => l.split('/').map(Number) as [number, number]);
+  const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(
+    pathToFileURL(resolve(import.meta.dirname, '../test/browser/chromium.js')).href
+  )) as { CHROMIUM_ARGS: string[]; CHROMIUM_PATH: string };
+  const links = (process.env.BENCH_WAN_LINKS ?? '100/40,20/200')
+    .split(',')
+    .map((l) => l.split('/').map(Number) as [number, number]);
   const protocols = (process.env.BENCH_WAN_PROTOCOLS ?? 'h2,h1').split(',');
   const loopMiB = Number(process.env.BENCH_WAN_LOOPBACK_MB ?? 256);
   const only = new RegExp(process.env.BENCH_WAN_CASES ?? '^(?!probe)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wan-'));
   const service = await startCountedService();
   const pages = await startUploadPage();
-  const metrics: Record<string, number | string> = { loadavgBefore: loadavg().map((x) => round(x, 2)).join(' ') };
+  const metrics: Record<string, number | string> = {
+    loadavgBefore: loadavg()
+      .map((x) => round(x, 2))
+      .join(' '),
+  };
   const ratios: Record<string, number> = {};
   try {
     console.error('wan: checking the link against its definition…');
@@ -90,7 +103,13 @@ async function measure(): Promise<Figures> {
       // Node's HTTP/2 and HTTP/1.1 clients through the link: where the service's flow-control windows show.
       const link = await startLink({ upstream: `127.0.0.1:${service.port}`, rttMs: rtt, upMbit: mbit, downMbit: mbit });
       try {
-        const p = await loopbackProtocols(`https://127.0.0.1:${link.port}`, service.ca, mbit >= 100 ? 32 : 16, 1, service.cpuSeconds);
+        const p = await loopbackProtocols(
+          `https://127.0.0.1:${link.port}`,
+          service.ca,
+          mbit >= 100 ? 32 : 16,
+          1,
+          service.cpuSeconds,
+        );
         metrics[`link_${rtt}ms_${mbit}Mbit_node_http1_s`] = round(p.http1_s);
         metrics[`link_${rtt}ms_${mbit}Mbit_node_http2_s`] = round(p.http2_s);
         ratios[`link_${rtt}_${mbit}_node_h2_vs_h1`] = p.ratio;
@@ -110,7 +129,9 @@ async function measure(): Promise<Figures> {
     mkdirSync(bigDir);
     mkdirSync(smallDir);
     const big = [diskFile(bigDir, 'big.bin', randomBytes(BIG_MIB * MiB, 7))];
-    const small = Array.from({ length: SMALL_FILES }, (_, i) => diskFile(smallDir, `small-${String(i).padStart(3, '0')}.bin`, randomBytes(SMALL_SIZE, 1000 + i)));
+    const small = Array.from({ length: SMALL_FILES }, (_, i) =>
+      diskFile(smallDir, `small-${String(i).padStart(3, '0')}.bin`, randomBytes(SMALL_SIZE, 1000 + i)),
+    );
     const loop = loopMiB > 0 ? [diskFile(dir, 'loopback.bin', randomBytes(loopMiB * MiB, 11))] : [];
     const peerScript = await buildPeerScript();
 
@@ -119,22 +140,59 @@ async function measure(): Promise<Figures> {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
       try {
         if (loopMiB > 0) console.error(`wan: ${protocol} on loopback, ${loopMiB} MiB from disk…`);
-        for (const [name, who] of loopMiB > 0 ? ([['rawWhole', { kind: 'rawWhole' }], ['kitWhole', { kind: 'kit', options: {} }]] as [string, Uploader][]) : []) {
-          const f = await runCase({ browser, pageUrl: pages.url, service, link: undefined, url: service.url, rttMs: 0, peerScript }, loop, who);
+        for (const [name, who] of loopMiB > 0
+          ? ([
+              ['rawWhole', { kind: 'rawWhole' }],
+              ['kitWhole', { kind: 'kit', options: {} }],
+            ] as [string, Uploader][])
+          : []) {
+          const f = await runCase(
+            { browser, pageUrl: pages.url, service, link: undefined, url: service.url, rttMs: 0, peerScript },
+            loop,
+            who,
+          );
           metrics[`loopback_${protocol}_${name}_s`] = round(f.seconds);
         }
-        if (loopMiB > 0) ratios[`loopback_${protocol}_kit_vs_raw`] = Number(metrics[`loopback_${protocol}_kitWhole_s`]) / Number(metrics[`loopback_${protocol}_rawWhole_s`]);
+        if (loopMiB > 0)
+          ratios[`loopback_${protocol}_kit_vs_raw`] =
+            Number(metrics[`loopback_${protocol}_kitWhole_s`]) / Number(metrics[`loopback_${protocol}_rawWhole_s`]);
         for (const [rtt, mbit] of links) {
-          const link = await startLink({ upstream: `127.0.0.1:${service.port}`, rttMs: rtt, upMbit: mbit, downMbit: mbit });
-          const tusLink = await startLink({ upstream: `127.0.0.1:${service.tusPort}`, rttMs: rtt, upMbit: mbit, downMbit: mbit });
+          const link = await startLink({
+            upstream: `127.0.0.1:${service.port}`,
+            rttMs: rtt,
+            upMbit: mbit,
+            downMbit: mbit,
+          });
+          const tusLink = await startLink({
+            upstream: `127.0.0.1:${service.tusPort}`,
+            rttMs: rtt,
+            upMbit: mbit,
+            downMbit: mbit,
+          });
           try {
             for (const [name, who, files] of cases(big, small).filter(([n]) => only.test(n))) {
               const bytes = files.reduce((sum, f) => sum + f.size, 0);
               const limit = (bytes * 8) / (mbit * 1e6) + (files.length === 1 ? 2 : 1) * (rtt / 1000);
               const setup: CaseSetup =
                 who.kind === 'peer'
-                  ? { browser, pageUrl: pages.url, service, link: tusLink, url: `https://127.0.0.1:${tusLink.port}${TUS_PATH}`, rttMs: rtt, peerScript }
-                  : { browser, pageUrl: pages.url, service, link, url: `https://127.0.0.1:${link.port}`, rttMs: rtt, peerScript };
+                  ? {
+                      browser,
+                      pageUrl: pages.url,
+                      service,
+                      link: tusLink,
+                      url: `https://127.0.0.1:${tusLink.port}${TUS_PATH}`,
+                      rttMs: rtt,
+                      peerScript,
+                    }
+                  : {
+                      browser,
+                      pageUrl: pages.url,
+                      service,
+                      link,
+                      url: `https://127.0.0.1:${link.port}`,
+                      rttMs: rtt,
+                      peerScript,
+                    };
               const f: CaseFigures = await runCase(setup, files, who);
               const tag = `${rtt}ms_${mbit}Mbit_${protocol}_${name}`;
               ratios[tag] = f.seconds / limit;
@@ -146,7 +204,9 @@ async function measure(): Promise<Figures> {
               metrics[`${tag}_connections`] = f.connections;
               metrics[`${tag}_linkIdle_s`] = round(f.linkIdleSeconds);
               metrics[`${tag}_idleGapsOverHalfRtt`] = `${f.idleGaps} (${round(f.idleGapSeconds)} s)`;
-              console.error(`wan: ${tag}: ${round(f.seconds)} s = ${round(f.seconds / limit)} × limit ${round(limit)} s; ${f.byMethod}; ${f.httpVersions}; ${f.connections} connections; idle ${round(f.linkIdleSeconds)} s, gaps ${f.idleGaps} (${round(f.idleGapSeconds)} s)`);
+              console.error(
+                `wan: ${tag}: ${round(f.seconds)} s = ${round(f.seconds / limit)} × limit ${round(limit)} s; ${f.byMethod}; ${f.httpVersions}; ${f.connections} connections; idle ${round(f.linkIdleSeconds)} s, gaps ${f.idleGaps} (${round(f.idleGapSeconds)} s)`,
+              );
             }
           } finally {
             await link.close();
@@ -157,7 +217,9 @@ async function measure(): Promise<Figures> {
         await browser.close();
       }
     }
-    metrics.loadavgAfter = loadavg().map((x) => round(x, 2)).join(' ');
+    metrics.loadavgAfter = loadavg()
+      .map((x) => round(x, 2))
+      .join(' ');
     metrics.measured_s = round((performance.now() - began) / 1000, 0);
     return { metrics, ratios };
   } finally {
@@ -174,18 +236,27 @@ export default async function wanBench(): Promise<BenchResult> {
   const target = (name: string, value: number | undefined, limit: number, text: string) => {
     if (value !== undefined) targets[name] = { value: round(value), target: text, pass: value <= limit };
   };
-  for (const key of Object.keys(ratios).filter((k) => k.startsWith('link_') && k.endsWith('_put'))) target(`${key}_vs_limit`, ratios[key], 1.05, '≤ 1.05 (the harness)');
+  for (const key of Object.keys(ratios).filter((k) => k.startsWith('link_') && k.endsWith('_put')))
+    target(`${key}_vs_limit`, ratios[key], 1.05, '≤ 1.05 (the harness)');
   target('loopback_node_h2_vs_h1', ratios.loopback_node_h2_vs_h1, 1.1, '≤ 1.10');
-  for (const key of Object.keys(ratios).filter((k) => k.endsWith('_node_h2_vs_h1') && k.startsWith('link_'))) target(key, ratios[key], 1.1, '≤ 1.10');
-  for (const l of Object.keys(ratios).filter((k) => /_h2_kit(Whole|Adaptive)$/.test(k) || /_h1_kitWhole$/.test(k))) target(l, ratios[l], 1.05, '≤ 1.05 × limit');
-  for (const l of Object.keys(ratios).filter((k) => k.endsWith('_h2_kitSmall'))) target(l, ratios[l], 1.3, '≤ 1.30 × limit');
+  for (const key of Object.keys(ratios).filter((k) => k.endsWith('_node_h2_vs_h1') && k.startsWith('link_')))
+    target(key, ratios[key], 1.1, '≤ 1.10');
+  for (const l of Object.keys(ratios).filter((k) => /_h2_kit(Whole|Adaptive)$/.test(k) || /_h1_kitWhole$/.test(k)))
+    target(l, ratios[l], 1.05, '≤ 1.05 × limit');
+  for (const l of Object.keys(ratios).filter((k) => k.endsWith('_h2_kitSmall')))
+    target(l, ratios[l], 1.3, '≤ 1.30 × limit');
   for (const l of Object.keys(ratios).filter((k) => k.endsWith('_h1_kitSmall'))) {
     const raw = ratios[l.replace('kitSmall', 'rawSmall6')];
-    if (raw !== undefined) target(`${l}_vs_rawSmall6`, ratios[l] / raw, 1.1, '≤ 1.10 × the raw client with 6 in flight');
+    if (raw !== undefined)
+      target(`${l}_vs_rawSmall6`, ratios[l] / raw, 1.1, '≤ 1.10 × the raw client with 6 in flight');
   }
   return { name: 'wan', metrics, targets };
 }
 
-if (process.argv.includes('--run') && process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (
+  process.argv.includes('--run') &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   console.log(JSON.stringify(await measure()));
 }

@@ -7,7 +7,12 @@
 import type { CDPSession, Page } from 'playwright-core';
 
 /** A worker's target, found by type and script URL in the browser context of `page`. */
-export async function findWorkerTarget(cdp: CDPSession, page: Page, type: 'shared_worker' | 'worker', url: RegExp): Promise<string> {
+export async function findWorkerTarget(
+  cdp: CDPSession,
+  page: Page,
+  type: 'shared_worker' | 'worker',
+  url: RegExp,
+): Promise<string> {
   const { targetInfos } = await cdp.send('Target.getTargets');
   const context = targetInfos.find((t) => t.type === 'page' && t.url === page.url())?.browserContextId;
   const found = targetInfos.find((t) => t.type === type && url.test(t.url) && t.browserContextId === context);

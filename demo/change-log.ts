@@ -15,7 +15,12 @@ export interface FeedChange {
 }
 
 interface ChangeList {
-  changes?: { fileId: string; removed: boolean; time: string; file?: { name?: string; trashed?: boolean; version?: string } }[];
+  changes?: {
+    fileId: string;
+    removed: boolean;
+    time: string;
+    file?: { name?: string; trashed?: boolean; version?: string };
+  }[];
   nextPageToken?: string;
   newStartPageToken?: string;
 }
@@ -30,7 +35,9 @@ export class ChangeLog {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly client: StoreClient) {
-    this.#token = client.request<{ startPageToken: string }>('GET', '/store/v3/changes/startPageToken').then((r) => r.startPageToken);
+    this.#token = client
+      .request<{ startPageToken: string }>('GET', '/store/v3/changes/startPageToken')
+      .then((r) => r.startPageToken);
   }
 
   /** Changes recorded since the previous call (or since construction), oldest first. */
@@ -44,7 +51,10 @@ export class ChangeLog {
     const out: FeedChange[] = [];
     let token = await this.#token;
     for (;;) {
-      const page = await this.client.request<ChangeList>('GET', `/store/v3/changes?pageToken=${encodeURIComponent(token)}&pageSize=100&fields=${encodeURIComponent(FIELDS)}`);
+      const page = await this.client.request<ChangeList>(
+        'GET',
+        `/store/v3/changes?pageToken=${encodeURIComponent(token)}&pageSize=100&fields=${encodeURIComponent(FIELDS)}`,
+      );
       for (const c of page.changes ?? []) out.push(this.#describe(c));
       if (page.nextPageToken) token = page.nextPageToken;
       else {

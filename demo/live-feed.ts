@@ -9,7 +9,12 @@ import type { PushEvent } from '../src/client/index.ts';
 import { ChangeLog, type FeedChange } from './change-log.ts';
 
 const MAX_ITEMS = 50;
-const VERBS: Record<FeedChange['kind'], string> = { added: 'added', changed: 'changed', trashed: 'moved to the trash', removed: 'removed' };
+const VERBS: Record<FeedChange['kind'], string> = {
+  added: 'added',
+  changed: 'changed',
+  trashed: 'moved to the trash',
+  removed: 'removed',
+};
 
 /** Starts the feed; `onChange` runs on every change notification (the page refreshes its file list). */
 export function startLiveFeed(options: {
@@ -51,7 +56,8 @@ export function startLiveFeed(options: {
     onChange();
     log.read().then(
       (changes) => {
-        for (const c of changes) add(`${c.name} ${VERBS[c.kind]}`, `(${event.state}, message ${event.messageNumber})`, new Date(c.time));
+        for (const c of changes)
+          add(`${c.name} ${VERBS[c.kind]}`, `(${event.state}, message ${event.messageNumber})`, new Date(c.time));
       },
       (error: unknown) => add('The change log has new items.', `(could not read them: ${(error as Error).message})`),
     );

@@ -64,4 +64,10 @@ section.dir = direction.value;
 language.addEventListener('change', applyLocale);
 direction.addEventListener('change', applyLocale);
 
-startLiveFeed({ client, relayUrl: config.relayUrl, list: byId('feed'), status: byId('feed-status'), onChange: () => void stored.refresh() });
+startLiveFeed({
+  client,
+  relayUrl: config.relayUrl,
+  list: byId('feed'),
+  status: byId('feed-status'),
+  onChange: () => void stored.refresh(),
+});

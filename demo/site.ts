@@ -25,7 +25,11 @@ export function setUpSite(): { config: DemoConfig; uploader: StoreUploader } {
     const target = new URL(link.href);
     target.search = location.search;
     link.href = target.href;
-    if (target.pathname === location.pathname || (target.pathname.endsWith('/') && location.pathname.endsWith('/index.html'))) link.setAttribute('aria-current', 'page');
+    if (
+      target.pathname === location.pathname ||
+      (target.pathname.endsWith('/') && location.pathname.endsWith('/index.html'))
+    )
+      link.setAttribute('aria-current', 'page');
   }
   return { config, uploader };
 }

@@ -36,8 +36,11 @@ export class StoredFiles {
         this.#again = false;
         try {
           const list = await this.client.files.list({ pageSize: 100, q: 'trashed = false', fields: FIELDS });
-          if (!Object.keys(this.#exportFormats).length) this.#exportFormats = (await this.client.about({ fields: 'exportFormats' })).exportFormats ?? {};
-          this.#files = [...(list.files ?? [])].sort((a, b) => String(b.modifiedTime).localeCompare(String(a.modifiedTime)));
+          if (!Object.keys(this.#exportFormats).length)
+            this.#exportFormats = (await this.client.about({ fields: 'exportFormats' })).exportFormats ?? {};
+          this.#files = [...(list.files ?? [])].sort((a, b) =>
+            String(b.modifiedTime).localeCompare(String(a.modifiedTime)),
+          );
           this.#error = '';
         } catch (error) {
           this.#error = `Could not list the stored files: ${(error as Error).message}`;
@@ -78,7 +81,8 @@ export class StoredFiles {
 
   /** "Download" for stored content; for a native file (no size), "Download as …" per export format. */
   #downloadButtons(f: StoreFile) {
-    if (f.size !== undefined) return html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`;
+    if (f.size !== undefined)
+      return html`<button type="button" @click=${() => void this.#download(f)} aria-label=${`Download ${f.name}`}>Download</button>`;
     return (this.#exportFormats[f.mimeType ?? ''] ?? []).map((type) => {
       const label = exportExtension(type).toUpperCase();
       return html`<button type="button" @click=${() => void this.#download(f, type)} aria-label=${`Download ${f.name} as ${label}`}>${label}</button> `;
@@ -87,9 +91,13 @@ export class StoredFiles {
 
   async #download(file: StoreFile, exportType?: string): Promise<void> {
     try {
-      const blob = exportType ? await this.client.files.export(file.id, exportType) : await this.client.files.download(file.id);
+      const blob = exportType
+        ? await this.client.files.export(file.id, exportType)
+        : await this.client.files.download(file.id);
       const url = URL.createObjectURL(blob);
-      const name = exportType ? `${(file.name ?? 'download').replace(/\.[^./]{1,8}$/, '')}.${exportExtension(exportType)}` : (file.name ?? 'download');
+      const name = exportType
+        ? `${(file.name ?? 'download').replace(/\.[^./]{1,8}$/, '')}.${exportExtension(exportType)}`
+        : (file.name ?? 'download');
       const a = Object.assign(document.createElement('a'), { href: url, download: name });
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
@@ -104,7 +112,9 @@ export class StoredFiles {
  * show sizes, so one file reads the same in the progress list and in this table.
  */
 function formatSize(bytes: number): string {
-  if (bytes < 1000) return new Intl.NumberFormat(undefined, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes);
-  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kilobyte'] : bytes < 1e9 ? [bytes / 1e6, 'megabyte'] : [bytes / 1e9, 'gigabyte'];
+  if (bytes < 1000)
+    return new Intl.NumberFormat(undefined, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes);
+  const [value, unit] =
+    bytes < 1e6 ? [bytes / 1e3, 'kilobyte'] : bytes < 1e9 ? [bytes / 1e6, 'megabyte'] : [bytes / 1e9, 'gigabyte'];
   return new Intl.NumberFormat(undefined, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }

@@ -28,20 +28,31 @@ for (const entry of readdirSync(join(PKG, 'dist/lib'), { recursive: true, withFi
   const file = join(entry.parentPath, entry.name);
   const code = readFileSync(file, 'utf8');
   const fixed = await minifyCssLiterals(
-    code.replace(/\bimport\((['"])(\.\.?\/[^'"]+)\.ts\1\)/g, (_all, quote: string, path: string) => `import(${quote}${path}.js${quote})`),
+    code.replace(
+      /\bimport\((['"])(\.\.?\/[^'"]+)\.ts\1\)/g,
+      (_all, quote: string, path: string) => `import(${quote}${path}.js${quote})`,
+    ),
   );
   if (fixed !== code) writeFileSync(file, fixed);
 }
 run(bin('vite'), ['build', '--logLevel', 'error', '--outDir', join(PKG, 'dist/browser')]);
 await buildWorkers(ROOT, PKG);
-run(bin('cem'), ['analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', 'packages/store-upload-kit']);
+run(bin('cem'), [
+  'analyze',
+  '--config',
+  'custom-elements-manifest.config.mjs',
+  '--outdir',
+  'packages/store-upload-kit',
+]);
 
 // The analyzer reads the TypeScript sources; the package ships their compiled modules under dist/lib.
 const manifestPath = join(PKG, 'custom-elements.json');
-const shipped = readFileSync(manifestPath, 'utf8').replace(
-  /"(path|module)": "\/?src\/([^"]+)\.ts"/g,
-  (_all, key: string, rest: string) => `"${key}": "dist/lib/${rest}.js"`,
-).replace(/"module": "(\.\.?\/[^"]+)\.ts"/g, (_all, rel: string) => `"module": "${rel}.js"`);
+const shipped = readFileSync(manifestPath, 'utf8')
+  .replace(
+    /"(path|module)": "\/?src\/([^"]+)\.ts"/g,
+    (_all, key: string, rest: string) => `"${key}": "dist/lib/${rest}.js"`,
+  )
+  .replace(/"module": "(\.\.?\/[^"]+)\.ts"/g, (_all, rel: string) => `"module": "${rel}.js"`);
 writeFileSync(manifestPath, shipped);
 
 // The package's README is the repository README's "Using the kit" part (one text, kept in one place).

@@ -16,7 +16,9 @@ import { jsToTs } from '../vite.config.ts';
 export async function buildWorkers(root: string, pkg: string): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
   if (version !== KIT_VERSION) {
-    throw new Error(`src/uploader/kit-version.ts says KIT_VERSION ${KIT_VERSION}, the package is ${version}: make them equal`);
+    throw new Error(
+      `src/uploader/kit-version.ts says KIT_VERSION ${KIT_VERSION}, the package is ${version}: make them equal`,
+    );
   }
   await build({
     configFile: false,

@@ -32,13 +32,16 @@ export async function measureUpFrontWithVite(): Promise<ViteUpFront> {
         resolveId: (id) => (id === 'virtual:page' ? '\0page' : undefined),
         load: (id) => (id === '\0page' ? entry : undefined),
         // The elements' styles as the package ships them (scripts/build-kit.ts minifies their css`…` text).
-        transform: async (code, id) => (/\/src\/elements\/.*\.ts$/.test(id) ? { code: await minifyCssLiterals(code) } : undefined),
+        transform: async (code, id) =>
+          /\/src\/elements\/.*\.ts$/.test(id) ? { code: await minifyCssLiterals(code) } : undefined,
       },
     ],
     build: { write: false, modulePreload: false, rolldownOptions: { input: 'virtual:page' } },
   });
   const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
-  const chunks = new Map(output.output.filter((o): o is Rolldown.OutputChunk => o.type === 'chunk').map((c) => [c.fileName, c]));
+  const chunks = new Map(
+    output.output.filter((o): o is Rolldown.OutputChunk => o.type === 'chunk').map((c) => [c.fileName, c]),
+  );
   const first = [...chunks.values()].find((c) => c.isEntry);
   if (!first) throw new Error('size-with-vite: no entry chunk');
   const loaded = new Set<string>();
@@ -53,4 +56,3 @@ export async function measureUpFrontWithVite(): Promise<ViteUpFront> {
   for (const name of loaded) gzipBytes += gzipSync(chunks.get(name)!.code, { level: 9 }).byteLength;
   return { gzipBytes, files: loaded.size };
 }
-

@@ -76,7 +76,10 @@ function startChild(name: string, bin: string, args: string[], ready: RegExp): P
   return new Promise<Started>((resolveStart, reject) => {
     let buffer = '';
     let started = false;
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${READY_TIMEOUT_MS / 1000} s`)),
+      READY_TIMEOUT_MS,
+    );
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       let newline: number;
@@ -109,11 +112,20 @@ function startChild(name: string, bin: string, args: string[], ready: RegExp): P
 async function startRelay(): Promise<{ url: string; configPath: string } | undefined> {
   if (!existsSync(join(ROOT, 'server/relay/cli.ts')) || !existsSync(join(ROOT, 'bin/store-relay.js'))) return undefined;
   const port = await freePort(8443, '127.0.0.1');
-  const relay = await startChild('store-relay', 'bin/store-relay.js', ['--port', String(port), '--cert-dir', join(DATA_DIR, 'relay-certs')], /store-relay listening on (\S+)/);
+  const relay = await startChild(
+    'store-relay',
+    'bin/store-relay.js',
+    ['--port', String(port), '--cert-dir', join(DATA_DIR, 'relay-certs')],
+    /store-relay listening on (\S+)/,
+  );
   // The relay names its CA on the line after the ready line.
   const caPath = (await relay.waitFor(/^CA certificate[^:]*: (.+)$/, 5_000)) ?? join(DATA_DIR, 'relay-certs', 'ca.pem');
   const configPath = join(DATA_DIR, 'demo-service-config.json');
-  writeFileSync(configPath, JSON.stringify({ verifiedDomains: [relay.value], registeredDomains: [relay.value], trustCa: [caPath] }, null, 2) + '\n');
+  writeFileSync(
+    configPath,
+    JSON.stringify({ verifiedDomains: [relay.value], registeredDomains: [relay.value], trustCa: [caPath] }, null, 2) +
+      '\n',
+  );
   return { url: relay.value, configPath };
 }
 
@@ -154,7 +166,15 @@ async function main(): Promise<void> {
   const service = await startChild(
     'store-service',
     'bin/store-service.js',
-    ['--port', String(servicePort), '--data', DATA_DIR, '--admin', ...(relay ? ['--config', relay.configPath] : []), ...(HTTPS ? ['--https'] : [])],
+    [
+      '--port',
+      String(servicePort),
+      '--data',
+      DATA_DIR,
+      '--admin',
+      ...(relay ? ['--config', relay.configPath] : []),
+      ...(HTTPS ? ['--https'] : []),
+    ],
     /store-service listening on (\S+)/,
   );
   const serviceUrl = service.value;
@@ -167,7 +187,12 @@ async function main(): Promise<void> {
       strictPort: false,
       ...(relay && {
         proxy: {
-          [RELAY_PATH]: { target: relay.url, secure: false, changeOrigin: true, rewrite: (path: string) => path.slice(RELAY_PATH.length) || '/' },
+          [RELAY_PATH]: {
+            target: relay.url,
+            secure: false,
+            changeOrigin: true,
+            rewrite: (path: string) => path.slice(RELAY_PATH.length) || '/',
+          },
         },
       }),
     },

@@ -18,7 +18,11 @@ export interface Principal {
 }
 
 /** The one way a caller is built: from a token grant, or from a session's stored owner (no token). */
-export function principalFor(user: string, client: string, options: { token?: string; serviceAccount?: boolean; displayName?: string } = {}): Principal {
+export function principalFor(
+  user: string,
+  client: string,
+  options: { token?: string; serviceAccount?: boolean; displayName?: string } = {},
+): Principal {
   const email = user.toLowerCase();
   const at = email.lastIndexOf('@');
   return {
@@ -34,7 +38,14 @@ export function principalFor(user: string, client: string, options: { token?: st
 /** Permission roles, strongest first. */
 export type Role = 'owner' | 'writer' | 'commenter' | 'reader';
 
-const ROLE_RANK: Readonly<Record<string, number>> = { owner: 4, organizer: 4, fileOrganizer: 3, writer: 3, commenter: 2, reader: 1 };
+const ROLE_RANK: Readonly<Record<string, number>> = {
+  owner: 4,
+  organizer: 4,
+  fileOrganizer: 3,
+  writer: 3,
+  commenter: 2,
+  reader: 1,
+};
 
 /** The strongest of the granted roles (stored role names), or undefined when there is none. */
 export function strongestRole(granted: readonly string[]): Role | undefined {

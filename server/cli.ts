@@ -58,7 +58,14 @@ async function main(): Promise<void> {
   }
   // --https: a development CA and a localhost certificate, created once and kept in the data directory.
   const tls = values.https ? await ensureDevCertificates(join(values.data, 'tls')) : undefined;
-  const running = await startService({ port, host: values.host, dataDir: values.data, config, admin: values.admin, https: tls });
+  const running = await startService({
+    port,
+    host: values.host,
+    dataDir: values.data,
+    config,
+    admin: values.admin,
+    https: tls,
+  });
   console.log(`store-service listening on ${running.url}`);
   if (tls) console.log(`CA certificate (trust it to reach the service over https): ${tls.caPath}`);
   let closing = false;

@@ -135,14 +135,20 @@ function parseTokens(value: unknown): Record<string, TokenGrant> {
     if (g.serviceAccount !== undefined && typeof g.serviceAccount !== 'boolean') {
       throw new Error(`config: tokens["${token}"].serviceAccount must be a boolean`);
     }
-    out[token] = { user: g.user, client: g.client, serviceAccount: g.serviceAccount ?? false, ...(g.displayName ? { displayName: g.displayName } : {}) };
+    out[token] = {
+      user: g.user,
+      client: g.client,
+      serviceAccount: g.serviceAccount ?? false,
+      ...(g.displayName ? { displayName: g.displayName } : {}),
+    };
   }
   return out;
 }
 
 /** Validates a parsed config object over the defaults; throws an Error naming the bad key. */
 export function parseConfig(raw: unknown): ServiceConfig {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('config: the file must hold a JSON object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error('config: the file must hold a JSON object');
   const o = raw as Record<string, unknown>;
   const base = defaultConfig();
   const extra: Record<string, unknown> = {};
@@ -157,15 +163,24 @@ export function parseConfig(raw: unknown): ServiceConfig {
     registeredDomains: o.registeredDomains === undefined ? [] : stringArray(o.registeredDomains, 'registeredDomains'),
     trustCa: o.trustCa === undefined ? [] : stringArray(o.trustCa, 'trustCa'),
     crl: o.crl,
-    gzipAnyUserAgent: (o.gzipAnyUserAgent) ?? false,
+    gzipAnyUserAgent: o.gzipAnyUserAgent ?? false,
     maxJsonBytes: o.maxJsonBytes === undefined ? base.maxJsonBytes : positiveInt(o.maxJsonBytes, 'maxJsonBytes'),
     maxHeaderSize: o.maxHeaderSize === undefined ? base.maxHeaderSize : positiveInt(o.maxHeaderSize, 'maxHeaderSize'),
     sessionTtlMs: o.sessionTtlMs === undefined ? base.sessionTtlMs : positiveInt(o.sessionTtlMs, 'sessionTtlMs'),
-    headersTimeoutMs: o.headersTimeoutMs === undefined ? base.headersTimeoutMs : positiveInt(o.headersTimeoutMs, 'headersTimeoutMs'),
-    bodyIdleTimeoutMs: o.bodyIdleTimeoutMs === undefined ? base.bodyIdleTimeoutMs : positiveInt(o.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs'),
-    keepAliveTimeoutMs: o.keepAliveTimeoutMs === undefined ? base.keepAliveTimeoutMs : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
+    headersTimeoutMs:
+      o.headersTimeoutMs === undefined ? base.headersTimeoutMs : positiveInt(o.headersTimeoutMs, 'headersTimeoutMs'),
+    bodyIdleTimeoutMs:
+      o.bodyIdleTimeoutMs === undefined
+        ? base.bodyIdleTimeoutMs
+        : positiveInt(o.bodyIdleTimeoutMs, 'bodyIdleTimeoutMs'),
+    keepAliveTimeoutMs:
+      o.keepAliveTimeoutMs === undefined
+        ? base.keepAliveTimeoutMs
+        : positiveInt(o.keepAliveTimeoutMs, 'keepAliveTimeoutMs'),
     maxConnectionsPerClient:
-      o.maxConnectionsPerClient === undefined ? base.maxConnectionsPerClient : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
+      o.maxConnectionsPerClient === undefined
+        ? base.maxConnectionsPerClient
+        : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
     lingerMs: o.lingerMs === undefined ? base.lingerMs : positiveInt(o.lingerMs, 'lingerMs'),
     lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
     extra,

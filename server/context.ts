@@ -63,9 +63,14 @@ async function readJsonBody(req: ApiRequest, limit: number): Promise<unknown> {
   if (bytes.length === 0) return undefined;
   const type = req.headers['content-type'];
   if (!isJsonContentType(type)) {
-    throw new ApiError(400, 'badRequest', `The request body must be JSON with Content-Type application/json; got ${type === undefined ? 'no Content-Type' : `"${type}"`}.`, {
-      where: { location: 'Content-Type', locationType: 'header' },
-    });
+    throw new ApiError(
+      400,
+      'badRequest',
+      `The request body must be JSON with Content-Type application/json; got ${type === undefined ? 'no Content-Type' : `"${type}"`}.`,
+      {
+        where: { location: 'Content-Type', locationType: 'header' },
+      },
+    );
   }
   // Invalid UTF-8 or a lone surrogate must not turn into U+FFFD and be stored as if the client had sent it.
   const strict = strictJsonText(bytes);

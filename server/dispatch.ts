@@ -25,7 +25,8 @@ export async function dispatchRequest(svc: Service, router: Router, req: ApiRequ
       return errorResponse(e);
     }
   }
-  if (svc.commits.failures !== failures) return errorResponse(new Error('a group commit this call may have joined failed'));
+  if (svc.commits.failures !== failures)
+    return errorResponse(new Error('a group commit this call may have joined failed'));
   return res;
 }
 
@@ -35,12 +36,19 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
     if (faulted.response) return faulted.response;
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
-      throw new ApiError(404, 'notFound', `No API endpoint at ${req.path}.`, { where: { location: 'path', locationType: 'parameter' } });
+      throw new ApiError(404, 'notFound', `No API endpoint at ${req.path}.`, {
+        where: { location: 'path', locationType: 'parameter' },
+      });
     }
     if (match.kind === 'wrongMethod') {
-      throw new ApiError(405, 'methodNotAllowed', `Method ${req.method} is not allowed on ${req.path}; allowed: ${match.allow.join(', ')}.`, {
-        headers: { Allow: match.allow.join(', ') },
-      });
+      throw new ApiError(
+        405,
+        'methodNotAllowed',
+        `Method ${req.method} is not allowed on ${req.path}; allowed: ${match.allow.join(', ')}.`,
+        {
+          headers: { Allow: match.allow.join(', ') },
+        },
+      );
     }
     const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
     if (!open) {
@@ -58,7 +66,9 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
 export function errorResponse(e: unknown): ApiResponse {
   if (e instanceof ApiError) return e.toResponse();
   if (e instanceof FieldsError) {
-    return new ApiError(400, 'invalidParameter', e.message, { where: { location: 'fields', locationType: 'parameter' } }).toResponse();
+    return new ApiError(400, 'invalidParameter', e.message, {
+      where: { location: 'fields', locationType: 'parameter' },
+    }).toResponse();
   }
   if (e instanceof MultipartError) return new ApiError(400, 'badRequest', e.message).toResponse();
   if (e instanceof BadPathError) return new ApiError(400, 'badRequest', e.message).toResponse();
@@ -73,5 +83,13 @@ export function errorResponse(e: unknown): ApiResponse {
 function isDisconnect(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as NodeJS.ErrnoException).code;
-  return e.name === 'ConnectionCutError' || e.name === 'BodyCutError' || e.name === 'BodyIdleError' || e.name === 'SupersededError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
+  return (
+    e.name === 'ConnectionCutError' ||
+    e.name === 'BodyCutError' ||
+    e.name === 'BodyIdleError' ||
+    e.name === 'SupersededError' ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    e.message === 'aborted'
+  );
 }

@@ -1,5 +1,12 @@
 /** The service's error type: thrown anywhere, turned into the JSON (or plain-text) error answer by dispatch. */
-import { errorBody, type ErrorLocation, type ErrorReason, JSON_CONTENT_TYPE, MESSAGES, TEXT_CONTENT_TYPE } from 'store-upload-kit/protocol';
+import {
+  errorBody,
+  type ErrorLocation,
+  type ErrorReason,
+  JSON_CONTENT_TYPE,
+  MESSAGES,
+  TEXT_CONTENT_TYPE,
+} from 'store-upload-kit/protocol';
 import type { ApiResponse } from './http/types.ts';
 
 /** An error with an HTTP status, a reason (supplement §7) and a message that says what was wrong. */
@@ -32,7 +39,11 @@ export class ApiError extends Error {
   /** The response this error answers with. */
   toResponse(): ApiResponse {
     if (this.plainText) {
-      return { status: this.status, headers: { 'Content-Type': TEXT_CONTENT_TYPE, ...this.headers }, body: this.message };
+      return {
+        status: this.status,
+        headers: { 'Content-Type': TEXT_CONTENT_TYPE, ...this.headers },
+        body: this.message,
+      };
     }
     const body = JSON.stringify(errorBody(this.status, this.reason, this.message, this.where));
     return { status: this.status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...this.headers }, body };
@@ -51,7 +62,9 @@ export function badRequest(message: string): ApiError {
 
 /** 404 `notFound` "File not found: <id>." — also for files the caller cannot see. */
 export function fileNotFound(fileId: string): ApiError {
-  return new ApiError(404, 'notFound', MESSAGES.fileNotFound(fileId), { where: { location: 'fileId', locationType: 'parameter' } });
+  return new ApiError(404, 'notFound', MESSAGES.fileNotFound(fileId), {
+    where: { location: 'fileId', locationType: 'parameter' },
+  });
 }
 
 /** 403 `insufficientFilePermissions`. */

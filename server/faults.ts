@@ -90,7 +90,12 @@ export function parseFault(raw: unknown): Omit<Fault, 'id' | 'hits'> {
     ...(typeof m.pathRegex === 'string' ? { pathRegex: m.pathRegex } : {}),
     ...(typeof m.uploadType === 'string' ? { uploadType: m.uploadType } : {}),
   };
-  return { match, action, times: o.times === undefined ? 1 : int(o.times, 'times', 1), skip: o.skip === undefined ? 0 : int(o.skip, 'skip', 0) };
+  return {
+    match,
+    action,
+    times: o.times === undefined ? 1 : int(o.times, 'times', 1),
+    skip: o.skip === undefined ? 0 : int(o.skip, 'skip', 0),
+  };
 }
 
 function matches(m: FaultMatch, req: ApiRequest): boolean {
@@ -143,7 +148,9 @@ export class FaultRegistry {
     if (action.type === 'status') {
       const error =
         action.status === 403
-          ? new ApiError(403, 'userRateLimitExceeded', 'User rate limit exceeded.', { where: { domain: 'usageLimits' } })
+          ? new ApiError(403, 'userRateLimitExceeded', 'User rate limit exceeded.', {
+              where: { domain: 'usageLimits' },
+            })
           : new ApiError(action.status, 'backendError', 'Backend Error');
       return { response: error.toResponse(), request: req };
     }

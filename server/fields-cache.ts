@@ -3,7 +3,13 @@
  * parsed and validated twice (dispatch checks it before the handler; the answer applied it): a batch of 100
  * calls with the same `fields` did that 200 times. A selection that fails is not kept (it throws each time).
  */
-import { applyFields, parseFields, validateFields, type FieldSchema, type FieldSelection } from 'store-upload-kit/protocol';
+import {
+  applyFields,
+  parseFields,
+  validateFields,
+  type FieldSchema,
+  type FieldSelection,
+} from 'store-upload-kit/protocol';
 
 /** Distinct selections kept per schema; clients choose them, so the cache is bounded and starts over when full. */
 const MAX_PER_SCHEMA = 256;

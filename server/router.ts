@@ -35,7 +35,12 @@ interface Route {
 
 /** Result of {@link Router.match}. */
 export type RouteMatch =
-  | { readonly kind: 'found'; readonly handler: Handler; readonly options: RouteOptions; readonly params: Record<string, string> }
+  | {
+      readonly kind: 'found';
+      readonly handler: Handler;
+      readonly options: RouteOptions;
+      readonly params: Record<string, string>;
+    }
   | { readonly kind: 'wrongMethod'; readonly allow: readonly string[] }
   | { readonly kind: 'none' };
 
@@ -51,7 +56,14 @@ export class Router {
     const segments = pattern.split('/').filter((s) => s !== '');
     const dup = this.#routes.find((r) => r.method === method && r.pattern === pattern);
     if (dup) throw new Error(`route ${method} ${pattern} is registered twice`);
-    this.#routes.push({ method, pattern, segments, literals: segments.filter((s) => !s.startsWith(':')).length, handler, options });
+    this.#routes.push({
+      method,
+      pattern,
+      segments,
+      literals: segments.filter((s) => !s.startsWith(':')).length,
+      handler,
+      options,
+    });
   }
 
   /** Finds the route for a request. */

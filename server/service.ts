@@ -20,18 +20,20 @@ import { SessionBytes } from './store/session-bytes.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 
-
 /** Opens the data directory, recovers after a crash, and registers every route module. */
 export function createService(options: ServiceOptions): Service {
   mkdirSync(options.dataDir, { recursive: true });
   const db = openDatabase(options.dataDir);
-  const clock = createClock(Number(getMeta(db, 'clockOffsetMs') ?? '0'), (offset) => setMeta(db, 'clockOffsetMs', String(offset)));
+  const clock = createClock(Number(getMeta(db, 'clockOffsetMs') ?? '0'), (offset) =>
+    setMeta(db, 'clockOffsetMs', String(offset)),
+  );
   const events = new FileEvents();
   const commits = new CommitGroup(db, events);
   const blobs = new BlobStore(options.dataDir);
   // A released blob is removed only once the commit that released it is durable (a crash before a group commit
   // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
-  const releaseBlob = (name: string) => void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
+  const releaseBlob = (name: string) =>
+    void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
   const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
   const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
   const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
@@ -45,7 +47,14 @@ export function createService(options: ServiceOptions): Service {
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
-  const push = createPushService({ db, clock, events, files, config: options.config, afterCommit: (fn) => commits.afterCommit(fn) });
+  const push = createPushService({
+    db,
+    clock,
+    events,
+    files,
+    config: options.config,
+    afterCommit: (fn) => commits.afterCommit(fn),
+  });
   closers.push(() => push.close());
   const convert = conversionFor(options.dataDir, options.config);
   // OCR workers are threads: stop them so a closed service lets the process exit.

@@ -20,7 +20,8 @@ export default meta;
 type Story = StoryObj;
 
 /** A picker for one MIME type, choices from `FORMATS`. */
-const forType = (mimeType: string) => () => html`<store-conversion-picker mime-type=${mimeType} .importFormats=${FORMATS}></store-conversion-picker>`;
+const forType = (mimeType: string) => () =>
+  html`<store-conversion-picker mime-type=${mimeType} .importFormats=${FORMATS}></store-conversion-picker>`;
 
 const picker = (canvas: HTMLElement) => ready<StoreConversionPicker>(canvas, 'store-conversion-picker');
 const options = (select: HTMLSelectElement) => [...select.options].map((o) => o.textContent?.trim());
@@ -44,7 +45,11 @@ export const PlainText: Story = {
   render: forType('text/plain'),
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
-    await expect(options(shadow(el).getByRole('combobox', { name: 'Store as' }))).toEqual(['Keep as is', 'Document', 'Spreadsheet']);
+    await expect(options(shadow(el).getByRole('combobox', { name: 'Store as' }))).toEqual([
+      'Keep as is',
+      'Document',
+      'Spreadsheet',
+    ]);
   },
 };
 
@@ -60,7 +65,8 @@ export const NotConvertible: Story = {
 
 /** An image chosen to become a document shows the OCR language; picking one fires `change`. */
 export const ImageWithOcr: Story = {
-  render: () => html`<store-conversion-picker mime-type="image/png" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker>`,
+  render: () =>
+    html`<store-conversion-picker mime-type="image/png" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker>`,
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
     const ocr = shadow(el).getByRole<HTMLSelectElement>('combobox', { name: 'Text recognition language' });
@@ -74,17 +80,21 @@ export const ImageWithOcr: Story = {
 /** The dark scheme (the toolbar's Scheme, fixed for this story). */
 export const Dark: Story = {
   globals: { scheme: 'dark' },
-  render: () => html`<store-conversion-picker mime-type="application/pdf" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker>`,
+  render: () =>
+    html`<store-conversion-picker mime-type="application/pdf" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker>`,
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
     await expect(drawn(el).scheme).toBe('dark');
-    await expect(shadow(el).getByRole('combobox', { name: 'Store as' })).toHaveValue('application/vnd.svc-apps.document');
+    await expect(shadow(el).getByRole('combobox', { name: 'Store as' })).toHaveValue(
+      'application/vnd.svc-apps.document',
+    );
   },
 };
 
 /** Under `lang="fr"` the labels and kinds are French. */
 export const French: Story = {
-  render: () => html`<div lang="fr"><store-conversion-picker mime-type="image/png" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker></div>`,
+  render: () =>
+    html`<div lang="fr"><store-conversion-picker mime-type="image/png" value="application/vnd.svc-apps.document" .importFormats=${FORMATS}></store-conversion-picker></div>`,
   play: async ({ canvasElement }) => {
     const el = await picker(canvasElement);
     await expect(shadow(el).getByRole('combobox', { name: 'Enregistrer comme' })).toBeVisible();

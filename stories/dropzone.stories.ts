@@ -15,15 +15,21 @@ export default meta;
 type Story = StoryObj;
 
 const zone = (canvas: HTMLElement) => ready<StoreDropzone>(canvas, 'store-dropzone');
-const picked = (name: string, size: number, type = 'text/plain') => ({ file: new File([new Uint8Array(size)], name, { type }), relativePath: name });
-const refusals = (el: StoreDropzone) => [...part(el, '[part="rejections"]').querySelectorAll('li')].map((li) => [li.dataset['reason'], li.textContent]);
+const picked = (name: string, size: number, type = 'text/plain') => ({
+  file: new File([new Uint8Array(size)], name, { type }),
+  relativePath: name,
+});
+const refusals = (el: StoreDropzone) =>
+  [...part(el, '[part="rejections"]').querySelectorAll('li')].map((li) => [li.dataset['reason'], li.textContent]);
 
 /** Nothing dropped yet: focus lands on "Browse files"; a dropped file is announced and goes to the uploader. */
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const el = await zone(canvasElement);
     const ui = shadow(el);
-    await expect(ui.getByRole('group', { name: 'Upload files' })).toHaveTextContent('Drop files or folders here, paste them, or');
+    await expect(ui.getByRole('group', { name: 'Upload files' })).toHaveTextContent(
+      'Drop files or folders here, paste them, or',
+    );
     // Focusing the element (a label's click, a form's blocked submit) lands on "Browse files", where a paste arrives.
     el.focus();
     await expectFocus(ui.getByRole('button', { name: 'Browse files' }));
@@ -31,7 +37,9 @@ export const Empty: Story = {
     const added = record<CustomEvent<{ files: { relativePath: string }[] }>>(el, 'store-files-add');
     dropFiles(part(el, '[part="base"]'), [new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
     await waitFor(() => expect(added.map((e) => e.detail.files.map((f) => f.relativePath))).toEqual([['notes.txt']]));
-    await waitFor(() => expect((el.uploader as ScriptedUploader).snapshot.tasks.map((t) => t.name)).toEqual(['notes.txt']));
+    await waitFor(() =>
+      expect((el.uploader as ScriptedUploader).snapshot.tasks.map((t) => t.name)).toEqual(['notes.txt']),
+    );
   },
 };
 
@@ -49,13 +57,24 @@ export const DragOver: Story = {
 
 /** Files refused by `accept`, `max-file-size` and `max-files`, listed with their reasons and reported in `store-files-reject`. */
 export const Rejected: Story = {
-  render: () => html`<store-dropzone multiple accept=".csv,image/*" max-file-size="1000" max-files="2"></store-dropzone>`,
+  render: () =>
+    html`<store-dropzone multiple accept=".csv,image/*" max-file-size="1000" max-files="2"></store-dropzone>`,
   play: async ({ canvasElement }) => {
     const el = await zone(canvasElement);
     const rejected = record<CustomEvent<{ files: RejectedFile[] }>>(el, 'store-files-reject');
-    await el.addFiles([picked('budget.csv', 10, 'text/csv'), picked('notes.txt', 10), picked('poster.png', 5000, 'image/png'), picked('a.csv', 1, 'text/csv'), picked('b.csv', 1, 'text/csv')]);
+    await el.addFiles([
+      picked('budget.csv', 10, 'text/csv'),
+      picked('notes.txt', 10),
+      picked('poster.png', 5000, 'image/png'),
+      picked('a.csv', 1, 'text/csv'),
+      picked('b.csv', 1, 'text/csv'),
+    ]);
     await el.updateComplete;
-    await expect(rejected.flatMap((e) => e.detail.files.map((f) => f.relativePath))).toEqual(['notes.txt', 'poster.png', 'b.csv']);
+    await expect(rejected.flatMap((e) => e.detail.files.map((f) => f.relativePath))).toEqual([
+      'notes.txt',
+      'poster.png',
+      'b.csv',
+    ]);
     await expect(refusals(el)).toEqual([
       ['type', 'notes.txt: this type of file is not accepted.'],
       ['size', 'poster.png: larger than the limit of 1 kB.'],
@@ -85,7 +104,8 @@ export const RejectedDismissed: Story = {
  */
 export const RejectedBySizeAndHook: Story = {
   globals: { dir: 'rtl' },
-  render: () => html`<div lang="he"><store-dropzone multiple min-file-size="100" max-total-size="5000"></store-dropzone></div>`,
+  render: () =>
+    html`<div lang="he"><store-dropzone multiple min-file-size="100" max-total-size="5000"></store-dropzone></div>`,
   play: async ({ canvasElement }) => {
     const el = await zone(canvasElement);
     el.beforeUpload = (file) => {
@@ -93,7 +113,13 @@ export const RejectedBySizeAndHook: Story = {
       if (file.name.endsWith('.tmp')) throw new Error('temporary files are not uploaded');
       return undefined;
     };
-    await el.addFiles([picked('empty.txt', 0), picked('report.txt', 4000), picked('appendix.txt', 2000), picked('.DS_Store', 200), picked('draft.tmp', 300)]);
+    await el.addFiles([
+      picked('empty.txt', 0),
+      picked('report.txt', 4000),
+      picked('appendix.txt', 2000),
+      picked('.DS_Store', 200),
+      picked('draft.tmp', 300),
+    ]);
     await el.updateComplete;
     await expect(drawn(part(el, '[part="rejections"]')).direction).toBe('rtl');
     await expect(refusals(el).map(([reason]) => reason)).toEqual(['min-size', 'total-size', 'skipped', 'hook-error']);

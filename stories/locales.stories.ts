@@ -65,5 +65,6 @@ export const AnyLanguage: StoryObj<{ lang: string }> = {
   args: { lang: 'ko' },
   argTypes: { lang: { control: 'select', options: [...BUILT_IN_LANGUAGES] } },
   // The direction follows the chosen language (the fixed stories set it through the toolbar's Direction).
-  render: (args, context) => html`<div dir=${languageDirection(args.lang)}>${inLanguage(args.lang, undefined).render!(args, context)}</div>`,
+  render: (args, context) =>
+    html`<div dir=${languageDirection(args.lang)}>${inLanguage(args.lang, undefined).render!(args, context)}</div>`,
 };

@@ -74,7 +74,8 @@ export function record<T extends Event = CustomEvent>(target: EventTarget, type:
 export function dropFiles(target: Element, files: File[]): void {
   const data = new DataTransfer();
   for (const file of files) data.items.add(file);
-  for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, composed: true, cancelable: true }));
+  for (const type of ['dragenter', 'dragover', 'drop'])
+    target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, composed: true, cancelable: true }));
 }
 
 /**
@@ -83,5 +84,6 @@ export function dropFiles(target: Element, files: File[]): void {
  */
 export function press(key: string): void {
   const target = focused() ?? document.body;
-  for (const type of ['keydown', 'keyup']) target.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true, composed: true, cancelable: true }));
+  for (const type of ['keydown', 'keyup'])
+    target.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true, composed: true, cancelable: true }));
 }

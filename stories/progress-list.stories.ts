@@ -20,12 +20,21 @@ export default meta;
 type Story = StoryObj;
 
 const MB = 1_000_000;
-const uploading: SeedTask = { id: 'u', name: 'holiday.mov', total: 80 * MB, state: 'uploading', bytesSent: 30 * MB, speed: 4 * MB, etaMs: 12_500 };
+const uploading: SeedTask = {
+  id: 'u',
+  name: 'holiday.mov',
+  total: 80 * MB,
+  state: 'uploading',
+  bytesSent: 30 * MB,
+  speed: 4 * MB,
+  etaMs: 12_500,
+};
 
 /** The story's list, rendered with its rows. */
 const progressList = (canvas: HTMLElement) => ready<StoreProgressList>(canvas, 'store-progress-list');
 const rows = (el: StoreProgressList) => shadow(el).getAllByRole('listitem');
-const stateOf = (el: StoreProgressList, name: string) => part(el, `[role="listitem"]:has(bdi[title="${name}"]) [part="state"]`).title;
+const stateOf = (el: StoreProgressList, name: string) =>
+  part(el, `[role="listitem"]:has(bdi[title="${name}"]) [part="state"]`).title;
 const scripted = (el: StoreProgressList) => el.uploader as ScriptedUploader;
 
 /** Shows that `state` reads `words` and offers exactly `buttons` (accessible names), as a user finds them. */
@@ -64,7 +73,10 @@ export const Uploading: Story = {
   play: async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     const ui = shadow(el);
-    await expect(ui.getByRole('progressbar', { name: 'holiday.mov' })).toHaveAttribute('aria-valuetext', '37% (30 MB of 80 MB)');
+    await expect(ui.getByRole('progressbar', { name: 'holiday.mov' })).toHaveAttribute(
+      'aria-valuetext',
+      '37% (30 MB of 80 MB)',
+    );
     await expect(part(el, '[part="rate"]')).toHaveTextContent(/4 MB\/s.*left/);
     await userEvent.click(ui.getByRole('button', { name: 'Pause holiday.mov' }));
     await waitFor(() => expect(stateOf(el, 'holiday.mov')).toBe('Paused'));
@@ -78,8 +90,19 @@ export const Paused: Story = {
   play: showsState('holiday.mov', 'Paused', ['Resume holiday.mov', 'Cancel holiday.mov']),
 };
 export const Retrying: Story = {
-  render: () => list([{ ...uploading, state: 'retrying', speed: 0, retry: { attempt: 3, delayMs: 8000, cause: 'server-error', status: 503 } }]),
-  play: showsState('holiday.mov', /^Retrying \(try 3\) because the service had an error, in 8/, ['Retry holiday.mov', 'Cancel holiday.mov']),
+  render: () =>
+    list([
+      {
+        ...uploading,
+        state: 'retrying',
+        speed: 0,
+        retry: { attempt: 3, delayMs: 8000, cause: 'server-error', status: 503 },
+      },
+    ]),
+  play: showsState('holiday.mov', /^Retrying \(try 3\) because the service had an error, in 8/, [
+    'Retry holiday.mov',
+    'Cancel holiday.mov',
+  ]),
 };
 export const Verifying: Story = {
   render: () => list([{ ...uploading, state: 'verifying', bytesSent: 80 * MB, speed: 0 }]),
@@ -87,25 +110,56 @@ export const Verifying: Story = {
 };
 /** The reason is heard with the bar; "Retry" asks the uploader to retry. */
 export const Failed: Story = {
-  render: () => list([{ name: 'scan.pdf', total: 3 * MB, bytesSent: MB, state: 'failed', error: { code: 'retries-exhausted', message: 'gave up' } }]),
+  render: () =>
+    list([
+      {
+        name: 'scan.pdf',
+        total: 3 * MB,
+        bytesSent: MB,
+        state: 'failed',
+        error: { code: 'retries-exhausted', message: 'gave up' },
+      },
+    ]),
   play: async (context) => {
-    await showsState('scan.pdf', 'Failed: The upload kept failing and was stopped.', ['Retry scan.pdf', 'Remove scan.pdf from the list'])!(context);
+    await showsState('scan.pdf', 'Failed: The upload kept failing and was stopped.', [
+      'Retry scan.pdf',
+      'Remove scan.pdf from the list',
+    ])!(context);
     const el = await progressList(context.canvasElement);
-    await expect(shadow(el).getByRole('progressbar', { name: 'scan.pdf' })).toHaveAccessibleDescription('Failed: The upload kept failing and was stopped.');
+    await expect(shadow(el).getByRole('progressbar', { name: 'scan.pdf' })).toHaveAccessibleDescription(
+      'Failed: The upload kept failing and was stopped.',
+    );
     await userEvent.click(shadow(el).getByRole('button', { name: 'Retry scan.pdf' }));
     await expect(scripted(el).calls.map((c) => c.method)).toContain('retry');
   },
 };
 export const Interrupted: Story = {
-  render: () => list([{ name: 'backup.tar', total: 900 * MB, bytesSent: 300 * MB, bytesAcknowledged: 300 * MB, state: 'interrupted' }]),
-  play: showsState('backup.tar', 'Interrupted', ['Resume backup.tar', 'Choose file again for backup.tar', 'Discard backup.tar']),
+  render: () =>
+    list([
+      { name: 'backup.tar', total: 900 * MB, bytesSent: 300 * MB, bytesAcknowledged: 300 * MB, state: 'interrupted' },
+    ]),
+  play: showsState('backup.tar', 'Interrupted', [
+    'Resume backup.tar',
+    'Choose file again for backup.tar',
+    'Discard backup.tar',
+  ]),
 };
 export const Done: Story = {
   render: () => list([{ name: 'photo.jpg', total: 4 * MB, state: 'done', bytesSent: 4 * MB, file: { id: 'f1' } }]),
   play: showsState('photo.jpg', 'Uploaded', ['Remove photo.jpg from the list']),
 };
 export const Converted: Story = {
-  render: () => list([{ name: 'budget.csv', total: 40_000, state: 'done', bytesSent: 40_000, convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f2' } }]),
+  render: () =>
+    list([
+      {
+        name: 'budget.csv',
+        total: 40_000,
+        state: 'done',
+        bytesSent: 40_000,
+        convertTo: 'application/vnd.svc-apps.spreadsheet',
+        file: { id: 'f2' },
+      },
+    ]),
   play: showsState('budget.csv', 'Uploaded as Spreadsheet', ['Remove budget.csv from the list']),
 };
 
@@ -168,7 +222,8 @@ export const Live: Story = {
 /** The dark scheme (the toolbar's Scheme, fixed for this story). */
 export const Dark: Story = {
   globals: { scheme: 'dark' },
-  render: () => list([uploading, { name: 'f.bin', total: MB, state: 'failed', error: { code: 'offline', message: '' } }]),
+  render: () =>
+    list([uploading, { name: 'f.bin', total: MB, state: 'failed', error: { code: 'offline', message: '' } }]),
   play: async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     await expect(drawn(el).scheme).toBe('dark');
@@ -186,7 +241,8 @@ export const Rtl: Story = {
 };
 
 export const French: Story = {
-  render: () => html`<div lang="fr">${list([uploading, { name: 'r.bin', total: MB, state: 'retrying', retry: { attempt: 2, delayMs: 4000, cause: 'rate-limit' } }])}</div>`,
+  render: () =>
+    html`<div lang="fr">${list([uploading, { name: 'r.bin', total: MB, state: 'retrying', retry: { attempt: 2, delayMs: 4000, cause: 'rate-limit' } }])}</div>`,
   play: async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     await expect(stateOf(el, 'r.bin')).toMatch(/^Nouvel essai \(n° 2\)/);
@@ -195,10 +251,33 @@ export const French: Story = {
 };
 
 const photos: SeedTask[] = [
-  { name: 'beach.jpg', type: 'image/jpeg', total: 3.2 * MB, state: 'done', bytesSent: 3.2 * MB, bytesAcknowledged: 3.2 * MB, file: { id: 'p1' } },
-  { name: 'portrait-anna.jpg', type: 'image/jpeg', total: 2.8 * MB, state: 'uploading', bytesSent: 1.1 * MB, speed: 2 * MB, etaMs: 900 },
+  {
+    name: 'beach.jpg',
+    type: 'image/jpeg',
+    total: 3.2 * MB,
+    state: 'done',
+    bytesSent: 3.2 * MB,
+    bytesAcknowledged: 3.2 * MB,
+    file: { id: 'p1' },
+  },
+  {
+    name: 'portrait-anna.jpg',
+    type: 'image/jpeg',
+    total: 2.8 * MB,
+    state: 'uploading',
+    bytesSent: 1.1 * MB,
+    speed: 2 * MB,
+    etaMs: 900,
+  },
   { name: 'diagram.png', type: 'image/png', total: 420_000, state: 'queued' },
-  { name: 'sticker.webp', type: 'image/webp', total: 90_000, state: 'paused', bytesSent: 30_000, bytesAcknowledged: 30_000 },
+  {
+    name: 'sticker.webp',
+    type: 'image/webp',
+    total: 90_000,
+    state: 'paused',
+    bytesSent: 30_000,
+    bytesAcknowledged: 30_000,
+  },
   { name: 'logo.svg', type: 'image/svg+xml', total: 12_000, state: 'queued' },
   { name: 'minutes.pdf', type: 'application/pdf', total: 1.4 * MB, state: 'queued' },
 ];
@@ -212,26 +291,47 @@ async function showsThumbnails({ canvasElement }: { canvasElement: HTMLElement }
 
 /** Image rows show the worker's thumbnail in the `thumbnail` part; others (an SVG, a PDF) keep their file-type icon. */
 export const Thumbnails: Story = {
-  render: () => html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list>`,
+  render: () =>
+    html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list>`,
   play: showsThumbnails,
 };
 
 /** Thumbnails on a dark page. */
 export const ThumbnailsDark: Story = {
   globals: { scheme: 'dark' },
-  render: () => html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list>`,
+  render: () =>
+    html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: photos, thumbnail: sampleThumbnail })}></store-progress-list>`,
   play: showsThumbnails,
 };
 
 const resized: SeedTask[] = [
-  { name: 'mountain.jpg', type: 'image/jpeg', originalSize: 4.2 * MB, total: 850_000, state: 'done', bytesSent: 850_000, bytesAcknowledged: 850_000, file: { id: 'r1' } },
-  { name: 'portrait-leo.jpg', type: 'image/jpeg', originalSize: 6.1 * MB, total: 1.2 * MB, state: 'uploading', bytesSent: 400_000, speed: MB, etaMs: 800 },
+  {
+    name: 'mountain.jpg',
+    type: 'image/jpeg',
+    originalSize: 4.2 * MB,
+    total: 850_000,
+    state: 'done',
+    bytesSent: 850_000,
+    bytesAcknowledged: 850_000,
+    file: { id: 'r1' },
+  },
+  {
+    name: 'portrait-leo.jpg',
+    type: 'image/jpeg',
+    originalSize: 6.1 * MB,
+    total: 1.2 * MB,
+    state: 'uploading',
+    bytesSent: 400_000,
+    speed: MB,
+    etaMs: 800,
+  },
   { name: 'scan.png', type: 'image/png', originalSize: 12 * MB, total: 2.4 * MB, state: 'queued' },
 ];
 
 /** Images resized before upload (`imageResize`): the chosen size → the size sent; a screen reader hears it in words. */
 export const ResizedImages: Story = {
-  render: () => html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list>`,
+  render: () =>
+    html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list>`,
   play: async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     await expect(part(el, '[part="size"]')).toHaveTextContent('4.2 MB, resized to 850 kB');
@@ -241,7 +341,8 @@ export const ResizedImages: Story = {
 /** The same in Hebrew, right to left: the arrow turns with the row, each size stays in its own direction. */
 export const ResizedImagesRtl: Story = {
   globals: { dir: 'rtl' },
-  render: () => html`<div lang="he"><store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list></div>`,
+  render: () =>
+    html`<div lang="he"><store-progress-list .uploader=${new ScriptedUploader({ tasks: resized, thumbnail: sampleThumbnail })}></store-progress-list></div>`,
   play: async ({ canvasElement }) => {
     const el = await progressList(canvasElement);
     // The arrow is mirrored in a right-to-left row ("→" is not a mirrored character).

@@ -7,7 +7,10 @@ import { ScriptedUploader, uploadScript } from '../test/fixtures/scripted-upload
 import type { AddOptions } from '../src/uploader/types.ts';
 import { drawn, dropFiles, expectFocus, part, ready, record, settled, shadow } from './play.ts';
 
-const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };
+const FORMATS = {
+  'text/csv': ['application/vnd.svc-apps.spreadsheet'],
+  'image/png': ['application/vnd.svc-apps.document'],
+};
 const MB = 1_000_000;
 
 /** A scripted uploader that uploads whatever is dropped, one step every 300 ms. */
@@ -30,9 +33,13 @@ const flow = (canvas: HTMLElement) => ready<StoreUploader>(canvas, 'store-upload
 const scripted = (el: StoreUploader) => el.uploader as ScriptedUploader;
 /** The inner list's rows, by name, with their state. */
 const rowStates = (el: StoreUploader) =>
-  [...part(el, 'store-progress-list').shadowRoot!.querySelectorAll<HTMLElement>('[role="listitem"]')].map((r) => [r.querySelector('[part="name"]')?.textContent, r.dataset['state']]);
+  [...part(el, 'store-progress-list').shadowRoot!.querySelectorAll<HTMLElement>('[role="listitem"]')].map((r) => [
+    r.querySelector('[part="name"]')?.textContent,
+    r.dataset['state'],
+  ]);
 /** The kind the first added file was sent to become. */
-const convertedTo = (el: StoreUploader) => (scripted(el).calls.find((c) => c.method === 'add')?.options as AddOptions | undefined)?.convertTo;
+const convertedTo = (el: StoreUploader) =>
+  (scripted(el).calls.find((c) => c.method === 'add')?.options as AddOptions | undefined)?.convertTo;
 const csv = () => new File(['a,b\n1,2\n'], 'budget.csv', { type: 'text/csv' });
 
 /**
@@ -56,14 +63,18 @@ export const Default: Story = {
 
 /** A conversion picker per file before uploading. */
 export const PerFileConversion: Story = {
-  render: () => html`<store-uploader conversion="per-file" .uploader=${playing()} .importFormats=${FORMATS}></store-uploader>`,
+  render: () =>
+    html`<store-uploader conversion="per-file" .uploader=${playing()} .importFormats=${FORMATS}></store-uploader>`,
   play: async ({ canvasElement }) => {
     const el = await flow(canvasElement);
     dropFiles(part(el, 'store-dropzone'), [csv()]);
     const pending = await shadow(el).findByRole('group', { name: 'Choose how each file is stored' });
     await settled(el.shadowRoot!);
     const picker = pending.querySelector('store-conversion-picker')!;
-    await userEvent.selectOptions(shadow(picker).getByRole('combobox', { name: 'Store as' }), 'application/vnd.svc-apps.spreadsheet');
+    await userEvent.selectOptions(
+      shadow(picker).getByRole('combobox', { name: 'Store as' }),
+      'application/vnd.svc-apps.spreadsheet',
+    );
     await userEvent.click(shadow(el).getByRole('button', { name: 'Upload 1 file' }));
     await waitFor(() => expect(convertedTo(el)).toBe('application/vnd.svc-apps.spreadsheet'));
     await waitFor(() => expect(shadow(el).queryByRole('group', { name: 'Choose how each file is stored' })).toBeNull());
@@ -76,8 +87,24 @@ export const Interrupted: Story = {
     html`<store-uploader
       .uploader=${playing({
         interrupted: [
-          { id: 'i1', name: 'backup.tar', type: '', total: 900 * MB, bytesAcknowledged: 300 * MB, updatedAt: 0, canResumeWithoutFile: true },
-          { id: 'i2', name: 'video.mp4', type: 'video/mp4', total: 80 * MB, bytesAcknowledged: 10 * MB, updatedAt: 0, canResumeWithoutFile: false },
+          {
+            id: 'i1',
+            name: 'backup.tar',
+            type: '',
+            total: 900 * MB,
+            bytesAcknowledged: 300 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: true,
+          },
+          {
+            id: 'i2',
+            name: 'video.mp4',
+            type: 'video/mp4',
+            total: 80 * MB,
+            bytesAcknowledged: 10 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: false,
+          },
         ],
       })}
     ></store-uploader>`,
@@ -110,22 +137,45 @@ export const FolderUpload: Story = {
       ['photos/readme.md', 1_500],
     ];
     const uploader = new ScriptedUploader({
-      tasks: tree.map(([path, total], i) => ({ id: `t${i}`, name: path.split('/').pop()!, relativePath: path, total, type: path.endsWith('.jpg') ? 'image/jpeg' : '' })),
+      tasks: tree.map(([path, total], i) => ({
+        id: `t${i}`,
+        name: path.split('/').pop()!,
+        relativePath: path,
+        total,
+        type: path.endsWith('.jpg') ? 'image/jpeg' : '',
+      })),
     });
     // Three uploads move together, then the next ones: the steps of each group of three interleave.
     const scripts = tree.map(([, total], i) => uploadScript(`t${i}`, total, 4));
     for (let group = 0; group < scripts.length; group += 3) {
       const running = scripts.slice(group, group + 3);
-      for (let step = 0; step < running[0].length; step++) for (const script of running) if (script[step]) uploader.enqueue(script[step]);
+      for (let step = 0; step < running[0].length; step++)
+        for (const script of running) if (script[step]) uploader.enqueue(script[step]);
     }
     uploader.autoplay(300);
     return html`<store-uploader parent-id="target-folder" .uploader=${uploader}></store-uploader>`;
   },
   play: async ({ canvasElement }) => {
     const el = await flow(canvasElement);
-    await expect(rowStates(el).map(([name]) => name)).toEqual(['photos/2026/beach.jpg', 'photos/2026/dunes.jpg', 'photos/2025/snow.png', 'photos/notes/list.txt', 'photos/readme.md']);
+    await expect(rowStates(el).map(([name]) => name)).toEqual([
+      'photos/2026/beach.jpg',
+      'photos/2026/dunes.jpg',
+      'photos/2025/snow.png',
+      'photos/notes/list.txt',
+      'photos/readme.md',
+    ]);
     // Three at a time: the first three upload while the other two wait.
-    await waitFor(() => expect(rowStates(el).map(([, state]) => state)).toEqual(['uploading', 'uploading', 'uploading', 'queued', 'queued']), { timeout: 5000 });
+    await waitFor(
+      () =>
+        expect(rowStates(el).map(([, state]) => state)).toEqual([
+          'uploading',
+          'uploading',
+          'uploading',
+          'queued',
+          'queued',
+        ]),
+      { timeout: 5000 },
+    );
   },
 };
 
@@ -135,9 +185,33 @@ export const ResumeAll: Story = {
     html`<store-uploader
       .uploader=${playing({
         interrupted: [
-          { id: 'r1', name: 'holiday.mov', type: 'video/quicktime', total: 700 * MB, bytesAcknowledged: 420 * MB, updatedAt: 0, canResumeWithoutFile: true },
-          { id: 'r2', name: 'thesis.pdf', type: 'application/pdf', total: 12 * MB, bytesAcknowledged: 3 * MB, updatedAt: 0, canResumeWithoutFile: true },
-          { id: 'r3', name: 'scan.tiff', type: 'image/tiff', total: 90 * MB, bytesAcknowledged: 30 * MB, updatedAt: 0, canResumeWithoutFile: false },
+          {
+            id: 'r1',
+            name: 'holiday.mov',
+            type: 'video/quicktime',
+            total: 700 * MB,
+            bytesAcknowledged: 420 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: true,
+          },
+          {
+            id: 'r2',
+            name: 'thesis.pdf',
+            type: 'application/pdf',
+            total: 12 * MB,
+            bytesAcknowledged: 3 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: true,
+          },
+          {
+            id: 'r3',
+            name: 'scan.tiff',
+            type: 'image/tiff',
+            total: 90 * MB,
+            bytesAcknowledged: 30 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: false,
+          },
         ],
       })}
     ></store-uploader>`,
@@ -156,8 +230,24 @@ export const ResumeAllFileChanged: Story = {
     html`<store-uploader
       .uploader=${playing({
         interrupted: [
-          { id: 'c1', name: 'holiday.mov', type: 'video/quicktime', total: 700 * MB, bytesAcknowledged: 420 * MB, updatedAt: 0, canResumeWithoutFile: true },
-          { id: 'c2', name: 'budget.xlsx', type: '', total: 2 * MB, bytesAcknowledged: MB, updatedAt: 0, canResumeWithoutFile: true },
+          {
+            id: 'c1',
+            name: 'holiday.mov',
+            type: 'video/quicktime',
+            total: 700 * MB,
+            bytesAcknowledged: 420 * MB,
+            updatedAt: 0,
+            canResumeWithoutFile: true,
+          },
+          {
+            id: 'c2',
+            name: 'budget.xlsx',
+            type: '',
+            total: 2 * MB,
+            bytesAcknowledged: MB,
+            updatedAt: 0,
+            canResumeWithoutFile: true,
+          },
         ],
         changedOnResume: ['c2'],
       })}
@@ -168,7 +258,11 @@ export const ResumeAllFileChanged: Story = {
     // The list loads its code on first need: wait for its button, then press it as a user would.
     for (let frame = 0; frame < 120 && !button(); frame++) await new Promise((r) => requestAnimationFrame(r));
     button()?.click();
-    await waitFor(() => expect(part(uploader, '[part="interrupted-changed"]')).toHaveTextContent('budget.xlsx changed since its upload began'));
+    await waitFor(() =>
+      expect(part(uploader, '[part="interrupted-changed"]')).toHaveTextContent(
+        'budget.xlsx changed since its upload began',
+      ),
+    );
   },
 };
 
@@ -183,7 +277,14 @@ export const Share: Story = {
       .shareFiles=${pretendShare}
       .uploader=${new ScriptedUploader({
         tasks: [
-          { name: 'budget.csv', total: 40_000, bytesSent: 40_000, state: 'done', convertTo: 'application/vnd.svc-apps.spreadsheet', file: { id: 'f1' } },
+          {
+            name: 'budget.csv',
+            total: 40_000,
+            bytesSent: 40_000,
+            state: 'done',
+            convertTo: 'application/vnd.svc-apps.spreadsheet',
+            file: { id: 'f1' },
+          },
           { name: 'photo.jpg', total: 4 * MB, bytesSent: 4 * MB, state: 'done', file: { id: 'f2' } },
         ],
       })}
@@ -195,7 +296,9 @@ export const Share: Story = {
     const emails = await ui.findByRole('textbox', { name: 'E-mail addresses or domains' });
     await userEvent.type(emails, 'ana@');
     await userEvent.click(ui.getByRole('button', { name: 'Share 2 files' }));
-    await waitFor(() => expect(ui.getByRole('alert')).toHaveTextContent('"ana@" is neither an e-mail address nor a domain.'));
+    await waitFor(() =>
+      expect(ui.getByRole('alert')).toHaveTextContent('"ana@" is neither an e-mail address nor a domain.'),
+    );
     await expect(emails).toHaveAttribute('aria-invalid', 'true');
     // Select what was typed and type over it (Testing Library's `clear` cannot see focus inside a shadow root).
     await userEvent.type(emails, 'ana@uploads.test', { initialSelectionStart: 0, initialSelectionEnd: 4 });
@@ -221,11 +324,14 @@ export const Dark: Story = {
 /** Right to left (the toolbar's Direction, fixed for this story), French words. */
 export const RtlFrench: Story = {
   globals: { dir: 'rtl' },
-  render: () => html`<div lang="fr"><store-uploader .uploader=${playing()} .importFormats=${FORMATS}></store-uploader></div>`,
+  render: () =>
+    html`<div lang="fr"><store-uploader .uploader=${playing()} .importFormats=${FORMATS}></store-uploader></div>`,
   play: async ({ canvasElement }) => {
     const el = await flow(canvasElement);
     await expect(drawn(el).direction).toBe('rtl');
-    await expect(shadow(el).getByRole('checkbox', { name: 'Convertir les fichiers en formats natifs si possible' })).not.toBeChecked();
+    await expect(
+      shadow(el).getByRole('checkbox', { name: 'Convertir les fichiers en formats natifs si possible' }),
+    ).not.toBeChecked();
   },
 };
 

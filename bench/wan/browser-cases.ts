@@ -63,7 +63,10 @@ type Stored = { id: string; name: string; size: string };
 function countBy(requests: SeenRequest[], key: (r: SeenRequest) => string): string {
   const counts = new Map<string, number>();
   for (const r of requests) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
-  return [...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+  return [...counts]
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 }
 
 /** Checks each stored file's size and MD5 with the service directly (not through the link). */
@@ -83,7 +86,8 @@ async function checkStored(service: CountedService, stored: Stored[], files: Dis
               res.on('end', () => {
                 const got = JSON.parse(text) as { name: string; size: string; md5Checksum: string };
                 const want = byName.get(got.name);
-                if (!want || got.md5Checksum !== want.md5 || Number(got.size) !== want.size) reject(new Error(`stored ${JSON.stringify(got)} differs from ${want?.path}`));
+                if (!want || got.md5Checksum !== want.md5 || Number(got.size) !== want.size)
+                  reject(new Error(`stored ${JSON.stringify(got)} differs from ${want?.path}`));
                 else resolve();
               });
             })
@@ -111,7 +115,10 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
     link?.resetStats();
     await service.takeRequests();
     const t0 = performance.now();
-    await page.setInputFiles(who.kind === 'kit' ? '#file' : '#raw', files.map((f) => f.path));
+    await page.setInputFiles(
+      who.kind === 'kit' ? '#file' : '#raw',
+      files.map((f) => f.path),
+    );
     const s = JSON.stringify(serviceUrl);
     const call =
       who.kind === 'kit'
@@ -129,7 +136,10 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
       // A timeline in ms from the input's change (page clock, epoch) to each request's head, first body byte and answer at the service.
       const changed = (await page.evaluate('performance.timeOrigin + window.__changedAt')) as number;
       const at = (t?: number) => (t === undefined ? '-' : Math.round(t - changed));
-      const lines = requests.map((r) => `${r.method} ${r.path.slice(0, 28)} head ${at(r.at)} body ${at(r.firstByteAt)} answer ${at(r.answeredAt)}`);
+      const lines = requests.map(
+        (r) =>
+          `${r.method} ${r.path.slice(0, 28)} head ${at(r.at)} body ${at(r.firstByteAt)} answer ${at(r.answeredAt)}`,
+      );
       console.error(`trace: ${lines.join(' | ')} | done ${Math.round(result.ms)}`);
     }
     const long = (stats?.idleGapsUp ?? []).filter((ms) => ms > rttMs / 2);

@@ -57,7 +57,12 @@ async function serve(): Promise<void> {
   const server = createHttpsServer(service, tls);
   let requests: SeenRequest[] = [];
   const seen = (req: { method?: string; url?: string; httpVersion: string }) =>
-    void requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], httpVersion: req.httpVersion, at: Date.now() });
+    void requests.push({
+      method: req.method ?? '',
+      path: (req.url ?? '').split('?')[0],
+      httpVersion: req.httpVersion,
+      at: Date.now(),
+    });
   server.prependListener('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
     seen(req);
     const r = requests.at(-1)!;
@@ -83,7 +88,10 @@ async function serve(): Promise<void> {
 /** Starts the service on a fresh data directory in a child process. */
 export async function startCountedService(): Promise<CountedService> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wan-service-'));
-  const child: ChildProcess = fork(import.meta.filename, ['--counted-service', dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(import.meta.filename, ['--counted-service', dir], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`the counted service exited with ${code}`)));
@@ -110,4 +118,9 @@ export async function startCountedService(): Promise<CountedService> {
   };
 }
 
-if (process.argv.includes('--counted-service') && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await serve();
+if (
+  process.argv.includes('--counted-service') &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href
+)
+  await serve();

@@ -150,8 +150,9 @@ class Direction {
     const over = this.inFlight > this.limit;
     if (over === this.paused) return;
     this.paused = over;
-    for (const s of this.readers) if (over) s.pause();
-    else s.resume();
+    for (const s of this.readers)
+      if (over) s.pause();
+      else s.resume();
   }
 
   get isPaused(): boolean {

@@ -12,7 +12,11 @@ const MiB = 1024 * 1024;
 const AUTH = { authorization: 'Bearer dev-token-alice' };
 
 /** A body of `mib` MiB of one repeated pseudo-random MiB, written with backpressure. */
-function writeBody(to: NodeJS.WritableStream & { write(b: Buffer, cb?: () => void): boolean }, mib: number, done: () => void): void {
+function writeBody(
+  to: NodeJS.WritableStream & { write(b: Buffer, cb?: () => void): boolean },
+  mib: number,
+  done: () => void,
+): void {
   const part = Buffer.alloc(MiB);
   for (let i = 0; i < part.length; i++) part[i] = (i * 2654435761) >>> 24;
   let left = mib;
@@ -45,7 +49,14 @@ function h1(agent: Agent, url: string, method: string, headers: Record<string, s
 /** Session start and one PUT of `mib` MiB over HTTP/1.1; ms. */
 async function h1Upload(agent: Agent, base: string, mib: number): Promise<number> {
   const t0 = performance.now();
-  const start = await h1(agent, `${base}/upload/store/v3/files?uploadType=resumable`, 'POST', { 'content-type': 'application/json', 'x-upload-content-length': String(mib * MiB) }, undefined, '{"name":"node-h1.bin"}');
+  const start = await h1(
+    agent,
+    `${base}/upload/store/v3/files?uploadType=resumable`,
+    'POST',
+    { 'content-type': 'application/json', 'x-upload-content-length': String(mib * MiB) },
+    undefined,
+    '{"name":"node-h1.bin"}',
+  );
   const put = await h1(agent, start.location!, 'PUT', { 'content-length': String(mib * MiB) }, mib);
   if (put.status !== 200) throw new Error(`PUT ${put.status}: ${put.text}`);
   return performance.now() - t0;
@@ -70,11 +81,19 @@ async function h2Upload(base: string, ca: string, mib: number): Promise<number> 
     await call({ ':path': '/store/v3/about?fields=user' });
     const t0 = performance.now();
     const start = await call(
-      { ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=resumable', 'content-type': 'application/json', 'x-upload-content-length': String(mib * MiB) },
+      {
+        ':method': 'POST',
+        ':path': '/upload/store/v3/files?uploadType=resumable',
+        'content-type': 'application/json',
+        'x-upload-content-length': String(mib * MiB),
+      },
       '{"name":"node-h2.bin"}',
     );
     const url = new URL(start.location!);
-    const put = await call({ ':method': 'PUT', ':path': url.pathname + url.search, 'content-length': String(mib * MiB) }, mib);
+    const put = await call(
+      { ':method': 'PUT', ':path': url.pathname + url.search, 'content-length': String(mib * MiB) },
+      mib,
+    );
     if (put.status !== 200) throw new Error(`h2 PUT ${put.status}`);
     return performance.now() - t0;
   } finally {
@@ -95,7 +114,13 @@ function ownCpu(): number {
  * alternating, with the CPU seconds the service and the client spent on each (a figure the machine's load does not
  * move as much as the time).
  */
-export async function loopbackProtocols(base: string, ca: string, mib: number, runs: number, serviceCpu: () => Promise<number>) {
+export async function loopbackProtocols(
+  base: string,
+  ca: string,
+  mib: number,
+  runs: number,
+  serviceCpu: () => Promise<number>,
+) {
   const agent = new Agent({ keepAlive: true, ca });
   const timed = async (upload: () => Promise<number>) => {
     const [service, own] = [await serviceCpu(), ownCpu()];

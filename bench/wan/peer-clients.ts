@@ -67,6 +67,7 @@ export function checkTusStored(tusDir: string, urls: string[], files: DiskFile[]
     const info = JSON.parse(readFileSync(join(tusDir, `${id}.json`), 'utf8')) as { metadata?: { filename?: string } };
     const want = byName.get(info.metadata?.filename ?? '');
     const bytes = readFileSync(join(tusDir, id));
-    if (!want || bytes.length !== want.size || createHash('md5').update(bytes).digest('hex') !== want.md5) throw new Error(`tus upload ${id} differs from ${want?.path}`);
+    if (!want || bytes.length !== want.size || createHash('md5').update(bytes).digest('hex') !== want.md5)
+      throw new Error(`tus upload ${id} differs from ${want?.path}`);
   }
 }

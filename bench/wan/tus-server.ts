@@ -13,10 +13,18 @@ import { Server } from '@tus/server';
 export const TUS_PATH = '/files';
 
 /** Starts the server on a free port; `seen` hears every request. */
-export async function startTusServer(tls: { cert: string; key: string }, dir: string, seen: (req: Http2ServerRequest) => void): Promise<{ port: number; close(): void }> {
+export async function startTusServer(
+  tls: { cert: string; key: string },
+  dir: string,
+  seen: (req: Http2ServerRequest) => void,
+): Promise<{ port: number; close(): void }> {
   // A relative Location (the clients resolve it against their endpoint): behind the link the host the server sees
   // is not the one the browser used, and HTTP/2 requests carry no Host header.
-  const tus = new Server({ path: TUS_PATH, datastore: new FileStore({ directory: dir }), generateUrl: (_req, { path, id }) => `${path}/${id}` });
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore: new FileStore({ directory: dir }),
+    generateUrl: (_req, { path, id }) => `${path}/${id}`,
+  });
   const server = createSecureServer(
     { cert: tls.cert, key: tls.key, allowHTTP1: true, settings: { initialWindowSize: 8 * 1024 * 1024 } },
     (req: Http2ServerRequest, res: Http2ServerResponse) => {

@@ -15,7 +15,8 @@ export function App({ config }: { config: DemoConfig }) {
     <main>
       <h1>store-upload-kit in React</h1>
       <p>
-        Uploading to <code>{config.serviceUrl}</code> with <code>{config.token}</code>. <a href="../">Back to the main demo</a>
+        Uploading to <code>{config.serviceUrl}</code> with <code>{config.token}</code>.{' '}
+        <a href="../">Back to the main demo</a>
       </p>
       <StoreUploader
         baseUrl={config.serviceUrl}

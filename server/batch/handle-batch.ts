@@ -60,7 +60,12 @@ export async function handleBatch(req: ApiRequest, dispatch: Dispatch, commit?: 
   return { status: 200, headers: { 'Content-Type': encoded.contentType }, body: encoded.body };
 }
 
-async function answerPart(part: ParsedBatchRequest, index: number, outer: ApiRequest, dispatch: Dispatch): Promise<BatchResponseInit> {
+async function answerPart(
+  part: ParsedBatchRequest,
+  index: number,
+  outer: ApiRequest,
+  dispatch: Dispatch,
+): Promise<BatchResponseInit> {
   let res: ApiResponse;
   if (index >= BATCH_MAX_CALLS) {
     res = new ApiError(403, 'forbidden', SOFT_LIMIT_MESSAGE).toResponse();

@@ -8,13 +8,24 @@ import { ApiError } from '../errors.ts';
 import { bufferedBody, type ApiRequest, type RequestBody } from '../http/types.ts';
 
 /** Outer headers never inherited: the envelope's own framing and connection handling. */
-const NOT_INHERITED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect']);
+const NOT_INHERITED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
 
 /** Builds the inner request, or throws the {@link ApiError} that answers this part. */
 export function innerRequest(part: ParsedBatchRequest, outer: ApiRequest): ApiRequest {
   const target = part.target;
   if (target.length > BATCH_MAX_URL_LENGTH) {
-    throw partError(`The inner request URL is ${target.length} characters long; the limit in a batch is ${BATCH_MAX_URL_LENGTH}.`);
+    throw partError(
+      `The inner request URL is ${target.length} characters long; the limit in a batch is ${BATCH_MAX_URL_LENGTH}.`,
+    );
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) {
     throw partError(`Batch requests take a URL path with query, not a full URL: "${clip(target)}".`);
@@ -26,7 +37,8 @@ export function innerRequest(part: ParsedBatchRequest, outer: ApiRequest): ApiRe
   const path = q === -1 ? target : target.slice(0, q);
   const query = new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
   if (path.startsWith('/upload/')) throw partError('Media upload is not supported in a batch request.');
-  if (path.startsWith('/batch/') || path === '/batch') throw partError('A batch request cannot contain another batch request.');
+  if (path.startsWith('/batch/') || path === '/batch')
+    throw partError('A batch request cannot contain another batch request.');
   if (path !== API_ROOT && !path.startsWith(`${API_ROOT}/`)) {
     throw partError(`Every request in this batch must target the ${API_ROOT} API; got the path "${clip(path)}".`);
   }
@@ -74,7 +86,11 @@ function cappedBody(bytes: Uint8Array): RequestBody {
     stream: () => inner.stream(),
     async bytes(limit = 1024 * 1024) {
       if (bytes.length > limit) {
-        throw new ApiError(413, 'requestTooLarge', `The request body is larger than the limit of ${limit} bytes for this endpoint.`);
+        throw new ApiError(
+          413,
+          'requestTooLarge',
+          `The request body is larger than the limit of ${limit} bytes for this endpoint.`,
+        );
       }
       return inner.bytes(limit);
     },

@@ -26,16 +26,26 @@ export interface ConvertOptions {
  * Throws `ConversionError`: `unsupported` (names both types), `tooLarge`, `badOcrLanguage`, `corrupt`, `ocrFailed`.
  * Library errors on bad input are wrapped; nothing escapes as an untyped error except I/O failures reading `path`.
  */
-export async function convert(input: ConvertInput, target: NativeKind, opts: ConvertOptions = {}): Promise<NativeContent> {
+export async function convert(
+  input: ConvertInput,
+  target: NativeKind,
+  opts: ConvertOptions = {},
+): Promise<NativeContent> {
   const source = baseMime(input.mimeType);
   const kindName = isNativeDocumentKind(target) ? target : String(target);
   const load = importerFor(source, target);
   if (!load) {
-    throw new ConversionError('unsupported', `Conversion from ${source || '(no type)'} to ${kindName} is not supported.`);
+    throw new ConversionError(
+      'unsupported',
+      `Conversion from ${source || '(no type)'} to ${kindName} is not supported.`,
+    );
   }
   const limit = maxImportSizes[target];
   if (input.size > limit) {
-    throw new ConversionError('tooLarge', `The file is ${input.size} bytes; conversion to ${kindName} accepts at most ${limit} bytes.`);
+    throw new ConversionError(
+      'tooLarge',
+      `The file is ${input.size} bytes; conversion to ${kindName} accepts at most ${limit} bytes.`,
+    );
   }
   const ocrLang = ocrLangFor(opts.ocrLanguage);
   const bytes = new Uint8Array(await readFile(input.path));

@@ -22,7 +22,12 @@ export interface Rgba {
 }
 
 const NAMES: Record<ImageFormat, string> = { png: 'PNG image', jpeg: 'JPEG image', gif: 'GIF image', bmp: 'BMP image' };
-const MIME_OF: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp' };
+const MIME_OF: Record<ImageFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+};
 
 /** The format the bytes' signature shows, or undefined. */
 function sniffImage(b: Uint8Array): ImageFormat | undefined {
@@ -43,7 +48,10 @@ export function decodeImage(bytes: Uint8Array, declaredMime: string): { format: 
   const format = sniffImage(bytes);
   if (!format) {
     const declared = declaredMime.replace(/^image\//, '').toUpperCase();
-    throw new ConversionError('corrupt', `The file is not a valid ${declared} image: its first bytes are not a known image signature.`);
+    throw new ConversionError(
+      'corrupt',
+      `The file is not a valid ${declared} image: its first bytes are not a known image signature.`,
+    );
   }
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   checkSize(format, buf);
@@ -61,7 +69,10 @@ function checkSize(format: ImageFormat, b: Buffer): void {
   if (format === 'gif' && b.length >= 10) [w, h] = [b.readUInt16LE(6), b.readUInt16LE(8)];
   if (format === 'bmp' && b.length >= 26) [w, h] = [Math.abs(b.readInt32LE(18)), Math.abs(b.readInt32LE(22))];
   if (w * h > MAX_IMAGE_PIXELS) {
-    throw new ConversionError('tooLarge', `The ${NAMES[format]} is ${w}×${h} pixels; images up to ${MAX_IMAGE_PIXELS / 1e6} megapixels are converted.`);
+    throw new ConversionError(
+      'tooLarge',
+      `The ${NAMES[format]} is ${w}×${h} pixels; images up to ${MAX_IMAGE_PIXELS / 1e6} megapixels are converted.`,
+    );
   }
 }
 
@@ -72,7 +83,12 @@ function decodeAs(format: ImageFormat, b: Buffer): Rgba {
       return { width: png.width, height: png.height, data: png.data };
     }
     case 'jpeg': {
-      const img = jpeg.decode(b, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+      const img = jpeg.decode(b, {
+        useTArray: true,
+        formatAsRGBA: true,
+        maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6,
+        maxMemoryUsageInMB: 1024,
+      });
       return { width: img.width, height: img.height, data: img.data };
     }
     case 'gif': {

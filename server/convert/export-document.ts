@@ -19,7 +19,12 @@ export function documentToHtml(doc: DocumentContent): string {
     open = undefined;
   };
   for (const b of doc.blocks) {
-    const want = b.type === 'paragraph' && b.style === 'listItem' ? 'ul' : b.type === 'paragraph' && b.style === 'code' ? 'pre' : undefined;
+    const want =
+      b.type === 'paragraph' && b.style === 'listItem'
+        ? 'ul'
+        : b.type === 'paragraph' && b.style === 'code'
+          ? 'pre'
+          : undefined;
     if (want !== open) {
       close();
       if (want === 'ul') out.push('<ul>');
@@ -33,14 +38,20 @@ export function documentToHtml(doc: DocumentContent): string {
 }
 
 function blockHtml(b: DocumentBlock): string {
-  if (b.type === 'image') return `<p><img src="data:${escapeHtml(b.mimeType)};base64,${b.data}" alt="${escapeHtml(b.ocrText)}"></p>`;
+  if (b.type === 'image')
+    return `<p><img src="data:${escapeHtml(b.mimeType)};base64,${b.data}" alt="${escapeHtml(b.ocrText)}"></p>`;
   const text = escapeHtml(b.text);
   switch (b.style) {
-    case undefined: return `<p>${text}</p>`;
-    case 'listItem': return `<li>${text}</li>`;
-    case 'code': return text;
-    case 'quote': return `<blockquote>${text}</blockquote>`;
-    default: return `<h${b.style.slice(-1)}>${text}</h${b.style.slice(-1)}>`;
+    case undefined:
+      return `<p>${text}</p>`;
+    case 'listItem':
+      return `<li>${text}</li>`;
+    case 'code':
+      return text;
+    case 'quote':
+      return `<blockquote>${text}</blockquote>`;
+    default:
+      return `<h${b.style.slice(-1)}>${text}</h${b.style.slice(-1)}>`;
   }
 }
 
@@ -61,11 +72,20 @@ export function documentToMarkdown(doc: DocumentContent): string {
       continue;
     }
     switch (b.style) {
-      case 'code': out.push(b.text); break;
-      case 'listItem': out.push(`- ${b.text}`); break;
-      case 'quote': out.push(`> ${b.text}`, ''); break;
-      case undefined: out.push(b.text, ''); break;
-      default: out.push(`${'#'.repeat(Number(b.style.slice(-1)))} ${b.text}`, '');
+      case 'code':
+        out.push(b.text);
+        break;
+      case 'listItem':
+        out.push(`- ${b.text}`);
+        break;
+      case 'quote':
+        out.push(`> ${b.text}`, '');
+        break;
+      case undefined:
+        out.push(b.text, '');
+        break;
+      default:
+        out.push(`${'#'.repeat(Number(b.style.slice(-1)))} ${b.text}`, '');
     }
   }
   if (inCode) out.push('```');

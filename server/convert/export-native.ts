@@ -22,7 +22,10 @@ const KIND_OF: Readonly<Record<NativeContent['kind'], NativeKind>> = {
   script: SCRIPT_MIME,
 };
 
-const utf8 = (text: string, type: string): ExportResult => ({ body: new TextEncoder().encode(text), mimeType: `${type}; charset=utf-8` });
+const utf8 = (text: string, type: string): ExportResult => ({
+  body: new TextEncoder().encode(text),
+  mimeType: `${type}; charset=utf-8`,
+});
 
 /**
  * Exports `content` (of native kind `kind`) as `mimeType`.
@@ -32,8 +35,10 @@ export async function exportNative(content: NativeContent, kind: NativeKind, mim
   const type = baseMime(mimeType);
   const offered = exportFormats[kind] ?? [];
   if (!offered.includes(type)) {
-    throw new ConversionError('unsupportedExport',
-      `Export of ${kind} to ${type || '(no type)'} is not supported; it exports to ${offered.join(', ') || 'nothing'}.`);
+    throw new ConversionError(
+      'unsupportedExport',
+      `Export of ${kind} to ${type || '(no type)'} is not supported; it exports to ${offered.join(', ') || 'nothing'}.`,
+    );
   }
   if (KIND_OF[content.kind] !== kind) {
     throw new ConversionError('unsupportedExport', `The stored content is a ${content.kind}, not ${kind}.`);

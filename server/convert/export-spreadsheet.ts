@@ -8,19 +8,28 @@ const firstSheetRows = (s: SpreadsheetContent): CellValue[][] => s.sheets[0]?.ro
 
 /** RFC 4180 CSV of the first sheet, CRLF line ends. */
 export function spreadsheetToCsv(s: SpreadsheetContent): string {
-  return stringify(firstSheetRows(s).map((r) => r.map((c) => (c === null ? '' : String(c)))), { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  return stringify(
+    firstSheetRows(s).map((r) => r.map((c) => (c === null ? '' : String(c)))),
+    { record_delimiter: 'windows', quoted_match: /[\r\n]/ },
+  );
 }
 
 /** TSV of the first sheet; TSV has no quoting, so tabs and line breaks inside cells become spaces. */
 export function spreadsheetToTsv(s: SpreadsheetContent): string {
-  return firstSheetRows(s).map((r) => r.map((c) => (c === null ? '' : String(c).replace(/[\t\r\n]+/g, ' '))).join('\t') + '\r\n').join('');
+  return firstSheetRows(s)
+    .map((r) => r.map((c) => (c === null ? '' : String(c).replace(/[\t\r\n]+/g, ' '))).join('\t') + '\r\n')
+    .join('');
 }
 
 /** Sheet names Excel accepts: at most 31 characters, none of `[]:*?/\`, unique. */
 function sheetNames(s: SpreadsheetContent): string[] {
   const used = new Set<string>();
   return s.sheets.map((sheet, i) => {
-    let name = sheet.name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31).trim() || `Sheet${i + 1}`;
+    let name =
+      sheet.name
+        .replace(/[[\]:*?/\\]/g, ' ')
+        .slice(0, 31)
+        .trim() || `Sheet${i + 1}`;
     for (let n = 2; used.has(name.toLowerCase()); n++) name = `${name.slice(0, 28)} ${n}`;
     used.add(name.toLowerCase());
     return name;

@@ -3,7 +3,13 @@
  * every (source type, native kind) pair in `importFormats` has exactly one importer, loaded lazily so that
  * reading the tables never loads OCR, pdf.js or the office parsers.
  */
-import { DOCUMENT_MIME, PRESENTATION_MIME, SCRIPT_MIME, SCRIPT_TEXT_MIME, SPREADSHEET_MIME } from 'store-upload-kit/protocol';
+import {
+  DOCUMENT_MIME,
+  PRESENTATION_MIME,
+  SCRIPT_MIME,
+  SCRIPT_TEXT_MIME,
+  SPREADSHEET_MIME,
+} from 'store-upload-kit/protocol';
 import type { NativeKind } from 'store-upload-kit/protocol';
 import { MIME } from './mime-types.ts';
 import type { Importer } from './importer.ts';

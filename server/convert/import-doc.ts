@@ -9,7 +9,10 @@ const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 /** Imports a binary Word document as a document of plain paragraphs. */
 export const importDoc: Importer = async (bytes) => {
   if (!OLE_MAGIC.every((b, i) => bytes[i] === b)) {
-    throw new ConversionError('corrupt', 'The file is not a valid Word 97–2003 document: it is not an OLE compound file.');
+    throw new ConversionError(
+      'corrupt',
+      'The file is not a valid Word 97–2003 document: it is not an OLE compound file.',
+    );
   }
   let body: string;
   try {

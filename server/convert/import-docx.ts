@@ -8,7 +8,8 @@ import type { Importer } from './importer.ts';
 export const importDocx: Importer = async (bytes) => {
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }))
+      .value;
   } catch (err) {
     throw corrupt('Word document', err);
   }

@@ -17,7 +17,10 @@ export function htmlToDocument(html: string): DocumentContent {
   let root: HTMLElement;
   try {
     // node-html-parser keeps a doctype as text; it is never content.
-    root = parse(html.replace(/^\s*<!doctype[^>]*>/i, ''), { comment: false, blockTextElements: { script: false, style: false, pre: true } });
+    root = parse(html.replace(/^\s*<!doctype[^>]*>/i, ''), {
+      comment: false,
+      blockTextElements: { script: false, style: false, pre: true },
+    });
   } catch (err) {
     throw corrupt('HTML file', err);
   }
@@ -29,13 +32,56 @@ export function htmlToDocument(html: string): DocumentContent {
 
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'svg', 'title']);
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'address', 'figure', 'figcaption',
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption',
-  'blockquote', 'pre', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'body', 'html', 'form', 'fieldset',
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'aside',
+  'address',
+  'figure',
+  'figcaption',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'blockquote',
+  'pre',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'body',
+  'html',
+  'form',
+  'fieldset',
 ]);
 const STYLE: Readonly<Record<string, ParagraphStyle>> = {
-  h1: 'heading1', h2: 'heading2', h3: 'heading3', h4: 'heading4', h5: 'heading5', h6: 'heading6',
-  li: 'listItem', pre: 'code', blockquote: 'quote',
+  h1: 'heading1',
+  h2: 'heading2',
+  h3: 'heading3',
+  h4: 'heading4',
+  h5: 'heading5',
+  h6: 'heading6',
+  li: 'listItem',
+  pre: 'code',
+  blockquote: 'quote',
 };
 
 /** Walks the tree collecting inline text into the current paragraph; every block boundary ends it. */
@@ -74,7 +120,8 @@ class BlockWalker {
     const style = this.styles[this.styles.length - 1];
     if (this.inPre) {
       const lines = this.text.replace(/^\n/, '').replace(/\n$/, '').split('\n');
-      if (this.text !== '') for (const line of lines) this.blocks.push({ type: 'paragraph', text: line, style: 'code' });
+      if (this.text !== '')
+        for (const line of lines) this.blocks.push({ type: 'paragraph', text: line, style: 'code' });
     } else {
       const text = this.text.trim();
       if (text !== '') this.blocks.push(style ? { type: 'paragraph', text, style } : { type: 'paragraph', text });
@@ -87,7 +134,12 @@ class BlockWalker {
     if (!m || !m[1] || m[2] === undefined) return;
     this.flush();
     // Alt text stands in for OCR: the source already says what the image shows.
-    this.blocks.push({ type: 'image', mimeType: m[1], data: m[2].replace(/\s+/g, ''), ocrText: node.getAttribute('alt') ?? '' });
+    this.blocks.push({
+      type: 'image',
+      mimeType: m[1],
+      data: m[2].replace(/\s+/g, ''),
+      ocrText: node.getAttribute('alt') ?? '',
+    });
   }
 }
 

@@ -14,7 +14,8 @@ export const importMarkdown: Importer = async (bytes, ctx) => {
 };
 
 function addBlock(token: Token, out: DocumentBlock[], inherited: ParagraphStyle | undefined): void {
-  const push = (text: string, style = inherited) => out.push(style ? { type: 'paragraph', text, style } : { type: 'paragraph', text });
+  const push = (text: string, style = inherited) =>
+    out.push(style ? { type: 'paragraph', text, style } : { type: 'paragraph', text });
   switch (token.type) {
     case 'heading': {
       const t = token as Tokens.Heading;

@@ -17,10 +17,18 @@ export const importOdt: Importer = async (bytes) => {
   return { kind: 'document', blocks };
 };
 
-async function walk(el: XmlElement, zip: JSZip, out: DocumentBlock[], style: ParagraphStyle | undefined): Promise<void> {
+async function walk(
+  el: XmlElement,
+  zip: JSZip,
+  out: DocumentBlock[],
+  style: ParagraphStyle | undefined,
+): Promise<void> {
   for (const c of childElements(el)) {
     if (isElement(c, ODF_NS.text, 'p') || isElement(c, ODF_NS.text, 'h')) {
-      const level = c.localName === 'h' ? Math.min(Math.max(Number(c.getAttributeNS(ODF_NS.text, 'outline-level') || '1'), 1), 6) : 0;
+      const level =
+        c.localName === 'h'
+          ? Math.min(Math.max(Number(c.getAttributeNS(ODF_NS.text, 'outline-level') || '1'), 1), 6)
+          : 0;
       const s = level ? (`heading${level}` as ParagraphStyle) : style;
       const text = odfText(c);
       out.push(s ? { type: 'paragraph', text, style: s } : { type: 'paragraph', text });
@@ -30,7 +38,10 @@ async function walk(el: XmlElement, zip: JSZip, out: DocumentBlock[], style: Par
     } else if (isElement(c, ODF_NS.table, 'table-row')) {
       // A table row reads as one tab-separated paragraph, like a row of text copied from a table.
       const cells = childElements(c).filter((cell) => isElement(cell, ODF_NS.table, 'table-cell'));
-      out.push({ type: 'paragraph', text: cells.map((cell) => descendants(cell, ODF_NS.text, 'p').map(odfText).join(' ')).join('\t') });
+      out.push({
+        type: 'paragraph',
+        text: cells.map((cell) => descendants(cell, ODF_NS.text, 'p').map(odfText).join(' ')).join('\t'),
+      });
     } else if (!isElement(c, ODF_NS.text, 'sequence-decls') && !isElement(c, ODF_NS.office, 'forms')) {
       await walk(c, zip, out, style);
     }
@@ -45,7 +56,14 @@ async function images(p: XmlElement, zip: JSZip, out: DocumentBlock[]): Promise<
     if (!entry) continue; // linked, not embedded: nothing to keep
     const data = await entry.async('base64');
     const ext = href.split('.').pop()?.toLowerCase() ?? '';
-    const mimeType = ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'gif' ? 'image/gif' : ext === 'bmp' ? 'image/bmp' : 'image/png';
+    const mimeType =
+      ext === 'jpg' || ext === 'jpeg'
+        ? 'image/jpeg'
+        : ext === 'gif'
+          ? 'image/gif'
+          : ext === 'bmp'
+            ? 'image/bmp'
+            : 'image/png';
     out.push({ type: 'image', mimeType, data, ocrText: '' });
   }
 }

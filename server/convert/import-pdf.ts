@@ -38,8 +38,13 @@ export const importPdf: Importer = async (bytes, ctx) => {
       for (const img of await imagesOf(pdf, i + 1)) {
         const ocrText = await recognizeText(img.png, ctx.ocrLang);
         blocks.push({
-          type: 'image', mimeType: 'image/png', data: Buffer.from(img.png).toString('base64'),
-          width: img.width, height: img.height, ocrText, ocrLanguage: ctx.ocrLanguage ?? 'en',
+          type: 'image',
+          mimeType: 'image/png',
+          data: Buffer.from(img.png).toString('base64'),
+          width: img.width,
+          height: img.height,
+          ocrText,
+          ocrLanguage: ctx.ocrLanguage ?? 'en',
         });
       }
     }
@@ -51,7 +56,10 @@ export const importPdf: Importer = async (bytes, ctx) => {
 };
 
 /** Embedded images of a page as opaque PNGs; a page whose images cannot be decoded contributes none. */
-async function imagesOf(pdf: Parameters<typeof extractImages>[0], page: number): Promise<{ png: Uint8Array; width: number; height: number }[]> {
+async function imagesOf(
+  pdf: Parameters<typeof extractImages>[0],
+  page: number,
+): Promise<{ png: Uint8Array; width: number; height: number }[]> {
   let images: Awaited<ReturnType<typeof extractImages>>;
   try {
     images = await extractImages(pdf, page);

@@ -59,7 +59,11 @@ function walk(b: Uint8Array, start: number, end: number, st: WalkState): void {
     const type = view.getUint16(pos + 2, true);
     const len = view.getUint32(pos + 4, true);
     const body = pos + 8;
-    if (body + len > end) throw new ConversionError('corrupt', `The file is not a valid ${WHAT}: a record at offset ${pos} runs past its container.`);
+    if (body + len > end)
+      throw new ConversionError(
+        'corrupt',
+        `The file is not a valid ${WHAT}: a record at offset ${pos} runs past its container.`,
+      );
     const isContainer = (verInst & 0x0f) === 0x0f;
     const instance = verInst >> 4;
     if (type === RT.mainMaster || type === RT.notes) {
@@ -78,7 +82,12 @@ function walk(b: Uint8Array, start: number, end: number, st: WalkState): void {
       const raw = b.subarray(body, body + len);
       const text = new TextDecoder(type === RT.textCharsAtom ? 'utf-16le' : 'latin1').decode(raw);
       // \r ends a paragraph, \v is a line break inside one.
-      st.current.paragraphs.push(...text.split('\r').map((p) => p.replace(/\v/g, '\n')).filter((p) => p.trim() !== ''));
+      st.current.paragraphs.push(
+        ...text
+          .split('\r')
+          .map((p) => p.replace(/\v/g, '\n'))
+          .filter((p) => p.trim() !== ''),
+      );
     } else if (isContainer) {
       walk(b, body, body + len, st);
     }

@@ -28,7 +28,11 @@ export const importPptx: Importer = async (bytes) => {
   const slides = [];
   for (const path of paths) {
     const slide = parseXml(await readPart(zip, path, WHAT), path, WHAT);
-    slides.push({ paragraphs: descendants(slide, NS.a, 'p').map(paragraphText).filter((t) => t.trim() !== '') });
+    slides.push({
+      paragraphs: descendants(slide, NS.a, 'p')
+        .map(paragraphText)
+        .filter((t) => t.trim() !== ''),
+    });
   }
   return { kind: 'presentation', slides };
 };

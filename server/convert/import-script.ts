@@ -28,7 +28,8 @@ export const importScript: Importer = async (bytes, ctx) => {
 
 /** The files of a script-project JSON value, or undefined when it does not have that shape. */
 function projectFiles(value: unknown): ScriptFile[] | undefined {
-  if (typeof value !== 'object' || value === null || !('files' in value) || !Array.isArray(value.files)) return undefined;
+  if (typeof value !== 'object' || value === null || !('files' in value) || !Array.isArray(value.files))
+    return undefined;
   const files: ScriptFile[] = [];
   for (const f of value.files as unknown[]) {
     if (typeof f !== 'object' || f === null) return undefined;

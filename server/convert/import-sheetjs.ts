@@ -18,7 +18,10 @@ export const importSheetJs: Importer = async (bytes, ctx) => {
   const what = isXls ? 'Excel 97–2003 workbook' : 'OpenDocument spreadsheet';
   const magic = isXls ? OLE_MAGIC : ZIP_MAGIC;
   if (!magic.every((b, i) => bytes[i] === b)) {
-    throw new ConversionError('corrupt', `The file is not a valid ${what}: it is not ${isXls ? 'an OLE compound' : 'a zip'} file.`);
+    throw new ConversionError(
+      'corrupt',
+      `The file is not a valid ${what}: it is not ${isXls ? 'an OLE compound' : 'a zip'} file.`,
+    );
   }
   let workbook: XLSX.WorkBook;
   try {
@@ -28,7 +31,9 @@ export const importSheetJs: Importer = async (bytes, ctx) => {
   }
   const sheets = workbook.SheetNames.map((name) => {
     const ws = workbook.Sheets[name];
-    const rows = ws ? (XLSX.utils.sheet_to_json<unknown[]>(ws, { header: 1, raw: true, defval: null, blankrows: true })) : [];
+    const rows = ws
+      ? XLSX.utils.sheet_to_json<unknown[]>(ws, { header: 1, raw: true, defval: null, blankrows: true })
+      : [];
     return { name, rows: rows.map((r) => trimRow(r.map(cellOf))) };
   });
   return { kind: 'spreadsheet', sheets };

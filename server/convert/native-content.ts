@@ -12,7 +12,8 @@ export interface DocumentParagraph {
 }
 
 /** Paragraph styles the importers can tell apart. */
-export type ParagraphStyle = 'heading1' | 'heading2' | 'heading3' | 'heading4' | 'heading5' | 'heading6' | 'listItem' | 'code' | 'quote';
+export type ParagraphStyle =
+  'heading1' | 'heading2' | 'heading3' | 'heading4' | 'heading5' | 'heading6' | 'listItem' | 'code' | 'quote';
 
 /** An image embedded in a native document, with the text OCR found in it (empty when OCR was not run). */
 export interface DocumentImage {

@@ -21,7 +21,10 @@ export function ocrLangFor(bcp47: string | undefined): OcrLang {
   }
   const lang = BY_LANGUAGE[language];
   if (!lang) {
-    throw new ConversionError('badOcrLanguage', `Unsupported ocrLanguage "${bcp47}": OCR supports ${OCR_LANGUAGES.join(', ')}.`);
+    throw new ConversionError(
+      'badOcrLanguage',
+      `Unsupported ocrLanguage "${bcp47}": OCR supports ${OCR_LANGUAGES.join(', ')}.`,
+    );
   }
   return lang;
 }

@@ -35,7 +35,8 @@ export function setOcrCacheDir(dir: string): void {
 
 /** How long, in ms, an OCR worker may sit unused before it is terminated (default {@link DEFAULT_OCR_IDLE_MS}). */
 export function setOcrIdleMs(ms: number): void {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`OCR idle time must be a non-negative number of ms; got ${ms}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`OCR idle time must be a non-negative number of ms; got ${ms}`);
   idleMs = ms;
 }
 
@@ -76,7 +77,9 @@ export async function recognizeText(image: Uint8Array, lang: OcrLang): Promise<s
     const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
     return data.text.trim();
   } catch (err) {
-    throw new ConversionError('ocrFailed', `OCR failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ConversionError('ocrFailed', `OCR failed: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   } finally {
     const left = (busy.get(lang) ?? 1) - 1;
     if (left > 0) busy.set(lang, left);

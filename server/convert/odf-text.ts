@@ -21,7 +21,8 @@ export function odfText(node: XmlNode): string {
     else if (isElement(c, ODF_NS.text, 'tab')) out += '\t';
     else if (isElement(c, ODF_NS.text, 'line-break')) out += '\n';
     else if (isElement(c, ODF_NS.text, 'note') || isElement(c, ODF_NS.office, 'annotation')) continue;
-    else if (isElement(c, ODF_NS.draw, 'frame')) continue; // frames hold images and text boxes, handled apart
+    else if (isElement(c, ODF_NS.draw, 'frame'))
+      continue; // frames hold images and text boxes, handled apart
     else out += odfText(c);
   }
   return out;

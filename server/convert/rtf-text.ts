@@ -7,22 +7,79 @@ import { TextDecoder } from 'node:util';
 import { ConversionError } from './conversion-error.ts';
 
 const IGNORED_DESTINATIONS = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'header', 'headerl', 'headerr', 'headerf',
-  'footer', 'footerl', 'footerr', 'footerf', 'footnote', 'themedata', 'colorschememapping', 'datastore',
-  'latentstyles', 'listtable', 'listoverridetable', 'rsidtbl', 'xmlnstbl', 'generator', 'filetbl', 'revtbl',
-  'pgdsctbl', 'fldinst', 'field-instruction', 'bkmkstart', 'bkmkend', 'nonshppict', 'shppict', 'sp', 'mmathPr',
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'info',
+  'pict',
+  'object',
+  'header',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footer',
+  'footerl',
+  'footerr',
+  'footerf',
+  'footnote',
+  'themedata',
+  'colorschememapping',
+  'datastore',
+  'latentstyles',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'xmlnstbl',
+  'generator',
+  'filetbl',
+  'revtbl',
+  'pgdsctbl',
+  'fldinst',
+  'field-instruction',
+  'bkmkstart',
+  'bkmkend',
+  'nonshppict',
+  'shppict',
+  'sp',
+  'mmathPr',
 ]);
 
 const SPECIAL: Readonly<Record<string, string>> = {
-  par: '\n', sect: '\n', page: '\n', line: '\n', row: '\n', tab: '\t', cell: '\t',
-  emdash: '\u2014', endash: '\u2013', emspace: '\u2003', enspace: '\u2002', qmspace: '\u2005',
-  bullet: '\u2022', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
+  par: '\n',
+  sect: '\n',
+  page: '\n',
+  line: '\n',
+  row: '\n',
+  tab: '\t',
+  cell: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  emspace: '\u2003',
+  enspace: '\u2002',
+  qmspace: '\u2005',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
 };
 
 /** Code pages that `\ansicpgN` may name and TextDecoder knows. */
 function decoderFor(codePage: number): TextDecoder {
-  const label = codePage === 932 ? 'shift_jis' : codePage === 936 ? 'gbk' : codePage === 949 ? 'euc-kr'
-    : codePage === 950 ? 'big5' : codePage === 65001 ? 'utf-8' : codePage === 10000 ? 'macintosh' : `windows-${codePage}`;
+  const label =
+    codePage === 932
+      ? 'shift_jis'
+      : codePage === 936
+        ? 'gbk'
+        : codePage === 949
+          ? 'euc-kr'
+          : codePage === 950
+            ? 'big5'
+            : codePage === 65001
+              ? 'utf-8'
+              : codePage === 10000
+                ? 'macintosh'
+                : `windows-${codePage}`;
   try {
     return new TextDecoder(label);
   } catch {
@@ -32,7 +89,8 @@ function decoderFor(codePage: number): TextDecoder {
 
 /** Plain text of an RTF document; not RTF or unbalanced groups → `corrupt`. */
 export function rtfToText(rtf: string): string {
-  if (!/^\s*\{\\rtf/.test(rtf)) throw new ConversionError('corrupt', 'The file is not a valid RTF document: it does not start with "{\\rtf".');
+  if (!/^\s*\{\\rtf/.test(rtf))
+    throw new ConversionError('corrupt', 'The file is not a valid RTF document: it does not start with "{\\rtf".');
   let out = '';
   let decoder = decoderFor(1252);
   let bytes: number[] = []; // pending \'hh bytes, decoded together so double-byte code pages work
@@ -57,7 +115,8 @@ export function rtfToText(rtf: string): string {
       if (ch === '{') stack.push({ ucSkip, ignorable });
       else {
         const top = stack.pop();
-        if (!top) throw new ConversionError('corrupt', `The file is not a valid RTF document: unbalanced "}" at offset ${i}.`);
+        if (!top)
+          throw new ConversionError('corrupt', `The file is not a valid RTF document: unbalanced "}" at offset ${i}.`);
         ({ ucSkip, ignorable } = top);
       }
       i++;
@@ -105,6 +164,10 @@ export function rtfToText(rtf: string): string {
     }
   }
   flushBytes();
-  if (stack.length > 0) throw new ConversionError('corrupt', `The file is not a valid RTF document: ${stack.length} group(s) are not closed (the file may be truncated).`);
+  if (stack.length > 0)
+    throw new ConversionError(
+      'corrupt',
+      `The file is not a valid RTF document: ${stack.length} group(s) are not closed (the file may be truncated).`,
+    );
   return out;
 }

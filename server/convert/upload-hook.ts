@@ -15,11 +15,34 @@ import type { NativeContent } from './native-content.ts';
 
 /** Source types guessed from a file name when the media came without one (`application/octet-stream`). */
 const BY_EXTENSION: Readonly<Record<string, string>> = {
-  '.docx': MIME.docx, '.dotx': MIME.dotx, '.docm': MIME.docm, '.doc': MIME.doc, '.odt': MIME.odt, '.rtf': MIME.rtf,
-  '.html': MIME.html, '.htm': MIME.html, '.txt': MIME.plain, '.md': MIME.markdown, '.markdown': MIME.markdown,
-  '.pdf': MIME.pdf, '.jpg': MIME.jpeg, '.jpeg': MIME.jpeg, '.png': MIME.png, '.gif': MIME.gif, '.bmp': MIME.bmp,
-  '.xlsx': MIME.xlsx, '.xlsm': MIME.xlsm, '.xls': MIME.xls, '.ods': MIME.ods, '.csv': MIME.csv, '.tsv': MIME.tsv,
-  '.pptx': MIME.pptx, '.pptm': MIME.pptm, '.ppt': MIME.ppt, '.odp': MIME.odp, '.json': MIME.json,
+  '.docx': MIME.docx,
+  '.dotx': MIME.dotx,
+  '.docm': MIME.docm,
+  '.doc': MIME.doc,
+  '.odt': MIME.odt,
+  '.rtf': MIME.rtf,
+  '.html': MIME.html,
+  '.htm': MIME.html,
+  '.txt': MIME.plain,
+  '.md': MIME.markdown,
+  '.markdown': MIME.markdown,
+  '.pdf': MIME.pdf,
+  '.jpg': MIME.jpeg,
+  '.jpeg': MIME.jpeg,
+  '.png': MIME.png,
+  '.gif': MIME.gif,
+  '.bmp': MIME.bmp,
+  '.xlsx': MIME.xlsx,
+  '.xlsm': MIME.xlsm,
+  '.xls': MIME.xls,
+  '.ods': MIME.ods,
+  '.csv': MIME.csv,
+  '.tsv': MIME.tsv,
+  '.pptx': MIME.pptx,
+  '.pptm': MIME.pptm,
+  '.ppt': MIME.ppt,
+  '.odp': MIME.odp,
+  '.json': MIME.json,
 };
 
 /** The source type to convert from: the declared one, or for untyped media the one the file name suggests. */
@@ -32,9 +55,13 @@ function sourceTypeOf(declared: string, name: string | undefined): string {
 export function apiErrorOf(err: ConversionError): ApiError {
   switch (err.code) {
     case 'badOcrLanguage':
-      return new ApiError(400, 'invalidParameter', err.message, { where: { location: 'ocrLanguage', locationType: 'parameter' } });
+      return new ApiError(400, 'invalidParameter', err.message, {
+        where: { location: 'ocrLanguage', locationType: 'parameter' },
+      });
     case 'unsupportedExport':
-      return new ApiError(400, 'invalidParameter', err.message, { where: { location: 'mimeType', locationType: 'parameter' } });
+      return new ApiError(400, 'invalidParameter', err.message, {
+        where: { location: 'mimeType', locationType: 'parameter' },
+      });
     case 'ocrFailed':
       return new ApiError(500, 'backendError', err.message);
     default:
@@ -78,7 +105,10 @@ const KIND_NAME: Readonly<Record<NativeKind, NativeContent['kind']>> = {
  * `undefined` when the blob is not converted content of that kind (raw bytes stored under a native type), so export
  * can say so instead of failing on them.
  */
-export async function readNativeContent(blobPath: string | undefined, kind: NativeKind): Promise<NativeContent | undefined> {
+export async function readNativeContent(
+  blobPath: string | undefined,
+  kind: NativeKind,
+): Promise<NativeContent | undefined> {
   if (blobPath === undefined) return EMPTY[kind]();
   let parsed: unknown;
   try {

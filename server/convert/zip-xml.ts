@@ -42,7 +42,11 @@ export function parseXml(xml: string, part: string, what: string): XmlDocument {
     if (!doc.documentElement) throw new Error('no root element');
     return doc;
   } catch (err) {
-    throw new ConversionError('corrupt', `The file is not a valid ${what}: ${part} is not well-formed XML (${err instanceof Error ? err.message : String(err)}).`, { cause: err });
+    throw new ConversionError(
+      'corrupt',
+      `The file is not a valid ${what}: ${part} is not well-formed XML (${err instanceof Error ? err.message : String(err)}).`,
+      { cause: err },
+    );
   }
 }
 
@@ -55,7 +59,9 @@ export function childElements(node: XmlNode): XmlElement[] {
 
 /** True when `node` is an element `localName` in namespace `ns`. */
 export function isElement(node: XmlNode, ns: string, localName: string): node is XmlElement {
-  return node.nodeType === 1 && (node as XmlElement).namespaceURI === ns && (node as XmlElement).localName === localName;
+  return (
+    node.nodeType === 1 && (node as XmlElement).namespaceURI === ns && (node as XmlElement).localName === localName
+  );
 }
 
 /** Descendant elements named `localName` in `ns`, in document order. */

@@ -36,7 +36,9 @@ function checkParents(svc: Service, parents: readonly string[], who: Principal, 
     if (row.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${p} is not a folder.`);
     fileFor(svc.files, p, who, 'write');
     if (self !== undefined && isDescendant(svc, p, self)) {
-      throw badRequest(`The folder ${p} is inside ${self}; a folder cannot be moved into itself or one of its subfolders.`);
+      throw badRequest(
+        `The folder ${p} is inside ${self}; a folder cannot be moved into itself or one of its subfolders.`,
+      );
     }
   }
 }
@@ -83,7 +85,8 @@ export function checkMediaType(contentType: string, target: string | undefined):
  */
 export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata, withMedia: boolean): void {
   const target = conversionTarget(meta);
-  if (withMedia && meta.mimeType === FOLDER_MIME) throw badRequest('A folder cannot have content; create it without media.');
+  if (withMedia && meta.mimeType === FOLDER_MIME)
+    throw badRequest('A folder cannot have content; create it without media.');
   if (withMedia && meta.mimeType !== undefined && isNativeMime(meta.mimeType) && !target) {
     throw badRequest(`Media cannot be uploaded as ${meta.mimeType}.`);
   }
@@ -92,21 +95,35 @@ export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata
       throw new ApiError(403, 'forbidden', MESSAGES.generatedIdsNotSupported);
     }
     const status = svc.files.generatedIdStatus(meta.id, who.email);
-    if (status === 'in-use') throw new ApiError(409, 'fileIdInUse', MESSAGES.fileIdInUse, { where: { location: 'id', locationType: 'body' } });
-    if (status === 'not-usable') throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, { where: { location: 'id', locationType: 'body' } });
+    if (status === 'in-use')
+      throw new ApiError(409, 'fileIdInUse', MESSAGES.fileIdInUse, { where: { location: 'id', locationType: 'body' } });
+    if (status === 'not-usable')
+      throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, {
+        where: { location: 'id', locationType: 'body' },
+      });
   }
   checkParents(svc, meta.parents ?? [], who);
   if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
 }
 
 /** Checks an update before bytes are received. */
-export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: IncomingMetadata, query: URLSearchParams, withMedia: boolean): FileRow {
+export function checkUpdate(
+  svc: Service,
+  who: Principal,
+  fileId: string,
+  meta: IncomingMetadata,
+  query: URLSearchParams,
+  withMedia: boolean,
+): FileRow {
   const row = writableFile(svc, fileId, who);
-  if (meta.id !== undefined && meta.id !== fileId) throw badRequest(`The id in the metadata (${meta.id}) does not match the file ${fileId}.`);
+  if (meta.id !== undefined && meta.id !== fileId)
+    throw badRequest(`The id in the metadata (${meta.id}) does not match the file ${fileId}.`);
   if (withMedia && row.mimeType === FOLDER_MIME) throw badRequest('A folder cannot have content.');
   if (meta.mimeType !== undefined && meta.mimeType !== row.mimeType) {
-    if (row.mimeType === FOLDER_MIME || (meta.mimeType === FOLDER_MIME)) throw badRequest('A file cannot be turned into a folder or back.');
-    if (isNativeMime(meta.mimeType) && !withMedia) throw badRequest(`Changing the mimeType to ${meta.mimeType} needs media to convert.`);
+    if (row.mimeType === FOLDER_MIME || meta.mimeType === FOLDER_MIME)
+      throw badRequest('A file cannot be turned into a folder or back.');
+    if (isNativeMime(meta.mimeType) && !withMedia)
+      throw badRequest(`Changing the mimeType to ${meta.mimeType} needs media to convert.`);
   }
   const target = conversionTarget(meta, row);
   if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
@@ -115,7 +132,13 @@ export function checkUpdate(svc: Service, who: Principal, fileId: string, meta: 
 }
 
 /** Turns received media into content: as is, or converted to `target` (the source blob is then removed). */
-async function toContent(svc: Service, media: ReceivedMedia, target: string | undefined, meta: IncomingMetadata, query: URLSearchParams): Promise<ContentRef> {
+async function toContent(
+  svc: Service,
+  media: ReceivedMedia,
+  target: string | undefined,
+  meta: IncomingMetadata,
+  query: URLSearchParams,
+): Promise<ContentRef> {
   if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
   const convert = svc.convert;
   if (!convert) {
@@ -139,7 +162,13 @@ async function toContent(svc: Service, media: ReceivedMedia, target: string | un
 }
 
 /** Creates a file (metadata-only when `media` is undefined). Re-checks everything: bytes may have taken a while. */
-export async function createFile(svc: Service, who: Principal, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
+export async function createFile(
+  svc: Service,
+  who: Principal,
+  meta: IncomingMetadata,
+  media: ReceivedMedia | undefined,
+  query: URLSearchParams,
+): Promise<FileRow> {
   const target = conversionTarget(meta);
   try {
     checkCreate(svc, who, meta, media !== undefined);
@@ -151,20 +180,26 @@ export async function createFile(svc: Service, who: Principal, meta: IncomingMet
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   const mimeType = target ?? meta.mimeType ?? media?.contentType ?? 'application/octet-stream';
   const isEmptyMedia = !content && !isNativeMime(mimeType);
-  return committing(svc, content, () => svc.files.create(
-    {
-      ...(meta.id !== undefined ? { id: meta.id } : {}),
-      name: meta.name ?? 'Untitled',
-      mimeType,
-      ...(meta.description !== undefined ? { description: meta.description } : {}),
-      ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
-      parents: meta.parents ?? [],
-      trashed: meta.trashed ?? false,
-      // A metadata-only create of an ordinary type is an empty file: size 0 and the MD5 of nothing.
-      ...(content ? { content } : isEmptyMedia ? { content: { blob: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } } : {}),
-    },
-    who,
-  ));
+  return committing(svc, content, () =>
+    svc.files.create(
+      {
+        ...(meta.id !== undefined ? { id: meta.id } : {}),
+        name: meta.name ?? 'Untitled',
+        mimeType,
+        ...(meta.description !== undefined ? { description: meta.description } : {}),
+        ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
+        parents: meta.parents ?? [],
+        trashed: meta.trashed ?? false,
+        // A metadata-only create of an ordinary type is an empty file: size 0 and the MD5 of nothing.
+        ...(content
+          ? { content }
+          : isEmptyMedia
+            ? { content: { blob: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } }
+            : {}),
+      },
+      who,
+    ),
+  );
 }
 
 /**
@@ -181,7 +216,14 @@ async function committing(svc: Service, content: ContentRef | undefined, commit:
 }
 
 /** Updates metadata and/or content of a file. */
-export async function updateFile(svc: Service, who: Principal, fileId: string, meta: IncomingMetadata, media: ReceivedMedia | undefined, query: URLSearchParams): Promise<FileRow> {
+export async function updateFile(
+  svc: Service,
+  who: Principal,
+  fileId: string,
+  meta: IncomingMetadata,
+  media: ReceivedMedia | undefined,
+  query: URLSearchParams,
+): Promise<FileRow> {
   let row: FileRow;
   let target: string | undefined;
   try {
@@ -196,18 +238,20 @@ export async function updateFile(svc: Service, who: Principal, fileId: string, m
   let mimeType = meta.mimeType;
   if (media && !target && meta.mimeType === undefined && !isNativeMime(row.mimeType)) mimeType = media.contentType;
   if (target) mimeType = target;
-  return committing(svc, content, () => svc.files.update(
-    fileId,
-    {
-      ...(meta.name !== undefined ? { name: meta.name } : {}),
-      ...(mimeType !== undefined ? { mimeType } : {}),
-      ...(meta.description !== undefined ? { description: meta.description } : {}),
-      ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
-      ...(meta.trashed !== undefined ? { trashed: meta.trashed } : {}),
-      addParents: idList(query.get('addParents')),
-      removeParents: idList(query.get('removeParents')),
-      ...(content ? { content } : {}),
-    },
-    who,
-  ));
+  return committing(svc, content, () =>
+    svc.files.update(
+      fileId,
+      {
+        ...(meta.name !== undefined ? { name: meta.name } : {}),
+        ...(mimeType !== undefined ? { mimeType } : {}),
+        ...(meta.description !== undefined ? { description: meta.description } : {}),
+        ...(meta.originalFilename !== undefined ? { originalFilename: meta.originalFilename } : {}),
+        ...(meta.trashed !== undefined ? { trashed: meta.trashed } : {}),
+        addParents: idList(query.get('addParents')),
+        removeParents: idList(query.get('removeParents')),
+        ...(content ? { content } : {}),
+      },
+      who,
+    ),
+  );
 }

@@ -15,7 +15,9 @@ import type { FileRow } from '../store/files.ts';
 /** Answers a download of a file the caller can see. */
 export function downloadResponse(svc: Service, row: FileRow, rangeHeader: string | undefined): ApiResponse {
   if (row.mimeType === FOLDER_MIME || isNativeMime(row.mimeType)) {
-    throw new ApiError(403, 'fileNotDownloadable', MESSAGES.fileNotDownloadable, { where: { location: 'alt', locationType: 'parameter' } });
+    throw new ApiError(403, 'fileNotDownloadable', MESSAGES.fileNotDownloadable, {
+      where: { location: 'alt', locationType: 'parameter' },
+    });
   }
   const size = row.size ?? 0;
   const headers: Record<string, string> = {
@@ -26,9 +28,14 @@ export function downloadResponse(svc: Service, row: FileRow, rangeHeader: string
   if (row.md5 !== undefined) headers.ETag = `"${row.md5}"`;
   const range = rangeHeader === undefined ? undefined : resolveByteRange(rangeHeader, size);
   if (range === 'unsatisfiable') {
-    throw new ApiError(416, 'requestedRangeNotSatisfiable', `The range "${rangeHeader}" is outside the content (${size} bytes).`, {
-      headers: { 'Content-Range': formatUnsatisfiedRange(size) },
-    });
+    throw new ApiError(
+      416,
+      'requestedRangeNotSatisfiable',
+      `The range "${rangeHeader}" is outside the content (${size} bytes).`,
+      {
+        headers: { 'Content-Range': formatUnsatisfiedRange(size) },
+      },
+    );
   }
   if (range) {
     headers['Content-Range'] = formatContentRangeResponse(range, size);

@@ -15,7 +15,16 @@ export interface IncomingMetadata {
 
 const STRING_FIELDS = ['id', 'name', 'mimeType', 'description', 'originalFilename'] as const;
 /** Read-only fields clients often echo back: accepted and ignored so a round-trip of a resource works. */
-const IGNORED = new Set(['kind', 'size', 'md5Checksum', 'createdTime', 'modifiedTime', 'version', 'permissions', 'owners']);
+const IGNORED = new Set([
+  'kind',
+  'size',
+  'md5Checksum',
+  'createdTime',
+  'modifiedTime',
+  'version',
+  'permissions',
+  'owners',
+]);
 const KNOWN = new Set<string>([...STRING_FIELDS, 'parents', 'trashed']);
 
 /**
@@ -41,14 +50,17 @@ export function parseMetadata(raw: unknown, mode: 'create' | 'update'): Incoming
   }
   if (o.parents !== undefined) {
     if (mode === 'update') {
-      throw badRequest('The parents field is not directly writable in update requests. Use the addParents and removeParents parameters instead.');
+      throw badRequest(
+        'The parents field is not directly writable in update requests. Use the addParents and removeParents parameters instead.',
+      );
     }
     if (!Array.isArray(o.parents) || !o.parents.every((p) => typeof p === 'string' && p !== '')) {
       throw badRequest('The file field "parents" must be an array of file IDs.');
     }
     out.parents = [...new Set(o.parents as string[])];
   }
-  if (typeof out.name === 'string' && out.name.length > 32767) throw badRequest('The file name is longer than 32767 characters.');
+  if (typeof out.name === 'string' && out.name.length > 32767)
+    throw badRequest('The file name is longer than 32767 characters.');
   if (typeof out.mimeType === 'string' && !isMediaType(out.mimeType)) {
     throw badRequest(`The mimeType "${out.mimeType}" is not a valid MIME type.`);
   }

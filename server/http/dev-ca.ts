@@ -50,7 +50,7 @@ async function importKeyPem(pem: string): Promise<CryptoKey> {
 
 /** Creates a new CA with a random key, valid for `validDays` (default 3650). */
 export async function createDevCa(commonName = 'store-upload-kit development CA', validDays = 3650): Promise<DevCa> {
-  const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']));
+  const keys = await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
     name: `CN=${commonName}`,
@@ -76,9 +76,11 @@ export async function loadDevCa(pair: PemPair): Promise<DevCa> {
   return {
     ...pair,
     async issueLeaf(hosts, options = {}) {
-      const keys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']));
+      const keys = await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
       const serial = randomSerial();
-      const names = hosts.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+      const names = hosts.map((h) =>
+        isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h },
+      );
       const cert = await x509.X509CertificateGenerator.create({
         serialNumber: serial,
         subject: `CN=${hosts[0] ?? 'localhost'}`,
@@ -105,7 +107,10 @@ export async function loadDevCa(pair: PemPair): Promise<DevCa> {
         signingAlgorithm: ALGORITHM,
         thisUpdate: new Date(Date.now() - 3_600_000),
         nextUpdate: new Date(Date.now() + 30 * DAY_MS),
-        entries: revokedSerials.map((serialNumber) => ({ serialNumber, revocationDate: new Date(Date.now() - 60_000) })),
+        entries: revokedSerials.map((serialNumber) => ({
+          serialNumber,
+          revocationDate: new Date(Date.now() - 60_000),
+        })),
         extensions: [authorityKeyId],
       });
       // OpenSSL (and so Node's `tls` `crl` option) only reads the `X509 CRL` PEM label.

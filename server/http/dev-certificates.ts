@@ -60,7 +60,9 @@ export async function ensureDevCertificates(certDir: string): Promise<DevCertifi
   try {
     ca = caPem && caKeyPem ? await loadDevCa({ cert: caPem, key: caKeyPem }) : await createDevCa();
   } catch (error) {
-    throw new Error(`the CA in ${paths.ca} / ${paths.caKey} cannot be used (${(error as Error).message}); delete both to create a new one`);
+    throw new Error(
+      `the CA in ${paths.ca} / ${paths.caKey} cannot be used (${(error as Error).message}); delete both to create a new one`,
+    );
   }
   if (!(caPem && caKeyPem)) {
     createdCa = true;

@@ -3,7 +3,13 @@
  * HTTP server. Browsers speak HTTP/2 only over TLS, and only HTTP/2 lets a page keep more than 6 requests in
  * flight to one host.
  */
-import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { Socket } from 'node:net';
 import { JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import type { Service } from '../service-types.ts';
@@ -26,7 +32,8 @@ const SESSION_WINDOW_BYTES = 32 * MiB;
 /** HTTP/2's measure of a header list (RFC 9113 §6.5.2): name and value octets plus 32 per field. */
 function headerListSize(req: Http2ServerRequest): number {
   let size = 0;
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) size += Buffer.byteLength(req.rawHeaders[i]) + Buffer.byteLength(req.rawHeaders[i + 1]) + 32;
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    size += Buffer.byteLength(req.rawHeaders[i]) + Buffer.byteLength(req.rawHeaders[i + 1]) + 32;
   return size;
 }
 
@@ -36,10 +43,20 @@ function headerListSize(req: Http2ServerRequest): number {
  */
 function refuseLargeHeaders(svc: Service, listener: (req: NodeRequest, res: NodeResponse) => void) {
   return (req: NodeRequest, res: NodeResponse) => {
-    if (req.httpVersionMajor !== 2 || headerListSize(req as Http2ServerRequest) <= svc.config.maxHeaderSize) { listener(req, res); return; }
+    if (req.httpVersionMajor !== 2 || headerListSize(req as Http2ServerRequest) <= svc.config.maxHeaderSize) {
+      listener(req, res);
+      return;
+    }
     const limit = svc.config.maxHeaderSize;
-    (res as Http2ServerResponse).writeHead(431, { 'content-type': JSON_CONTENT_TYPE, 'access-control-allow-origin': req.headers.origin ?? '*' });
-    res.end(JSON.stringify(errorBody(431, 'headersTooLarge', `The request headers are larger than the limit of ${limit} bytes.`)));
+    (res as Http2ServerResponse).writeHead(431, {
+      'content-type': JSON_CONTENT_TYPE,
+      'access-control-allow-origin': req.headers.origin ?? '*',
+    });
+    res.end(
+      JSON.stringify(
+        errorBody(431, 'headersTooLarge', `The request headers are larger than the limit of ${limit} bytes.`),
+      ),
+    );
   };
 }
 
@@ -57,14 +74,20 @@ export interface TlsIdentity {
 export function createHttpsServer(svc: Service, tls: TlsIdentity): Http2SecureServer & { closeAllConnections(): void } {
   const base = () => {
     const a = server.address();
-    return a && typeof a === 'object' ? `https://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'https://localhost';
+    return a && typeof a === 'object'
+      ? `https://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
+      : 'https://localhost';
   };
   const server: Http2SecureServer = createSecureServer(
     {
       cert: tls.cert,
       key: tls.key,
       allowHTTP1: true,
-      settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxHeaderListSize: 4 * svc.config.maxHeaderSize, maxConcurrentStreams: 256 },
+      settings: {
+        initialWindowSize: STREAM_WINDOW_BYTES,
+        maxHeaderListSize: 4 * svc.config.maxHeaderSize,
+        maxConcurrentStreams: 256,
+      },
       // nghttp2 counts what it holds for a session against this (MB); a full stream window must fit several times.
       maxSessionMemory: 128,
     },

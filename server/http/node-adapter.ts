@@ -12,7 +12,16 @@ import { ApiError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
 import { limitConnectionsPerClient } from './connections-per-client.ts';
 import { type BodyFraming, failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
-import { cutRequest, distinctHeaders, hasReasonPhrase, plainHeaders, requestOrigin, responseGone, type NodeRequest, type NodeResponse } from './transport.ts';
+import {
+  cutRequest,
+  distinctHeaders,
+  hasReasonPhrase,
+  plainHeaders,
+  requestOrigin,
+  responseGone,
+  type NodeRequest,
+  type NodeResponse,
+} from './transport.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -27,7 +36,14 @@ const REASON_PHRASES: Readonly<Record<number, string>> = { 308: 'Resume Incomple
  * silently drops the rest, so a request sent with two different ones would run as whichever came first: refuse
  * it instead, naming the header.
  */
-const SINGLE_VALUED = ['authorization', 'content-type', 'x-upload-content-type', 'x-upload-content-length', 'content-range', 'range'];
+const SINGLE_VALUED = [
+  'authorization',
+  'content-type',
+  'x-upload-content-type',
+  'x-upload-content-length',
+  'content-range',
+  'range',
+];
 
 /** A 400 for a single-valued header sent more than once with different values; undefined when there is none. */
 function conflictingHeader(req: NodeRequest): ApiError | undefined {
@@ -35,9 +51,14 @@ function conflictingHeader(req: NodeRequest): ApiError | undefined {
   for (const name of SINGLE_VALUED) {
     const values = distinct[name];
     if (values && new Set(values.map((v) => v.trim())).size > 1) {
-      return new ApiError(400, 'badRequest', `The ${name} header was sent ${values.length} times with different values; send it once.`, {
-        where: { location: name, locationType: 'header' },
-      });
+      return new ApiError(
+        400,
+        'badRequest',
+        `The ${name} header was sent ${values.length} times with different values; send it once.`,
+        {
+          where: { location: name, locationType: 'header' },
+        },
+      );
     }
   }
   return undefined;
@@ -141,14 +162,26 @@ export class BodyCutError extends Error {
 }
 
 function tooLarge(limit: number): ApiError {
-  return new ApiError(413, 'requestTooLarge', `The request body is larger than the limit of ${limit} bytes for this endpoint.`);
+  return new ApiError(
+    413,
+    'requestTooLarge',
+    `The request body is larger than the limit of ${limit} bytes for this endpoint.`,
+  );
 }
 
 /** True when the response may be gzipped for this request. */
 function wantsGzip(svc: Service, req: NodeRequest, res: ApiResponse): boolean {
-  if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308) return false;
+  if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308)
+    return false;
   if (res.body === undefined) return false;
-  if (typeof res.body === 'string' ? res.body.length === 0 : res.body instanceof Uint8Array ? res.body.length === 0 : false) return false;
+  if (
+    typeof res.body === 'string'
+      ? res.body.length === 0
+      : res.body instanceof Uint8Array
+        ? res.body.length === 0
+        : false
+  )
+    return false;
   if (Object.keys(res.headers).some((k) => k.toLowerCase() === 'content-encoding')) return false;
   if (res.headers['Content-Length'] === '0') return false;
   const accept = (req.headers['accept-encoding'] ?? '').toLowerCase();
@@ -185,7 +218,8 @@ async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, 
   }
   const body = api.body;
   const reason = REASON_PHRASES[api.status];
-  const head = (h: Record<string, string>) => (reason && hasReasonPhrase(req) ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h));
+  const head = (h: Record<string, string>) =>
+    reason && hasReasonPhrase(req) ? res.writeHead(api.status, reason, h) : res.writeHead(api.status, h);
   if (body === undefined || req.method === 'HEAD') {
     if (body instanceof Readable) body.destroy();
     const hasLength = Object.keys(headers).some((k) => k.toLowerCase() === 'content-length');
@@ -223,10 +257,16 @@ function preflight(req: NodeRequest, res: NodeResponse): void {
 let arrivals = 0;
 
 /** The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. */
-export function createListener(svc: Service, fallbackBase: () => string): (req: NodeRequest, res: NodeResponse) => void {
+export function createListener(
+  svc: Service,
+  fallbackBase: () => string,
+): (req: NodeRequest, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) { preflight(req, res); return; }
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        preflight(req, res);
+        return;
+      }
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const apiReq: ApiRequest = {
@@ -247,7 +287,11 @@ export function createListener(svc: Service, fallbackBase: () => string): (req: 
         return;
       }
       // An answer before the whole body arrived: HTTP/1.1 reads the rest and discards it; an HTTP/2 stream is reset alone.
-      if (!req.complete && req.httpVersionMajor === 1) lingerAfterAnswer(req as IncomingMessage, res as ServerResponse, { ms: svc.config.lingerMs, bytes: svc.config.lingerBytes });
+      if (!req.complete && req.httpVersionMajor === 1)
+        lingerAfterAnswer(req as IncomingMessage, res as ServerResponse, {
+          ms: svc.config.lingerMs,
+          bytes: svc.config.lingerBytes,
+        });
       await writeResponse(svc, req, res, api);
     })().catch((e: unknown) => {
       // Writing failed (client went away mid-download): nothing more to tell anyone.
@@ -275,7 +319,9 @@ function pendingResponse(socket: Socket): ServerResponse | undefined {
 export function createHttpServer(svc: Service): Server {
   const base = () => {
     const a = server.address();
-    return a && typeof a === 'object' ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : 'http://localhost';
+    return a && typeof a === 'object'
+      ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
+      : 'http://localhost';
   };
   const { headersTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerClient } = svc.config;
   const server: Server = createServer(
@@ -293,7 +339,13 @@ export function createHttpServer(svc: Service): Server {
   // what a request may send instead.
   server.maxHeadersCount = 0;
   limitConnectionsPerClient(server, maxConnectionsPerClient, (socket) => {
-    const body = JSON.stringify(errorBody(503, 'rateLimitExceeded', `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`));
+    const body = JSON.stringify(
+      errorBody(
+        503,
+        'rateLimitExceeded',
+        `Too many connections from this address (the limit is ${maxConnectionsPerClient}).`,
+      ),
+    );
     socket.on('error', () => socket.destroy());
     socket.end(
       `HTTP/1.1 503 Service Unavailable\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nRetry-After: 1\r\n` +
@@ -309,7 +361,8 @@ export function createHttpServer(svc: Service): Server {
     // failure, or the connection ending mid-body (HPE_INVALID_EOF_STATE), ends the connection now, so the request
     // in progress sees the end of its body at once (an answer queued behind it would wait for ever).
     const owed = pendingResponse(socket);
-    if (!code.startsWith('HPE_') || code === 'HPE_INVALID_EOF_STATE' || (owed && !owed.req.complete)) return socket.destroy();
+    if (!code.startsWith('HPE_') || code === 'HPE_INVALID_EOF_STATE' || (owed && !owed.req.complete))
+      return socket.destroy();
     const tooBig = code === 'HPE_HEADER_OVERFLOW';
     const status = tooBig ? 431 : 400;
     const message = tooBig

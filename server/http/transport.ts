@@ -20,7 +20,8 @@ function isHttp2(req: NodeRequest): req is Http2ServerRequest {
 export function distinctHeaders(req: NodeRequest): Record<string, string[]> {
   if (!isHttp2(req)) return req.headersDistinct as Record<string, string[]>;
   const out: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) (out[req.rawHeaders[i].toLowerCase()] ??= []).push(req.rawHeaders[i + 1]);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    (out[req.rawHeaders[i].toLowerCase()] ??= []).push(req.rawHeaders[i + 1]);
   return out;
 }
 

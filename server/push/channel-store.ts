@@ -88,7 +88,9 @@ export class ChannelStore {
   /** Adds a channel; false when the id is already used in the project (expired channels are cleared first). */
   add(channel: Channel, now: number): boolean {
     return this.#db.transaction(() => {
-      this.#db.prepare('DELETE FROM push_channels WHERE project = ? AND id = ? AND expiration <= ?').run(channel.project, channel.id, now);
+      this.#db
+        .prepare('DELETE FROM push_channels WHERE project = ? AND id = ? AND expiration <= ?')
+        .run(channel.project, channel.id, now);
       const result = this.#db
         .prepare(
           `INSERT OR IGNORE INTO push_channels (project, id, kind, file_id, resource_id, resource_uri, address, token,
@@ -108,7 +110,8 @@ export class ChannelStore {
 
   /** A channel by project and id. */
   get(project: string, id: string): Channel | undefined {
-    const row = this.#db.prepare('SELECT * FROM push_channels WHERE project = ? AND id = ?').get(project, id) as Row | undefined;
+    const row = this.#db.prepare('SELECT * FROM push_channels WHERE project = ? AND id = ?').get(project, id) as
+      Row | undefined;
     return row && toChannel(row);
   }
 

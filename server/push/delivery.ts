@@ -143,7 +143,8 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     if (message.expiration !== undefined && now() >= message.expiration) {
       outbox.remove(row.seq);
       report({ message, attempt, outcome: { kind: 'expired', reason: 'channel expired' }, final: true });
-      next(queueKey); return;
+      next(queueKey);
+      return;
     }
     const outcome = await postPushMessage(message, agent!, timeoutMs);
     if (!running) {
@@ -154,7 +155,8 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     if (outcome.kind !== 'retry') {
       outbox.remove(row.seq);
       report({ message, attempt, outcome, final: true });
-      next(queueKey); return;
+      next(queueKey);
+      return;
     }
     // `attempt` is 1-based; the protocol's retry numbers are 0-based.
     const delay = backoffDelay(attempt - 1, backoff);
@@ -162,7 +164,8 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     if (attempt >= maxAttempts || pastExpiry) {
       outbox.remove(row.seq);
       report({ message, attempt, outcome, final: true });
-      next(queueKey); return;
+      next(queueKey);
+      return;
     }
     outbox.countAttempt(row.seq);
     report({ message, attempt, outcome, final: false });

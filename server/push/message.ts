@@ -44,7 +44,6 @@ export interface PushMessage {
   changeLog?: boolean;
 }
 
-
 /** The content type the spec gives for every message (sic: `utf-8` without `charset=`). */
 const PUSH_CONTENT_TYPE = 'application/json; utf-8';
 

@@ -118,7 +118,8 @@ export function createPushService(deps: PushDeps): PushService {
     const shared = <T>(key: string, compute: () => T): T => (event.group ? event.group.memo(key, compute) : compute());
     const visible = shared(`visible\n${event.fileId}`, () => changeLog.visibleTo(event.fileId));
     const audience = changeLog.record(event.fileId, event.seq, now, visible);
-    const watching = (ids: readonly string[]) => shared(`watching\n${ids.join('\n')}`, () => channels.watchingFiles(ids, now));
+    const watching = (ids: readonly string[]) =>
+      shared(`watching\n${ids.join('\n')}`, () => channels.watchingFiles(ids, now));
 
     // Channels on the file itself. What the watcher sees decides the state: a file that became visible to them
     // is `add`, one that stopped being visible (deleted or unshared) is `remove`.

@@ -112,7 +112,9 @@ async function deliveryReady(push: PushService): Promise<void> {
 }
 
 function channelIdNotUnique(id: string): ApiError {
-  return new ApiError(400, 'channelIdNotUnique', `Channel id ${id} not unique`, { where: { location: 'id', locationType: 'body' } });
+  return new ApiError(400, 'channelIdNotUnique', `Channel id ${id} not unique`, {
+    where: { location: 'id', locationType: 'body' },
+  });
 }
 
 async function stopChannel(ctx: RouteContext, push: PushService) {
@@ -122,12 +124,19 @@ async function stopChannel(ctx: RouteContext, push: PushService) {
     throw new ApiError(400, 'badRequest', 'The stop request body must be a JSON object with id and resourceId.');
   }
   const { id, resourceId } = body as Record<string, unknown>;
-  for (const [name, value] of [['id', id], ['resourceId', resourceId]] as const) {
+  for (const [name, value] of [
+    ['id', id],
+    ['resourceId', resourceId],
+  ] as const) {
     if (value === undefined || value === '') {
-      throw new ApiError(400, 'required', `Required field '${name}' is missing.`, { where: { location: name, locationType: 'body' } });
+      throw new ApiError(400, 'required', `Required field '${name}' is missing.`, {
+        where: { location: name, locationType: 'body' },
+      });
     }
     if (typeof value !== 'string') {
-      throw new ApiError(400, 'invalidParameter', `'${name}' must be a string.`, { where: { location: name, locationType: 'body' } });
+      throw new ApiError(400, 'invalidParameter', `'${name}' must be a string.`, {
+        where: { location: name, locationType: 'body' },
+      });
     }
   }
   const channel = push.channels.get(user.client, id as string);
@@ -156,10 +165,15 @@ function startPageToken(ctx: RouteContext) {
 function readPageToken(ctx: RouteContext): number {
   const raw = ctx.req.query.get('pageToken');
   if (raw === null || raw === '') {
-    throw new ApiError(400, 'required', "Required parameter: 'pageToken'.", { where: { location: 'pageToken', locationType: 'parameter' } });
+    throw new ApiError(400, 'required', "Required parameter: 'pageToken'.", {
+      where: { location: 'pageToken', locationType: 'parameter' },
+    });
   }
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
-    throw badParameter('pageToken', `Invalid pageToken ${JSON.stringify(raw)}: use a startPageToken, nextPageToken or newStartPageToken value.`);
+    throw badParameter(
+      'pageToken',
+      `Invalid pageToken ${JSON.stringify(raw)}: use a startPageToken, nextPageToken or newStartPageToken value.`,
+    );
   }
   return Number(raw);
 }

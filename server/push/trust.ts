@@ -11,7 +11,6 @@ import { readFile } from 'node:fs/promises';
 import { rootCertificates, checkServerIdentity, type PeerCertificate, type DetailedPeerCertificate } from 'node:tls';
 import * as x509 from '@peculiar/x509';
 
-
 /** TLS settings for outgoing push requests. */
 export interface PushTrust {
   /** Every trusted root: Node's store plus the configured ones (PEM). */
@@ -29,7 +28,10 @@ export interface PushTrustPem {
 }
 
 function normalizeSerial(hex: string): string {
-  return hex.replace(/[^0-9a-f]/gi, '').toLowerCase().replace(/^0+(?=.)/, '');
+  return hex
+    .replace(/[^0-9a-f]/gi, '')
+    .toLowerCase()
+    .replace(/^0+(?=.)/, '');
 }
 
 function splitPem(pem: string, label: string): string[] {
@@ -73,7 +75,9 @@ export async function loadPushTrust(
       try {
         new x509.X509Certificate(block);
       } catch (error) {
-        throw new PushTrustError(`trustCa file ${path} holds a certificate that does not parse: ${(error as Error).message}`);
+        throw new PushTrustError(
+          `trustCa file ${path} holds a certificate that does not parse: ${(error as Error).message}`,
+        );
       }
     }
   });

@@ -69,7 +69,9 @@ export class UserChangeLog {
     const now = visible ?? this.visibleTo(fileId);
     return atomically(this.#db, () => {
       const before = new Set(
-        (this.#db.prepare('SELECT email FROM push_audience WHERE file_id = ?').all(fileId) as { email: string }[]).map((r) => r.email),
+        (this.#db.prepare('SELECT email FROM push_audience WHERE file_id = ?').all(fileId) as { email: string }[]).map(
+          (r) => r.email,
+        ),
       );
       const upsert = this.#db.prepare(
         `INSERT INTO push_user_changes (email, file_id, seq, removed, time) VALUES (?, ?, ?, ?, ?)
@@ -92,7 +94,9 @@ export class UserChangeLog {
   /** A user's entries at or after `fromSeq`, oldest first, at most `limit` (+1 to tell whether there are more). */
   list(email: string, fromSeq: number, limit: number): UserChange[] {
     const rows = this.#db
-      .prepare('SELECT file_id, seq, removed, time FROM push_user_changes WHERE email = ? AND seq >= ? ORDER BY seq, file_id LIMIT ?')
+      .prepare(
+        'SELECT file_id, seq, removed, time FROM push_user_changes WHERE email = ? AND seq >= ? ORDER BY seq, file_id LIMIT ?',
+      )
       .all(email, fromSeq, limit) as { file_id: string; seq: number; removed: number; time: number }[];
     return rows.map((r) => ({ fileId: r.file_id, seq: r.seq, removed: r.removed === 1, time: r.time }));
   }

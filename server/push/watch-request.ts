@@ -44,9 +44,15 @@ function originListed(url: URL, list: readonly string[]): boolean {
 
 /** Parses `expiration` given as a string or a number of Unix ms. */
 function parseExpiration(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) {
-    throw new ApiError(400, 'invalidParameter', `Channel expiration must be a Unix timestamp in milliseconds; got ${JSON.stringify(value)}.`, field('expiration'));
+    throw new ApiError(
+      400,
+      'invalidParameter',
+      `Channel expiration must be a Unix timestamp in milliseconds; got ${JSON.stringify(value)}.`,
+      field('expiration'),
+    );
   }
   return n;
 }
@@ -61,19 +67,35 @@ export function parseWatchRequest(body: unknown, now: number, maxTtlS: number, d
   }
   const b = body as Record<string, unknown>;
   if (b.id === undefined || b.id === '') throw required('id');
-  if (typeof b.id !== 'string') throw new ApiError(400, 'invalidParameter', 'Channel id must be a string.', field('id'));
+  if (typeof b.id !== 'string')
+    throw new ApiError(400, 'invalidParameter', 'Channel id must be a string.', field('id'));
   if (b.id.length > 64) {
-    throw new ApiError(400, 'invalidParameter', `Channel id must be at most 64 characters; it has ${b.id.length}.`, field('id'));
+    throw new ApiError(
+      400,
+      'invalidParameter',
+      `Channel id must be at most 64 characters; it has ${b.id.length}.`,
+      field('id'),
+    );
   }
   if (b.token !== undefined && typeof b.token !== 'string') {
     throw new ApiError(400, 'invalidParameter', 'Channel token must be a string.', field('token'));
   }
   if (typeof b.token === 'string' && b.token.length > 256) {
-    throw new ApiError(400, 'invalidParameter', `Channel token must be at most 256 characters; it has ${b.token.length}.`, field('token'));
+    throw new ApiError(
+      400,
+      'invalidParameter',
+      `Channel token must be at most 256 characters; it has ${b.token.length}.`,
+      field('token'),
+    );
   }
   if (b.type === undefined || b.type === '') throw required('type');
   if (b.type !== 'web_hook' && b.type !== 'webhook') {
-    throw new ApiError(400, 'invalidParameter', `Unknown channel type ${JSON.stringify(b.type)}; use "web_hook".`, field('type'));
+    throw new ApiError(
+      400,
+      'invalidParameter',
+      `Unknown channel type ${JSON.stringify(b.type)}; use "web_hook".`,
+      field('type'),
+    );
   }
   if (b.address === undefined || b.address === '') throw required('address');
   let url: URL;
@@ -81,20 +103,40 @@ export function parseWatchRequest(body: unknown, now: number, maxTtlS: number, d
     if (typeof b.address !== 'string') throw new TypeError();
     url = new URL(b.address);
   } catch {
-    throw new ApiError(400, 'invalidParameter', `Channel address ${JSON.stringify(b.address)} is not a URL.`, field('address'));
+    throw new ApiError(
+      400,
+      'invalidParameter',
+      `Channel address ${JSON.stringify(b.address)} is not a URL.`,
+      field('address'),
+    );
   }
   if (url.protocol !== 'https:') {
-    throw new ApiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${b.address}`, field('address'));
+    throw new ApiError(
+      400,
+      'push.webhookUrlNotHttps',
+      `WebHook callback must be HTTPS: ${b.address}`,
+      field('address'),
+    );
   }
   if (!originListed(url, domains.verifiedDomains) || !originListed(url, domains.registeredDomains)) {
-    throw new ApiError(401, 'push.webhookUrlUnauthorized', `Unauthorized WebHook callback channel: ${b.address}`, field('address'));
+    throw new ApiError(
+      401,
+      'push.webhookUrlUnauthorized',
+      `Unauthorized WebHook callback channel: ${b.address}`,
+      field('address'),
+    );
   }
   const cap = now + maxTtlS * 1000;
   let expiration = now + DEFAULT_TTL_S * 1000;
   if (b.expiration !== undefined && b.expiration !== null && b.expiration !== '') {
     const requested = parseExpiration(b.expiration);
     if (requested <= now) {
-      throw new ApiError(400, 'badRequest', `Invalid ttl value for channel ${Math.trunc((requested - now) / 1000)}`, field('expiration'));
+      throw new ApiError(
+        400,
+        'badRequest',
+        `Invalid ttl value for channel ${Math.trunc((requested - now) / 1000)}`,
+        field('expiration'),
+      );
     }
     expiration = Math.min(requested, cap);
   }

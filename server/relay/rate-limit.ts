@@ -19,7 +19,8 @@ export class RateLimiter {
       return 0;
     }
     // Full buckets carry no information: forget them so the map holds only recent clients.
-    if (this.#buckets.size > 10_000) for (const [k, v] of this.#buckets) if (v.tokens + (now - v.at) * refill >= this.burst) this.#buckets.delete(k);
+    if (this.#buckets.size > 10_000)
+      for (const [k, v] of this.#buckets) if (v.tokens + (now - v.at) * refill >= this.burst) this.#buckets.delete(k);
     return Math.ceil((1 - b.tokens) / refill);
   }
 }

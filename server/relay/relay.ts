@@ -122,9 +122,14 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
     }
     const sub = store.create(client, now);
     if (sub === 'clientFull') {
-      return fail(res, 429, `This address already has ${store.limits.maxPerClient} subscriptions with open event streams`);
+      return fail(
+        res,
+        429,
+        `This address already has ${store.limits.maxPerClient} subscriptions with open event streams`,
+      );
     }
-    if (sub === 'relayFull') return fail(res, 503, 'The relay is full of subscriptions with open event streams; retry later');
+    if (sub === 'relayFull')
+      return fail(res, 503, 'The relay is full of subscriptions with open event streams; retry later');
     const origin = options.publicUrl ?? `https://${req.headers.host ?? 'localhost'}`;
     const grant: SubscriptionGrant = {
       subscriptionId: sub.id,
@@ -138,29 +143,44 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
 
   async function hook(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sub = store.get(id);
-    if (!sub) { fail(res, 404, `Unknown subscription '${id}'`); return; }
+    if (!sub) {
+      fail(res, 404, `Unknown subscription '${id}'`);
+      return;
+    }
     const token = req.headers[H_SVC_CHANNEL_TOKEN];
-    if (typeof token !== 'string') { fail(res, 401, 'X-Svc-Channel-Token is missing'); return; }
+    if (typeof token !== 'string') {
+      fail(res, 401, 'X-Svc-Channel-Token is missing');
+      return;
+    }
     // The token is query-parameter style so a client may add its own parameters; `sub` and `key` must match.
     const params = new URLSearchParams(token);
     if (params.get('sub') !== sub.id || !sameSecret(params.get('key') ?? '', sub.key)) {
-      fail(res, 403, 'X-Svc-Channel-Token does not match this subscription'); return;
+      fail(res, 403, 'X-Svc-Channel-Token does not match this subscription');
+      return;
     }
     const channelId = req.headers[H_SVC_CHANNEL_ID];
     const state = req.headers[H_SVC_RESOURCE_STATE];
     const messageNumber = Number(req.headers[H_SVC_MESSAGE_NUMBER]);
     if (typeof channelId !== 'string' || typeof state !== 'string' || !Number.isSafeInteger(messageNumber)) {
-      fail(res, 400, 'X-Svc-Channel-Id, X-Svc-Resource-State and an integer X-Svc-Message-Number are required'); return;
+      fail(res, 400, 'X-Svc-Channel-Id, X-Svc-Resource-State and an integer X-Svc-Message-Number are required');
+      return;
     }
-    if (!isPushState(state)) { fail(res, 400, `X-Svc-Resource-State '${state}' is not one of ${PUSH_STATES.join(', ')}`); return; }
+    if (!isPushState(state)) {
+      fail(res, 400, `X-Svc-Resource-State '${state}' is not one of ${PUSH_STATES.join(', ')}`);
+      return;
+    }
     const raw = await readBody(req);
-    if (raw === undefined) { fail(res, 413, `Body exceeds ${MAX_BODY} bytes`); return; }
+    if (raw === undefined) {
+      fail(res, 413, `Body exceeds ${MAX_BODY} bytes`);
+      return;
+    }
     let body: unknown = null;
     if (raw.length > 0) {
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
-        fail(res, 400, 'Body is not JSON'); return;
+        fail(res, 400, 'Body is not JSON');
+        return;
       }
     }
     const header = (name: string): string => {
@@ -229,12 +249,19 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
         res.writeHead(204, CORS);
         return void res.end();
       }
-      if (req.method === 'POST' && url.pathname === '/subscriptions') { subscribe(req, res); return; }
+      if (req.method === 'POST' && url.pathname === '/subscriptions') {
+        subscribe(req, res);
+        return;
+      }
       if (req.method === 'POST' && parts[0] === 'hooks' && parts.length === 2) return hook(parts[1], req, res);
       if (req.method === 'GET' && parts[0] === 'subscriptions' && parts[2] === 'events' && parts.length === 3) {
-        events(parts[1], url, req, res); return;
+        events(parts[1], url, req, res);
+        return;
       }
-      if (req.method === 'GET' && url.pathname === '/') { send(res, 200, { service: 'store-relay' }); return; }
+      if (req.method === 'GET' && url.pathname === '/') {
+        send(res, 200, { service: 'store-relay' });
+        return;
+      }
       fail(res, 404, `No route for ${req.method} ${url.pathname}`);
     };
     route().catch((error: unknown) => {

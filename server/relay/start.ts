@@ -33,7 +33,12 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Runni
   const host = options.host ?? 'localhost';
   const certs = await ensureDevCertificates(options.certDir ?? '.store-data/relay-certs');
   let publicUrl = '';
-  const handler = createRelay({ ...options, get publicUrl() { return publicUrl; } });
+  const handler = createRelay({
+    ...options,
+    get publicUrl() {
+      return publicUrl;
+    },
+  });
   const server = createServer({ cert: certs.cert, key: certs.key }, handler);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

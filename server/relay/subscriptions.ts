@@ -5,7 +5,6 @@
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
 import type { PushEvent } from 'store-upload-kit/protocol';
 
-
 /** What `POST /subscriptions` answers. */
 export interface SubscriptionGrant {
   subscriptionId: string;

@@ -14,9 +14,19 @@ const about: Handler = async (ctx) => {
   const usage = ctx.svc.files.usageOf(who.email);
   const body = {
     kind: KIND.about,
-    user: { kind: KIND.user, displayName: who.displayName, emailAddress: who.email, permissionId: permissionIdFor('user', who.email), me: true },
+    user: {
+      kind: KIND.user,
+      displayName: who.displayName,
+      emailAddress: who.email,
+      permissionId: permissionIdFor('user', who.email),
+      me: true,
+    },
     // No `limit`: the reference store is unlimited, which the modelled API shows by leaving `limit` out.
-    storageQuota: { usage: String(usage.total), usageInDrive: String(usage.total), usageInDriveTrash: String(usage.trash) },
+    storageQuota: {
+      usage: String(usage.total),
+      usageInDrive: String(usage.total),
+      usageInDriveTrash: String(usage.trash),
+    },
     importFormats,
     exportFormats,
     maxImportSizes: Object.fromEntries(Object.entries(maxImportSizes).map(([k, v]) => [k, String(v)])),

@@ -15,20 +15,30 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
     async (ctx) => {
       const body = (await ctx.readJson()) as { advanceMs?: unknown } | undefined;
       const ms = body?.advanceMs;
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw badRequest('Send {"advanceMs": N} with N ≥ 0.');
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        throw badRequest('Send {"advanceMs": N} with N ≥ 0.');
       svc.clock.advance(ms);
       return jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs });
     },
     open,
   );
   router.add('GET', '/__admin/memory', async () => jsonResponse(200, process.memoryUsage()), open);
-  router.add('GET', '/__admin/clock', async () => jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs }), open);
+  router.add(
+    'GET',
+    '/__admin/clock',
+    async () => jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs }),
+    open,
+  );
   router.add(
     'POST',
     '/__admin/faults',
     async (ctx) => {
       const body = await ctx.readJson();
-      const list = Array.isArray(body) ? body : Array.isArray((body as { faults?: unknown })?.faults) ? (body as { faults: unknown[] }).faults : [body];
+      const list = Array.isArray(body)
+        ? body
+        : Array.isArray((body as { faults?: unknown })?.faults)
+          ? (body as { faults: unknown[] }).faults
+          : [body];
       const added = svc.faults.add(list.map(parseFault));
       return jsonResponse(200, { faults: added });
     },

@@ -10,5 +10,7 @@ import type { Service } from '../service-types.ts';
  * `Authorization` overrides the outer one, so the outer request may carry none).
  */
 export function registerBatchRoutes(router: Router, svc: Service): void {
-  router.add('POST', BATCH_PATH, (ctx) => handleBatch(ctx.req, (req) => svc.dispatch(req), svc.commits), { public: true });
+  router.add('POST', BATCH_PATH, (ctx) => handleBatch(ctx.req, (req) => svc.dispatch(req), svc.commits), {
+    public: true,
+  });
 }

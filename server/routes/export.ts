@@ -14,22 +14,41 @@ const exportFile: Handler = async (ctx) => {
   const row = visibleFile(ctx.svc, ctx.params.fileId, who);
   const mimeType = ctx.req.query.get('mimeType');
   if (mimeType === null || mimeType.trim() === '') {
-    throw new ApiError(400, 'required', 'Required parameter: mimeType', { where: { location: 'mimeType', locationType: 'parameter' } });
+    throw new ApiError(400, 'required', 'Required parameter: mimeType', {
+      where: { location: 'mimeType', locationType: 'parameter' },
+    });
   }
   if (!isNativeDocumentKind(row.mimeType)) {
-    throw new ApiError(403, 'fileNotExportable', `Export only supports native files; ${row.id} is ${row.mimeType}. Download it with alt=media.`, {
-      where: { location: 'fileId', locationType: 'parameter' },
-    });
+    throw new ApiError(
+      403,
+      'fileNotExportable',
+      `Export only supports native files; ${row.id} is ${row.mimeType}. Download it with alt=media.`,
+      {
+        where: { location: 'fileId', locationType: 'parameter' },
+      },
+    );
   }
-  const content = await readNativeContent(row.blob === undefined ? undefined : ctx.svc.blobs.path(row.blob), row.mimeType);
+  const content = await readNativeContent(
+    row.blob === undefined ? undefined : ctx.svc.blobs.path(row.blob),
+    row.mimeType,
+  );
   if (content === undefined) {
-    throw new ApiError(403, 'fileNotExportable', `${row.id} holds bytes that were stored as ${row.mimeType} without conversion, so it cannot be exported. Upload the media in its own type with mimeType ${row.mimeType} in the metadata to convert it.`, {
-      where: { location: 'fileId', locationType: 'parameter' },
-    });
+    throw new ApiError(
+      403,
+      'fileNotExportable',
+      `${row.id} holds bytes that were stored as ${row.mimeType} without conversion, so it cannot be exported. Upload the media in its own type with mimeType ${row.mimeType} in the metadata to convert it.`,
+      {
+        where: { location: 'fileId', locationType: 'parameter' },
+      },
+    );
   }
   try {
     const out = await exportNative(content, row.mimeType, mimeType);
-    return { status: 200, headers: { 'Content-Type': out.mimeType, 'Content-Length': String(out.body.length) }, body: out.body };
+    return {
+      status: 200,
+      headers: { 'Content-Type': out.mimeType, 'Content-Length': String(out.body.length) },
+      body: out.body,
+    };
   } catch (err) {
     if (err instanceof ConversionError) throw apiErrorOf(err);
     throw err;

@@ -33,7 +33,10 @@ function intParam(query: URLSearchParams, name: string, min: number, max: number
 function checkNotMedia(ctx: RouteContext): void {
   const type = ctx.req.query.get('uploadType');
   if (type !== null && !isJsonContentType(ctx.req.headers['content-type'])) {
-    throw badParameter('uploadType', `uploadType=${type} uploads media to ${UPLOAD_FILES_PATH}; ${FILES_PATH} takes JSON metadata only.`);
+    throw badParameter(
+      'uploadType',
+      `uploadType=${type} uploads media to ${UPLOAD_FILES_PATH}; ${FILES_PATH} takes JSON metadata only.`,
+    );
   }
 }
 
@@ -93,7 +96,8 @@ const list: Handler = async (ctx) => {
   }
   const page = ctx.svc.files.list(who, query, pageSize, after);
   const body: Record<string, unknown> = { kind: KIND.fileList, incompleteSearch: false };
-  if (page.nextAfter !== undefined) body.nextPageToken = Buffer.from(`p${page.nextAfter}`, 'latin1').toString('base64url');
+  if (page.nextAfter !== undefined)
+    body.nextPageToken = Buffer.from(`p${page.nextAfter}`, 'latin1').toString('base64url');
   body.files = page.files.map((f) => ctx.svc.files.resource(f, who));
   return ctx.json(200, body, FILE_LIST_SCHEMA);
 };
@@ -105,7 +109,8 @@ const generateIds: Handler = async (ctx) => {
   const space = q.get('space') ?? 'drive';
   if (space !== 'drive') throw badParameter('space', `Invalid value '${space}' for space: must be drive.`);
   const type = q.get('type') ?? 'files';
-  if (type !== 'files' && type !== 'shortcuts') throw badParameter('type', `Invalid value '${type}' for type: must be files or shortcuts.`);
+  if (type !== 'files' && type !== 'shortcuts')
+    throw badParameter('type', `Invalid value '${type}' for type: must be files or shortcuts.`);
   const ids = ctx.svc.files.generateIds(who.email, count);
   return ctx.json(200, { kind: KIND.generatedIds, space, ids }, GENERATED_IDS_SCHEMA);
 };

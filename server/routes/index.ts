@@ -13,4 +13,13 @@ import { registerAboutRoutes } from './about.ts';
 import { registerExportRoutes } from './export.ts';
 
 /** The route modules the service registers at start-up. */
-export const routeModules: readonly RouteModule[] = [registerFileRoutes, registerUploadRoutes, registerAdminRoutes, registerPermissionRoutes, registerAboutRoutes, registerExportRoutes, registerPushRoutes, registerBatchRoutes];
+export const routeModules: readonly RouteModule[] = [
+  registerFileRoutes,
+  registerUploadRoutes,
+  registerAdminRoutes,
+  registerPermissionRoutes,
+  registerAboutRoutes,
+  registerExportRoutes,
+  registerPushRoutes,
+  registerBatchRoutes,
+];

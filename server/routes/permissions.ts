@@ -52,9 +52,14 @@ async function createPermission(ctx: RouteContext) {
     (file) => {
       const grant = validateGrant(body);
       if (grant.type === 'user' && grant.email === file.owner) {
-        throw new ApiError(403, 'forbidden', `${grant.email} owns this file; the owner's permission cannot be changed.`, {
-          where: { location: 'permission.emailAddress', locationType: 'body' },
-        });
+        throw new ApiError(
+          403,
+          'forbidden',
+          `${grant.email} owns this file; the owner's permission cannot be changed.`,
+          {
+            where: { location: 'permission.emailAddress', locationType: 'body' },
+          },
+        );
       }
       return grant;
     },
@@ -101,7 +106,9 @@ function findPermission(ctx: RouteContext, file: FileRow): PermissionRow {
   const id = ctx.params.permissionId;
   const perm = ctx.svc.files.permissions(file.id).find((p) => p.id === id);
   if (!perm) {
-    throw new ApiError(404, 'notFound', `Permission not found: ${id}.`, { where: { location: 'permissionId', locationType: 'parameter' } });
+    throw new ApiError(404, 'notFound', `Permission not found: ${id}.`, {
+      where: { location: 'permissionId', locationType: 'parameter' },
+    });
   }
   return perm;
 }
@@ -117,16 +124,22 @@ function readBoolean(ctx: RouteContext, name: string): boolean | undefined {
 /** Checks a permission-create body; every 400 names the field that is missing or wrong. */
 function validateGrant(body: unknown): Grant {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(400, 'required', 'A permission resource is required in the request body (a JSON object with type and role).', {
-      where: { location: 'permission', locationType: 'body' },
-    });
+    throw new ApiError(
+      400,
+      'required',
+      'A permission resource is required in the request body (a JSON object with type and role).',
+      {
+        where: { location: 'permission', locationType: 'body' },
+      },
+    );
   }
   const b = body as Record<string, unknown>;
   const type = oneOf(b, 'type', GRANT_TYPES);
   const role = oneOf(b, 'role', GRANT_ROLES);
   if (type === 'user') {
     const email = requiredString(b, 'emailAddress', 'a user permission').toLowerCase();
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw invalidField('emailAddress', `"${email}" is not an e-mail address.`);
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+      throw invalidField('emailAddress', `"${email}" is not an e-mail address.`);
     return { type, role, email };
   }
   const domain = requiredString(b, 'domain', 'a domain permission').toLowerCase();

@@ -15,25 +15,40 @@ function uploadType(ctx: RouteContext): 'media' | 'multipart' | 'resumable' {
   if (ctx.req.inBatch) throw badRequest('Media upload is not allowed in a batch request.');
   const t = ctx.req.query.get('uploadType');
   if (t === 'media' || t === 'multipart' || t === 'resumable') return t;
-  if (t === null) throw badParameter('uploadType', 'The uploadType parameter is required on the upload path: media, multipart or resumable.');
+  if (t === null)
+    throw badParameter(
+      'uploadType',
+      'The uploadType parameter is required on the upload path: media, multipart or resumable.',
+    );
   throw badParameter('uploadType', `Invalid value '${t}' for uploadType: must be media, multipart or resumable.`);
 }
 
 /** Create (POST) or update (PUT/PATCH with a file id) with media. */
 async function upload(ctx: RouteContext, fileId: string | undefined): Promise<ApiResponse> {
   const type = uploadType(ctx);
-  if (ctx.req.query.has('upload_id')) throw badRequest('A session URI (upload_id) takes PUT for bytes or DELETE to cancel.');
+  if (ctx.req.query.has('upload_id'))
+    throw badRequest('A session URI (upload_id) takes PUT for bytes or DELETE to cancel.');
   if (type === 'resumable') return startResumable(ctx, fileId);
   const who = ctx.user();
   if (type === 'media') {
     const existing = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, {}, ctx.req.query, true);
     if (fileId === undefined) checkCreate(ctx.svc, who, {}, true);
     const media = await receiveSimple(ctx, conversionTarget({}, existing));
-    const row = fileId === undefined ? await createFile(ctx.svc, who, {}, media, ctx.req.query) : await updateFile(ctx.svc, who, fileId, {}, media, ctx.req.query);
+    const row =
+      fileId === undefined
+        ? await createFile(ctx.svc, who, {}, media, ctx.req.query)
+        : await updateFile(ctx.svc, who, fileId, {}, media, ctx.req.query);
     return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
   }
-  const { meta, media } = await receiveMultipart(ctx, who, fileId === undefined ? { kind: 'create' } : { kind: 'update', fileId });
-  const row = fileId === undefined ? await createFile(ctx.svc, who, meta, media, ctx.req.query) : await updateFile(ctx.svc, who, fileId, meta, media, ctx.req.query);
+  const { meta, media } = await receiveMultipart(
+    ctx,
+    who,
+    fileId === undefined ? { kind: 'create' } : { kind: 'update', fileId },
+  );
+  const row =
+    fileId === undefined
+      ? await createFile(ctx.svc, who, meta, media, ctx.req.query)
+      : await updateFile(ctx.svc, who, fileId, meta, media, ctx.req.query);
   return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
 }
 
@@ -46,13 +61,18 @@ function sessionId(ctx: RouteContext): string | undefined {
 async function put(ctx: RouteContext, fileId: string | undefined): Promise<ApiResponse> {
   const id = sessionId(ctx);
   if (id !== undefined) return putSession(ctx, id, fileId);
-  if (fileId === undefined) throw badParameter('upload_id', 'PUT on the upload collection needs a session URI (upload_id); create files with POST.');
+  if (fileId === undefined)
+    throw badParameter(
+      'upload_id',
+      'PUT on the upload collection needs a session URI (upload_id); create files with POST.',
+    );
   return upload(ctx, fileId);
 }
 
 async function cancel(ctx: RouteContext, fileId: string | undefined): Promise<ApiResponse> {
   const id = sessionId(ctx);
-  if (id === undefined) throw badParameter('upload_id', 'DELETE on the upload path cancels a session and needs upload_id.');
+  if (id === undefined)
+    throw badParameter('upload_id', 'DELETE on the upload path cancels a session and needs upload_id.');
   return cancelSession(ctx, id, fileId);
 }
 

@@ -22,7 +22,6 @@ export interface FileRow {
   readonly owner: string;
 }
 
-
 /** A permission as stored. */
 export interface PermissionRow {
   readonly fileId: string;
@@ -128,7 +127,14 @@ export function toFile(r: DbFileRow): FileRow {
 
 /** A permission row from its SQL shape. */
 export function toPerm(r: DbPermRow): PermissionRow {
-  return { fileId: r.file_id, id: r.id, type: r.type, role: r.role, email: r.email ?? undefined, domain: r.domain ?? undefined };
+  return {
+    fileId: r.file_id,
+    id: r.id,
+    type: r.type,
+    role: r.role,
+    email: r.email ?? undefined,
+    domain: r.domain ?? undefined,
+  };
 }
 
 /** SQL condition: the file `f` is visible to `@email` / `@domain`. */

@@ -123,7 +123,14 @@ export class FileStore {
           trashed: input.trashed ? 1 : 0,
           owner: by.email,
         });
-      this.#insertPermission({ fileId: id, id: permissionIdFor('user', by.email), type: 'user', role: 'owner', email: by.email, domain: undefined });
+      this.#insertPermission({
+        fileId: id,
+        id: permissionIdFor('user', by.email),
+        type: 'user',
+        role: 'owner',
+        email: by.email,
+        domain: undefined,
+      });
       if (input.id !== undefined) this.#db.prepare('UPDATE generated_ids SET used = 1 WHERE id = ?').run(input.id);
       return this.#recordChange(id, false, now);
     });
@@ -163,7 +170,8 @@ export class FileStore {
         });
       return { before: row, parents: next, seq: this.#recordChange(id, false, now) };
     });
-    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob) this.onBlobReleased(before.blob);
+    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob)
+      this.onBlobReleased(before.blob);
     const changed: FileChange[] = [];
     if (patch.content) changed.push('content');
     const props =
@@ -216,7 +224,14 @@ export class FileStore {
     });
     doomed.forEach((row, i) => {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
-      this.#events.emit({ type: 'remove', fileId: row.id, changed: [], parentIds: [...row.parents], byUser: by.email, seq: seqs[i] });
+      this.#events.emit({
+        type: 'remove',
+        fileId: row.id,
+        changed: [],
+        parentIds: [...row.parents],
+        byUser: by.email,
+        seq: seqs[i],
+      });
     });
   }
 
@@ -226,7 +241,11 @@ export class FileStore {
    * given the file — it runs after the access check, inside the committing transaction, so a 404/403 outranks what
    * it throws (a 400), and what it throws rolls back nothing but itself.
    */
-  addPermission(fileId: string, perm: PermissionInput | ((file: FileRow) => PermissionInput), by: Principal): PermissionRow {
+  addPermission(
+    fileId: string,
+    perm: PermissionInput | ((file: FileRow) => PermissionInput),
+    by: Principal,
+  ): PermissionRow {
     let added: PermissionRow | undefined;
     this.#mutatePermissions(fileId, by, (file) => {
       const p = typeof perm === 'function' ? perm(file) : perm;
@@ -249,7 +268,8 @@ export class FileStore {
   removePermission(fileId: string, permissionId: string, by: Principal): boolean {
     let removed = false;
     this.#mutatePermissions(fileId, by, () => {
-      removed = this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, permissionId).changes > 0;
+      removed =
+        this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, permissionId).changes > 0;
     });
     return removed;
   }
@@ -263,7 +283,14 @@ export class FileStore {
       this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
       return this.#recordChange(fileId, false, now);
     });
-    this.#events.emit({ type: 'update', fileId, changed: ['permissions'], parentIds: [...(row?.parents ?? [])], byUser: by.email, seq });
+    this.#events.emit({
+      type: 'update',
+      fileId,
+      changed: ['permissions'],
+      parentIds: [...(row?.parents ?? [])],
+      byUser: by.email,
+      seq,
+    });
   }
 
   #insertPermission(p: PermissionRow, verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT'): void {
@@ -273,13 +300,16 @@ export class FileStore {
   }
 
   #recordChange(fileId: string, removed: boolean, time: number): number {
-    const r = this.#db.prepare('INSERT INTO changes (file_id, removed, time) VALUES (?, ?, ?)').run(fileId, removed ? 1 : 0, time);
+    const r = this.#db
+      .prepare('INSERT INTO changes (file_id, removed, time) VALUES (?, ?, ?)')
+      .run(fileId, removed ? 1 : 0, time);
     return Number(r.lastInsertRowid);
   }
 
   /** The change log's next sequence number (`startPageToken`). */
   nextChangeSeq(): number {
-    const r = this.#db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get('changes') as { seq: number } | undefined;
+    const r = this.#db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get('changes') as
+      { seq: number } | undefined;
     return (r?.seq ?? 0) + 1;
   }
 
@@ -300,7 +330,9 @@ export class FileStore {
       where.push('f.trashed = @trashed');
       params.trashed = query.trashed ? 1 : 0;
     }
-    const rows = this.#db.prepare(`SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT @limit`).all(params) as DbFileRow[];
+    const rows = this.#db
+      .prepare(`SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT @limit`)
+      .all(params) as DbFileRow[];
     const files = rows.slice(0, pageSize).map(toFile);
     const more = rows.length > pageSize;
     return { files, nextAfter: more ? files[files.length - 1]?.num : undefined };
@@ -317,7 +349,8 @@ export class FileStore {
 
   /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok`. */
   generatedIdStatus(id: string, user: string): 'in-use' | 'not-usable' | 'ok' {
-    const row = this.#db.prepare('SELECT user, used FROM generated_ids WHERE id = ?').get(id) as { user: string; used: number } | undefined;
+    const row = this.#db.prepare('SELECT user, used FROM generated_ids WHERE id = ?').get(id) as
+      { user: string; used: number } | undefined;
     if (this.get(id) || row?.used === 1) return 'in-use';
     if (!row || row.user !== user) return 'not-usable';
     return 'ok';
@@ -326,7 +359,9 @@ export class FileStore {
   /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */
   usageOf(owner: string): { total: number; trash: number } {
     return this.#db
-      .prepare('SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?')
+      .prepare(
+        'SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?',
+      )
       .get(owner) as { total: number; trash: number };
   }
 

@@ -59,7 +59,7 @@ export function parseFileQuery(q: string | null): FileQuery {
     if ((m = IN_PARENTS.exec(clause))) query.parents.push(unescape(m[1]));
     else if ((m = NAME_EQ.exec(clause))) query.names.push(unescape(m[1]));
     else if ((m = TRASHED_EQ.exec(clause))) {
-      const value = (m[1]).toLowerCase() === 'true';
+      const value = m[1].toLowerCase() === 'true';
       if (query.trashed !== undefined && query.trashed !== value) query.never = true;
       query.trashed = value;
     } else {

@@ -9,7 +9,16 @@
  * block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
@@ -191,7 +200,8 @@ export class SessionBytes {
     known?.hash.dispose();
     const hash = new Md5Hasher();
     if (stored > 0) {
-      for await (const chunk of createReadStream(this.#path(id), { start: 0, end: stored - 1 })) await hash.update(chunk as Buffer);
+      for await (const chunk of createReadStream(this.#path(id), { start: 0, end: stored - 1 }))
+        await hash.update(chunk as Buffer);
     }
     const state = { hash, upTo: stored };
     this.#hashes.set(id, state);

@@ -108,7 +108,18 @@ export class UploadSessionRows {
         `INSERT INTO sessions (id, user, client, target_file_id, metadata, query, content_type, declared_length, total,
            created, last_activity, state, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'open', NULL)`,
       )
-      .run(row.id, row.user, row.client, row.targetFileId ?? null, JSON.stringify(row.metadata), row.query, row.contentType, row.declaredLength ?? null, now, now);
+      .run(
+        row.id,
+        row.user,
+        row.client,
+        row.targetFileId ?? null,
+        JSON.stringify(row.metadata),
+        row.query,
+        row.contentType,
+        row.declaredLength ?? null,
+        now,
+        now,
+      );
     return this.get(row.id) as SessionRow;
   }
 
@@ -137,7 +148,9 @@ export class UploadSessionRows {
 
   /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
   complete(id: string, result: Record<string, unknown>): void {
-    this.#db.prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`).run(JSON.stringify(result), this.#clock.now(), id);
+    this.#db
+      .prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`)
+      .run(JSON.stringify(result), this.#clock.now(), id);
     this.#newest.delete(id);
   }
 
@@ -154,7 +167,9 @@ export class UploadSessionRows {
 
   /** Ids of the open sessions (startup recovery of their bytes). */
   openIds(): string[] {
-    return (this.#db.prepare(`SELECT id FROM sessions WHERE state = 'open'`).all() as { id: string }[]).map((r) => r.id);
+    return (this.#db.prepare(`SELECT id FROM sessions WHERE state = 'open'`).all() as { id: string }[]).map(
+      (r) => r.id,
+    );
   }
 
   /**

@@ -30,9 +30,14 @@ export function checkedMediaType(header: string | undefined, name: string): stri
 export async function receiveSimple(ctx: RouteContext, target: string | undefined): Promise<ReceivedMedia> {
   const header = ctx.req.headers['content-type'];
   if (header === undefined || bareMediaType(header) === '') {
-    throw new ApiError(400, 'required', 'uploadType=media needs a Content-Type header with the MIME type of the bytes.', {
-      where: { location: 'Content-Type', locationType: 'header' },
-    });
+    throw new ApiError(
+      400,
+      'required',
+      'uploadType=media needs a Content-Type header with the MIME type of the bytes.',
+      {
+        where: { location: 'Content-Type', locationType: 'header' },
+      },
+    );
   }
   const contentType = checkedMediaType(header, 'Content-Type');
   checkMediaType(contentType, target);
@@ -54,13 +59,16 @@ export async function receiveMultipart(
 ): Promise<{ meta: IncomingMetadata; media: ReceivedMedia }> {
   const header = ctx.req.headers['content-type'];
   if (!header || mediaTypeOf(header) !== 'multipart/related') {
-    throw badRequest(`uploadType=multipart needs Content-Type multipart/related; got ${header ? `"${header}"` : 'none'}.`);
+    throw badRequest(
+      `uploadType=multipart needs Content-Type multipart/related; got ${header ? `"${header}"` : 'none'}.`,
+    );
   }
   const upload = await parseMultipartRelated(ctx.req.body.stream(), multipartBoundary(header, 'related'), {
     maxMetadataBytes: ctx.svc.config.maxJsonBytes,
   });
   const meta = parseMetadata(upload.metadata, mode.kind);
-  const existing = mode.kind === 'create' ? undefined : checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
+  const existing =
+    mode.kind === 'create' ? undefined : checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
   if (mode.kind === 'create') checkCreate(ctx.svc, who, meta, true);
   const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
   // Before the media is stored: a native media type with nothing to convert it is refused.

@@ -46,7 +46,11 @@ function finalResponse(ctx: RouteContext, s: SessionRow): ApiResponse {
 }
 
 /** `DELETE <session>`: cancels (499, empty); afterwards the URI answers 404. */
-export async function cancelSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
+export async function cancelSession(
+  ctx: RouteContext,
+  uploadId: string,
+  fileId: string | undefined,
+): Promise<ApiResponse> {
   return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), async () => {
     const s = ctx.svc.sessions.get(uploadId);
     if (!s || s.targetFileId !== fileId) throw sessionNotFound();
@@ -56,7 +60,11 @@ export async function cancelSession(ctx: RouteContext, uploadId: string, fileId:
 }
 
 /** `PUT <session>`: whole file, chunk, or status query. */
-export async function putSession(ctx: RouteContext, uploadId: string, fileId: string | undefined): Promise<ApiResponse> {
+export async function putSession(
+  ctx: RouteContext,
+  uploadId: string,
+  fileId: string | undefined,
+): Promise<ApiResponse> {
   return ctx.svc.sessions.withLock(uploadId, claimOf(ctx), () => putLocked(ctx, uploadId, fileId));
 }
 
@@ -83,7 +91,10 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
 
   if (range?.kind === 'status') {
     if (bodyLength !== undefined && bodyLength > 0) {
-      throw uploadProtocolError(400, `A status query (Content-Range: ${header}) must have an empty body; this one has ${bodyLength} byte(s).`);
+      throw uploadProtocolError(
+        400,
+        `A status query (Content-Range: ${header}) must have an empty body; this one has ${bodyLength} byte(s).`,
+      );
     }
     if (bodyLength === undefined && (await ctx.req.body.bytes(BLOCK_SIZE)).length > 0) {
       throw uploadProtocolError(400, `A status query (Content-Range: ${header}) must have an empty body.`);
@@ -100,10 +111,14 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
   const total = range ? range.total : undefined;
   checkTotal(s, total, last, stored);
   if (range && last !== undefined && bodyLength !== undefined && bodyLength !== last - first + 1) {
-    throw uploadProtocolError(400, `Content-Length is ${bodyLength} but Content-Range ${header} covers ${last - first + 1} byte(s).`);
+    throw uploadProtocolError(
+      400,
+      `Content-Length is ${bodyLength} but Content-Range ${header} covers ${last - first + 1} byte(s).`,
+    );
   }
   if (first > stored) throw uploadProtocolError(503, MESSAGES.offsetGap(first, stored));
-  const knownFinal = range === undefined ? true : last !== undefined ? total !== undefined && last + 1 === total : undefined;
+  const knownFinal =
+    range === undefined ? true : last !== undefined ? total !== undefined && last + 1 === total : undefined;
   const expected = last !== undefined ? last - first + 1 : range === undefined ? bodyLength : undefined;
   if (knownFinal === false && expected !== undefined && expected < BLOCK_SIZE) throw chunkTooSmall(expected);
 
@@ -115,7 +130,12 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     throw error;
   };
   if (range && last !== undefined && received !== last - first + 1) {
-    return revert(uploadProtocolError(400, `The body has ${received} byte(s) but Content-Range ${header} covers ${last - first + 1}.`));
+    return revert(
+      uploadProtocolError(
+        400,
+        `The body has ${received} byte(s) but Content-Range ${header} covers ${last - first + 1}.`,
+      ),
+    );
   }
   let final: boolean;
   if (range === undefined) {
@@ -123,10 +143,19 @@ async function putLocked(ctx: RouteContext, uploadId: string, fileId: string | u
     const conflict = contradiction(s, end);
     if (conflict) return revert(uploadProtocolError(400, conflict));
     // A shorter "whole file" than what is stored cannot be the file those stored bytes belong to.
-    if (end < stored) return revert(uploadProtocolError(400, `The body has ${end} byte(s) but ${stored} byte(s) of this upload are already stored.`));
+    if (end < stored)
+      return revert(
+        uploadProtocolError(
+          400,
+          `The body has ${end} byte(s) but ${stored} byte(s) of this upload are already stored.`,
+        ),
+      );
     final = true;
   } else if (last === undefined) {
-    if (total !== undefined && end > total) return revert(uploadProtocolError(400, `The body runs past the total of ${total} byte(s) in Content-Range ${header}.`));
+    if (total !== undefined && end > total)
+      return revert(
+        uploadProtocolError(400, `The body runs past the total of ${total} byte(s) in Content-Range ${header}.`),
+      );
     final = end === total;
   } else {
     final = knownFinal === true;
@@ -158,15 +187,25 @@ function chunkTooSmall(size: number): ApiError {
 function checkTotal(s: SessionRow, total: number | undefined, last: number | undefined, stored: number): void {
   if (total !== undefined) {
     if (total < stored) {
-      throw uploadProtocolError(400, `The total size ${total} is smaller than the ${stored} byte(s) already stored for this upload.`);
+      throw uploadProtocolError(
+        400,
+        `The total size ${total} is smaller than the ${stored} byte(s) already stored for this upload.`,
+      );
     }
     if (s.total !== undefined && total !== s.total) {
-      throw uploadProtocolError(400, `The total size ${total} contradicts the total ${s.total} given earlier for this upload.`);
+      throw uploadProtocolError(
+        400,
+        `The total size ${total} contradicts the total ${s.total} given earlier for this upload.`,
+      );
     }
     if (s.declaredLength !== undefined && total !== s.declaredLength) {
-      throw uploadProtocolError(400, `The total size ${total} contradicts X-Upload-Content-Length ${s.declaredLength}.`);
+      throw uploadProtocolError(
+        400,
+        `The total size ${total} contradicts X-Upload-Content-Length ${s.declaredLength}.`,
+      );
     }
-    if (last !== undefined && last >= total) throw uploadProtocolError(400, `The range ends at byte ${last}, beyond the total of ${total} byte(s).`);
+    if (last !== undefined && last >= total)
+      throw uploadProtocolError(400, `The range ends at byte ${last}, beyond the total of ${total} byte(s).`);
   }
 }
 
@@ -174,12 +213,18 @@ function contradiction(s: SessionRow, size: number): string | undefined {
   if (s.declaredLength !== undefined && size !== s.declaredLength) {
     return `The upload has ${size} byte(s) but X-Upload-Content-Length declared ${s.declaredLength}.`;
   }
-  if (s.total !== undefined && size !== s.total) return `The upload has ${size} byte(s) but its total was given as ${s.total}.`;
+  if (s.total !== undefined && size !== s.total)
+    return `The upload has ${size} byte(s) but its total was given as ${s.total}.`;
   return undefined;
 }
 
 /** Completes a session holding `size` bytes: moves the part into a blob, commits the file, answers 200. */
-async function finish(ctx: RouteContext, s: SessionRow, size: number, tail: readonly Uint8Array[]): Promise<ApiResponse> {
+async function finish(
+  ctx: RouteContext,
+  s: SessionRow,
+  size: number,
+  tail: readonly Uint8Array[],
+): Promise<ApiResponse> {
   const sessions = ctx.svc.sessions;
   const { blob, md5 } = await ctx.svc.sessionBytes.complete(s.id, size, tail);
   const who = ownerOf(s);
@@ -188,7 +233,10 @@ async function finish(ctx: RouteContext, s: SessionRow, size: number, tail: read
   const meta = s.metadata as IncomingMetadata;
   let row;
   try {
-    row = s.targetFileId === undefined ? await createFile(ctx.svc, who, meta, media, query) : await updateFile(ctx.svc, who, s.targetFileId, meta, media, query);
+    row =
+      s.targetFileId === undefined
+        ? await createFile(ctx.svc, who, meta, media, query)
+        : await updateFile(ctx.svc, who, s.targetFileId, meta, media, query);
   } catch (e) {
     // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
     sessions.cancel(s.id);

@@ -26,7 +26,9 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
   const row = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
   if (fileId === undefined) checkCreate(ctx.svc, who, meta, true);
   const uploadHeader = ctx.req.headers['x-upload-content-type'];
-  const contentType = uploadHeader ? checkedMediaType(uploadHeader, 'X-Upload-Content-Type') : (meta.mimeType ?? 'application/octet-stream');
+  const contentType = uploadHeader
+    ? checkedMediaType(uploadHeader, 'X-Upload-Content-Type')
+    : (meta.mimeType ?? 'application/octet-stream');
   // Refused now rather than after the client has sent every byte.
   if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
   const id = newUploadId();

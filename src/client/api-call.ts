@@ -1,7 +1,8 @@
 import type { FieldSpec } from '../protocol/fields.ts';
 
 /** A `fields` selection: the selection string itself, or a typed list turned into one by `fieldsOf`. */
-export type FieldsOption<Name extends string = string> = string | readonly (Name | { readonly [N in Name]?: readonly FieldSpec[] })[];
+export type FieldsOption<Name extends string = string> =
+  string | readonly (Name | { readonly [N in Name]?: readonly FieldSpec[] })[];
 
 /** Query parameter values; `undefined` ones are left out. */
 export type QueryValues = Record<string, string | number | boolean | undefined>;

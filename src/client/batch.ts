@@ -1,5 +1,12 @@
 import { backoffDelay, type BackoffOptions } from '../protocol/backoff.ts';
-import { BATCH_MAX_CALLS, encodeBatchRequest, parseBatchResponse, batchResponsesById, type BatchRequestInit, type ParsedBatchResponse } from '../protocol/batch-codec.ts';
+import {
+  BATCH_MAX_CALLS,
+  encodeBatchRequest,
+  parseBatchResponse,
+  batchResponsesById,
+  type BatchRequestInit,
+  type ParsedBatchResponse,
+} from '../protocol/batch-codec.ts';
 import { H_AUTHORIZATION, H_CONTENT_TYPE, bearer } from '../protocol/headers.ts';
 import { multipartBoundary } from '../protocol/multipart.ts';
 import { utf8Decode } from '../protocol/multipart-text.ts';
@@ -26,7 +33,10 @@ export interface BatchContext {
  * (the service may run calls in any order), and calls that failed with 5xx or a rate limit sent again after a
  * backoff, up to `retries` times. One outcome per call, in the order given.
  */
-export async function runBatch(calls: readonly ApiCall<unknown>[], ctx: BatchContext): Promise<BatchOutcome<unknown>[]> {
+export async function runBatch(
+  calls: readonly ApiCall<unknown>[],
+  ctx: BatchContext,
+): Promise<BatchOutcome<unknown>[]> {
   const outcomes: BatchOutcome<unknown>[] = new Array<BatchOutcome<unknown>>(calls.length);
   let pending = calls.map((_, i) => i);
   let refreshToken = false;
@@ -40,7 +50,8 @@ export async function runBatch(calls: readonly ApiCall<unknown>[], ctx: BatchCon
       for (const index of group) {
         const outcome = answers.get(index) ?? failure(0, 'The batch response had no part for this call.');
         outcomes[index] = outcome;
-        if (!outcome.ok && (outcome.error.retryable || outcome.status === 0 || outcome.status === 401)) retry.push(index);
+        if (!outcome.ok && (outcome.error.retryable || outcome.status === 0 || outcome.status === 401))
+          retry.push(index);
         if (!outcome.ok && outcome.status === 401) unauthorized = true;
       }
     }
@@ -63,10 +74,18 @@ async function sendGroup(
     const call = calls[index];
     const { body, contentType } = encodeBody(call.body);
     if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-      throw new TypeError(`batch call ${index} has a body that is not JSON, text or bytes (no media in batches: spec §4.11)`);
+      throw new TypeError(
+        `batch call ${index} has a body that is not JSON, text or bytes (no media in batches: spec §4.11)`,
+      );
     }
     const headers: Record<string, string> = { ...(contentType && { 'Content-Type': contentType }), ...call.headers };
-    return { method: call.method, path: pathWithQuery(call.path, call.query, call.fields), headers, ...(body !== undefined && { body }), contentId: `call-${index}` };
+    return {
+      method: call.method,
+      path: pathWithQuery(call.path, call.query, call.fields),
+      headers,
+      ...(body !== undefined && { body }),
+      contentId: `call-${index}`,
+    };
   });
   const encoded = encodeBatchRequest(parts);
   const answers = new Map<number, BatchOutcome<unknown>>();
@@ -92,7 +111,9 @@ async function sendGroup(
   }
   let parsed: Map<string, ParsedBatchResponse>;
   try {
-    parsed = batchResponsesById(parseBatchResponse(bytes, multipartBoundary(response.headers.get(H_CONTENT_TYPE), 'mixed')));
+    parsed = batchResponsesById(
+      parseBatchResponse(bytes, multipartBoundary(response.headers.get(H_CONTENT_TYPE), 'mixed')),
+    );
   } catch (error) {
     for (const index of group) answers.set(index, failure(0, `Unreadable batch response: ${(error as Error).message}`));
     return answers;
@@ -118,9 +139,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

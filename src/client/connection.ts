@@ -23,14 +23,22 @@ export function connect(options: StoreClientOptions) {
     const { body, contentType } = encodeBody(opts.body);
     let sent: string | undefined;
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { ...(contentType && { [H_CONTENT_TYPE]: contentType }), ...opts.headers };
+      const headers: Record<string, string> = {
+        ...(contentType && { [H_CONTENT_TYPE]: contentType }),
+        ...opts.headers,
+      };
       if (!hasHeader(headers, H_AUTHORIZATION)) {
         sent = await tokens.get(attempt > 0, sent);
         headers[H_AUTHORIZATION] = bearer(sent);
       }
       let response: Response;
       try {
-        response = await doFetch(url, { method, headers, ...(body !== undefined && { body }), ...(opts.signal && { signal: opts.signal }) });
+        response = await doFetch(url, {
+          method,
+          headers,
+          ...(body !== undefined && { body }),
+          ...(opts.signal && { signal: opts.signal }),
+        });
       } catch (error) {
         if (opts.signal?.aborted) throw opts.signal.reason;
         throw StoreError.network(method, path, error);

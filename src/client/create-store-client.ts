@@ -31,7 +31,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
       delete: (fileId) => send(calls.deleteFile(fileId)),
       // Loaded on first use: most pages never download.
       download: async (fileId, o) => (await import('./download.ts')).download(authorizedFetch, fileId, o),
-      export: async (fileId, mimeType, o) => (await import('./download.ts')).exportAs(authorizedFetch, fileId, mimeType, o),
+      export: async (fileId, mimeType, o) =>
+        (await import('./download.ts')).exportAs(authorizedFetch, fileId, mimeType, o),
     },
     about: (o) => send(calls.about(o)),
     createPermission: (fileId, permission, o) => send(calls.createPermission(fileId, permission, o)),

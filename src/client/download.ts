@@ -25,11 +25,21 @@ export function download(send: AuthorizedFetch, fileId: string, options: Downloa
 }
 
 /** `files.export`: a native file converted to `mimeType`. */
-export function exportAs(send: AuthorizedFetch, fileId: string, mimeType: string, options: DownloadOptions = {}): Promise<Blob> {
+export function exportAs(
+  send: AuthorizedFetch,
+  fileId: string,
+  mimeType: string,
+  options: DownloadOptions = {},
+): Promise<Blob> {
   return fetchBlob(send, fileExportPath(fileId), { mimeType }, options);
 }
 
-async function fetchBlob(send: AuthorizedFetch, path: string, query: Record<string, string>, options: DownloadOptions): Promise<Blob> {
+async function fetchBlob(
+  send: AuthorizedFetch,
+  path: string,
+  query: Record<string, string>,
+  options: DownloadOptions,
+): Promise<Blob> {
   const response = await send('GET', path, { query, ...(options.signal && { signal: options.signal }) });
   if (!response.ok) throw StoreError.fromResponse(response.status, await response.text());
   return readBlob(response, options);

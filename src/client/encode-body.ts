@@ -7,7 +7,8 @@ type RequestBody = NonNullable<RequestInit['body']>;
 /** Plain objects and arrays go as JSON; strings, bytes and Blobs as they are. */
 export function encodeBody(body: unknown): { body?: RequestBody; contentType?: string } {
   if (body === undefined || body === null) return {};
-  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) return { body: body as RequestBody };
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)
+    return { body: body as RequestBody };
   if (typeof Blob !== 'undefined' && body instanceof Blob) return { body };
   return { body: JSON.stringify(body), contentType: JSON_CONTENT_TYPE };
 }

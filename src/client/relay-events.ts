@@ -94,11 +94,15 @@ export async function openRelaySubscription(relayUrl: string, options: RelayOpti
   const base = relayUrl.replace(/\/+$/, '');
   let response: Response;
   try {
-    response = await doFetch(`${base}/subscriptions`, { method: 'POST', ...(options.signal && { signal: options.signal }) });
+    response = await doFetch(`${base}/subscriptions`, {
+      method: 'POST',
+      ...(options.signal && { signal: options.signal }),
+    });
   } catch (error) {
     throw new RelayError('relay-unreachable', `Cannot reach the relay at ${base}: ${(error as Error).message}`);
   }
-  if (!response.ok) throw new RelayError('relay-refused', `The relay answered ${response.status} to POST /subscriptions`);
+  if (!response.ok)
+    throw new RelayError('relay-refused', `The relay answered ${response.status} to POST /subscriptions`);
   const grant = (await response.json()) as RelayGrant;
 
   const listeners = new Set<(event: PushEvent) => void>();

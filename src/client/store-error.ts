@@ -38,7 +38,10 @@ export class StoreError extends Error {
 
   /** A request that got no answer at all (network error, connection cut): status 0, retried with backoff. */
   static network(method: string, target: string, error: unknown): StoreError {
-    return new StoreError(0, `Network error on ${method} ${target}: ${error instanceof Error ? error.message : String(error)}`);
+    return new StoreError(
+      0,
+      `Network error on ${method} ${target}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
   /** True for what spec §7 says to retry with backoff: 5xx and rate limits (403 `usageLimits`, or 429). */

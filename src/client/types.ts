@@ -31,7 +31,9 @@ export interface StoreClientOptions {
 export type BatchOutcome<T> = { ok: true; status: number; value: T } | { ok: false; status: number; error: StoreError };
 
 /** Outcomes of a batch, typed per call. */
-export type BatchOutcomes<C extends readonly ApiCall<unknown>[]> = { -readonly [K in keyof C]: BatchOutcome<ResultOf<C[K]>> };
+export type BatchOutcomes<C extends readonly ApiCall<unknown>[]> = {
+  -readonly [K in keyof C]: BatchOutcome<ResultOf<C[K]>>;
+};
 
 /** The typed service client. */
 export interface StoreClient {
@@ -44,7 +46,10 @@ export interface StoreClient {
    * Sends calls in `multipart/mixed` batches of at most 100, maps answers back by `Content-ID`, and retries the
    * calls that failed with 5xx or a rate limit (with backoff). Never rejects for an inner failure.
    */
-  batch<const C extends readonly ApiCall<unknown>[]>(calls: C, options?: { signal?: AbortSignal }): Promise<BatchOutcomes<C>>;
+  batch<const C extends readonly ApiCall<unknown>[]>(
+    calls: C,
+    options?: { signal?: AbortSignal },
+  ): Promise<BatchOutcomes<C>>;
   /**
    * The bearer token the client currently uses. `refresh` (after a 401 answered `failed`) asks `getAccessToken`
    * again — at most once per streak of 401s, and not at all when the failed token was already replaced.

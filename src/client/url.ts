@@ -8,7 +8,8 @@ import type { FieldsOption, QueryValues } from './api-call.ts';
 export function pathWithQuery(path: string, query: QueryValues = {}, fields?: FieldsOption): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-  if (fields !== undefined) params.set('fields', typeof fields === 'string' ? fields : renderFields(fields as readonly FieldSpec[]));
+  if (fields !== undefined)
+    params.set('fields', typeof fields === 'string' ? fields : renderFields(fields as readonly FieldSpec[]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }

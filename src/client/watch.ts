@@ -8,12 +8,7 @@
 import { CHANGES_WATCH_PATH, CHANNELS_STOP_PATH, START_PAGE_TOKEN_PATH, fileWatchPath } from '../protocol/routes.ts';
 import type { RequestOptions } from './api-call.ts';
 import type { PushEvent, PushState } from '../protocol/push.ts';
-import {
-  openRelaySubscription,
-  type RelayGap,
-  type RelayOptions,
-  type RelaySubscription,
-} from './relay-events.ts';
+import { openRelaySubscription, type RelayGap, type RelayOptions, type RelaySubscription } from './relay-events.ts';
 
 /** The part of the store client a watcher needs (`createStoreClient` provides it). */
 export interface WatchClient {
@@ -182,7 +177,10 @@ export function createWatcher(options: WatcherOptions): Watcher {
       const offEvent = sub.onEvent((event) => {
         if (!this.#ids.has(event.channelId)) return;
         // Overlapping channels report the same change: pass it on once (sync is per channel, so keep each).
-        const key = event.state === 'sync' ? `${event.channelId}/sync` : `${event.state}/${event.changed.join()}/${event.messageNumber}`;
+        const key =
+          event.state === 'sync'
+            ? `${event.channelId}/sync`
+            : `${event.state}/${event.changed.join()}/${event.messageNumber}`;
         if (this.#seen.has(key)) return;
         this.#seen.add(key);
         if (this.#seen.size > 1000) this.#seen.delete(this.#seen.values().next().value!);
@@ -190,7 +188,9 @@ export function createWatcher(options: WatcherOptions): Watcher {
           for (const listener of [...(this.#listeners.get(state) ?? [])]) listener(event);
         }
       });
-      const offGap = sub.onGap((gap: RelayGap) => this.#fail(Object.assign(new Error('relay lost events'), { code: 'gap', gap })));
+      const offGap = sub.onGap((gap: RelayGap) =>
+        this.#fail(Object.assign(new Error('relay lost events'), { code: 'gap', gap })),
+      );
       return () => {
         offEvent();
         offGap();
@@ -247,7 +247,9 @@ export function createWatcher(options: WatcherOptions): Watcher {
     async #stop(channel: ChannelInfo): Promise<void> {
       this.#ids.delete(channel.id);
       try {
-        await options.client.request('POST', CHANNELS_STOP_PATH, { body: { id: channel.id, resourceId: channel.resourceId } });
+        await options.client.request('POST', CHANNELS_STOP_PATH, {
+          body: { id: channel.id, resourceId: channel.resourceId },
+        });
       } catch (error) {
         // A channel that already expired answers 404: it is stopped either way.
         if ((error as { status?: number }).status !== 404) this.#fail(error);
@@ -285,7 +287,10 @@ export function createWatcher(options: WatcherOptions): Watcher {
     watchFile: (fileId) => watch(`file:${fileId}`, async () => fileWatchPath(fileId)),
     watchChanges: () =>
       watch('changes', async () => {
-        const { startPageToken } = await options.client.request<{ startPageToken: string }>('GET', START_PAGE_TOKEN_PATH);
+        const { startPageToken } = await options.client.request<{ startPageToken: string }>(
+          'GET',
+          START_PAGE_TOKEN_PATH,
+        );
         return `${CHANGES_WATCH_PATH}?pageToken=${encodeURIComponent(startPageToken)}`;
       }),
     async close() {

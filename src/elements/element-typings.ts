@@ -12,11 +12,35 @@ type Common = 'i18n' | 'colorScheme';
 
 /** The settable properties of each element (with their types), by tag. */
 export interface StoreElementProperties {
-  'store-dropzone': Pick<StoreDropzone, Common | 'accept' | 'multiple' | 'maxFileSize' | 'minFileSize' | 'maxFiles' | 'maxTotalSize' | 'disabled' | 'uploader' | 'beforeUpload' | 'parentId' | 'flatten'>;
+  'store-dropzone': Pick<
+    StoreDropzone,
+    | Common
+    | 'accept'
+    | 'multiple'
+    | 'maxFileSize'
+    | 'minFileSize'
+    | 'maxFiles'
+    | 'maxTotalSize'
+    | 'disabled'
+    | 'uploader'
+    | 'beforeUpload'
+    | 'parentId'
+    | 'flatten'
+  >;
   'store-progress-list': Pick<StoreProgressList, Common | 'uploader'>;
   'store-conversion-picker': Pick<
     StoreConversionPicker,
-    Common | 'mimeType' | 'value' | 'ocrLanguage' | 'name' | 'disabled' | 'baseUrl' | 'token' | 'importFormats' | 'ocrLanguages' | 'getAccessToken'
+    | Common
+    | 'mimeType'
+    | 'value'
+    | 'ocrLanguage'
+    | 'name'
+    | 'disabled'
+    | 'baseUrl'
+    | 'token'
+    | 'importFormats'
+    | 'ocrLanguages'
+    | 'getAccessToken'
   >;
   'store-uploader': Pick<
     StoreUploader,

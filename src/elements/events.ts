@@ -23,7 +23,8 @@ export interface PickedFile {
  * Why a file was not accepted: a restriction it broke (`type`, `size`, `min-size`, `total-size`, `count`,
  * `multiple`), or the `beforeUpload` hook (`skipped`: it returned `false`; `hook-error`: it threw).
  */
-export type RejectReason = 'type' | 'size' | 'min-size' | 'total-size' | 'count' | 'multiple' | 'skipped' | 'hook-error';
+export type RejectReason =
+  'type' | 'size' | 'min-size' | 'total-size' | 'count' | 'multiple' | 'skipped' | 'hook-error';
 
 /** One refused file and why. */
 export interface RejectedFile extends PickedFile {
@@ -33,7 +34,8 @@ export interface RejectedFile extends PickedFile {
 }
 
 /** A control pressed on one row of the progress list. */
-export type TaskAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'resume-interrupted' | 'discard-interrupted';
+export type TaskAction =
+  'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'resume-interrupted' | 'discard-interrupted';
 
 /** Details of every `store-*` event. */
 export interface StoreEventDetails {

@@ -80,7 +80,10 @@ export interface EncodedBatch {
 }
 
 /** Encodes inner requests into a batch request body (client side). Boundary defaults to a fresh `batch_…`. */
-export function encodeBatchRequest(requests: readonly BatchRequestInit[], boundary = newBoundary('batch_')): EncodedBatch {
+export function encodeBatchRequest(
+  requests: readonly BatchRequestInit[],
+  boundary = newBoundary('batch_'),
+): EncodedBatch {
   const parts = requests.map((r) => {
     if (!isMethodToken(r.method)) throw new TypeError(`invalid method "${r.method}"`);
     if (!r.path || /[\s]/.test(r.path)) throw new TypeError(`invalid path "${r.path}"`);
@@ -104,18 +107,33 @@ export function parseBatchRequest(body: Uint8Array, boundary: string): ParsedBat
     const msg = parseHttpMessage(content, i + 1);
     const words = msg.startLine.trim().split(/\s+/);
     const [method = '', target = '', version] = words;
-    if (words.length < 2 || words.length > 3 || !isMethodToken(method) || (version !== undefined && !/^HTTP\/\d\.\d$/.test(version))) {
+    if (
+      words.length < 2 ||
+      words.length > 3 ||
+      !isMethodToken(method) ||
+      (version !== undefined && !/^HTTP\/\d\.\d$/.test(version))
+    ) {
       throw new MultipartError(
         'malformedHttpMessage',
         `Batch part ${i + 1} has an invalid request line "${msg.startLine.slice(0, 200)}"; expected "VERB path?query [HTTP/1.1]".`,
       );
     }
-    return { method: method.toUpperCase(), target, httpVersion: version, headers: msg.headers, body: msg.body, contentId: headers['content-id'] };
+    return {
+      method: method.toUpperCase(),
+      target,
+      httpVersion: version,
+      headers: msg.headers,
+      body: msg.body,
+      contentId: headers['content-id'],
+    };
   });
 }
 
 /** Encodes inner responses, in request order, into a batch response body (service side). */
-export function encodeBatchResponse(responses: readonly BatchResponseInit[], boundary = newBoundary('batch_')): EncodedBatch {
+export function encodeBatchResponse(
+  responses: readonly BatchResponseInit[],
+  boundary = newBoundary('batch_'),
+): EncodedBatch {
   const parts = responses.map((r) => {
     const body = toBytes(r.body);
     const headers: Record<string, string> = {};

@@ -6,7 +6,12 @@
 /** A parsed `Content-Range` request header. */
 export type ContentRange =
   /** `bytes F-L/T`, `bytes F-L/*` or `bytes F-* /T` (`last` undefined: the length comes from the body). */
-  | { readonly kind: 'chunk'; readonly first: number; readonly last: number | undefined; readonly total: number | undefined }
+  | {
+      readonly kind: 'chunk';
+      readonly first: number;
+      readonly last: number | undefined;
+      readonly total: number | undefined;
+    }
   /** `bytes * /T` or `bytes * /*`: a status query. */
   | { readonly kind: 'status'; readonly total: number | undefined };
 

@@ -77,6 +77,7 @@ function isObject(value: unknown): value is JsonObject {
 
 /** Assignment would turn a `__proto__` key (legal in JSON) into a prototype change; define it as data instead. */
 function setMember(out: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }

@@ -25,7 +25,11 @@ export class FieldsError extends Error {
    */
   constructor(code: FieldsErrorCode, selection: string, detail?: string, position?: number) {
     const where = position === undefined ? '' : ` at position ${position}`;
-    super(detail === undefined ? `Invalid field selection ${selection}` : `Invalid field selection ${selection}: ${detail}${where}`);
+    super(
+      detail === undefined
+        ? `Invalid field selection ${selection}`
+        : `Invalid field selection ${selection}: ${detail}${where}`,
+    );
     this.name = 'FieldsError';
     this.code = code;
     this.selection = selection;

@@ -3,6 +3,4 @@
  * members; `map` is an object with arbitrary keys (e.g. importFormats). Arrays are described by their element.
  */
 export type FieldSchema =
-  | 'leaf'
-  | { readonly fields: { readonly [name: string]: FieldSchema } }
-  | { readonly map: FieldSchema };
+  'leaf' | { readonly fields: { readonly [name: string]: FieldSchema } } | { readonly map: FieldSchema };

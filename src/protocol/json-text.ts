@@ -16,10 +16,16 @@ export function invalidUtf8At(bytes: Uint8Array): number {
     }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
-    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
-    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
-    else return i;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
     if (i + need >= bytes.length) return i; // the sequence is cut off by the end
     let cp = b & (0x3f >> need);
     for (let k = 1; k <= need; k++) {
@@ -83,6 +89,7 @@ export function strictJsonText(bytes: Uint8Array): { problem: string } | { text:
   if (bad !== -1) return { problem: `The body is not valid UTF-8: invalid byte sequence at byte ${bad}.` };
   const text = utf8Decode(bytes, true);
   const lone = loneSurrogateAt(text);
-  if (lone !== -1) return { problem: `A JSON string holds a lone surrogate (an unpaired \\ud800–\\udfff) at position ${lone}.` };
+  if (lone !== -1)
+    return { problem: `A JSON string holds a lone surrogate (an unpaired \\ud800–\\udfff) at position ${lone}.` };
   return { text };
 }

@@ -76,7 +76,10 @@ export function multipartBoundary(header: string | undefined | null, subtype: 'r
     throw new MultipartError('missingBoundary', `Missing boundary parameter in Content-Type "${header}".`);
   }
   if (boundary.length > 70) {
-    throw new MultipartError('missingBoundary', `Boundary parameter is longer than 70 characters (${boundary.length}).`);
+    throw new MultipartError(
+      'missingBoundary',
+      `Boundary parameter is longer than 70 characters (${boundary.length}).`,
+    );
   }
   return boundary;
 }

@@ -157,7 +157,8 @@ export class MultipartReader {
     }
     if (candidate === -1) {
       // Keep a trailing CR unless the body is LF-framed: it may be the start of the CRLF before the next delimiter.
-      const keepFrom = this.newline !== 'lf' && buf.length > pos && buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
+      const keepFrom =
+        this.newline !== 'lf' && buf.length > pos && buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
       if (emit && keepFrom > pos) events.push({ type: 'data', bytes: buf.subarray(pos, keepFrom) });
       if (keepFrom > pos) this.atStart = false;
       this.pending = buf.subarray(keepFrom);
@@ -253,7 +254,7 @@ export class MultipartReader {
       const value = line.slice(colon + 1).trim();
       // A bare CR or another control character would be echoed into a response header (batch Content-ID).
       // eslint-disable-next-line no-control-regex -- a header value must not hold control characters; finding them is the point.
-  const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+      const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
       if (control) {
         throw new MultipartError(
           'malformedPartHeaders',

@@ -12,7 +12,12 @@ export { MultipartError, type MultipartErrorCode } from './multipart-error.ts';
 export { MultipartReader, type MultipartEvent, type MultipartReaderOptions } from './multipart-reader.ts';
 export { parseContentType, multipartBoundary, type ContentType } from './multipart-content-type.ts';
 
-export { METADATA_CONTENT_TYPE, encodeMultipartRelated, newBoundary, type EncodedMultipart } from './multipart-encode.ts';
+export {
+  METADATA_CONTENT_TYPE,
+  encodeMultipartRelated,
+  newBoundary,
+  type EncodedMultipart,
+} from './multipart-encode.ts';
 
 /** A parsed multipart upload: metadata now, media as a stream. */
 export interface MultipartRelatedUpload {
@@ -131,7 +136,8 @@ function tooFew(found: number): MultipartError {
 
 function parseMetadata(bytes: Uint8Array): unknown {
   const strict = strictJsonText(bytes);
-  if ('problem' in strict) throw new MultipartError('metadataInvalidJson', `The metadata part is not valid JSON: ${strict.problem}`);
+  if ('problem' in strict)
+    throw new MultipartError('metadataInvalidJson', `The metadata part is not valid JSON: ${strict.problem}`);
   try {
     return JSON.parse(strict.text);
   } catch (err) {

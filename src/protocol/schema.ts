@@ -3,7 +3,14 @@ import type { FieldSchema } from './fields.ts';
 
 /** A user (owners, about.user). */
 export const USER_SCHEMA: FieldSchema = {
-  fields: { kind: 'leaf', displayName: 'leaf', emailAddress: 'leaf', permissionId: 'leaf', me: 'leaf', photoLink: 'leaf' },
+  fields: {
+    kind: 'leaf',
+    displayName: 'leaf',
+    emailAddress: 'leaf',
+    permissionId: 'leaf',
+    me: 'leaf',
+    photoLink: 'leaf',
+  },
 };
 
 /** A permission on a file. */

@@ -39,7 +39,10 @@ export interface UploaderSettings {
 export function resolveSettings(options: UploaderOptions): UploaderSettings {
   validateOptions({ ...options, baseUrl: options.baseUrl ?? '' });
   const persist = options.persist ?? true;
-  const quota = persist === false ? 0 : ((typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES);
+  const quota =
+    persist === false
+      ? 0
+      : ((typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES);
   return {
     baseUrl: options.baseUrl,
     concurrency: options.concurrency,
@@ -62,6 +65,8 @@ export function resolveSettings(options: UploaderOptions): UploaderSettings {
 /** The name of the engine these settings run: equal for equal settings, whatever order the app wrote them in. */
 export function engineKeyOf(settings: UploaderSettings): string {
   return JSON.stringify(settings, (_key, value: unknown) =>
-    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value,
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value,
   );
 }

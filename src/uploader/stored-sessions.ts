@@ -9,7 +9,10 @@ export const BUSY_LOCK = 'store-upload-kit:busy';
  * Locks. As small as it can be: it is in every page's first chunk.
  */
 export const uploadsRunning = (): Promise<boolean> | undefined =>
-  navigator.locks?.query().then((state) => state.held!.some((lock) => lock.name == BUSY_LOCK), () => false);
+  navigator.locks?.query().then(
+    (state) => state.held!.some((lock) => lock.name == BUSY_LOCK),
+    () => false,
+  );
 
 /**
  * Opens database `name` with its object `store` (as idb-keyval's `createStore` makes it: out-of-line keys, no index),
@@ -20,11 +23,15 @@ export function openWithStore(name: string, store: string): Promise<IDBDatabase>
   return new Promise((resolve, reject) => {
     const open = (version?: number) => {
       const request = indexedDB.open(name, version);
-      request.onupgradeneeded = () => request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
+      request.onupgradeneeded = () =>
+        request.result.objectStoreNames.contains(store) || request.result.createObjectStore(store);
       request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
       request.onsuccess = () => {
         const db = request.result;
-        if (db.objectStoreNames.contains(store)) { resolve(db); return; }
+        if (db.objectStoreNames.contains(store)) {
+          resolve(db);
+          return;
+        }
         db.close();
         open(db.version + 1);
       };

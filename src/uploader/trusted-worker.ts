@@ -40,7 +40,10 @@ export function startWorker<W extends Worker | SharedWorker = Worker>(
   if (!trusted && !options) return start();
   const Native = scope[kind];
   scope[kind] = function (url: string | URL, given?: WorkerOptions) {
-    return new Native((trusted ? trusted.createScriptURL(String(url)) : url) as string, options ? options(given) : given);
+    return new Native(
+      (trusted ? trusted.createScriptURL(String(url)) : url) as string,
+      options ? options(given) : given,
+    );
   } as unknown as WorkerClass;
   try {
     return start();

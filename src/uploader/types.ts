@@ -5,15 +5,7 @@
 
 /** Where an upload task is in its life. */
 export type TaskState =
-  | 'queued'
-  | 'uploading'
-  | 'paused'
-  | 'retrying'
-  | 'verifying'
-  | 'done'
-  | 'failed'
-  | 'cancelled'
-  | 'interrupted';
+  'queued' | 'uploading' | 'paused' | 'retrying' | 'verifying' | 'done' | 'failed' | 'cancelled' | 'interrupted';
 
 /** Machine-readable failure codes; elements turn them into words through their i18n object. */
 export type UploadErrorCode =
@@ -118,7 +110,10 @@ export type BeforeUploadResult = boolean | File | Blob | BeforeUploadChanges | u
  * Runs on the main thread for each file before it is handed to the upload worker; may be async. A hook that throws
  * (or rejects) refuses the file, with the error's message as the reason.
  */
-export type BeforeUpload = (file: File, context: BeforeUploadContext) => BeforeUploadResult | Promise<BeforeUploadResult>;
+export type BeforeUpload = (
+  file: File,
+  context: BeforeUploadContext,
+) => BeforeUploadResult | Promise<BeforeUploadResult>;
 
 /** A file a `beforeUpload` hook refused: the detail of the uploader's `reject` event. */
 export interface RejectedUpload {
@@ -293,10 +288,26 @@ export interface Uploader extends EventTarget {
   retryFailed(): void;
   destroy(): void;
   /** Typed for the uploader's own events: `e.detail` is the snapshot (or list) that event carries. */
-  addEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof UploaderEventMap>(type: K, listener: (this: Uploader, event: UploaderEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof UploaderEventMap>(
+    type: K,
+    listener: (this: Uploader, event: UploaderEventMap[K]) => void,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof UploaderEventMap>(
+    type: K,
+    listener: (this: Uploader, event: UploaderEventMap[K]) => void,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 /** Options of `createUploader`. */

@@ -3,7 +3,12 @@ import type { UploaderOptions } from './types.ts';
 import { UploadError } from './upload-error.ts';
 
 /** The options both `createUploader` and the engine check, with the backoff tuning tests and apps may pass. */
-export type CheckedOptions = Partial<Pick<UploaderOptions, 'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries' | 'imageResize'>> & {
+export type CheckedOptions = Partial<
+  Pick<
+    UploaderOptions,
+    'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries' | 'imageResize'
+  >
+> & {
   backoff?: { baseMs?: number; capMs?: number };
 };
 
@@ -28,7 +33,8 @@ export function validateOptions(options: CheckedOptions): void {
   }
   const { chunkSize } = options;
   if (chunkSize !== undefined && chunkSize !== 'adaptive') {
-    if (typeof chunkSize !== 'number') bad(`chunkSize must be a multiple of 256 KiB or 'adaptive'; got ${JSON.stringify(chunkSize)}`);
+    if (typeof chunkSize !== 'number')
+      bad(`chunkSize must be a multiple of 256 KiB or 'adaptive'; got ${JSON.stringify(chunkSize)}`);
     validateChunkSize(chunkSize);
   }
   integer(options.concurrency, 'concurrency', 1, bad);
@@ -44,7 +50,10 @@ export function validateOptions(options: CheckedOptions): void {
 /** Throws a `bad-request` UploadError unless `chunkSize` is a positive multiple of 256 KiB. */
 export function validateChunkSize(chunkSize: number): void {
   if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0 || chunkSize % BLOCK_SIZE !== 0) {
-    throw new UploadError({ code: 'bad-request', message: `chunkSize must be a positive multiple of ${BLOCK_SIZE} bytes (256 KiB); got ${chunkSize}` });
+    throw new UploadError({
+      code: 'bad-request',
+      message: `chunkSize must be a positive multiple of ${BLOCK_SIZE} bytes (256 KiB); got ${chunkSize}`,
+    });
   }
 }
 

@@ -5,7 +5,13 @@
  * entry; Vue must be told they are custom elements (see `README.md` here).
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { StoreConversionPicker, StoreElementEvents, StoreElementProperties, StoreEventMap, StoreUploader } from '../elements/index.ts';
+import type {
+  StoreConversionPicker,
+  StoreElementEvents,
+  StoreElementProperties,
+  StoreEventMap,
+  StoreUploader,
+} from '../elements/index.ts';
 
 /**
  * For Vue's `compilerOptions.isCustomElement`: the kit's tags are custom elements, not Vue components.
@@ -23,7 +29,9 @@ type EventMap = Record<string, Event>;
  * Vue's checker reads `@change` from the `onChange` prop before `$emit`, and `HTMLAttributes` types it with a plain
  * `Event`: an element that fires its own `change` gets it typed with the element as target instead.
  */
-type ChangeProp<T extends EventMap> = T extends { change: infer C } ? { onChange?: (event: C) => void } : Pick<HTMLAttributes, 'onChange'>;
+type ChangeProp<T extends EventMap> = T extends { change: infer C }
+  ? { onChange?: (event: C) => void }
+  : Pick<HTMLAttributes, 'onChange'>;
 
 /** `$emit` typed from an event map, as Vue's template checker expects. */
 type VueEmit<T extends EventMap> = EmitFn<{ [K in keyof T]: (event: T[K]) => void }>;
@@ -59,7 +67,10 @@ export type VueStoreDropzone = VueStoreElement<'store-dropzone'>;
 export type VueStoreProgressList = VueStoreElement<'store-progress-list'>;
 
 /** `<store-conversion-picker>` in Vue templates. */
-export type VueStoreConversionPicker = VueStoreElement<'store-conversion-picker', { change: ElementChangeEvent<StoreConversionPicker> }>;
+export type VueStoreConversionPicker = VueStoreElement<
+  'store-conversion-picker',
+  { change: ElementChangeEvent<StoreConversionPicker> }
+>;
 
 /** `<store-uploader>` in Vue templates. */
 export type VueStoreUploader = VueStoreElement<'store-uploader', { change: ElementChangeEvent<StoreUploader> }>;

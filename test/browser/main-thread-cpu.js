@@ -79,10 +79,11 @@ export async function sampleMainThreadCpu() {
     worker.on('message', (message) => message !== 'sampling' && resolve(message));
     worker.once('error', reject);
   });
-  if (worker) await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  if (worker)
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
   return {
     renderers: pids.length,
     async stop(intervals) {
@@ -112,9 +113,17 @@ export async function sampleMainThreadCpu() {
         return i + 1 < times.length ? times[i + 1] - times[i] : 0;
       };
       const measure = ({ start, end }) =>
-        times.length < 2 ? { cpuMs: null, gapMs: null } : { cpuMs: Math.round((at(end) - at(start)) / 1e6), gapMs: Math.round(Math.max(gapAround(start), gapAround(end))) };
+        times.length < 2
+          ? { cpuMs: null, gapMs: null }
+          : {
+              cpuMs: Math.round((at(end) - at(start)) / 1e6),
+              gapMs: Math.round(Math.max(gapAround(start), gapAround(end))),
+            };
       const measured = intervals.map(measure);
-      const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+      const gaps = times
+        .slice(1)
+        .map((t, i) => t - times[i])
+        .sort((a, b) => a - b);
       return {
         cpuMs: measured.map((m) => m.cpuMs),
         gapMs: measured.map((m) => m.gapMs),

@@ -11,7 +11,7 @@ function chunks(total: number, rttMs: number, mbit: number, startMs = rttMs): nu
   const sizer = new ChunkSizer('adaptive');
   sizer.observeRoundTrip(startMs);
   const sizes: number[] = [];
-  for (let offset = 0; offset < total; ) {
+  for (let offset = 0; offset < total;) {
     const end = sizer.next(offset, total);
     sizes.push(end - offset);
     sizer.record(end - offset, ((end - offset) * 8) / (mbit * 1000) + rttMs);
@@ -21,19 +21,32 @@ function chunks(total: number, rttMs: number, mbit: number, startMs = rttMs): nu
 }
 
 test('non-final adaptive chunks are whole blocks and the chunks cover the file', () => {
-  for (const [rtt, mbit] of [[100, 40], [20, 200], [1, 1000], [300, 2]] as const) {
+  for (const [rtt, mbit] of [
+    [100, 40],
+    [20, 200],
+    [1, 1000],
+    [300, 2],
+  ] as const) {
     const total = 64 * MiB + 17;
     const sizes = chunks(total, rtt, mbit);
-    assert.equal(sizes.reduce((a, b) => a + b, 0), total);
-    for (const s of sizes.slice(0, -1)) assert.equal(s % BLOCK_SIZE, 0, `${rtt}/${mbit}: ${sizes}`);
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      total,
+    );
+    for (const s of sizes.slice(0, -1)) assert.equal(s % BLOCK_SIZE, 0, `${rtt}/${mbit}: ${sizes.join()}`);
   }
 });
 
 test('each chunk boundary costs at most 2 % of the transfer once the link is measured', () => {
-  for (const [rtt, mbit] of [[100, 40], [20, 200], [50, 100]] as const) {
+  for (const [rtt, mbit] of [
+    [100, 40],
+    [20, 200],
+    [50, 100],
+  ] as const) {
     const sizes = chunks(256 * MiB, rtt, mbit);
     // After the first (guessed) chunk, every non-final chunk lasts ≥ 50 round trips.
-    for (const s of sizes.slice(1, -1)) assert.ok((s * 8) / (mbit * 1000) >= 49 * rtt, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB)}`);
+    for (const s of sizes.slice(1, -1))
+      assert.ok((s * 8) / (mbit * 1000) >= 49 * rtt, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
   }
 });
 

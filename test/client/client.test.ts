@@ -10,7 +10,11 @@ let service: ServiceHandle;
 let client: StoreClient;
 before(async () => {
   service = await startService();
-  client = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice', backoff: { baseMs: 10, capMs: 50 } });
+  client = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    backoff: { baseMs: 10, capMs: 50 },
+  });
 });
 after(async () => {
   await service.stop();
@@ -102,14 +106,17 @@ describe('auth', () => {
   });
 });
 
-describe('the upload worker\'s client (createUploadClient)', () => {
+describe("the upload worker's client (createUploadClient)", () => {
   test('creates a file, reads it back, generates IDs, and refreshes the token once after a 401', async () => {
     const tokens = ['stale-token', 'dev-token-alice'];
     let asked = 0;
     const c = createUploadClient({ baseUrl: service.url, getAccessToken: () => tokens[asked++] });
     const [id] = await c.generateIds(1);
     assert.equal(asked, 2);
-    const created = await c.files.create({ id: id, name: 'folder', mimeType: 'application/vnd.svc-apps.folder' }, { fields: 'id,name' });
+    const created = await c.files.create(
+      { id: id, name: 'folder', mimeType: 'application/vnd.svc-apps.folder' },
+      { fields: 'id,name' },
+    );
     assert.deepEqual(created, { id, name: 'folder' });
     assert.equal((await c.files.get(id, { fields: 'id' })).id, id);
     // The same file seen through the whole client: the two share the service, not state.
@@ -120,10 +127,18 @@ describe('the upload worker\'s client (createUploadClient)', () => {
 
 describe('batch', () => {
   test('150 calls go in two requests of ≤ 100 and map back in order', async () => {
-    const files = await Promise.all([1, 2, 3].map((i) => client.files.create({ name: `batch-${i}-${Date.now()}` }, { fields: ['id'] })));
+    const files = await Promise.all(
+      [1, 2, 3].map((i) => client.files.create({ name: `batch-${i}-${Date.now()}` }, { fields: ['id'] })),
+    );
     const counting = countingFetch();
-    const c = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice', fetch: counting.fetch });
-    const list = Array.from({ length: 150 }, (_, i) => (i === 77 ? calls.getFile('missing-id') : calls.getFile(files[i % 3].id, { fields: ['id'] })));
+    const c = createStoreClient({
+      baseUrl: service.url,
+      getAccessToken: () => 'dev-token-alice',
+      fetch: counting.fetch,
+    });
+    const list = Array.from({ length: 150 }, (_, i) =>
+      i === 77 ? calls.getFile('missing-id') : calls.getFile(files[i % 3].id, { fields: ['id'] }),
+    );
     const outcomes = await c.batch(list);
     assert.equal(counting.seen.filter((line) => line.includes('/batch/store/v3')).length, 2);
     assert.equal(outcomes.length, 150);
@@ -141,10 +156,22 @@ describe('batch', () => {
   test('inner calls that fail with 503 or a rate limit are retried', async () => {
     const file = await client.files.create({ name: `share-${Date.now()}` }, { fields: ['id'] });
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'POST', pathPrefix: `/store/v3/files/${file.id}/permissions` }, action: { type: 'status', status: 503 }, times: 2 });
-    await addFault(service.url, { match: { method: 'GET', pathPrefix: '/store/v3/about' }, action: { type: 'status', status: 403 }, times: 1 });
+    await addFault(service.url, {
+      match: { method: 'POST', pathPrefix: `/store/v3/files/${file.id}/permissions` },
+      action: { type: 'status', status: 503 },
+      times: 2,
+    });
+    await addFault(service.url, {
+      match: { method: 'GET', pathPrefix: '/store/v3/about' },
+      action: { type: 'status', status: 403 },
+      times: 1,
+    });
     const [perm, about] = await client.batch([
-      calls.createPermission(file.id, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, { sendNotificationEmail: false, fields: ['id', 'role'] }),
+      calls.createPermission(
+        file.id,
+        { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+        { sendNotificationEmail: false, fields: ['id', 'role'] },
+      ),
       calls.about({ fields: ['kind'] }),
     ] as const);
     assert.equal(perm.ok, true);
@@ -161,7 +188,10 @@ describe('getting files back', () => {
   async function upload(metadata: object, media: Uint8Array | string, mediaType: string): Promise<{ id: string }> {
     const encoded = encodeMultipartRelated(metadata, media, mediaType);
     const body = Buffer.concat(encoded.body.map((piece) => Buffer.from(piece)));
-    const r = await service.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'content-type': encoded.contentType } });
+    const r = await service.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'content-type': encoded.contentType },
+    });
     assert.equal(r.status, 200, r.text);
     return r.json();
   }
@@ -190,8 +220,15 @@ describe('getting files back', () => {
   });
 
   test('download of a native file is refused (403 fileNotDownloadable), of a missing one 404', async () => {
-    const { id } = await upload({ name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' }, 'a,b\n1,2\n', 'text/csv');
-    await assert.rejects(client.files.download(id), (error: StoreError) => error.status === 403 && error.reason === 'fileNotDownloadable');
+    const { id } = await upload(
+      { name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' },
+      'a,b\n1,2\n',
+      'text/csv',
+    );
+    await assert.rejects(
+      client.files.download(id),
+      (error: StoreError) => error.status === 403 && error.reason === 'fileNotDownloadable',
+    );
     await assert.rejects(client.files.download('no-such-file'), (error: StoreError) => error.status === 404);
     await assert.rejects(client.files.export(id, 'application/x-nope'), (error: StoreError) => error.status === 400);
   });

@@ -14,7 +14,7 @@ const MiB = 1024 * KiB;
 const small = (n: number) => Array<number>(n).fill(64 * KiB);
 
 describe('the rule', () => {
-  test('over HTTP/1.1, or before the protocol is known, never more than the browser\'s 6 connections', () => {
+  test("over HTTP/1.1, or before the protocol is known, never more than the browser's 6 connections", () => {
     for (const protocol of ['http/1.1', undefined, 'http/1.0', '']) {
       assert.equal(mayStart(64 * KiB, small(HTTP1_IN_FLIGHT - 1), protocol), true, String(protocol));
       assert.equal(mayStart(64 * KiB, small(HTTP1_IN_FLIGHT), protocol), false, String(protocol));
@@ -38,7 +38,11 @@ describe('the rule', () => {
     assert.equal(mayStart(64 * KiB, [big, big, ...small(8)], 'h2'), false);
     assert.equal(mayStart(big, small(20), 'h2'), true);
     assert.equal(mayStart(big, small(21), 'h2'), false, 'a large file waits while many small ones run');
-    assert.equal(mayStart(8 * MiB, [8 * MiB, 8 * MiB, 8 * MiB], 'h2'), true, `${BYTES_IN_FLIGHT / MiB} MiB: four of 8 MiB`);
+    assert.equal(
+      mayStart(8 * MiB, [8 * MiB, 8 * MiB, 8 * MiB], 'h2'),
+      true,
+      `${BYTES_IN_FLIGHT / MiB} MiB: four of 8 MiB`,
+    );
     assert.equal(mayStart(8 * MiB, [8 * MiB, 8 * MiB, 8 * MiB, 8 * MiB], 'h2'), false);
     assert.equal(mayStart(big, [big], 'http/1.1'), true);
     assert.equal(mayStart(big, [big, big], 'http/1.1'), false);
@@ -62,10 +66,15 @@ describe('the engine', () => {
   });
 
   /** The Node port, telling `protocol` with every answer as the browser's does. */
-  const speaking = (protocol: string): HttpPort => ({ send: (request, hooks) => nodeHttp.send(request, hooks).then((response) => ({ ...response, protocol })) });
+  const speaking = (protocol: string): HttpPort => ({
+    send: (request, hooks) => nodeHttp.send(request, hooks).then((response) => ({ ...response, protocol })),
+  });
 
   /** Uploads `count` small files and returns the most tasks under way at once, every task's last snapshot checked. */
-  async function peak(count: number, overrides: Parameters<typeof harness>[1]): Promise<{ peak: number; last: TaskSnapshot[] }> {
+  async function peak(
+    count: number,
+    overrides: Parameters<typeof harness>[1],
+  ): Promise<{ peak: number; last: TaskSnapshot[] }> {
     const h = harness(service.url, overrides);
     const running = new Set<string>();
     let most = 0;

@@ -20,7 +20,11 @@ after(async () => {
 
 test('resume right after cancelling a paused task does not bring it back: it stays cancelled, no file, no record', async () => {
   const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 100,
+  });
   const file = randomFile(MiB);
   await h.engine.add('t', file);
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
@@ -42,7 +46,13 @@ test('resume right after cancelling a paused task does not bring it back: it sta
   // Only the first run ever started: one `start` event, and every `uploading` state came before the pause.
   assert.deepEqual(h.events.filter((e) => e.event === 'start').length, 1);
   const paused = h.events.findIndex((e) => e.snapshot.state === 'paused');
-  assert.deepEqual(h.events.slice(paused).map((e) => e.snapshot.state).filter((s) => s === 'queued' || s === 'uploading'), []);
+  assert.deepEqual(
+    h.events
+      .slice(paused)
+      .map((e) => e.snapshot.state)
+      .filter((s) => s === 'queued' || s === 'uploading'),
+    [],
+  );
 });
 
 test('discarding an interrupted upload that a task has resumed leaves it alone: the task keeps its session and record', async () => {
@@ -53,7 +63,11 @@ test('discarding an interrupted upload that a task has resumed leaves it alone: 
   await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   void first.engine.destroy(); // the page life ends; its record stays
 
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 100,
+  });
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store });
   await second.engine.add('b', file, {}, 'a');
   await second.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 512 * KiB);
@@ -63,7 +77,10 @@ test('discarding an interrupted upload that a task has resumed leaves it alone: 
   await clearFaults(service.url);
   assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
   assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
-  assert.deepEqual(second.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause), []);
+  assert.deepEqual(
+    second.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause),
+    [],
+  );
   assert.deepEqual(await store.list(), []);
 });
 
@@ -72,7 +89,11 @@ test('discarding an upload another tab is sending leaves it alone; once nobody h
   const locks = new MemoryLocks();
   const sender = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks });
   const other = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 100,
+  });
   const file = randomFile(MiB);
   await sender.engine.add('s', file);
   await sender.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);

@@ -32,19 +32,29 @@ after(async () => {
 });
 
 async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(service.url + path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+  const res = await fetch(service.url + path, {
+    ...init,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
 
 async function newFolder(): Promise<string> {
-  return (await api<{ id: string }>('/store/v3/files', { method: 'POST', body: JSON.stringify({ name: `t-${crypto.randomUUID()}`, mimeType: FOLDER }) })).id;
+  return (
+    await api<{ id: string }>('/store/v3/files', {
+      method: 'POST',
+      body: JSON.stringify({ name: `t-${crypto.randomUUID()}`, mimeType: FOLDER }),
+    })
+  ).id;
 }
 
 /** Paths under a folder, folders ending in `/`, sorted; a twin folder shows up twice. */
 async function tree(folderId: string, prefix = ''): Promise<string[]> {
   const q = encodeURIComponent(`'${folderId}' in parents`);
-  const { files } = await api<{ files: { id: string; name: string; mimeType: string }[] }>(`/store/v3/files?q=${q}&fields=files(id,name,mimeType)`);
+  const { files } = await api<{ files: { id: string; name: string; mimeType: string }[] }>(
+    `/store/v3/files?q=${q}&fields=files(id,name,mimeType)`,
+  );
   const paths: string[] = [];
   for (const f of files) {
     const path = prefix + f.name + (f.mimeType === FOLDER ? '/' : '');
@@ -58,7 +68,9 @@ describe('folder trees', () => {
   test('a folder create whose answer was lost is repeated with its ID, answers 409, and the folder is reused', async () => {
     const root = await newFolder();
     let lost = 0;
-    const proxy = await startFaultProxy(service.url, (req) => (req.method === 'POST' && req.url?.startsWith('/store/v3/files') && lost++ === 0 ? 'lose-response' : 'pass'));
+    const proxy = await startFaultProxy(service.url, (req) =>
+      req.method === 'POST' && req.url?.startsWith('/store/v3/files') && lost++ === 0 ? 'lose-response' : 'pass',
+    );
     try {
       const h = harness(proxy.url, { parentId: root });
       const file = randomFile(2000, 'x.bin');
@@ -68,7 +80,10 @@ describe('folder trees', () => {
       assert.deepEqual(Buffer.compare(await download(service.url, stored.id), file.bytes), 0);
       const creates = proxy.seen.filter((line) => line.startsWith('POST /store/v3/files'));
       assert.equal(creates.length, 2, 'the lost create, then its repeat');
-      assert.ok(h.events.some((e) => e.snapshot.retry?.cause === 'network'), 'the lost answer was retried as a network failure');
+      assert.ok(
+        h.events.some((e) => e.snapshot.retry?.cause === 'network'),
+        'the lost answer was retried as a network failure',
+      );
     } finally {
       await proxy.close();
     }
@@ -78,7 +93,10 @@ describe('folder trees', () => {
     const root = await newFolder();
     const store = new SharedStore();
     const locks = new MemoryLocks();
-    const tabs = [harness(service.url, { store, locks, parentId: root }), harness(service.url, { store, locks, parentId: root })];
+    const tabs = [
+      harness(service.url, { store, locks, parentId: root }),
+      harness(service.url, { store, locks, parentId: root }),
+    ];
     const paths = ['a/b/one.bin', 'a/b/two.bin', 'a/c/three.bin', 'a/four.bin'];
     await Promise.all(
       tabs.flatMap((h, tab) =>
@@ -89,7 +107,19 @@ describe('folder trees', () => {
         }),
       ),
     );
-    assert.deepEqual(await tree(root), ['a/', 'a/0-four.bin', 'a/1-four.bin', 'a/b/', 'a/b/0-one.bin', 'a/b/0-two.bin', 'a/b/1-one.bin', 'a/b/1-two.bin', 'a/c/', 'a/c/0-three.bin', 'a/c/1-three.bin']);
+    assert.deepEqual(await tree(root), [
+      'a/',
+      'a/0-four.bin',
+      'a/1-four.bin',
+      'a/b/',
+      'a/b/0-one.bin',
+      'a/b/0-two.bin',
+      'a/b/1-one.bin',
+      'a/b/1-two.bin',
+      'a/c/',
+      'a/c/0-three.bin',
+      'a/c/1-three.bin',
+    ]);
   });
 
   test('addFolder makes a path of empty folders, once, and nothing when flattening', async () => {

@@ -37,36 +37,59 @@ function sharedWorker(): EngineHubs {
 }
 
 /** A page attached to `hubs`: its events, in order, and a way to wait for one. */
-async function page(hubs: EngineHubs, options: Partial<UploaderOptions> = {}, getAccessToken: () => string | Promise<string> = () => TOKEN) {
+async function page(
+  hubs: EngineHubs,
+  options: Partial<UploaderOptions> = {},
+  getAccessToken: () => string | Promise<string> = () => TOKEN,
+) {
   const events: [PageEvent, TaskSnapshot][] = [];
   const waiters: { test: (e: PageEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
-  const settings = resolveSettings({ baseUrl: service.url, getAccessToken, chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 }, ...options });
+  const settings = resolveSettings({
+    baseUrl: service.url,
+    getAccessToken,
+    chunkSize: 256 * KiB,
+    resumableThreshold: 0,
+    backoff: { baseMs: 20, capMs: 200 },
+    ...options,
+  });
   const connection = new UploadWorkerService(hubs);
   const attachment = await connection.init(settings, getAccessToken, (event, snapshot) => {
     events.push([event, snapshot]);
-    for (const w of [...waiters]) if (w.test(event, snapshot)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(snapshot);
-    }
+    for (const w of [...waiters])
+      if (w.test(event, snapshot)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(snapshot);
+      }
   });
-  const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) => new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
+  const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) =>
+    new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
   return { connection, attachment, events, when, settings };
 }
 
 test('pages with the same settings share one engine: a page attaching later lists the running task and hears its end', async () => {
   const hubs = sharedWorker();
   const a = await page(hubs);
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 20 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 20,
+  });
   const file = randomFile(8 * 256 * KiB + 5);
   const taskId = randomUUID();
   await a.connection.add(taskId, file.blob, file);
   await a.when((e, s) => e === 'progress' && s.id === taskId && s.bytesAcknowledged > 0);
 
   const b = await page(hubs);
-  assert.deepEqual(b.attachment.tasks.map((t) => [t.id, t.state]), [[taskId, 'uploading']]);
+  assert.deepEqual(
+    b.attachment.tasks.map((t) => [t.id, t.state]),
+    [[taskId, 'uploading']],
+  );
   const done = await b.when((e, s) => e === 'success' && s.id === taskId);
   assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
-  assert.ok(a.events.some(([e, s]) => e === 'success' && s.id === taskId), 'the adding page heard the end too');
+  assert.ok(
+    a.events.some(([e, s]) => e === 'success' && s.id === taskId),
+    'the adding page heard the end too',
+  );
 
   // Another account (shareKey) or other options: an engine of its own, which knows nothing of the task.
   const other = await page(hubs, { shareKey: 'bob' });
@@ -110,13 +133,19 @@ test('the same file added by two pages at once is one task, uploaded once; the s
   const hubs = sharedWorker();
   const [a, b] = await Promise.all([page(hubs), page(hubs)]);
   const file = randomFile(5 * 256 * KiB + 1);
-  const [fromA, fromB] = await Promise.all([a.connection.add(randomUUID(), file.blob, file), b.connection.add(randomUUID(), file.blob, file)]);
+  const [fromA, fromB] = await Promise.all([
+    a.connection.add(randomUUID(), file.blob, file),
+    b.connection.add(randomUUID(), file.blob, file),
+  ]);
   assert.equal(fromB.id, fromA.id);
   const done = await b.when((e, s) => e === 'success' && s.id === fromA.id);
   assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
   assert.equal((await filesNamed(service.url, file.name)).length, 1);
   // One page adding the same file twice means two uploads, as it always did.
-  const twice = await Promise.all([a.connection.add(randomUUID(), file.blob, file), a.connection.add(randomUUID(), file.blob, file)]);
+  const twice = await Promise.all([
+    a.connection.add(randomUUID(), file.blob, file),
+    a.connection.add(randomUUID(), file.blob, file),
+  ]);
   assert.notEqual(twice[0].id, twice[1].id);
 });
 

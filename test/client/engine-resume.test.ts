@@ -3,7 +3,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { advanceClock, addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
+import {
+  advanceClock,
+  addFault,
+  clearFaults,
+  download,
+  filesNamed,
+  harness,
+  md5,
+  randomFile,
+} from './helpers/engine-harness.ts';
 import { startCountingProxy } from './helpers/counting-proxy.ts';
 
 const KiB = 1024;
@@ -45,7 +54,10 @@ test('a new page life resumes the stored session (status query first) instead of
   // Same store, new engine, same file (same fingerprint): the upload continues from the acknowledged offset.
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 512 * KiB, store: first.store });
   const listed = await second.engine.interrupted();
-  assert.deepEqual(listed.map((u) => [u.id, u.name, u.total]), [['a', file.name, file.blob.size]]);
+  assert.deepEqual(
+    listed.map((u) => [u.id, u.name, u.total]),
+    [['a', file.name, file.blob.size]],
+  );
   const snap = await second.engine.add('b', file);
   assert.equal(snap.bytesAcknowledged, record.acknowledged);
   const stored = await second.engine.done('b');
@@ -70,13 +82,19 @@ test('a file rewritten in place (same name, size, date and type) is not resumed:
   edited[Math.floor(edited.length / 2)] ^= 0xff;
   const rewritten = { ...file, blob: new Blob([edited]) };
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
-  await assert.rejects(second.engine.add('b', rewritten, {}, 'a'), (error: { code?: string }) => error.code === 'file-changed');
+  await assert.rejects(
+    second.engine.add('b', rewritten, {}, 'a'),
+    (error: { code?: string }) => error.code === 'file-changed',
+  );
   // Added as new (no explicit resume), it starts its own session from byte 0; the old one stays interrupted.
   const snap = await second.engine.add('c', rewritten);
   assert.equal(snap.bytesAcknowledged, 0);
   const stored = await second.engine.done('c');
   assert.equal(md5(await download(service.url, stored.id)), md5(edited));
-  assert.deepEqual((await second.engine.interrupted()).map((u) => u.id), ['a']);
+  assert.deepEqual(
+    (await second.engine.interrupted()).map((u) => u.id),
+    ['a'],
+  );
   await second.engine.discard('a');
 });
 
@@ -96,10 +114,20 @@ test('an expired session (404) starts a new one from byte 0', async () => {
 });
 
 test('a service restart mid-upload: the upload continues where the service says', async () => {
-  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 2000, backoff: { baseMs: 250, capMs: 2000 }, maxRetries: 12 });
+  const h = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    stallTimeoutMs: 2000,
+    backoff: { baseMs: 250, capMs: 2000 },
+    maxRetries: 12,
+  });
   const file = randomFile(2 * MiB);
   // Slow the chunks down so the restart lands in the middle of the upload.
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 100 },
+    times: 100,
+  });
   await h.engine.add('t', file);
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 512 * KiB);
   await service.kill('SIGKILL'); // a crash, not a clean stop
@@ -113,7 +141,11 @@ test('a service restart mid-upload: the upload continues where the service says'
 test('offline pauses without spending retries; online resumes', async () => {
   const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, maxRetries: 1 });
   const file = randomFile(MiB);
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 100,
+  });
   await h.engine.add('t', file);
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   h.online.set(false);
@@ -131,7 +163,11 @@ test('offline pauses without spending retries; online resumes', async () => {
 
 test('cancel deletes the session and its record', async () => {
   const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 50 },
+    times: 100,
+  });
   await h.engine.add('t', randomFile(MiB));
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   const [record] = await h.store.list();
@@ -143,40 +179,59 @@ test('cancel deletes the session and its record', async () => {
   await clearFaults(service.url);
 });
 
-test('a cancel whose session DELETE is never answered still ends, after the stall timeout (the session then expires)', { timeout: 60_000 }, async () => {
-  // A stall timeout the 50 ms chunks never come near on a busy machine: the only request that reaches it is the DELETE.
-  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 3000 });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
-  // Far longer than this test may take: without a bound on the DELETE, the cancel would never end.
-  await addFault(service.url, { match: { method: 'DELETE' }, action: { type: 'delay', ms: 600_000 }, times: 1 });
-  await h.engine.add('t', randomFile(MiB));
-  await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
-  await h.engine.cancel('t');
-  await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
-  assert.deepEqual(await h.store.list(), []);
-  await clearFaults(service.url);
-});
-
-test('a cancel while the session start is unanswered cancels the session the service then makes', { timeout: 60_000 }, async () => {
-  const proxy = await startCountingProxy(service.url);
-  try {
-    const h = harness(proxy.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
-    // The service holds the start, so the cancel arrives before the answer that names the session.
-    await addFault(service.url, { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 300 }, times: 1 });
+test(
+  'a cancel whose session DELETE is never answered still ends, after the stall timeout (the session then expires)',
+  { timeout: 60_000 },
+  async () => {
+    // A stall timeout the 50 ms chunks never come near on a busy machine: the only request that reaches it is the DELETE.
+    const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 3000 });
+    await addFault(service.url, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 50 },
+      times: 100,
+    });
+    // Far longer than this test may take: without a bound on the DELETE, the cancel would never end.
+    await addFault(service.url, { match: { method: 'DELETE' }, action: { type: 'delay', ms: 600_000 }, times: 1 });
     await h.engine.add('t', randomFile(MiB));
-    await proxy.arrived((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'));
+    await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
     await h.engine.cancel('t');
     await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
-    assert.equal((await proxy.answered((r) => r.method === 'POST')).status, 200);
-    // Without this, the session would sit on the service for a week.
-    const deleted = await proxy.answered((r) => r.method === 'DELETE');
-    assert.match(deleted.url, /upload_id=/);
-    assert.equal(deleted.status, 499);
-    const status = await fetch(`${proxy.url}${deleted.url}`, { method: 'PUT', headers: { 'content-range': 'bytes */1048576' } });
-    assert.equal(status.status, 404);
     assert.deepEqual(await h.store.list(), []);
-  } finally {
-    await proxy.close();
     await clearFaults(service.url);
-  }
-});
+  },
+);
+
+test(
+  'a cancel while the session start is unanswered cancels the session the service then makes',
+  { timeout: 60_000 },
+  async () => {
+    const proxy = await startCountingProxy(service.url);
+    try {
+      const h = harness(proxy.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+      // The service holds the start, so the cancel arrives before the answer that names the session.
+      await addFault(service.url, {
+        match: { method: 'POST', uploadType: 'resumable' },
+        action: { type: 'delay', ms: 300 },
+        times: 1,
+      });
+      await h.engine.add('t', randomFile(MiB));
+      await proxy.arrived((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'));
+      await h.engine.cancel('t');
+      await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
+      assert.equal((await proxy.answered((r) => r.method === 'POST')).status, 200);
+      // Without this, the session would sit on the service for a week.
+      const deleted = await proxy.answered((r) => r.method === 'DELETE');
+      assert.match(deleted.url, /upload_id=/);
+      assert.equal(deleted.status, 499);
+      const status = await fetch(`${proxy.url}${deleted.url}`, {
+        method: 'PUT',
+        headers: { 'content-range': 'bytes */1048576' },
+      });
+      assert.equal(status.status, 404);
+      assert.deepEqual(await h.store.list(), []);
+    } finally {
+      await proxy.close();
+      await clearFaults(service.url);
+    }
+  },
+);

@@ -44,8 +44,12 @@ function recordingHttp(): HttpPort & { dataPuts: string[] } {
   return {
     dataPuts,
     send(request, hooks) {
-      const bytes = (request.body ?? []).reduce((n, piece) => n + (piece instanceof Blob ? piece.size : piece.length), 0);
-      if (request.method === 'PUT' && request.url.includes('upload_id=') && bytes > 0) dataPuts.push(request.headers['content-range'] ?? 'whole');
+      const bytes = (request.body ?? []).reduce(
+        (n, piece) => n + (piece instanceof Blob ? piece.size : piece.length),
+        0,
+      );
+      if (request.method === 'PUT' && request.url.includes('upload_id=') && bytes > 0)
+        dataPuts.push(request.headers['content-range'] ?? 'whole');
       return nodeHttp.send(request, hooks);
     },
   };
@@ -57,8 +61,19 @@ test('a second tab adding the same file follows the first tab instead of uploadi
   const store = new MemorySessionStore();
   const a = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel: channelA });
   const httpB = recordingHttp();
-  const b = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel: channelB, http: httpB });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 60 }, times: 100 });
+  const b = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    store,
+    locks,
+    channel: channelB,
+    http: httpB,
+  });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
   const file = randomFile(2 * MiB + 5);
   await a.engine.add('a', file);
   await a.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
@@ -84,10 +99,28 @@ test('when the uploading tab lets go (pause), the following tab takes over from 
   const [channelA, channelB] = tabChannels();
   const store = new MemorySessionStore();
   const httpA = recordingHttp();
-  const a = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel: channelA, http: httpA });
+  const a = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    store,
+    locks,
+    channel: channelA,
+    http: httpA,
+  });
   const httpB = recordingHttp();
-  const b = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel: channelB, http: httpB });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 60 }, times: 100 });
+  const b = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    store,
+    locks,
+    channel: channelB,
+    http: httpB,
+  });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
   const file = randomFile(2 * MiB);
   await a.engine.add('a', file);
   await a.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
@@ -104,7 +137,10 @@ test('when the uploading tab lets go (pause), the following tab takes over from 
   assert.equal(fromA.id, fromB.id);
   assert.equal(httpA.dataPuts.length, putsOfA, 'the paused tab sent nothing once the other tab had the session');
   assert.ok(httpB.dataPuts.length > 0);
-  assert.ok(!httpB.dataPuts.includes(`bytes 0-${256 * KiB - 1}/${file.blob.size}`), 'the second tab did not start over');
+  assert.ok(
+    !httpB.dataPuts.includes(`bytes 0-${256 * KiB - 1}/${file.blob.size}`),
+    'the second tab did not start over',
+  );
   assert.equal(md5(await download(service.url, fromB.id)), md5(file.bytes));
   assert.deepEqual(await filesNamed(service.url, file.name), [{ id: fromB.id }]);
   assert.deepEqual(await store.list(), []);
@@ -112,11 +148,18 @@ test('when the uploading tab lets go (pause), the following tab takes over from 
 
 test('retry after a failure: the failed attempt rejects, the retried attempt gets a new done that resolves', async () => {
   const h = harness(service.url, { maxRetries: 0 });
-  await addFault(service.url, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 503 }, times: 1 });
+  await addFault(service.url, {
+    match: { method: 'POST', uploadType: 'multipart' },
+    action: { type: 'status', status: 503 },
+    times: 1,
+  });
   const file = randomFile(100 * KiB);
   await h.engine.add('t', file);
   const first = h.engine.done('t');
-  const error = await first.then(() => undefined, (e: UploadError) => e);
+  const error = await first.then(
+    () => undefined,
+    (e: UploadError) => e,
+  );
   assert.equal(error?.code, 'retries-exhausted');
   assert.equal(error?.status, 503);
   assert.equal(h.events.at(-1)?.event, 'error');
@@ -139,7 +182,11 @@ test('session records expire after one week without activity (injected clock)', 
   const clock: ClockPort = { now: () => now, sleep: systemClock.sleep };
   const store = new MemorySessionStore();
   const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, clock });
-  await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 60 }, times: 100 });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
   const file = randomFile(MiB);
   await first.engine.add('t', file);
   await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
@@ -151,7 +198,10 @@ test('session records expire after one week without activity (injected clock)', 
 
   now += SESSION_LIFETIME_MS; // exactly one week: still alive
   const second = harness(service.url, { store, clock });
-  assert.deepEqual((await second.engine.interrupted()).map((u) => u.id), ['t']);
+  assert.deepEqual(
+    (await second.engine.interrupted()).map((u) => u.id),
+    ['t'],
+  );
   now += 1; // one week and a millisecond without activity: gone
   assert.deepEqual(await second.engine.interrupted(), []);
   assert.deepEqual(await store.list(), []);

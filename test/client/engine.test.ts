@@ -61,11 +61,14 @@ describe('strategies', () => {
   });
 
   test('a chunkSize that is not a multiple of 256 KiB is refused with a message', () => {
-    assert.throws(() => harness(service.url, { chunkSize: 1000 }), (error: UploadError) => {
-      assert.equal(error.code, 'bad-request');
-      assert.match(error.message, /multiple of 262144 bytes/);
-      return true;
-    });
+    assert.throws(
+      () => harness(service.url, { chunkSize: 1000 }),
+      (error: UploadError) => {
+        assert.equal(error.code, 'bad-request');
+        assert.match(error.message, /multiple of 262144 bytes/);
+        return true;
+      },
+    );
   });
 });
 
@@ -78,7 +81,11 @@ describe('faults (spec §7)', () => {
     const random = seededRandom(seed);
     const cuts = [1, 2, 3].map(() => 1 + Math.floor(random() * (size - 2)));
     try {
-      for (const afterBytes of cuts) await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes } });
+      for (const afterBytes of cuts)
+        await addFault(service.url, {
+          match: { method: 'PUT', uploadType: 'resumable' },
+          action: { type: 'cut', afterBytes },
+        });
       const { h } = await uploadAndCheck(size, { resumableThreshold: 0 });
       const retries = h.events.filter((e) => e.event === 'retry');
       assert.ok(retries.length >= 1, 'at least one cut hit a request');
@@ -92,35 +99,69 @@ describe('faults (spec §7)', () => {
 
   test('cuts during chunked uploads', async () => {
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes: 300 * KiB }, times: 2, skip: 1 });
+    await addFault(service.url, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'cut', afterBytes: 300 * KiB },
+      times: 2,
+      skip: 1,
+    });
     await uploadAndCheck(2 * MiB, { resumableThreshold: 0, chunkSize: 512 * KiB });
   });
 
   test('a burst of 503s is retried with backoff', async () => {
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, times: 3 });
+    await addFault(service.url, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'status', status: 503 },
+      times: 3,
+    });
     const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB });
     const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry);
-    assert.deepEqual(retries.map((r) => [r?.cause, r?.status]), [['server-error', 503], ['server-error', 503], ['server-error', 503]]);
+    assert.deepEqual(
+      retries.map((r) => [r?.cause, r?.status]),
+      [
+        ['server-error', 503],
+        ['server-error', 503],
+        ['server-error', 503],
+      ],
+    );
   });
 
   test('a 503 on a multipart create is retried without a duplicate', async () => {
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 503 }, times: 2 });
+    await addFault(service.url, {
+      match: { method: 'POST', uploadType: 'multipart' },
+      action: { type: 'status', status: 503 },
+      times: 2,
+    });
     await uploadAndCheck(100 * KiB);
   });
 
   test('a 403 rate limit backs off and resumes', async () => {
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 403 }, times: 2, skip: 1 });
+    await addFault(service.url, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'status', status: 403 },
+      times: 2,
+      skip: 1,
+    });
     const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB });
-    const causes = h.events.filter((e) => e.event === 'retry').map((e) => [e.snapshot.retry?.cause, e.snapshot.retry?.status]);
-    assert.deepEqual(causes, [['rate-limit', 403], ['rate-limit', 403]]);
+    const causes = h.events
+      .filter((e) => e.event === 'retry')
+      .map((e) => [e.snapshot.retry?.cause, e.snapshot.retry?.status]);
+    assert.deepEqual(causes, [
+      ['rate-limit', 403],
+      ['rate-limit', 403],
+    ]);
   });
 
   test('the retry budget ends in retries-exhausted, not a hang', async () => {
     await clearFaults(service.url);
-    await addFault(service.url, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 500 }, times: 10 });
+    await addFault(service.url, {
+      match: { method: 'POST', uploadType: 'multipart' },
+      action: { type: 'status', status: 500 },
+      times: 10,
+    });
     const h = harness(service.url, { maxRetries: 2 });
     const file = randomFile(10 * KiB);
     await h.engine.add('t', file);
@@ -192,7 +233,10 @@ describe('faults (spec §7)', () => {
 });
 
 describe('a failing token provider', () => {
-  for (const [name, size] of [['multipart', 10 * KiB], ['resumable', 6 * MiB]] as const) {
+  for (const [name, size] of [
+    ['multipart', 10 * KiB],
+    ['resumable', 6 * MiB],
+  ] as const) {
     test(`a getAccessToken that throws fails the ${name} upload with code auth and the app's message, sending nothing`, async () => {
       const getAccessToken = () => Promise.reject(new Error('the session has ended'));
       const h = harness(service.url, { client: createStoreClient({ baseUrl: service.url, getAccessToken }) });

@@ -38,5 +38,8 @@ test('IDs come in batches asked for before the pool runs dry, each unique', asyn
   }
   assert.equal(new Set(ids).size, 250);
   assert.equal(asked, 3);
-  assert.deepEqual(leftWhenAsked.slice(1).map((left) => left > 0), [true, true]);
+  assert.deepEqual(
+    leftWhenAsked.slice(1).map((left) => left > 0),
+    [true, true],
+  );
 });

@@ -25,7 +25,11 @@ const rows: [string, Failure, Decision][] = [
   ['network error while offline', http(0, { online: false }), { action: 'wait-online' }],
   ['500', http(500), { action: 'back-off', cause: 'server-error' }],
   ['503', http(503), { action: 'back-off', cause: 'server-error' }],
-  ['403 rate limit (retryable)', http(403, { retryable: true, rateLimit: true }), { action: 'back-off', cause: 'rate-limit' }],
+  [
+    '403 rate limit (retryable)',
+    http(403, { retryable: true, rateLimit: true }),
+    { action: 'back-off', cause: 'rate-limit' },
+  ],
   ['429', http(429, { retryable: true, rateLimit: true }), { action: 'back-off', cause: 'rate-limit' }],
   ['first 401', http(401), { action: 'refresh-token' }],
   ['401 after a refresh', http(401, { authRetried: true }), { action: 'fail' }],

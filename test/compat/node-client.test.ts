@@ -63,7 +63,10 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     const listed = await direct.files.list({ fields: 'kind' }, { url: `${svc.url}/store/v3/files` });
     assert.deepEqual(listed.data, { kind: 'store#fileList' });
     const before = proxy.seen.length;
-    await direct.files.create({ requestBody: { name: 'via-proxy.txt' }, media: { mimeType: 'text/plain', body: 'x' } }, { rootUrl, url: `${svc.url}/upload/store/v3/files` });
+    await direct.files.create(
+      { requestBody: { name: 'via-proxy.txt' }, media: { mimeType: 'text/plain', body: 'x' } },
+      { rootUrl, url: `${svc.url}/upload/store/v3/files` },
+    );
     assert.equal(proxy.seen.at(before)?.from.split('?')[0], '/upload/drive/v3/files', 'the per-call url was ignored');
   });
 
@@ -79,7 +82,10 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     });
     const direct = drive({ version: 'v3', rootUrl: `${svc.url}/`, auth: oauth, retry: false });
     const data = Buffer.from('no proxy\r\n');
-    const made = await direct.files.create({ requestBody: { name: 'interceptor.txt' }, media: { mimeType: 'text/plain', body: Readable.from([data]) } }, { rootUrl: `${svc.url}/` });
+    const made = await direct.files.create(
+      { requestBody: { name: 'interceptor.txt' }, media: { mimeType: 'text/plain', body: Readable.from([data]) } },
+      { rootUrl: `${svc.url}/` },
+    );
     assert.equal(made.status, 200);
     assert.ok((await stored(made.data.id as string)).equals(data));
     const got = await direct.files.get({ fileId: made.data.id as string, fields: 'name,md5Checksum' });
@@ -95,7 +101,11 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
   it('files.create with media and metadata (multipart, CRLF-framed) stores the bytes; content ending in CR and CRLF kept', async () => {
     for (const data of [Buffer.from('one\r\ntwo\r'), Buffer.from('a\r\nb\r\n'), randomBytes(300_000)]) {
       const res = await client.files.create(
-        { requestBody: { name: 'node.bin', mimeType: 'application/octet-stream' }, media: { mimeType: 'application/octet-stream', body: Readable.from([data]) }, fields: 'id,name,md5Checksum,size' },
+        {
+          requestBody: { name: 'node.bin', mimeType: 'application/octet-stream' },
+          media: { mimeType: 'application/octet-stream', body: Readable.from([data]) },
+          fields: 'id,name,md5Checksum,size',
+        },
         { rootUrl },
       );
       assert.equal(res.status, 200);
@@ -119,21 +129,38 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
   });
 
   it('get with fields, list with q, metadata update, media update, get alt=media stream, delete', async () => {
-    const created = await client.files.create({ requestBody: { name: 'node-crud.txt' }, media: { mimeType: 'text/plain', body: 'first' } }, { rootUrl });
+    const created = await client.files.create(
+      { requestBody: { name: 'node-crud.txt' }, media: { mimeType: 'text/plain', body: 'first' } },
+      { rootUrl },
+    );
     const id = created.data.id as string;
 
     const got = await client.files.get({ fileId: id, fields: 'id,name,md5Checksum' });
     assert.deepEqual(got.data, { id, name: 'node-crud.txt', md5Checksum: md5(Buffer.from('first')) });
 
-    const listed = await client.files.list({ q: "name = 'node-crud.txt' and trashed = false", fields: 'files(id,name)' });
+    const listed = await client.files.list({
+      q: "name = 'node-crud.txt' and trashed = false",
+      fields: 'files(id,name)',
+    });
     assert.deepEqual(listed.data, { files: [{ id, name: 'node-crud.txt' }] });
 
-    const renamed = await client.files.update({ fileId: id, requestBody: { name: 'renamed.txt' }, fields: 'name,version' });
+    const renamed = await client.files.update({
+      fileId: id,
+      requestBody: { name: 'renamed.txt' },
+      fields: 'name,version',
+    });
     assert.equal(renamed.data.name, 'renamed.txt');
     assert.equal(proxy.seen.at(-1)?.method, 'PATCH');
 
     const next = randomBytes(70_000);
-    const replaced = await client.files.update({ fileId: id, media: { mimeType: 'application/octet-stream', body: Readable.from([next]) }, fields: 'md5Checksum,size' }, { rootUrl });
+    const replaced = await client.files.update(
+      {
+        fileId: id,
+        media: { mimeType: 'application/octet-stream', body: Readable.from([next]) },
+        fields: 'md5Checksum,size',
+      },
+      { rootUrl },
+    );
     assert.equal(replaced.data.md5Checksum, md5(next));
     assert.equal(proxy.seen.at(-1)?.to.split('?')[0], `/upload/store/v3/files/${id}`);
 
@@ -148,10 +175,18 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
   });
 
   it('files.update with metadata and media is a PATCH multipart upload; a conversion exports back as a stream', async () => {
-    const created = await client.files.create({ requestBody: { name: 'both.txt' }, media: { mimeType: 'text/plain', body: 'old' } }, { rootUrl });
+    const created = await client.files.create(
+      { requestBody: { name: 'both.txt' }, media: { mimeType: 'text/plain', body: 'old' } },
+      { rootUrl },
+    );
     const id = created.data.id as string;
     const updated = await client.files.update(
-      { fileId: id, requestBody: { name: 'both-renamed.txt' }, media: { mimeType: 'text/plain', body: 'new content\r\n' }, fields: 'name,md5Checksum,version' },
+      {
+        fileId: id,
+        requestBody: { name: 'both-renamed.txt' },
+        media: { mimeType: 'text/plain', body: 'new content\r\n' },
+        fields: 'name,md5Checksum,version',
+      },
       { rootUrl },
     );
     assert.equal(updated.data.name, 'both-renamed.txt');
@@ -161,11 +196,17 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
 
     const csv = 'a,b\r\n1,2\r\n';
     const sheet = await client.files.create(
-      { requestBody: { name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' }, media: { mimeType: 'text/csv', body: csv } },
+      {
+        requestBody: { name: 'sheet', mimeType: 'application/vnd.svc-apps.spreadsheet' },
+        media: { mimeType: 'text/csv', body: csv },
+      },
       { rootUrl },
     );
     assert.equal(sheet.data.mimeType, 'application/vnd.svc-apps.spreadsheet');
-    const exported = await client.files.export({ fileId: sheet.data.id as string, mimeType: 'text/csv' }, { responseType: 'stream' });
+    const exported = await client.files.export(
+      { fileId: sheet.data.id as string, mimeType: 'text/csv' },
+      { responseType: 'stream' },
+    );
     let text = '';
     for await (const c of exported.data) text += Buffer.from(c).toString();
     assert.equal(text.replace(/\r\n/g, '\n'), 'a,b\n1,2\n');
@@ -177,7 +218,10 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     const id = ids.data.ids?.[0] as string;
     const made = await client.files.create({ requestBody: { id, name: 'pre.txt' }, fields: 'id' });
     assert.equal(made.data.id, id);
-    await assert.rejects(client.files.create({ requestBody: { id, name: 'pre.txt' } }), (err: any) => failure(err) === '409 fileIdInUse');
+    await assert.rejects(
+      client.files.create({ requestBody: { id, name: 'pre.txt' } }),
+      (err: any) => failure(err) === '409 fileIdInUse',
+    );
 
     const about = await client.about.get({ fields: 'kind,user(emailAddress)' });
     assert.deepEqual(about.data, { kind: 'store#about', user: { emailAddress: 'alice@example.com' } });
@@ -186,17 +230,34 @@ describe('@googleapis/drive against store-service (through a path-rewriting prox
     await client.files.update({ fileId: id, requestBody: { name: 'pre-renamed.txt' } });
     const changes = await client.changes.list({ pageToken: start.data.startPageToken as string });
     assert.equal(changes.data.kind, 'store#changeList');
-    assert.deepEqual(changes.data.changes?.map((c) => [c.fileId, c.file?.name]), [[id, 'pre-renamed.txt']]);
+    assert.deepEqual(
+      changes.data.changes?.map((c) => [c.fileId, c.file?.name]),
+      [[id, 'pre-renamed.txt']],
+    );
 
     const channel = { id: 'node-compat-1', type: 'web_hook', address: 'http://example.com/hook' };
-    await assert.rejects(client.files.watch({ fileId: id, requestBody: channel }), (err: any) => failure(err) === '400 push.webhookUrlNotHttps');
-    await assert.rejects(client.channels.stop({ requestBody: { id: 'nope', resourceId: 'nope' } }), (err: any) => failure(err) === '404 notFound');
+    await assert.rejects(
+      client.files.watch({ fileId: id, requestBody: channel }),
+      (err: any) => failure(err) === '400 push.webhookUrlNotHttps',
+    );
+    await assert.rejects(
+      client.channels.stop({ requestBody: { id: 'nope', resourceId: 'nope' } }),
+      (err: any) => failure(err) === '404 notFound',
+    );
   });
 
   it('permissions.create shares a file; the share is visible to the grantee', async () => {
-    const created = await client.files.create({ requestBody: { name: 'shared.txt' }, media: { mimeType: 'text/plain', body: 'shared' } }, { rootUrl });
+    const created = await client.files.create(
+      { requestBody: { name: 'shared.txt' }, media: { mimeType: 'text/plain', body: 'shared' } },
+      { rootUrl },
+    );
     const id = created.data.id as string;
-    const perm = await client.permissions.create({ fileId: id, requestBody: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, fields: 'id', sendNotificationEmail: false });
+    const perm = await client.permissions.create({
+      fileId: id,
+      requestBody: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+      fields: 'id',
+      sendNotificationEmail: false,
+    });
     assert.equal(perm.status, 200);
     assert.deepEqual(Object.keys(perm.data), ['id']);
     const asBob = await svc.api('GET', `/store/v3/files/${id}?fields=id`, { token: 'dev-token-bob' });

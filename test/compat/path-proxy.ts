@@ -32,11 +32,21 @@ export async function startPathProxy(target: string): Promise<PathProxy> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     const from = req.url ?? '/';
     const to = rewrite(from);
-    const upstream = request(`${target}${to}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (up) => {
-      seen.push({ method: req.method ?? '', from, to, status: up.statusCode ?? 0, contentType: req.headers['content-type'] });
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = request(
+      `${target}${to}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+      (up) => {
+        seen.push({
+          method: req.method ?? '',
+          from,
+          to,
+          status: up.statusCode ?? 0,
+          contentType: req.headers['content-type'],
+        });
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

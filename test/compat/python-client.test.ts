@@ -20,7 +20,8 @@ function runPython(url: string): Promise<any> {
       '/usr/bin/python3',
       [join(HERE, 'python_client.py'), url, 'dev-token-alice', join(HERE, 'store-v3-discovery.json')],
       { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) => (err ? reject(new Error(`python client failed: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`python client failed: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
     );
   });
 }
@@ -51,7 +52,9 @@ describe('Google Python client (python3-googleapi) against store-service', { tim
 
   it('multipart creates framed with bare LF keep content ending in CR, CRLF and --', async () => {
     const multipart = report.seen.filter((s: any) => s.uploadType === 'multipart' && s.method === 'POST');
-    assert.ok(multipart.length >= 3 && multipart.every((s: any) => s.status === 200 && s.path === '/upload/store/v3/files'));
+    assert.ok(
+      multipart.length >= 3 && multipart.every((s: any) => s.status === 200 && s.path === '/upload/store/v3/files'),
+    );
     // The first file was replaced later by the simple update; check the other two here, the first below.
     for (const m of report.multipart.slice(1)) {
       const bytes = await stored(m.file.id);
@@ -66,19 +69,30 @@ describe('Google Python client (python3-googleapi) against store-service', { tim
 
   it('a resumable chunked upload (1 MiB chunks, next_chunk loop) stores every byte', async () => {
     const { file, progress, localMd5, localSize } = report.resumable;
-    assert.deepEqual(progress, [1, 2, 3].map((n) => n * 1024 * 1024));
+    assert.deepEqual(
+      progress,
+      [1, 2, 3].map((n) => n * 1024 * 1024),
+    );
     assert.equal(file.md5Checksum, localMd5);
     assert.equal(file.size, String(localSize));
-    assert.deepEqual(Object.keys(file).sort(), ['id', 'md5Checksum', 'name', 'size'], 'fields of the start request shape the final answer');
+    assert.deepEqual(
+      Object.keys(file).sort(),
+      ['id', 'md5Checksum', 'name', 'size'],
+      'fields of the start request shape the final answer',
+    );
     assert.equal(md5(await stored(file.id)), localMd5);
-    const puts = report.seen.filter((s: any) => s.uploadType === 'resumable').map((s: any) => `${s.method} ${s.status}`);
+    const puts = report.seen
+      .filter((s: any) => s.uploadType === 'resumable')
+      .map((s: any) => `${s.method} ${s.status}`);
     assert.deepEqual(puts, ['POST 200', 'PUT 308', 'PUT 308', 'PUT 308', 'PUT 200']);
   });
 
   it('get_media with MediaIoBaseDownload (Range requests) returns the stored bytes', () => {
     assert.equal(report.download.md5, report.resumable.localMd5);
     assert.equal(report.download.size, report.resumable.localSize);
-    const gets = report.seen.filter((s: any) => s.method === 'GET' && s.path === `/store/v3/files/${report.resumable.file.id}`);
+    const gets = report.seen.filter(
+      (s: any) => s.method === 'GET' && s.path === `/store/v3/files/${report.resumable.file.id}`,
+    );
     assert.ok(gets.length === 4 && gets.every((s: any) => s.status === 206), JSON.stringify(gets));
   });
 
@@ -105,17 +119,29 @@ describe('Google Python client (python3-googleapi) against store-service', { tim
     assert.equal(report.generateIds.kind, 'store#generatedIds');
     assert.equal(report.generateIds.ids.length, 2);
     assert.deepEqual(report.createWithId, { id: report.generateIds.ids[0], name: 'pre-generated.txt' });
-    assert.deepEqual(report.createWithIdAgain, { status: 409, reason: 'fileIdInUse', message: 'A file already exists with the provided ID.' });
+    assert.deepEqual(report.createWithIdAgain, {
+      status: 409,
+      reason: 'fileIdInUse',
+      message: 'A file already exists with the provided ID.',
+    });
   });
 
   it('a batch of permission creates (POST /batch/store/v3) calls back once per request', async () => {
     assert.match(report.batch.bob.id, /\S/);
     assert.match(report.batch.domain.id, /\S/);
-    assert.deepEqual(report.batch.missing, { status: 404, reason: 'notFound', message: 'File not found: no-such-file.' });
+    assert.deepEqual(report.batch.missing, {
+      status: 404,
+      reason: 'notFound',
+      message: 'File not found: no-such-file.',
+    });
     assert.ok(report.seen.some((s: any) => s.path === '/batch/store/v3' && s.status === 200));
     const perms = (await svc.api('GET', `/store/v3/files/${report.resumable.file.id}/permissions`)).json();
     const shared = perms.permissions.map((p: any) => `${p.type}:${p.role}:${p.emailAddress ?? p.domain}`).sort();
-    assert.deepEqual(shared, ['domain:writer:example.com', 'user:owner:alice@example.com', 'user:reader:bob@example.com']);
+    assert.deepEqual(shared, [
+      'domain:writer:example.com',
+      'user:owner:alice@example.com',
+      'user:reader:bob@example.com',
+    ]);
   });
 
   it('a CSV create converts to a native spreadsheet, exports back to CSV, and get_media is refused', () => {

@@ -23,9 +23,17 @@ describe('Google Python client edge cases against store-service', { timeout: 120
   /** Runs one scenario of python_edges.py (bounded by `timeout`) and parses its report. */
   const scenario = (name: string): Promise<any> =>
     new Promise((resolve, reject) => {
-      const args = [join(HERE, 'python_edges.py'), svc.url, 'dev-token-alice', join(HERE, 'store-v3-discovery.json'), name];
+      const args = [
+        join(HERE, 'python_edges.py'),
+        svc.url,
+        'dev-token-alice',
+        join(HERE, 'store-v3-discovery.json'),
+        name,
+      ];
       execFile('/usr/bin/python3', args, { timeout: 60_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`python_edges.py ${name} failed: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+        err
+          ? reject(new Error(`python_edges.py ${name} failed: ${err.message}\n${stderr}`))
+          : resolve(JSON.parse(stdout)),
       );
     });
   const storedMd5 = async (id: string) => {
@@ -36,10 +44,20 @@ describe('Google Python client edge cases against store-service', { timeout: 120
   const trace = (r: any) => r.seen.map((s: any) => `${s.method} ${s.range ?? '-'} ${s.status}`);
 
   it('a 503 on a chunk: the client queries status (bytes */T), resumes from Range, and stores every byte', async () => {
-    const armed = await svc.api('POST', '/__admin/faults', { body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, times: 1, skip: 2 } });
+    const armed = await svc.api('POST', '/__admin/faults', {
+      body: {
+        match: { method: 'PUT', uploadType: 'resumable' },
+        action: { type: 'status', status: 503 },
+        times: 1,
+        skip: 2,
+      },
+    });
     assert.equal(armed.status, 200);
     const r = await scenario('fault-mid-upload');
-    assert.deepEqual(r.errors.map((e: any) => e.status), [503]);
+    assert.deepEqual(
+      r.errors.map((e: any) => e.status),
+      [503],
+    );
     assert.deepEqual(trace(r), [
       'POST - 200',
       'PUT bytes 0-262143/1048581 308',
@@ -55,7 +73,9 @@ describe('Google Python client edge cases against store-service', { timeout: 120
   });
 
   it('execute(num_retries) retries a 403 userRateLimitExceeded (the client reads the reason from the error body)', async () => {
-    const armed = await svc.api('POST', '/__admin/faults', { body: { match: { method: 'POST', pathRegex: '^/store/v3/files$' }, action: { type: 'status', status: 403 } } });
+    const armed = await svc.api('POST', '/__admin/faults', {
+      body: { match: { method: 'POST', pathRegex: '^/store/v3/files$' }, action: { type: 'status', status: 403 } },
+    });
     assert.equal(armed.status, 200);
     const r = await scenario('retries');
     assert.deepEqual(trace(r), ['POST - 403', 'POST - 200']);
@@ -108,27 +128,43 @@ describe('Google Python client edge cases against store-service', { timeout: 120
 // Client bug, not a service deviation: after a 5xx, next_chunk(num_retries) re-sends the chunk's stream slice,
 // already read to its end, so the retry declares 512 KiB and sends nothing. The service's bound on an idle body
 // (`bodyIdleTimeoutMs`, 30 s by default, 1 s here) closes that request; the client then queries status and resumes.
-describe('Google Python client: a chunk retry with an empty re-sent body ends at the idle-body bound', { timeout: 60_000 }, () => {
-  let svc: ServiceHandle;
-  before(async () => {
-    svc = await startService({ config: { bodyIdleTimeoutMs: 1000 } });
-  });
-  after(() => svc.stop());
-
-  it('the upload recovers through the status query and stores every byte', async () => {
-    const armed = await svc.api('POST', '/__admin/faults', { body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, skip: 1 } });
-    assert.equal(armed.status, 200);
-    const report = await new Promise<any>((resolve, reject) => {
-      const args = [join(HERE, 'python_edges.py'), svc.url, 'dev-token-alice', join(HERE, 'store-v3-discovery.json'), 'chunk-retry'];
-      execFile('/usr/bin/python3', args, { timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
+describe(
+  'Google Python client: a chunk retry with an empty re-sent body ends at the idle-body bound',
+  { timeout: 60_000 },
+  () => {
+    let svc: ServiceHandle;
+    before(async () => {
+      svc = await startService({ config: { bodyIdleTimeoutMs: 1000 } });
     });
-    assert.equal(report.errors.length, 1, JSON.stringify(report.errors));
-    assert.match(report.errors[0], /RemoteDisconnected|ConnectionResetError|BrokenPipeError/);
-    assert.deepEqual(
-      report.seen.map((s: any) => `${s.range ?? '-'} ${s.status}`).slice(2),
-      ['bytes 524288-1048575/1048581 503', 'bytes */1048581 308', 'bytes 524288-1048575/1048581 308', 'bytes 1048576-1048580/1048581 200'],
-    );
-    const stored = await svc.api('GET', `/store/v3/files/${report.file.id}?alt=media`);
-    assert.equal(md5(stored.body), report.localMd5);
-  });
-});
+    after(() => svc.stop());
+
+    it('the upload recovers through the status query and stores every byte', async () => {
+      const armed = await svc.api('POST', '/__admin/faults', {
+        body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, skip: 1 },
+      });
+      assert.equal(armed.status, 200);
+      const report = await new Promise<any>((resolve, reject) => {
+        const args = [
+          join(HERE, 'python_edges.py'),
+          svc.url,
+          'dev-token-alice',
+          join(HERE, 'store-v3-discovery.json'),
+          'chunk-retry',
+        ];
+        execFile('/usr/bin/python3', args, { timeout: 30_000 }, (err, stdout, stderr) =>
+          err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+        );
+      });
+      assert.equal(report.errors.length, 1, JSON.stringify(report.errors));
+      assert.match(report.errors[0], /RemoteDisconnected|ConnectionResetError|BrokenPipeError/);
+      assert.deepEqual(report.seen.map((s: any) => `${s.range ?? '-'} ${s.status}`).slice(2), [
+        'bytes 524288-1048575/1048581 503',
+        'bytes */1048581 308',
+        'bytes 524288-1048575/1048581 308',
+        'bytes 1048576-1048580/1048581 200',
+      ]);
+      const stored = await svc.api('GET', `/store/v3/files/${report.file.id}?alt=media`);
+      assert.equal(md5(stored.body), report.localMd5);
+    });
+  },
+);

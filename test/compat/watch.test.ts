@@ -27,7 +27,9 @@ describe('files.watch and channels.stop from the real clients', { timeout: 120_0
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'compat-watch-'));
     relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
-    svc = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
+    svc = await startService({
+      config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] },
+    });
     sub = await subscribeToRelay(relay.url, readFileSync(relay.caPath, 'utf8'));
     proxy = await startPathProxy(svc.url);
     const oauth = new auth.OAuth2();
@@ -45,8 +47,16 @@ describe('files.watch and channels.stop from the real clients', { timeout: 120_0
   /** Runs one scenario of python_edges.py with extra arguments (bounded by `timeout`). */
   const python = (...args: string[]): Promise<any> =>
     new Promise((resolve, reject) => {
-      const all = [join(HERE, 'python_edges.py'), svc.url, 'dev-token-alice', join(HERE, 'store-v3-discovery.json'), ...args];
-      execFile('/usr/bin/python3', all, { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
+      const all = [
+        join(HERE, 'python_edges.py'),
+        svc.url,
+        'dev-token-alice',
+        join(HERE, 'store-v3-discovery.json'),
+        ...args,
+      ];
+      execFile('/usr/bin/python3', all, { timeout: 60_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+      );
     });
 
   it('Python client: watch answers api#channel; sync then update reach the receiver; stop answers 204', async () => {
@@ -67,14 +77,19 @@ describe('files.watch and channels.stop from the real clients', { timeout: 120_0
   it('@googleapis/drive: watch, the messages, and channels.stop', async () => {
     const made = await client.files.create({ requestBody: { name: 'watched-by-node.txt' }, fields: 'id' });
     const fileId = made.data.id as string;
-    const channel = await client.files.watch({ fileId, requestBody: { id: 'node-channel-1', type: 'web_hook', address: sub.address, token: sub.token } });
+    const channel = await client.files.watch({
+      fileId,
+      requestBody: { id: 'node-channel-1', type: 'web_hook', address: sub.address, token: sub.token },
+    });
     assert.equal(channel.status, 200);
     assert.equal(channel.data.kind, 'api#channel');
     await sub.take('node-channel-1', 1);
     await client.files.update({ fileId, requestBody: { name: 'renamed-by-node.txt' } });
     const [, update] = await sub.take('node-channel-1', 2);
     assert.equal(update?.state, 'update');
-    const stopped = await client.channels.stop({ requestBody: { id: 'node-channel-1', resourceId: channel.data.resourceId as string } });
+    const stopped = await client.channels.stop({
+      requestBody: { id: 'node-channel-1', resourceId: channel.data.resourceId as string },
+    });
     assert.equal(stopped.status, 204);
   });
 });

@@ -28,15 +28,25 @@ export async function startAppServer(command: string, args: readonly string[], c
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NUXT_TELEMETRY_DISABLED: '1',
+  };
   // Playwright's runner sets NODE_ENV; each framework picks its own for `start` and `dev`.
   delete env['NODE_ENV'];
-  const child: ChildProcess = spawn(command, args.map((arg) => arg.replace('{port}', String(port))), {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    command,
+    args.map((arg) => arg.replace('{port}', String(port))),
+    {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let running = true;
@@ -46,7 +56,10 @@ export async function startAppServer(command: string, args: readonly string[], c
   });
   const answered = (async () => {
     while (running) {
-      const ok = await fetch(url).then((response) => response.ok, () => false);
+      const ok = await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ok) return;
       // Waits for time: a server that is still starting gives no signal to wait for but its answer; each try is one
       // refused connection on loopback.

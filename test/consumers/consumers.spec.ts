@@ -12,7 +12,12 @@ import { TOKEN, uploadByteIdentical } from './upload-check.ts';
 
 const DIR = process.env['CONSUMERS_DIR'];
 if (!DIR) throw new Error('CONSUMERS_DIR is not set: run scripts/test-consumers.sh');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.map': 'application/json', '.wasm': 'application/wasm' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+};
 
 let service: ConsumerService;
 let serviceUrl: string;
@@ -69,37 +74,56 @@ for (const [host, scripts] of [
   ['shared-extended', [/^shared-worker\.js$/]],
   ['dedicated', [/^worker\.js$/, /^assets\/hash-worker-[\w-]+\.js$/]],
 ] as const) {
-  test(`Angular (standalone component, strict templates, ${host} worker): a chosen file is stored byte-identical`, async ({ page }) => {
-    const { version } = JSON.parse(readFileSync(join(DIR, 'node_modules/store-upload-kit/package.json'), 'utf8')) as { version: string };
+  test(`Angular (standalone component, strict templates, ${host} worker): a chosen file is stored byte-identical`, async ({
+    page,
+  }) => {
+    const { version } = JSON.parse(readFileSync(join(DIR, 'node_modules/store-upload-kit/package.json'), 'utf8')) as {
+      version: string;
+    };
     const fetched: string[] = [];
     page.context().on('request', (request) => fetched.push(new URL(request.url()).pathname));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const mode = host === 'dedicated' ? '&host=dedicated' : '';
-    await page.goto(`${siteUrl}/apps/angular/dist/browser/index.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}${mode}`);
+    await page.goto(
+      `${siteUrl}/apps/angular/dist/browser/index.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}${mode}`,
+    );
     await expect(page.locator('store-uploader store-dropzone')).toBeVisible();
-    expect(await page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl)).toBe(serviceUrl);
+    expect(
+      await page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl),
+    ).toBe(serviceUrl);
     await uploadByteIdentical(page, serviceUrl, `Angular ${host}`, host);
     const copy = `/apps/angular/dist/browser/store-upload-kit/${version}/`;
     const fromCopy = fetched.filter((path) => path.startsWith(copy)).map((path) => path.slice(copy.length));
-    for (const script of scripts) expect(fromCopy.some((path) => script.test(path)), `${script} in ${copy}: ${fromCopy.join(', ')}`).toBe(true);
+    for (const script of scripts)
+      expect(
+        fromCopy.some((path) => script.test(path)),
+        `${script} in ${copy}: ${fromCopy.join(', ')}`,
+      ).toBe(true);
     expect(errors).toEqual([]);
   });
 }
 
-test('plain page, elements-only script tag: only the elements load until someone is about to upload', async ({ page }) => {
+test('plain page, elements-only script tag: only the elements load until someone is about to upload', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
-    if (request.resourceType() === 'script' || request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname.split('/').pop()!);
+    if (request.resourceType() === 'script' || request.url().endsWith('.js'))
+      scripts.push(new URL(request.url()).pathname.split('/').pop()!);
   });
   // Dedicated workers are page events; the site's shared worker is seen as its script's request in the context.
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
-  page.context().on('request', (request) => /worker/.test(new URL(request.url()).pathname) && workers.push(request.url()));
+  page
+    .context()
+    .on('request', (request) => /worker/.test(new URL(request.url()).pathname) && workers.push(request.url()));
   await page.goto(`${siteUrl}/apps/script-tag/elements.html?service=${encodeURIComponent(serviceUrl)}&token=${TOKEN}`);
   const uploader = page.locator('store-uploader');
   await expect(uploader.locator('store-dropzone')).toBeVisible();
-  await page.evaluate(() => (document.querySelector('store-uploader') as unknown as { updateComplete: Promise<unknown> }).updateComplete);
+  await page.evaluate(
+    () => (document.querySelector('store-uploader') as unknown as { updateComplete: Promise<unknown> }).updateComplete,
+  );
   // Lit and the elements, nothing of the uploader: no facade, no client, no worker (shared or dedicated).
   expect(scripts).toContain('store-upload-kit-elements.js');
   expect(scripts.filter((name) => /uploader|client|worker/.test(name))).toEqual([]);
@@ -107,7 +131,13 @@ test('plain page, elements-only script tag: only the elements load until someone
   // A pointer over the element is the sign of intent: the uploader and its worker follow.
   await uploader.hover();
   await expect
-    .poll(() => page.evaluate(() => (document.querySelector('store-uploader') as unknown as { activeUploader?: { host?: string } }).activeUploader?.host))
+    .poll(() =>
+      page.evaluate(
+        () =>
+          (document.querySelector('store-uploader') as unknown as { activeUploader?: { host?: string } }).activeUploader
+            ?.host,
+      ),
+    )
     .toBe('shared-extended');
   expect(scripts.some((name) => name.startsWith('uploader-facade'))).toBe(true);
 });

@@ -25,10 +25,25 @@ test.afterAll(() => service?.stop());
 const EXPECTED = /^warning: Lit is in dev mode\. Not recommended for production!/;
 
 const APPS = [
-  { name: 'Next.js, next start', dir: 'apps/next', command: join(BIN, 'next'), args: ['start', '-p', '{port}', '-H', '127.0.0.1'] },
-  { name: 'Next.js, next dev', dir: 'apps/next', command: join(BIN, 'next'), args: ['dev', '-p', '{port}', '-H', '127.0.0.1'] },
+  {
+    name: 'Next.js, next start',
+    dir: 'apps/next',
+    command: join(BIN, 'next'),
+    args: ['start', '-p', '{port}', '-H', '127.0.0.1'],
+  },
+  {
+    name: 'Next.js, next dev',
+    dir: 'apps/next',
+    command: join(BIN, 'next'),
+    args: ['dev', '-p', '{port}', '-H', '127.0.0.1'],
+  },
   { name: 'Nuxt, production server', dir: 'apps/nuxt', command: process.execPath, args: ['.output/server/index.mjs'] },
-  { name: 'Nuxt, nuxt dev', dir: 'apps/nuxt', command: join(BIN, 'nuxi'), args: ['dev', '--port', '{port}', '--host', '127.0.0.1'] },
+  {
+    name: 'Nuxt, nuxt dev',
+    dir: 'apps/nuxt',
+    command: join(BIN, 'nuxi'),
+    args: ['dev', '--port', '{port}', '--host', '127.0.0.1'],
+  },
   { name: 'SvelteKit, adapter-node server', dir: 'apps/sveltekit', command: process.execPath, args: ['build'] },
 ];
 
@@ -43,7 +58,9 @@ for (const app of APPS) {
     });
     test.afterAll(async () => server?.stop());
 
-    test('renders the element on the server, hydrates cleanly and stores a chosen file byte-identical', async ({ page }) => {
+    test('renders the element on the server, hydrates cleanly and stores a chosen file byte-identical', async ({
+      page,
+    }) => {
       const query = `?service=${encodeURIComponent(service.url)}&token=${TOKEN}`;
       const html = await (await fetch(`${server.url}/${query}`)).text();
       expect(html).toContain('<store-uploader');
@@ -58,7 +75,13 @@ for (const app of APPS) {
       page.on('pageerror', (error) => console.push(`pageerror: ${error.message}`));
       await page.goto(`${server.url}/${query}`);
       // Hydrated: the element is upgraded and has the property the framework set in the browser.
-      await expect.poll(() => page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl), { timeout: 60_000 }).toBe(service.url);
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => document.querySelector<HTMLElement & { baseUrl?: string }>('store-uploader')?.baseUrl),
+          { timeout: 60_000 },
+        )
+        .toBe(service.url);
       await uploadByteIdentical(page, service.url, app.name);
       expect(console).toEqual([]);
       expect(server.output()).not.toMatch(/error|warn|not defined/i);

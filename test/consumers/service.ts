@@ -17,7 +17,11 @@ export interface ConsumerService {
  */
 export async function startService(dir: string): Promise<ConsumerService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'consumer-service-'));
-  const service: ChildProcess = spawn(join(dir, 'service/node_modules/.bin/store-service'), ['--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const service: ChildProcess = spawn(
+    join(dir, 'service/node_modules/.bin/store-service'),
+    ['--port', '0', '--data', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('store-service did not print its ready line within 30 s')), 30_000);
     service.once('exit', (code) => reject(new Error(`store-service exited with ${code}`)));

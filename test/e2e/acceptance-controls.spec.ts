@@ -13,22 +13,33 @@ useAcceptanceEnv((env) => ({ service, h } = env));
 
 const CHUNKED = { chunkSize: 256 * KiB, resumableThreshold: 0 };
 const slowStart = { match: { method: 'POST', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 };
-const slowChunks = { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 150 }, times: 100 };
+const slowChunks = {
+  match: { method: 'PUT', uploadType: 'resumable' },
+  action: { type: 'delay', ms: 150 },
+  times: 100,
+};
 
 /** Resolves once the service has taken every scheduled fault (a delayed request has reached it). */
 async function faultsTaken(): Promise<void> {
   await expect
-    .poll(async () => ((await (await fetch(`${service.url}/__admin/faults`)).json()) as { faults: unknown[] }).faults.length, { timeout: 20_000 })
+    .poll(
+      async () =>
+        ((await (await fetch(`${service.url}/__admin/faults`)).json()) as { faults: unknown[] }).faults.length,
+      { timeout: 20_000 },
+    )
     .toBe(0);
 }
 
 /** Adds a file and sends `command` in the same turn of the page, before the worker could start anything. */
 async function addThen(name: string, command: 'pause' | 'cancel'): Promise<string> {
-  return h.page.evaluate(([n, c]) => {
-    const id = window.h.add(n);
-    window.h.tasks.get(id)[c]();
-    return id;
-  }, [name, command] as const);
+  return h.page.evaluate(
+    ([n, c]) => {
+      const id = window.h.add(n);
+      window.h.tasks.get(id)[c]();
+      return id;
+    },
+    [name, command] as const,
+  );
 }
 
 async function expectCancelled(id: string, name: string): Promise<void> {
@@ -133,7 +144,10 @@ for (const when of ['uploading', 'paused'] as const) {
     await h.command(id, 'cancel');
     await expectCancelled(id, name);
     await clearFaults(service);
-    const status = await service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
+    const status = await service.api('PUT', record.sessionUri, {
+      token: null,
+      headers: { 'content-range': `bytes */${MiB}` },
+    });
     expect(status.status).toBe(404);
     // Commands after the end change nothing.
     await h.command(id, 'resume');

@@ -29,7 +29,11 @@ test('a burst of three 503s on chunk PUTs: three server-error retries, then succ
   const { name, id } = await upload({ ...CHUNKED, maxRetries: 3 }, MiB + 5);
   await h.expectStoredOnce(name, await h.outcome(id));
   const retries = (await h.events(id)).filter((e) => e.type === 'retry');
-  expect(retries.map((e) => `${e.cause}:${e.state}`)).toEqual(['server-error:retrying', 'server-error:retrying', 'server-error:retrying']);
+  expect(retries.map((e) => `${e.cause}:${e.state}`)).toEqual([
+    'server-error:retrying',
+    'server-error:retrying',
+    'server-error:retrying',
+  ]);
   expect((await h.events(id)).at(-1)).toMatchObject({ type: 'success', state: 'done' });
 });
 
@@ -37,14 +41,22 @@ test('a burst of three 503s on the session start: still one session, one file', 
   await addFault(service, { match: sessionStart, action: { type: 'status', status: 503 }, times: 3 });
   const { name, id } = await upload({ ...CHUNKED, maxRetries: 3 }, 600 * KiB);
   await h.expectStoredOnce(name, await h.outcome(id));
-  expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['server-error', 'server-error', 'server-error']);
+  expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual([
+    'server-error',
+    'server-error',
+    'server-error',
+  ]);
 });
 
 test('a 500 on a chunk and a 503 on a multipart create are retried', async () => {
   await addFault(service, { match: sessionPut, action: { type: 'status', status: 500 }, times: 1, skip: 2 });
   const big = await upload(CHUNKED, MiB);
   await h.expectStoredOnce(big.name, await h.outcome(big.id));
-  await addFault(service, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'status', status: 503 }, times: 1 });
+  await addFault(service, {
+    match: { method: 'POST', uploadType: 'multipart' },
+    action: { type: 'status', status: 503 },
+    times: 1,
+  });
   const small = `s-${randomUUID()}.txt`;
   await h.makeFile(small, 10 * KiB, 'text/plain');
   const id = await h.add(small);
@@ -55,7 +67,10 @@ test('a 403 userRateLimitExceeded backs off as a rate limit and resumes', async 
   await addFault(service, { match: sessionPut, action: { type: 'status', status: 403 }, times: 2, skip: 1 });
   const { name, id } = await upload(CHUNKED, MiB);
   await h.expectStoredOnce(name, await h.outcome(id));
-  expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['rate-limit', 'rate-limit']);
+  expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual([
+    'rate-limit',
+    'rate-limit',
+  ]);
 });
 
 for (const offset of [1, 256 * KiB - 1, 256 * KiB + 1, 1536 * KiB]) {
@@ -89,7 +104,11 @@ test('a whole-file PUT whose answer stalls past stallTimeoutMs: status query, re
 });
 
 test('a multipart create answered too late is retried with the same pre-generated ID: one file, no duplicate', async () => {
-  await addFault(service, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: 600_000 }, times: 1 });
+  await addFault(service, {
+    match: { method: 'POST', uploadType: 'multipart' },
+    action: { type: 'delay', ms: 600_000 },
+    times: 1,
+  });
   const { name, id } = await upload({ stallTimeoutMs: 4000 }, 200 * KiB);
   await h.expectStoredOnce(name, await h.outcome(id));
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
@@ -104,7 +123,8 @@ test('removing a failed resumable task forgets its session: no record, and the s
   await h.page.evaluate((taskId) => window.h.uploader.remove(taskId), id);
   await expect.poll(() => h.records()).toEqual([]);
   await clearFaults(service);
-  const status = () => service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
+  const status = () =>
+    service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB}` } });
   await expect.poll(async () => (await status()).status).toBe(404);
   expect(await h.page.evaluate(() => window.h.uploader.interrupted())).toEqual([]);
 });
@@ -120,7 +140,10 @@ test('a session that expires mid-upload (clock +8 days) starts again from byte 0
   const outcome = await h.outcome(id);
   await h.expectStoredOnce(name, outcome);
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toContain('session-expired');
-  const old = await service.api('PUT', record.sessionUri, { token: null, headers: { 'content-range': `bytes */${MiB + 100}` } });
+  const old = await service.api('PUT', record.sessionUri, {
+    token: null,
+    headers: { 'content-range': `bytes */${MiB + 100}` },
+  });
   expect(old.status).toBe(404);
 });
 

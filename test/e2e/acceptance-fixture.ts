@@ -134,11 +134,20 @@ export interface HeardEvent {
 
 /** Typed calls into the harness page. */
 export class Harness {
-  constructor(readonly page: Page, readonly service: ServiceHandle) {}
+  constructor(
+    readonly page: Page,
+    readonly service: ServiceHandle,
+  ) {}
 
   /** `createUploader(options)` with a short backoff unless given; `tokens` are what `getAccessToken` answers in turn. */
-  async create(options: Record<string, unknown> = {}, tokens?: string[]): Promise<{ ok: boolean; name?: string; code?: string; message?: string }> {
-    return this.page.evaluate(([o, t]) => window.h.create(o, t), [{ backoff: { baseMs: 50, capMs: 400 }, ...options }, tokens] as const);
+  async create(
+    options: Record<string, unknown> = {},
+    tokens?: string[],
+  ): Promise<{ ok: boolean; name?: string; code?: string; message?: string }> {
+    return this.page.evaluate(([o, t]) => window.h.create(o, t), [
+      { backoff: { baseMs: 50, capMs: 400 }, ...options },
+      tokens,
+    ] as const);
   }
 
   async makeFile(name: string, size: number, type?: string): Promise<void> {
@@ -151,7 +160,10 @@ export class Harness {
 
   /** Waits for the task's current `done` to settle. */
   async outcome(id: string, timeout = 60_000): Promise<Outcome> {
-    const handle = await this.page.waitForFunction((taskId) => window.h.results.get(taskId), id, { timeout, polling: 50 });
+    const handle = await this.page.waitForFunction((taskId) => window.h.results.get(taskId), id, {
+      timeout,
+      polling: 50,
+    });
     return (await handle.jsonValue()) as Outcome;
   }
 
@@ -163,7 +175,11 @@ export class Harness {
   async waitFor(id: string, what: string, check: (s: Snapshot) => boolean, timeout = 30_000): Promise<Snapshot> {
     let last: Snapshot | undefined;
     await expect
-      .poll(async () => check((last = await this.snapshot(id))), { message: `waiting for ${what}`, timeout, intervals: [25, 50, 100] })
+      .poll(async () => check((last = await this.snapshot(id))), {
+        message: `waiting for ${what}`,
+        timeout,
+        intervals: [25, 50, 100],
+      })
       .toBe(true);
     return last!;
   }
@@ -178,11 +194,14 @@ export class Harness {
   }
 
   async command(id: string, name: 'pause' | 'resume' | 'cancel' | 'retry'): Promise<void> {
-    await this.page.evaluate(([taskId, n]) => {
-      const task = window.h.tasks.get(taskId);
-      task[n]();
-      if (n === 'retry') window.h.track(task);
-    }, [id, name] as const);
+    await this.page.evaluate(
+      ([taskId, n]) => {
+        const task = window.h.tasks.get(taskId);
+        task[n]();
+        if (n === 'retry') window.h.track(task);
+      },
+      [id, name] as const,
+    );
   }
 
   async records(): Promise<{ id: string; name: string; sessionUri: string; acknowledged: number }[]> {
@@ -211,7 +230,10 @@ export class Harness {
 export async function filesNamed(service: ServiceHandle, name: string): Promise<string[]> {
   const res = await service.api('GET', '/store/v3/files?pageSize=1000&fields=files(id,name)');
   expect(res.status).toBe(200);
-  return res.json<{ files: { id: string; name: string }[] }>().files.filter((f) => f.name === name).map((f) => f.id);
+  return res
+    .json<{ files: { id: string; name: string }[] }>()
+    .files.filter((f) => f.name === name)
+    .map((f) => f.id);
 }
 
 export async function addFault(service: ServiceHandle, fault: object): Promise<void> {
@@ -250,10 +272,13 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
       ended = true;
     };
     res.on('close', end);
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
@@ -270,7 +295,7 @@ export async function startInFlightProxy(target: string): Promise<InFlightProxy>
 declare global {
   interface Window {
     // The harness page's object; typed loosely on purpose (it is plain JS in the page).
-    h: any;  
+    h: any;
   }
 }
 

@@ -34,7 +34,9 @@ test.describe('bad options fail at createUploader with a clear error', () => {
   }
 });
 
-test('an unreachable baseUrl (connection refused) retries, then fails with retries-exhausted and a clear message', async ({ page }) => {
+test('an unreachable baseUrl (connection refused) retries, then fails with retries-exhausted and a clear message', async ({
+  page,
+}) => {
   await page.goto(`${pages.origin}/acceptance.html?service=${encodeURIComponent('http://127.0.0.1:9')}`);
   await page.waitForFunction(() => 'h' in globalThis);
   expect((await h.create({ maxRetries: 3 })).ok).toBe(true);
@@ -106,12 +108,18 @@ test('a name with Unicode, quotes and a backslash is stored exactly, multipart a
   }
 });
 
-test('twenty small files with concurrency 3: never more than 3 uploads in flight, all stored once', async ({ page }) => {
+test('twenty small files with concurrency 3: never more than 3 uploads in flight, all stored once', async ({
+  page,
+}) => {
   const counter = await startInFlightProxy(service.url);
   try {
     await page.goto(`${pages.origin}/acceptance.html?service=${encodeURIComponent(counter.url)}`);
     await page.waitForFunction(() => 'h' in globalThis);
-    await addFault(service, { match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: 150 }, times: 20 });
+    await addFault(service, {
+      match: { method: 'POST', uploadType: 'multipart' },
+      action: { type: 'delay', ms: 150 },
+      times: 20,
+    });
     expect((await h.create({ concurrency: 3 })).ok).toBe(true);
     const names = Array.from({ length: 20 }, (_, i) => `many-${i}-${randomUUID()}.txt`);
     const ids: string[] = [];

@@ -28,9 +28,13 @@ test.afterEach(async () => {
   await proxy?.close();
 });
 
-const dataPuts = () => proxy.requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=') && r.received > 0);
+const dataPuts = () =>
+  proxy.requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=') && r.received > 0);
 
-test('offline mid-upload: the task waits as offline without spending its retries, then finishes by itself', async ({ page, context }) => {
+test('offline mid-upload: the task waits as offline without spending its retries, then finishes by itself', async ({
+  page,
+  context,
+}) => {
   await openHarness(page, pages.origin, proxy.url);
   const h = new Harness(page, service);
   expect((await h.create({ resumableThreshold: 0, maxRetries: 1 })).ok).toBe(true);
@@ -40,7 +44,11 @@ test('offline mid-upload: the task waits as offline without spending its retries
   await expect.poll(() => dataPuts().at(-1)?.received ?? 0, { timeout: 20_000 }).toBeGreaterThan(MiB);
 
   await context.setOffline(true);
-  const waiting = await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
+  const waiting = await h.waitFor(
+    id,
+    'the offline state',
+    (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'),
+  );
   expect(waiting.error).toBeUndefined();
   // Offline for a while: far longer than the whole (short) backoff budget would last.
   // eslint-disable-next-line no-restricted-syntax -- time-wait: the passage of time is what is under test (offline time must not spend retries).
@@ -60,22 +68,25 @@ test('offline mid-upload: the task waits as offline without spending its retries
   expect(events.at(-1)).toMatchObject({ type: 'success', state: 'done' });
 });
 
-for (const signal of ['SIGKILL', 'SIGTERM'] as const) test(`the service process gets ${signal} mid-upload and starts again on the same port and data dir: the upload finishes`, async ({ page }) => {
-  await openHarness(page, pages.origin, proxy.url);
-  const h = new Harness(page, service);
-  expect((await h.create({ resumableThreshold: 0, backoff: { baseMs: 200, capMs: 1000 } })).ok).toBe(true);
-  const name = `restart-${randomUUID()}.bin`;
-  await h.makeFile(name, 6 * MiB + 5);
-  const id = await h.add(name);
-  await expect.poll(() => dataPuts().at(-1)?.received ?? 0, { timeout: 20_000 }).toBeGreaterThan(1536 * 1024);
+for (const signal of ['SIGKILL', 'SIGTERM'] as const)
+  test(`the service process gets ${signal} mid-upload and starts again on the same port and data dir: the upload finishes`, async ({
+    page,
+  }) => {
+    await openHarness(page, pages.origin, proxy.url);
+    const h = new Harness(page, service);
+    expect((await h.create({ resumableThreshold: 0, backoff: { baseMs: 200, capMs: 1000 } })).ok).toBe(true);
+    const name = `restart-${randomUUID()}.bin`;
+    await h.makeFile(name, 6 * MiB + 5);
+    const id = await h.add(name);
+    await expect.poll(() => dataPuts().at(-1)?.received ?? 0, { timeout: 20_000 }).toBeGreaterThan(1536 * 1024);
 
-  await service.kill(signal);
-  await h.waitFor(id, 'a retry after the service died', (s) => s.state === 'retrying');
-  proxy.rate = undefined;
-  await service.restart();
-  await h.expectStoredOnce(name, await h.outcome(id));
-  expect((await h.events(id)).filter((e) => e.type === 'error')).toEqual([]);
-});
+    await service.kill(signal);
+    await h.waitFor(id, 'a retry after the service died', (s) => s.state === 'retrying');
+    proxy.rate = undefined;
+    await service.restart();
+    await h.expectStoredOnce(name, await h.outcome(id));
+    expect((await h.events(id)).filter((e) => e.type === 'error')).toEqual([]);
+  });
 
 test('files added while offline wait, then upload when the network returns', async ({ page, context }) => {
   await openHarness(page, pages.origin, proxy.url);
@@ -88,7 +99,12 @@ test('files added while offline wait, then upload when the network returns', asy
   await h.makeFile(big, 6 * MiB);
   await context.setOffline(true);
   const ids = [await h.add(small), await h.add(big)];
-  for (const id of ids) await h.waitFor(id, 'the offline state', (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'));
+  for (const id of ids)
+    await h.waitFor(
+      id,
+      'the offline state',
+      (s) => s.state === 'paused' || (s.state === 'retrying' && s.retry?.cause === 'offline'),
+    );
   // eslint-disable-next-line no-restricted-syntax -- time-wait: offline for longer than the backoff budget; nothing may fail meanwhile.
   await page.waitForTimeout(2000);
   for (const id of ids) expect(await page.evaluate((taskId) => window.h.results.has(taskId), id)).toBe(false);

@@ -4,10 +4,7 @@
 // over HTTP/2 they rise above the 6 an HTTP/1.1 browser can have, over HTTP/1.1 the kit runs at most 6, and each
 // task's snapshot names the protocol. Not timed: the counts are read where the requests arrive. Every stored file is
 // read back and compared byte for byte. Build first: `npx vite build`.
-// The service runs in this process (to count requests as they are answered); the declarations of its untyped
-// dependencies are outside this folder's tsconfig.
-/// <reference path="../../server/convert/bmp-js.d.ts" />
-/// <reference path="../../server/convert/word-extractor.d.ts" />
+// The service runs in this process, to count requests as they are answered.
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +27,14 @@ const SIZE = 64 * 1024;
 /** How long the service holds each create: long enough that the uploads the kit starts together overlap there. */
 const HOLD_MS = 2000;
 
-type Counted = { url: string; svc: Service; inFlight: number; most: number; versions: Set<string>; stop(): Promise<void> };
+type Counted = {
+  url: string;
+  svc: Service;
+  inFlight: number;
+  most: number;
+  versions: Set<string>;
+  stop(): Promise<void>;
+};
 
 /** The service over HTTPS in this process, counting the multipart creates it is answering at once. */
 async function countedService(dir: string): Promise<Counted> {
@@ -56,11 +60,19 @@ async function countedService(dir: string): Promise<Counted> {
 /** The stored bytes of a file, read from the service (not through the browser). */
 function stored(service: Counted, id: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    request(`${service.url}/store/v3/files/${id}?alt=media`, { headers: { authorization: 'Bearer dev-token-alice' }, rejectUnauthorized: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`download ${id}: ${res.statusCode}`))));
-    })
+    request(
+      `${service.url}/store/v3/files/${id}?alt=media`,
+      { headers: { authorization: 'Bearer dev-token-alice' }, rejectUnauthorized: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks))
+            : reject(new Error(`download ${id}: ${res.statusCode}`)),
+        );
+      },
+    )
       .on('error', reject)
       .end();
   });
@@ -79,7 +91,14 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
       dir = mkdtempSync(join(tmpdir(), 'adaptive-concurrency-'));
       service = await countedService(dir);
       pages = await startUploadPage();
-      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--ignore-certificate-errors', ...(protocol === 'http/1.1' ? ['--disable-http2'] : [])] });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        args: [
+          ...CHROMIUM_ARGS,
+          '--ignore-certificate-errors',
+          ...(protocol === 'http/1.1' ? ['--disable-http2'] : []),
+        ],
+      });
       page = await browser.newPage();
     });
     test.afterAll(async () => {
@@ -96,7 +115,13 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
         writeFileSync(path, bytes);
         return { path, name: `small-${i}.bin`, md5: createHash('md5').update(bytes).digest('hex'), bytes };
       });
-      service.svc.faults.add([parseFault({ match: { method: 'POST', uploadType: 'multipart' }, action: { type: 'delay', ms: HOLD_MS }, times: FILES })]);
+      service.svc.faults.add([
+        parseFault({
+          match: { method: 'POST', uploadType: 'multipart' },
+          action: { type: 'delay', ms: HOLD_MS },
+          times: FILES,
+        }),
+      ]);
       await page.goto(pages.url(service.url));
       await page.waitForFunction(() => 'kit' in globalThis);
       // The most tasks uploading at once, as the page's own snapshots show them.
@@ -108,7 +133,10 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
           w.mostUploading = Math.max(w.mostUploading, tasks.filter((t) => t.state === 'uploading').length);
         });
       });
-      await page.setInputFiles('#file', files.map((f) => f.path));
+      await page.setInputFiles(
+        '#file',
+        files.map((f) => f.path),
+      );
       const results = (await (
         await page.waitForFunction((n) => {
           const kit = (globalThis as unknown as { kit: { results: unknown[] } }).kit;
@@ -117,11 +145,20 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
       ).jsonValue()) as { ok: boolean; file?: { id: string; name: string; md5Checksum: string } }[];
       expect(results.filter((r) => !r.ok)).toEqual([]);
 
-      const protocols = await page.evaluate(() => (globalThis as unknown as { kit: { tasks: { snapshot: { protocol?: string } }[] } }).kit.tasks.map((t) => t.snapshot.protocol));
+      const protocols = await page.evaluate(() =>
+        (globalThis as unknown as { kit: { tasks: { snapshot: { protocol?: string } }[] } }).kit.tasks.map(
+          (t) => t.snapshot.protocol,
+        ),
+      );
       expect(new Set(protocols)).toEqual(new Set([protocol]));
       expect([...service.versions]).toEqual([protocol === 'h2' ? '2.0' : '1.1']);
-      const mostUploading = await page.evaluate(() => (globalThis as unknown as { mostUploading: number }).mostUploading);
-      test.info().annotations.push({ type: 'at once', description: `${service.most} creates at the service, ${mostUploading} tasks uploading` });
+      const mostUploading = await page.evaluate(
+        () => (globalThis as unknown as { mostUploading: number }).mostUploading,
+      );
+      test.info().annotations.push({
+        type: 'at once',
+        description: `${service.most} creates at the service, ${mostUploading} tasks uploading`,
+      });
       if (protocol === 'h2') {
         expect(service.most).toBeGreaterThan(6);
         expect(mostUploading).toBeGreaterThan(6);

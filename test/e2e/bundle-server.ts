@@ -3,11 +3,22 @@
  * or ELEMENTS_BUNDLE_DIR) under `/kit/`, with each spec's own routes tried first.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 
 export const BUNDLE_DIR = resolve(process.env['ELEMENTS_BUNDLE_DIR'] ?? 'dist/browser');
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.map': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
 
 /** A running bundle server. */
 export interface BundleServer {
@@ -23,9 +34,13 @@ export async function startBundleServer(
   route: (req: IncomingMessage, res: ServerResponse, path: string) => boolean,
   headers: () => OutgoingHttpHeaders = () => ({}),
 ): Promise<BundleServer> {
-  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js'))) throw new Error(`No browser bundle in ${BUNDLE_DIR}: run npm run build:browser`);
+  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js')))
+    throw new Error(`No browser bundle in ${BUNDLE_DIR}: run npm run build:browser`);
   const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     if (route(req, res, path)) return;
     const file = join(BUNDLE_DIR, path.replace(/^\/kit\//, '/'));
     if (!path.startsWith('/kit/') || !file.startsWith(BUNDLE_DIR) || !existsSync(file) || !statSync(file).isFile()) {

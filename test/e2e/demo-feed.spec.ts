@@ -36,7 +36,9 @@ test('changes made through the API appear in the live feed and the stored-files 
   await expect(page.locator(`#stored tr[data-id="${id}"]`)).toContainText('15 bytes');
 
   // A rename, then trash, each described by the file's current name.
-  expect((await demo.service.api('PATCH', `/store/v3/files/${id}`, { body: { name: 'greeting.txt' } })).status).toBe(200);
+  expect((await demo.service.api('PATCH', `/store/v3/files/${id}`, { body: { name: 'greeting.txt' } })).status).toBe(
+    200,
+  );
   await expect(feed.getByRole('listitem').first()).toContainText('greeting.txt changed');
   await expect(page.locator(`#stored tr[data-id="${id}"]`).getByRole('rowheader')).toHaveText('greeting.txt');
   expect((await demo.service.api('PATCH', `/store/v3/files/${id}`, { body: { trashed: true } })).status).toBe(200);
@@ -50,7 +52,10 @@ test('changes made through the API appear in the live feed and the stored-files 
 
   // Another user's private file is not Alice's change: nothing new in her feed for it.
   const count = await feed.getByRole('listitem').count();
-  const bobs = await demo.service.api('POST', '/store/v3/files', { token: 'dev-token-bob', body: { name: 'bobs-secret.txt' } });
+  const bobs = await demo.service.api('POST', '/store/v3/files', {
+    token: 'dev-token-bob',
+    body: { name: 'bobs-secret.txt' },
+  });
   expect(bobs.status).toBe(200);
   // A change Alice does see, made after Bob's, proves the feed has caught up past Bob's change.
   const marker = await demo.service.api('POST', '/store/v3/files', { body: { name: 'marker.txt' } });

@@ -47,7 +47,8 @@ export interface DemoFixtureOptions {
 
 /** Starts the service (and the relay) and serves the built demos; fails clearly when they were not built. */
 export async function startDemoFixture(options: DemoFixtureOptions = {}): Promise<DemoFixture> {
-  if (!existsSync(join(DEMOS_DIR, 'index.html'))) throw new Error(`No built demos in ${DEMOS_DIR}: run npm run build:demos first`);
+  if (!existsSync(join(DEMOS_DIR, 'index.html')))
+    throw new Error(`No built demos in ${DEMOS_DIR}: run npm run build:demos first`);
   const relay = options.relay ? await startDemoRelay() : undefined;
   const service = await startService(
     relay ? { config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } } : {},
@@ -92,14 +93,18 @@ async function startDemoRelay(): Promise<DemoRelay> {
 function serveDemos(dir: string, relay: DemoRelay | undefined): Server {
   return createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    if (relay && (pathname === RELAY_PATH || pathname.startsWith(`${RELAY_PATH}/`))) return proxyToRelay(req, res, relay);
+    if (relay && (pathname === RELAY_PATH || pathname.startsWith(`${RELAY_PATH}/`)))
+      return proxyToRelay(req, res, relay);
     const path = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
     if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${path}`);
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
     createReadStream(file).pipe(res);
   });
 }

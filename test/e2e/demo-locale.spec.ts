@@ -44,18 +44,35 @@ test('switching the uploader to French and right-to-left happens live and surviv
   await expect(page.getByLabel('Uploader language')).toHaveValue('fr');
 });
 
-test('the language picker offers every built-in language in its own name; Persian and Urdu switch to right to left', async ({ page }) => {
+test('the language picker offers every built-in language in its own name; Persian and Urdu switch to right to left', async ({
+  page,
+}) => {
   await page.goto(demo.pageUrl());
   const picker = page.getByLabel('Uploader language');
-  const options = await picker.locator('option').evaluateAll((all) => all.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).lang, o.textContent]));
+  const options = await picker
+    .locator('option')
+    .evaluateAll((all) =>
+      all.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).lang, o.textContent]),
+    );
   expect(options.map(([value]) => value)).toEqual([...BUILT_IN_LANGUAGES]);
   expect(options.length).toBeGreaterThanOrEqual(46);
   expect(options.every(([value, lang]) => value === lang)).toBe(true);
   const named = Object.fromEntries(options.map(([value, , name]) => [value, name]));
-  expect([named['ko'], named['fa'], named['ru'], named['zh-TW'], named['en']]).toEqual(['한국어', 'فارسی', 'Русский', '中文（台灣）', 'English']);
+  expect([named['ko'], named['fa'], named['ru'], named['zh-TW'], named['en']]).toEqual([
+    '한국어',
+    'فارسی',
+    'Русский',
+    '中文（台灣）',
+    'English',
+  ]);
 
   const section = page.locator('#upload-section');
-  for (const [lang, dir] of [['fa', 'rtl'], ['ur', 'rtl'], ['ko', 'ltr'], ['zh-TW', 'ltr']] as const) {
+  for (const [lang, dir] of [
+    ['fa', 'rtl'],
+    ['ur', 'rtl'],
+    ['ko', 'ltr'],
+    ['zh-TW', 'ltr'],
+  ] as const) {
     await picker.selectOption(lang);
     await expect(section).toHaveAttribute('lang', lang);
     await expect(section).toHaveAttribute('dir', dir);
@@ -68,7 +85,10 @@ test('the language picker offers every built-in language in its own name; Persia
 });
 
 test('the stored-files table says "bytes" in whole words', async ({ page }) => {
-  const created = await demo.service.api('POST', '/upload/store/v3/files?uploadType=media', { headers: { 'content-type': 'text/plain' }, body: 'hi' });
+  const created = await demo.service.api('POST', '/upload/store/v3/files?uploadType=media', {
+    headers: { 'content-type': 'text/plain' },
+    body: 'hi',
+  });
   expect(created.status).toBe(200);
   await page.goto(demo.pageUrl());
   await expect(page.locator(`#stored tr[data-id="${created.json<{ id: string }>().id}"] td.num`)).toHaveText('2 bytes');

@@ -25,7 +25,10 @@ test.beforeEach(async () => {
 });
 
 /** Chooses files through the uploader's own "Browse files" button, as a user would. */
-async function chooseFiles(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[] | string): Promise<void> {
+async function chooseFiles(
+  page: Page,
+  files: { name: string; mimeType: string; buffer: Buffer }[] | string,
+): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Browse files' }).click();
   await (await chooser).setFiles(files);
@@ -88,19 +91,25 @@ test('a CSV is converted to a spreadsheet when conversion is chosen, with the sa
 
   // The stored-files table offers the spreadsheet as each format it exports to; CSV gives back the same cells.
   const stored = page.locator(`#stored tr[data-id="${id}"]`);
-  await expect(stored.getByRole('button', { name: /^Download people\.csv as / })).toHaveText(['CSV', 'TSV', 'XLSX', 'ODS']);
+  await expect(stored.getByRole('button', { name: /^Download people\.csv as / })).toHaveText([
+    'CSV',
+    'TSV',
+    'XLSX',
+    'ODS',
+  ]);
   const download = page.waitForEvent('download');
   await stored.getByRole('button', { name: 'Download people.csv as CSV' }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toBe('people.csv');
-  expect(parse(readFileSync((await saved.path()), 'utf8'))).toEqual(parse(exported.text));
+  expect(parse(readFileSync(await saved.path(), 'utf8'))).toEqual(parse(exported.text));
 });
 
 test('sharing two uploaded files with Bob grants both in one batch request', async ({ page }) => {
   // Every request the page sends to the service, as the service sees it (method, path and body).
   const sent: { method: string; path: string; body: string }[] = [];
   page.on('request', (r) => {
-    if (r.url().startsWith(demo.service.url)) sent.push({ method: r.method(), path: new URL(r.url()).pathname, body: r.postData() ?? '' });
+    if (r.url().startsWith(demo.service.url))
+      sent.push({ method: r.method(), path: new URL(r.url()).pathname, body: r.postData() ?? '' });
   });
   await page.goto(demo.pageUrl());
   await chooseFiles(page, [
@@ -109,7 +118,8 @@ test('sharing two uploaded files with Bob grants both in one batch request', asy
   ]);
   const ids = [await storedId(page, 'share-a.txt'), await storedId(page, 'share-b.txt')];
   // Before sharing, Bob cannot see them.
-  for (const id of ids) expect((await demo.service.api('GET', `/store/v3/files/${id}?fields=id`, { token: BOB })).status).toBe(404);
+  for (const id of ids)
+    expect((await demo.service.api('GET', `/store/v3/files/${id}?fields=id`, { token: BOB })).status).toBe(404);
 
   const share = page.getByRole('group', { name: 'Share with' });
   await share.getByLabel('E-mail addresses or domains').fill('bob@example.com');
@@ -128,19 +138,33 @@ test('sharing two uploaded files with Bob grants both in one batch request', asy
   for (const u of inner) expect(u.searchParams.get('sendNotificationEmail')).toBe('false');
 
   // Bob now sees both files, as a reader, with their content.
-  const bobsList = (await demo.service.api('GET', '/store/v3/files?fields=files(id,name)', { token: BOB })).json<{ files: { id: string; name: string }[] }>();
-  expect(bobsList.files.filter((f) => ids.includes(f.id)).map((f) => f.name).sort()).toEqual(['share-a.txt', 'share-b.txt']);
+  const bobsList = (await demo.service.api('GET', '/store/v3/files?fields=files(id,name)', { token: BOB })).json<{
+    files: { id: string; name: string }[];
+  }>();
+  expect(
+    bobsList.files
+      .filter((f) => ids.includes(f.id))
+      .map((f) => f.name)
+      .sort(),
+  ).toEqual(['share-a.txt', 'share-b.txt']);
   const contents = ['first file for Bob', 'second file for Bob'];
   for (const [i, id] of ids.entries()) {
     const content = await demo.service.api('GET', `/store/v3/files/${id}?alt=media`, { token: BOB });
     expect(content.status).toBe(200);
     expect(content.text).toBe(contents[i]);
-    const perms = (await demo.service.api('GET', `/store/v3/files/${id}/permissions?fields=permissions(type,role,emailAddress)`)).json<{
+    const perms = (
+      await demo.service.api('GET', `/store/v3/files/${id}/permissions?fields=permissions(type,role,emailAddress)`)
+    ).json<{
       permissions: { type: string; role: string; emailAddress?: string }[];
     }>();
-    expect(perms.permissions.filter((p) => p.emailAddress === 'bob@example.com')).toEqual([{ type: 'user', role: 'reader', emailAddress: 'bob@example.com' }]);
+    expect(perms.permissions.filter((p) => p.emailAddress === 'bob@example.com')).toEqual([
+      { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    ]);
     // A reader cannot change the file.
-    const rename = await demo.service.api('PATCH', `/store/v3/files/${id}`, { token: BOB, body: { name: 'renamed-by-bob.txt' } });
+    const rename = await demo.service.api('PATCH', `/store/v3/files/${id}`, {
+      token: BOB,
+      body: { name: 'renamed-by-bob.txt' },
+    });
     expect(rename.status).toBe(403);
   }
 });
@@ -148,7 +172,12 @@ test('sharing two uploaded files with Bob grants both in one batch request', asy
 test('the share step says what is wrong with an entry and grants nothing', async ({ page }) => {
   const sent: string[] = [];
   page.on('request', (r) => {
-    if (r.url().startsWith(demo.service.url) && r.method() === 'POST' && new URL(r.url()).pathname === '/batch/store/v3') sent.push(r.url());
+    if (
+      r.url().startsWith(demo.service.url) &&
+      r.method() === 'POST' &&
+      new URL(r.url()).pathname === '/batch/store/v3'
+    )
+      sent.push(r.url());
   });
   await page.goto(demo.pageUrl());
   await chooseFiles(page, [{ name: 'share-bad.txt', mimeType: 'text/plain', buffer: Buffer.from('nobody gets this') }]);
@@ -171,7 +200,9 @@ test('cancelling an upload stores nothing', async ({ page }) => {
   });
   expect(fault.status).toBe(200);
   await page.goto(demo.pageUrl());
-  await chooseFiles(page, [{ name: 'cancel-me.bin', mimeType: 'application/octet-stream', buffer: randomBytes(3 * 1024 * 1024, 3) }]);
+  await chooseFiles(page, [
+    { name: 'cancel-me.bin', mimeType: 'application/octet-stream', buffer: randomBytes(3 * 1024 * 1024, 3) },
+  ]);
 
   const row = page.locator('store-progress-list [data-state]');
   await expect(row).toHaveAttribute('data-state', 'uploading', { timeout: 15_000 });
@@ -180,17 +211,26 @@ test('cancelling an upload stores nothing', async ({ page }) => {
   await expect(row).toContainText('Cancelled');
 
   // The service holds no file of that name, and the demo's list says so.
-  const list = (await demo.service.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'cancel-me.bin'")}&fields=files(id)`)).json<{ files: unknown[] }>();
+  const list = (
+    await demo.service.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'cancel-me.bin'")}&fields=files(id)`)
+  ).json<{ files: unknown[] }>();
   expect(list.files).toEqual([]);
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByRole('rowheader', { name: 'cancel-me.bin' })).toHaveCount(0);
 });
 
-test('an upload goes on through a reload of the demo (the shared worker of the site runs it) and completes byte-identical, once', async ({ page }) => {
+test('an upload goes on through a reload of the demo (the shared worker of the site runs it) and completes byte-identical, once', async ({
+  page,
+}) => {
   // The first chunk goes through at once; the later ones are held, so the reload lands mid-upload.
   await demo.service.api('POST', '/__admin/faults', {
     token: null,
-    body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 5000 }, skip: 1, times: 20 },
+    body: {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 5000 },
+      skip: 1,
+      times: 20,
+    },
   });
   await page.goto(demo.pageUrl());
   const bytes = randomBytes(3 * 1024 * 1024, 5);
@@ -202,7 +242,18 @@ test('an upload goes on through a reload of the demo (the shared worker of the s
   // The first chunk acknowledged (a 308), as the page sees it: the site's shared worker sends it, and its requests
   // are not the page's.
   await expect
-    .poll(() => page.evaluate(() => (document.getElementById('uploader') as unknown as { activeUploader?: { snapshot: { tasks: { bytesAcknowledged: number }[] } } }).activeUploader?.snapshot.tasks[0]?.bytesAcknowledged ?? 0), { timeout: 30_000 })
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            (
+              document.getElementById('uploader') as unknown as {
+                activeUploader?: { snapshot: { tasks: { bytesAcknowledged: number }[] } };
+              }
+            ).activeUploader?.snapshot.tasks[0]?.bytesAcknowledged ?? 0,
+        ),
+      { timeout: 30_000 },
+    )
     .toBeGreaterThan(0);
 
   await page.reload();
@@ -216,7 +267,9 @@ test('an upload goes on through a reload of the demo (the shared worker of the s
   expect(stored.length).toBe(bytes.length);
   expect(stored.equals(bytes)).toBe(true);
   // Resumed, not uploaded twice: the service holds one file of that name.
-  const same = (await demo.service.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'resume-me.bin'")}&fields=files(id)`)).json<{ files: unknown[] }>();
+  const same = (
+    await demo.service.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'resume-me.bin'")}&fields=files(id)`)
+  ).json<{ files: unknown[] }>();
   expect(same.files).toHaveLength(1);
   rmSync(dir, { recursive: true, force: true });
 });

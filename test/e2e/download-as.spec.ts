@@ -18,7 +18,8 @@ test.beforeAll(async () => {
   service = await startService();
   server = await startBundleServer((_req, res, path) => {
     if (path !== '/download.html') return false;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>download</title></head>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>download</title></head>
 <body><store-uploader base-url="${service.url}" token="${TOKEN}"></store-uploader><script type="module">import '/kit/store-upload-kit.js';</script></body></html>`);
     return true;
   });
@@ -47,14 +48,20 @@ function cells(text: string): string[][] {
     .replace(/\r\n/g, '\n')
     .trim()
     .split('\n')
-    .map((line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < line.length || m[1] !== '').map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')));
+    .map((line) =>
+      [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)]
+        .filter((m) => m.index < line.length || m[1] !== '')
+        .map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')),
+    );
 }
 
 async function saved(download: Download): Promise<string> {
-  return readFile((await download.path()), 'utf8');
+  return readFile(await download.path(), 'utf8');
 }
 
-test('a CSV converted to a spreadsheet downloads back as CSV with the same cells through the row\'s "Download as"', async ({ page }) => {
+test('a CSV converted to a spreadsheet downloads back as CSV with the same cells through the row\'s "Download as"', async ({
+  page,
+}) => {
   await open(page);
   await page.getByRole('checkbox', { name: 'Convert files to native formats where possible' }).check();
   await choose(page, 'fruit.csv', 'text/csv', CSV);

@@ -67,7 +67,7 @@ test.beforeAll(async () => {
   service = await startService();
   const csp = () => ({ 'content-security-policy': `${policy}; report-uri /csp-report` });
   server = await startBundleServer((req, res, path) => {
-    if (SERVICE_PREFIXES.some((p) => path.startsWith(p))) return proxy(req, res), true;
+    if (SERVICE_PREFIXES.some((p) => path.startsWith(p))) return (proxy(req, res), true);
     if (path === '/csp-report') {
       void readBody(req).then((text) => {
         reports.push(JSON.parse(text || 'null'));
@@ -75,8 +75,10 @@ test.beforeAll(async () => {
       });
       return true;
     }
-    if (path === '/') res.writeHead(200, { ...csp(), 'content-type': 'text/html; charset=utf-8' }).end(PAGE.replace('ORIGIN', origin));
-    else if (path === '/page.css') res.writeHead(200, { ...csp(), 'content-type': 'text/css' }).end('body { margin: 1rem; inline-size: 40rem; }');
+    if (path === '/')
+      res.writeHead(200, { ...csp(), 'content-type': 'text/html; charset=utf-8' }).end(PAGE.replace('ORIGIN', origin));
+    else if (path === '/page.css')
+      res.writeHead(200, { ...csp(), 'content-type': 'text/css' }).end('body { margin: 1rem; inline-size: 40rem; }');
     else return false;
     return true;
   }, csp);
@@ -98,7 +100,9 @@ async function uploadOne(page: Page, bytes: Buffer) {
   await page.exposeFunction('cspViolation', (v: string) => violations.push(v));
   await page.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { cspViolation(v: string): void }).cspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`),
+      (window as unknown as { cspViolation(v: string): void }).cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
     ),
   );
   await page.goto(`${origin}/`);
@@ -119,7 +123,9 @@ async function expectUploaded(page: Page, bytes: Buffer, violations: string[]): 
   const trackWidth = (await track.boundingBox())?.width ?? -1;
   expect(trackWidth).toBeGreaterThan(0);
   await expect.poll(async () => Math.round((await bar.boundingBox())?.width ?? 0)).toBe(Math.round(trackWidth));
-  const value = await page.evaluate(() => (document.querySelector('store-uploader') as Element & { value: string[] }).value);
+  const value = await page.evaluate(
+    () => (document.querySelector('store-uploader') as Element & { value: string[] }).value,
+  );
   const stored = await service.api('GET', `/store/v3/files/${value[0]}?alt=media`, { token: TOKEN });
   expect(Buffer.compare(stored.body, bytes)).toBe(0);
   const meta = await service.api('GET', `/store/v3/files/${value[0]}?fields=md5Checksum,size`, { token: TOKEN });
@@ -138,21 +144,27 @@ async function expectUploaded(page: Page, bytes: Buffer, violations: string[]): 
   expect(reports.filter(refusedWasm).length).toBeLessThanOrEqual(policy === STRICT ? 1 : 0);
 }
 
-test("with 'wasm-unsafe-eval': a resumable upload is stored, MD5 verified, the bar fills, no violation", async ({ page }) => {
+test("with 'wasm-unsafe-eval': a resumable upload is stored, MD5 verified, the bar fills, no violation", async ({
+  page,
+}) => {
   policy = WITH_WASM;
   const bytes = randomBytes(3 * 262_144 + 17, 11);
   const { violations } = await uploadOne(page, bytes);
   await expectUploaded(page, bytes, violations);
 });
 
-test('strict policy, no relaxation: the upload is stored, MD5 verified, the bar fills, no violation', async ({ page }) => {
+test('strict policy, no relaxation: the upload is stored, MD5 verified, the bar fills, no violation', async ({
+  page,
+}) => {
   policy = STRICT;
   const bytes = randomBytes(3 * 262_144 + 17, 12);
   const { violations } = await uploadOne(page, bytes);
   await expectUploaded(page, bytes, violations);
 });
 
-test("Trusted Types enforced: the kit's workers start through its policy; the upload is stored, MD5 verified, no violation", async ({ page }) => {
+test("Trusted Types enforced: the kit's workers start through its policy; the upload is stored, MD5 verified, no violation", async ({
+  page,
+}) => {
   policy = TRUSTED_TYPES;
   const bytes = randomBytes(3 * 262_144 + 17, 13);
   const { violations } = await uploadOne(page, bytes);

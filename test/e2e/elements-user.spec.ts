@@ -40,7 +40,12 @@ test.afterAll(async () => {
 });
 
 /** Serves a page that loads the bundle, and opens it. */
-async function open(page: Page, name: string, body: string, options: { lang?: string; dir?: string; css?: string; script?: string } = {}): Promise<void> {
+async function open(
+  page: Page,
+  name: string,
+  body: string,
+  options: { lang?: string; dir?: string; css?: string; script?: string } = {},
+): Promise<void> {
   pages.set(
     `/${name}.html`,
     `<!doctype html><html lang="${options.lang ?? 'en'}" dir="${options.dir ?? 'ltr'}"><head><meta charset="utf-8">
@@ -85,7 +90,9 @@ async function recordAnnouncements(page: Page): Promise<void> {
   });
 }
 
-test('keyboard only: Tab order with visible focus, Enter opens the file chooser, the file is stored byte for byte', async ({ page }) => {
+test('keyboard only: Tab order with visible focus, Enter opens the file chooser, the file is stored byte for byte', async ({
+  page,
+}) => {
   await open(page, 'keyboard', `<button id="before">Before</button>${uploaderTag()}`);
   await page.locator('#before').focus();
   const order: string[] = [];
@@ -111,7 +118,9 @@ test('keyboard only: Tab order with visible focus, Enter opens the file chooser,
   await expect(row.getByRole('progressbar', { name: 'hello.bin' })).toHaveAttribute('aria-valuenow', '100');
   await expect(row.getByRole('progressbar', { name: 'hello.bin' })).toHaveAttribute('aria-valuetext', /^100% \(/);
 
-  const value = await page.evaluate(() => (document.querySelector('store-uploader') as Element & { value: string[] }).value);
+  const value = await page.evaluate(
+    () => (document.querySelector('store-uploader') as Element & { value: string[] }).value,
+  );
   expect(value).toHaveLength(1);
   const stored = await service.api('GET', `/store/v3/files/${value[0]}?alt=media`, { token: TOKEN });
   expect(stored.status).toBe(200);
@@ -148,18 +157,30 @@ test('"Browse folder" with Space: the folder chooser, files keep their relative 
   await page.getByRole('button', { name: 'Browse folder' }).focus();
   await page.keyboard.press('Space');
   await (await chooser).setFiles(folder);
-  await expect(page.getByRole('listitem').filter({ hasText: 'photos/2024/b.txt' }).getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('listitem').filter({ hasText: 'photos/a.txt' }).getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole('listitem').filter({ hasText: 'photos/2024/b.txt' }).getByText('Uploaded', { exact: true }),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole('listitem').filter({ hasText: 'photos/a.txt' }).getByText('Uploaded', { exact: true }),
+  ).toBeVisible({ timeout: 30_000 });
 });
 
-test('drag and drop: drag-over state across children, rejections by type, size and count told and listed, Escape closes them', async ({ page }) => {
-  await open(page, 'drop', '<store-dropzone multiple accept=".txt" max-file-size="100" max-files="2"></store-dropzone>', {
-    script: `window.heard = []; for (const n of ['store-files-add', 'store-files-reject']) document.addEventListener(n, (e) => heard.push([n, e.detail.files.map((f) => f.relativePath + (f.reason ? ':' + f.reason : ''))]));`,
-  });
+test('drag and drop: drag-over state across children, rejections by type, size and count told and listed, Escape closes them', async ({
+  page,
+}) => {
+  await open(
+    page,
+    'drop',
+    '<store-dropzone multiple accept=".txt" max-file-size="100" max-files="2"></store-dropzone>',
+    {
+      script: `window.heard = []; for (const n of ['store-files-add', 'store-files-reject']) document.addEventListener(n, (e) => heard.push([n, e.detail.files.map((f) => f.relativePath + (f.reason ? ':' + f.reason : ''))]));`,
+    },
+  );
   const zone = page.locator('store-dropzone');
   const files = await page.evaluateHandle(() => {
     const dt = new DataTransfer();
-    const add = (name: string, size: number, type: string) => dt.items.add(new File([new Uint8Array(size)], name, { type }));
+    const add = (name: string, size: number, type: string) =>
+      dt.items.add(new File([new Uint8Array(size)], name, { type }));
     add('a.txt', 3, 'text/plain');
     add('b.png', 3, 'image/png');
     add('big.txt', 101, 'text/plain');
@@ -180,10 +201,12 @@ test('drag and drop: drag-over state across children, rejections by type, size a
   await zone.dispatchEvent('dragenter', { dataTransfer: files });
   await zone.dispatchEvent('drop', { dataTransfer: files });
   await expect(zone).not.toHaveAttribute('drag-over');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([
-    ['store-files-reject', ['b.png:type', 'big.txt:size', 'd.txt:count']],
-    ['store-files-add', ['a.txt', 'c.txt']],
-  ]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard))
+    .toEqual([
+      ['store-files-reject', ['b.png:type', 'big.txt:size', 'd.txt:count']],
+      ['store-files-add', ['a.txt', 'c.txt']],
+    ]);
   const list = zone.getByRole('status');
   await expect(list.getByRole('listitem')).toHaveText([
     'b.png: this type of file is not accepted.',
@@ -201,12 +224,18 @@ test('drag and drop: drag-over state across children, rejections by type, size a
     dt.items.add(new File(['x'], 'pasted.txt', { type: 'text/plain' }));
     let el: Element | null = document.activeElement;
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    el!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, composed: true, cancelable: true }));
+    el!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, composed: true, cancelable: true }),
+    );
   });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard.at(-1))).toEqual(['store-files-add', ['pasted.txt']]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard.at(-1)))
+    .toEqual(['store-files-add', ['pasted.txt']]);
 });
 
-test('looks right: light, dark, right-to-left and French on a 360 px phone, without overflow', async ({ page }, info) => {
+test('looks right: light, dark, right-to-left and French on a 360 px phone, without overflow', async ({
+  page,
+}, info) => {
   await page.setViewportSize({ width: 360, height: 800 });
   const long = 'a-very-long-file-name-without-any-spaces-that-keeps-going-and-going.txt';
   for (const look of [
@@ -215,7 +244,11 @@ test('looks right: light, dark, right-to-left and French on a 360 px phone, with
     { name: 'rtl-fr', lang: 'fr', dir: 'rtl', scheme: 'light' },
   ] as const) {
     await page.emulateMedia({ colorScheme: look.scheme });
-    await open(page, `look-${look.name}`, uploaderTag('share accept=".txt"'), { lang: look.lang, dir: look.dir, css: `html { color-scheme: ${look.scheme}; }` });
+    await open(page, `look-${look.name}`, uploaderTag('share accept=".txt"'), {
+      lang: look.lang,
+      dir: look.dir,
+      css: `html { color-scheme: ${look.scheme}; }`,
+    });
     const chooser = page.waitForEvent('filechooser');
     await page.locator('store-uploader [part="browse-button"]').click();
     await (
@@ -226,7 +259,9 @@ test('looks right: light, dark, right-to-left and French on a 360 px phone, with
     ]);
     // On a phone a row shows its state as an icon; the words stay its tooltip and the bar's description.
     const done = look.lang === 'fr' ? 'Envoyé' : 'Uploaded';
-    await expect(page.locator('store-uploader [role="listitem"][data-state="done"]')).toHaveCount(1, { timeout: 30_000 });
+    await expect(page.locator('store-uploader [role="listitem"][data-state="done"]')).toHaveCount(1, {
+      timeout: 30_000,
+    });
     await expect(page.locator(`store-uploader [part~="state"][title="${done}"]`)).toHaveCount(1);
     await expect(page.locator('store-uploader [part="share"]')).toBeVisible();
     const shot = info.outputPath(`uploader-${look.name}.png`);
@@ -240,7 +275,8 @@ test('looks right: light, dark, right-to-left and French on a 360 px phone, with
       const walk = (root: Document | ShadowRoot) => {
         for (const el of root.querySelectorAll('*')) {
           const box = el.getBoundingClientRect();
-          if (box.width && (box.left < -0.5 || box.right > innerWidth + 0.5)) out.push(`${el.tagName}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`);
+          if (box.width && (box.left < -0.5 || box.right > innerWidth + 0.5))
+            out.push(`${el.tagName}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`);
           if (el.shadowRoot) walk(el.shadowRoot);
         }
       };
@@ -265,7 +301,9 @@ test('looks right: light, dark, right-to-left and French on a 360 px phone, with
       expect(browse.x).toBeLessThan(folderButton.x);
       expect(Math.round(bar.x)).toBe(Math.round(track.x));
     }
-    const base = await page.locator('store-uploader store-dropzone [part="base"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const base = await page
+      .locator('store-uploader store-dropzone [part="base"]')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(base).toBe(look.scheme === 'dark' ? 'rgb(23, 23, 27)' : 'rgb(255, 255, 255)');
   }
 });

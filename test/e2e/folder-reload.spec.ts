@@ -37,9 +37,16 @@ test.afterAll(async () => {
 });
 
 /** Every path under a folder as the service lists it (folders end in `/`), sorted, with the IDs and checksums. */
-async function tree(folderId: string, prefix = '', out = new Map<string, { id: string; md5?: string }>()): Promise<Map<string, { id: string; md5?: string }>> {
+async function tree(
+  folderId: string,
+  prefix = '',
+  out = new Map<string, { id: string; md5?: string }>(),
+): Promise<Map<string, { id: string; md5?: string }>> {
   const q = encodeURIComponent(`'${folderId}' in parents`);
-  const res = await service.api('GET', `/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType,md5Checksum)`);
+  const res = await service.api(
+    'GET',
+    `/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType,md5Checksum)`,
+  );
   for (const f of res.json<{ files: { id: string; name: string; mimeType: string; md5Checksum?: string }[] }>().files) {
     const path = prefix + f.name + (f.mimeType === FOLDER ? '/' : '');
     if (out.has(path)) out.set(`${path} (twin)`, { id: f.id });
@@ -60,9 +67,13 @@ function acknowledged(p: Page): Promise<number> {
         open.onerror = () => resolve(0);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) { resolve(0); return; }
+          if (!db.objectStoreNames.contains('sessions')) {
+            resolve(0);
+            return;
+          }
           const all = db.transaction('sessions').objectStore('sessions').getAll();
-          all.onsuccess = () => resolve(Math.max(0, ...all.result.map((r: { acknowledged: number }) => r.acknowledged)));
+          all.onsuccess = () =>
+            resolve(Math.max(0, ...all.result.map((r: { acknowledged: number }) => r.acknowledged)));
           db.close();
         };
       }),
@@ -75,8 +86,12 @@ async function chooseFolder(p: Page, folder: string): Promise<void> {
   await (await chooser).setFiles(folder);
 }
 
-test('a folder chosen again after a reload mid-upload ends as exactly its tree, each folder once', async ({ page: p }) => {
-  const root = (await service.api('POST', '/store/v3/files', { body: { name: 'target', mimeType: FOLDER } })).json<{ id: string }>().id;
+test('a folder chosen again after a reload mid-upload ends as exactly its tree, each folder once', async ({
+  page: p,
+}) => {
+  const root = (await service.api('POST', '/store/v3/files', { body: { name: 'target', mimeType: FOLDER } })).json<{
+    id: string;
+  }>().id;
   const top = join(dir, 'album');
   const files: Record<string, Buffer> = {};
   ['2026/beach.bin', '2026/dunes.bin', '2025/snow/peak.bin', '2025/snow/valley.bin', 'cover.bin'].forEach((path, i) => {

@@ -27,7 +27,9 @@ for (const { framework, path, seed } of [
     const bytes = randomBytes(300 * 1024, seed);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Browse files' }).click();
-    await (await chooser).setFiles({ name: `from-${framework.toLowerCase()}.bin`, mimeType: 'application/octet-stream', buffer: bytes });
+    await (
+      await chooser
+    ).setFiles({ name: `from-${framework.toLowerCase()}.bin`, mimeType: 'application/octet-stream', buffer: bytes });
 
     const item = page.getByRole('list', { name: 'Uploaded file IDs' }).getByRole('listitem');
     await expect(item).toHaveCount(1, { timeout: 30_000 });

@@ -31,15 +31,22 @@ type Kit = {
   uploader: {
     add(file: File): { snapshot: { total: number; originalSize?: number } };
     interrupted(): Promise<{ id: string; name: string; total: number; canResumeWithoutFile: boolean }[]>;
-    resumeInterrupted(id: string): Promise<{ done: Promise<{ id: string; md5Checksum: string; size: string }>; snapshot: { total: number; originalSize?: number } }>;
+    resumeInterrupted(id: string): Promise<{
+      done: Promise<{ id: string; md5Checksum: string; size: string }>;
+      snapshot: { total: number; originalSize?: number };
+    }>;
   };
 };
 
-test('a resized image resumes after a reload from the Blob kept with its session, without choosing the file', async ({ page }) => {
+test('a resized image resumes after a reload from the Blob kept with its session, without choosing the file', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const name = `photo-${randomUUID()}.jpg`;
   // A worker of the page's own, whose upload ends with the page (the shared worker would carry it across the reload).
-  await page.goto(pages.url(proxy.url, { host: 'dedicated', imageResize: BOUNDS, resumableThreshold: 0, chunkSize: 256 * KiB }));
+  await page.goto(
+    pages.url(proxy.url, { host: 'dedicated', imageResize: BOUNDS, resumableThreshold: 0, chunkSize: 256 * KiB }),
+  );
   await page.waitForFunction(() => 'kit' in globalThis);
   const originalSize = await page.evaluate(async (fileName) => {
     // 2400 × 1800 of grain (a JPEG that stays large once scaled to 1600 × 1200).
@@ -56,7 +63,12 @@ test('a resized image resumes after a reload from the Blob kept with its session
 
   // Reload once a chunk is acknowledged and the next is on the wire.
   await expect
-    .poll(() => proxy.requests.some((r) => r.status === 308) && proxy.requests.some((r) => r.method === 'PUT' && r.status === undefined && r.received > 0), { timeout: 60_000 })
+    .poll(
+      () =>
+        proxy.requests.some((r) => r.status === 308) &&
+        proxy.requests.some((r) => r.method === 'PUT' && r.status === undefined && r.received > 0),
+      { timeout: 60_000 },
+    )
     .toBe(true);
   await page.reload();
   await page.waitForFunction(() => 'kit' in globalThis);
@@ -68,7 +80,13 @@ test('a resized image resumes after a reload from the Blob kept with its session
     if (!found) return { listed: false } as const;
     const task = await kit.uploader.resumeInterrupted(found.id);
     const file = await task.done;
-    return { listed: true, canResumeWithoutFile: found.canResumeWithoutFile, total: found.total, snapshot: task.snapshot, file } as const;
+    return {
+      listed: true,
+      canResumeWithoutFile: found.canResumeWithoutFile,
+      total: found.total,
+      snapshot: task.snapshot,
+      file,
+    } as const;
   }, name);
   expect(outcome.listed).toBe(true);
   if (!outcome.listed) return;

@@ -81,7 +81,9 @@ document.body.dataset.ready = 'yes';
  * A TCP pass-through between the page and the relay, so the test can cut the page's event stream (the service
  * keeps posting to the relay directly) and let it reconnect.
  */
-async function startCutter(targetPort: number): Promise<{ url: string; cut(): void; resume(): void; close(): Promise<void> }> {
+async function startCutter(
+  targetPort: number,
+): Promise<{ url: string; cut(): void; resume(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let open = true;
   const server = createTcpServer((client) => {
@@ -158,7 +160,9 @@ test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'push-e2e-'));
   relay = await startRelayProcess(join(dir, 'relay-certs'));
   caPem = readFileSync(relay.caPath, 'utf8');
-  service = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
+  service = await startService({
+    config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] },
+  });
   const bundle = await build({
     stdin: { contents: PAGE_ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'push-page.ts' },
     bundle: true,
@@ -172,7 +176,9 @@ test.beforeAll(async () => {
     if (req.url?.startsWith('/push-page.js')) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
     } else {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>push</title><script type="module" src="/push-page.js"></script>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>push</title><script type="module" src="/push-page.js"></script>');
     }
   });
   await new Promise<void>((done) => pageServer.listen(0, '127.0.0.1', done));
@@ -204,7 +210,12 @@ async function openPage(page: Page): Promise<void> {
 }
 
 const watch = (page: Page, name: string, token: string, fileId: string | null, relayUrl?: string): Promise<Channel> =>
-  page.evaluate(([n, t, f, r]) => (window as any).kit.watch(n, t, f, r ?? undefined) as Promise<Channel>, [name, token, fileId, relayUrl ?? null] as const);
+  page.evaluate(([n, t, f, r]) => (window as any).kit.watch(n, t, f, r ?? undefined) as Promise<Channel>, [
+    name,
+    token,
+    fileId,
+    relayUrl ?? null,
+  ] as const);
 
 /** Waits until the watch `name` heard `count` events and returns them all. */
 async function heard(page: Page, name: string, count: number): Promise<Received[]> {
@@ -212,7 +223,8 @@ async function heard(page: Page, name: string, count: number): Promise<Received[
   return page.evaluate((n) => (window as any).kit.events[n] as Received[], name);
 }
 
-const raw = (page: Page, name: string): Promise<Received[]> => page.evaluate((n) => (window as any).kit.raw[n] as Received[], name);
+const raw = (page: Page, name: string): Promise<Received[]> =>
+  page.evaluate((n) => (window as any).kit.raw[n] as Received[], name);
 
 /** Every event belongs to `channel`, and message numbers start at 1 (sync) and rise. */
 function expectChannelMessages(events: Received[], channel: Channel): void {
@@ -231,7 +243,11 @@ test('every event kind reaches the page through the relay', async ({ page }) => 
   const folderId = await createFile(ALICE, { name: 'watched-folder', mimeType: FOLDER });
   const fileId = await createFile(ALICE, { name: 'watched.txt', mimeType: 'text/plain' });
   const sharedId = await createFile(ALICE, { name: 'shared-with-bob.txt' });
-  const bobsGrant = await ok(service.api('POST', `/store/v3/files/${sharedId}/permissions?fields=id`, { body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' } }));
+  const bobsGrant = await ok(
+    service.api('POST', `/store/v3/files/${sharedId}/permissions?fields=id`, {
+      body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    }),
+  );
 
   const fileChannel = await watch(page, 'file', ALICE, fileId);
   const folderChannel = await watch(page, 'folder', ALICE, folderId);
@@ -240,16 +256,29 @@ test('every event kind reaches the page through the relay', async ({ page }) => 
   for (const name of ['file', 'folder', 'changes', 'bob']) expect((await heard(page, name, 1))[0].state).toBe('sync');
 
   // File: content, properties, parents (and the folder's children), permissions, trash, untrash, remove.
-  await ok(service.api('PUT', `/upload/store/v3/files/${fileId}?uploadType=media`, { headers: { 'content-type': 'text/plain' }, body: 'new content' }));
+  await ok(
+    service.api('PUT', `/upload/store/v3/files/${fileId}?uploadType=media`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'new content',
+    }),
+  );
   await ok(service.api('PATCH', `/store/v3/files/${fileId}`, { body: { name: 'renamed.txt' } }));
   await ok(service.api('PATCH', `/store/v3/files/${fileId}?addParents=${folderId}`, { body: {} }));
-  await ok(service.api('POST', `/store/v3/files/${fileId}/permissions`, { body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' } }));
+  await ok(
+    service.api('POST', `/store/v3/files/${fileId}/permissions`, {
+      body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    }),
+  );
   await ok(service.api('PATCH', `/store/v3/files/${fileId}`, { body: { trashed: true } }));
   await ok(service.api('PATCH', `/store/v3/files/${fileId}`, { body: { trashed: false } }));
   await ok(service.api('DELETE', `/store/v3/files/${fileId}`), 204);
   // Sharing: Bob's watch of a shared file hears `remove` when it is unshared and `add` when shared again.
   await ok(service.api('DELETE', `/store/v3/files/${sharedId}/permissions/${bobsGrant.id}`), 204);
-  await ok(service.api('POST', `/store/v3/files/${sharedId}/permissions`, { body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } }));
+  await ok(
+    service.api('POST', `/store/v3/files/${sharedId}/permissions`, {
+      body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' },
+    }),
+  );
 
   const file = await heard(page, 'file', 8);
   expect(file.map((e) => [e.state, e.changed])).toEqual([
@@ -287,7 +316,10 @@ test('every event kind reaches the page through the relay', async ({ page }) => 
   expect(changesChannel.resourceUri).toMatch(/\/store\/v3\/changes\?alt=json&pageToken=\d+$/);
 
   // Nothing was heard twice on the wire either.
-  for (const name of ['file', 'folder', 'changes', 'bob']) expect((await raw(page, name)).length).toBe((await page.evaluate((n) => (window as any).kit.events[n].length, name)) as number);
+  for (const name of ['file', 'folder', 'changes', 'bob'])
+    expect((await raw(page, name)).length).toBe(
+      (await page.evaluate((n) => (window as any).kit.events[n].length, name)) as number,
+    );
 });
 
 test('a page whose stream was cut gets what it missed on reconnect (Last-Event-ID), once', async ({ page }) => {
@@ -338,7 +370,9 @@ test('when the last listener leaves, the channel is stopped and nothing more arr
 
   await page.evaluate(() => (window as any).kit.unwatch('leaving'));
   // The service no longer knows the channel: stopping it again is the spec's 404.
-  const again = await service.api('POST', '/store/v3/channels/stop', { body: { id: stopped.id, resourceId: stopped.resourceId } });
+  const again = await service.api('POST', '/store/v3/channels/stop', {
+    body: { id: stopped.id, resourceId: stopped.resourceId },
+  });
   expect(again.status).toBe(404);
   expect(again.json().error.message).toBe(`Channel '${stopped.id}' not found for project 'dev-client'`);
 

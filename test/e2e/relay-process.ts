@@ -13,10 +13,14 @@ export interface RelayProcess {
 
 /** Starts `store-relay --port 0` with its certificates in `certDir`; resolves once it says where it listens. */
 export async function startRelayProcess(certDir: string): Promise<RelayProcess> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/store-relay.js'), '--port', '0', '--host', 'localhost', '--cert-dir', certDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/store-relay.js'), '--port', '0', '--host', 'localhost', '--cert-dir', certDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));

@@ -26,7 +26,8 @@ test.beforeAll(async () => {
   server = await startBundleServer((_req, res, path) => {
     const seed = seeds.get(path.replace(/^\/seed\//, ''));
     if (path === '/resume.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>resume</title></head>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>resume</title></head>
 <body><store-uploader base-url="${proxy.url}" token="${TOKEN}" chunk-size="262144" resumable-threshold="1" host="dedicated"></store-uploader>
 <script type="module">import '/kit/store-upload-kit.js';</script></body></html>`);
       return true;
@@ -92,7 +93,12 @@ function acknowledged(page: Page): Promise<Record<string, number>> {
             return;
           }
           const all = db.transaction('sessions').objectStore('sessions').getAll();
-          all.onsuccess = () => resolve(Object.fromEntries(all.result.map((r: { name: string; acknowledged: number }) => [r.name, r.acknowledged])));
+          all.onsuccess = () =>
+            resolve(
+              Object.fromEntries(
+                all.result.map((r: { name: string; acknowledged: number }) => [r.name, r.acknowledged]),
+              ),
+            );
           all.onerror = () => reject(all.error ?? new Error('IndexedDB read failed'));
           db.close();
         };
@@ -105,10 +111,15 @@ async function pickAndReload(page: Page, names: string[]): Promise<void> {
   proxy.rate = 1 * MiB;
   await page.evaluate((n) => ((window as unknown as { pick: string[] }).pick = n), names);
   await page.getByRole('button', { name: 'Browse files' }).click();
-  await expect.poll(async () => {
-    const acks = await acknowledged(page);
-    return names.every((n) => (acks[n] ?? 0) >= 512 * KiB);
-  }, { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const acks = await acknowledged(page);
+        return names.every((n) => (acks[n] ?? 0) >= 512 * KiB);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   await page.reload();
   await page.waitForFunction(() => customElements.get('store-uploader') !== undefined);
   proxy.rate = undefined;
@@ -123,7 +134,9 @@ async function storedBytes(name: string): Promise<Buffer> {
   return stored.body;
 }
 
-test('"Resume all" after a reload finishes every upload from its kept handle, with no file chooser, byte-identical', async ({ page }) => {
+test('"Resume all" after a reload finishes every upload from its kept handle, with no file chooser, byte-identical', async ({
+  page,
+}) => {
   let choosers = 0;
   page.on('filechooser', () => choosers++);
   await page.addInitScript(PICKER);
@@ -137,7 +150,9 @@ test('"Resume all" after a reload finishes every upload from its kept handle, wi
   for (const name of names) await expect(unfinished.getByText(name)).toBeVisible();
   await page.getByRole('button', { name: 'Resume all' }).click();
   for (const name of names) {
-    await expect(page.getByRole('listitem').filter({ hasText: name }).getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(
+      page.getByRole('listitem').filter({ hasText: name }).getByText('Uploaded', { exact: true }),
+    ).toBeVisible({ timeout: 60_000 });
   }
   await expect(unfinished).toHaveCount(0);
   for (const name of names) expect(Buffer.compare(await storedBytes(name), seeds.get(name)!)).toBe(0);
@@ -145,7 +160,9 @@ test('"Resume all" after a reload finishes every upload from its kept handle, wi
   expect(choosers).toBe(0);
 });
 
-test('a file rewritten before "Resume all" is reported as changed and not resumed; the others go on', async ({ page }) => {
+test('a file rewritten before "Resume all" is reported as changed and not resumed; the others go on', async ({
+  page,
+}) => {
   let choosers = 0;
   page.on('filechooser', () => choosers++);
   await page.addInitScript(PICKER);
@@ -161,7 +178,9 @@ test('a file rewritten before "Resume all" is reported as changed and not resume
   const unfinished = page.getByRole('group', { name: 'Unfinished uploads' });
   await expect(unfinished.getByText(changed)).toBeVisible();
   await page.getByRole('button', { name: 'Resume all' }).click();
-  await expect(page.getByRole('listitem').filter({ hasText: same }).getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('listitem').filter({ hasText: same }).getByText('Uploaded', { exact: true })).toBeVisible(
+    { timeout: 60_000 },
+  );
   const item = unfinished.getByRole('listitem').filter({ hasText: changed });
   await expect(item).toHaveAttribute('data-error', 'file-changed');
   await expect(item.getByText(`${changed} changed since its upload began`)).toBeVisible();

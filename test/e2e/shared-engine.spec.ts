@@ -26,7 +26,10 @@ let proxy: CountingProxy;
 let site: BundleServer;
 let dir: string;
 
-const page = (title: string, other: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+const page = (
+  title: string,
+  other: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
 <nav><a href="/${other}.html">${other}</a></nav><h1>${title}</h1>
 <store-uploader base-url="PROXY" token="${TOKEN}"></store-uploader>
 <script>addEventListener('pageshow', (e) => { window.restoredFromBfcache = e.persisted; });</script>
@@ -42,7 +45,9 @@ test.beforeAll(async () => {
     // c and d may be kept in the back/forward cache (no `no-store`), a and b never.
     const cache = name === 'a' || name === 'b' ? { 'cache-control': 'no-store' } : {};
     const other = { a: 'b', b: 'a', c: 'd', d: 'c' }[name]!;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cache }).end(page(`page ${name}`, other).replace('PROXY', proxy.url));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cache })
+      .end(page(`page ${name}`, other).replace('PROXY', proxy.url));
     return true;
   });
   dir = mkdtempSync(join(tmpdir(), 'shared-engine-'));
@@ -74,9 +79,22 @@ async function choose(p: Page, path: string): Promise<void> {
 }
 
 /** The uploader the element on `p` runs, as the page sees it: which host, and the state of the task for `name`. */
-function taskIn(p: Page, name: string): Promise<{ host?: string; state?: string; acknowledged?: number; sent?: number }> {
+function taskIn(
+  p: Page,
+  name: string,
+): Promise<{ host?: string; state?: string; acknowledged?: number; sent?: number }> {
   return p.evaluate(async (n) => {
-    const uploader = await (document.querySelector('store-uploader') as HTMLElement & { getUploader(): Promise<{ host?: string; snapshot: { tasks: { name: string; state: string; bytesAcknowledged: number; bytesSent: number }[] } } | undefined> }).getUploader();
+    const uploader = await (
+      document.querySelector('store-uploader') as HTMLElement & {
+        getUploader(): Promise<
+          | {
+              host?: string;
+              snapshot: { tasks: { name: string; state: string; bytesAcknowledged: number; bytesSent: number }[] };
+            }
+          | undefined
+        >;
+      }
+    ).getUploader();
     const task = uploader?.snapshot.tasks.find((t) => t.name === n);
     return { host: uploader?.host, state: task?.state, acknowledged: task?.bytesAcknowledged, sent: task?.bytesSent };
   }, name);
@@ -85,7 +103,9 @@ function taskIn(p: Page, name: string): Promise<{ host?: string; state?: string;
 /** The upload request of the session (the whole-file PUT), once it has brought `bytes` to the proxy. */
 const putOf = (r: ProxiedRequest) => r.method === 'PUT' && r.url.includes('upload_id=');
 async function untilReceived(bytes: number): Promise<ProxiedRequest> {
-  await expect.poll(() => proxy.requests.filter(putOf).reduce((sum, r) => sum + r.received, 0), { timeout: 90_000 }).toBeGreaterThan(bytes);
+  await expect
+    .poll(() => proxy.requests.filter(putOf).reduce((sum, r) => sum + r.received, 0), { timeout: 90_000 })
+    .toBeGreaterThan(bytes);
   return proxy.requests.filter(putOf).at(-1)!;
 }
 
@@ -103,7 +123,9 @@ async function storedOnce(name: string, md5: string): Promise<void> {
   expect(Number(file.size)).toBe(SIZE);
 }
 
-test('a file chosen on page A finishes after a navigation to page B, which shows it uploading; nothing is sent twice', async ({ context }) => {
+test('a file chosen on page A finishes after a navigation to page B, which shows it uploading; nothing is sent twice', async ({
+  context,
+}) => {
   proxy.requests.length = 0;
   const file = fileOnDisk(21);
   const a = await context.newPage();
@@ -142,7 +164,9 @@ test('with the only page closed at 50 %, the upload completes with no page open'
   expect(proxy.requests.filter(putOf).map((r) => r.cut)).toEqual([false]);
 });
 
-test('a second tab shows the first tab’s upload with its progress advancing, and cancels it for both', async ({ context }) => {
+test('a second tab shows the first tab’s upload with its progress advancing, and cancels it for both', async ({
+  context,
+}) => {
   proxy.requests.length = 0;
   const file = fileOnDisk(23);
   const first = await context.newPage();
@@ -155,7 +179,9 @@ test('a second tab shows the first tab’s upload with its progress advancing, a
   const row = second.getByRole('listitem').filter({ hasText: file.name });
   await expect(row).toBeVisible({ timeout: 30_000 });
   const before = (await taskIn(second, file.name)).sent ?? 0;
-  await expect.poll(async () => (await taskIn(second, file.name)).sent ?? 0, { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect
+    .poll(async () => (await taskIn(second, file.name)).sent ?? 0, { timeout: 30_000 })
+    .toBeGreaterThan(before);
 
   await row.getByRole('button', { name: /cancel/i }).click();
   await expect.poll(async () => (await taskIn(first, file.name)).state, { timeout: 30_000 }).toBe('cancelled');
@@ -164,7 +190,9 @@ test('a second tab shows the first tab’s upload with its progress advancing, a
   expect(await stored(file.name)).toEqual([]);
 });
 
-test('the same file chosen in two tabs at once is uploaded once, and both tabs show the one task', async ({ context }) => {
+test('the same file chosen in two tabs at once is uploaded once, and both tabs show the one task', async ({
+  context,
+}) => {
   proxy.requests.length = 0;
   proxy.rate = undefined;
   const file = fileOnDisk(24);
@@ -179,7 +207,9 @@ test('the same file chosen in two tabs at once is uploaded once, and both tabs s
   expect(proxy.requests.filter((r) => r.method === 'POST' && r.url.includes('uploadType=resumable'))).toHaveLength(1);
 });
 
-test('back to the page the file was chosen on (history, the back/forward cache where it applies): it shows the upload live, and its pause and resume work', async ({ context }) => {
+test('back to the page the file was chosen on (history, the back/forward cache where it applies): it shows the upload live, and its pause and resume work', async ({
+  context,
+}) => {
   proxy.requests.length = 0;
   const file = fileOnDisk(25);
   const c = await context.newPage();
@@ -192,7 +222,10 @@ test('back to the page the file was chosen on (history, the back/forward cache w
   await expect(c.getByRole('heading', { name: 'page c' })).toBeVisible();
   // Chromium keeps no page that holds a Web Lock in the cache: either way the page must catch up with what runs.
   const restored = await c.evaluate(() => (window as unknown as { restoredFromBfcache?: boolean }).restoredFromBfcache);
-  test.info().annotations.push({ type: 'back/forward cache', description: restored ? 'restored from the cache' : 'loaded again' });
+  test.info().annotations.push({
+    type: 'back/forward cache',
+    description: restored ? 'restored from the cache' : 'loaded again',
+  });
   const row = c.getByRole('listitem').filter({ hasText: file.name });
   await expect(row).toBeVisible({ timeout: 30_000 });
   const before = (await taskIn(c, file.name)).sent ?? 0;

@@ -27,7 +27,9 @@ test.beforeAll(() => {
 /** Opens a language story and waits until its rows are rendered in that language. */
 async function openStory(page: Page, story: string, scheme: 'light' | 'dark', width: number, args = ''): Promise<void> {
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${storybook.origin()}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}${args}`);
+  await page.goto(
+    `${storybook.origin()}/iframe.html?id=languages-store-progress-list--${story}&viewMode=story&globals=scheme:${scheme}${args}`,
+  );
   await expect(page.locator('[data-id="kb40"]')).toBeVisible();
 }
 
@@ -49,7 +51,13 @@ function numberAndUnit(page: Page, taskId: string) {
     };
     const number = box(digits.index, digits.index + digits[0].length);
     const unit = box(unitStart, text.length);
-    return { text: text.trim(), numberLeft: number.left, numberRight: number.right, unitLeft: unit.left, unitRight: unit.right };
+    return {
+      text: text.trim(),
+      numberLeft: number.left,
+      numberRight: number.right,
+      unitLeft: unit.left,
+      unitRight: unit.right,
+    };
   });
 }
 
@@ -57,7 +65,9 @@ for (const { story, lang, rtl, size, state, button } of [
   { story: 'arabic', lang: 'ar', rtl: true, size: /^40\s?كيلوبايت$/u, state: 'في الانتظار', button: 'إلغاء notes.txt' },
   { story: 'japanese', lang: 'ja', rtl: false, size: /^40\s?KB$/u, state: '待機中', button: 'notes.txtをキャンセル' },
 ]) {
-  test(`${lang}: every state, numbers and units in order, screenshots at 360 and 1280 px, light and dark`, async ({ page }) => {
+  test(`${lang}: every state, numbers and units in order, screenshots at 360 and 1280 px, light and dark`, async ({
+    page,
+  }) => {
     for (const scheme of ['light', 'dark'] as const) {
       for (const width of [360, 1280]) {
         await openStory(page, story, scheme, width);
@@ -67,8 +77,14 @@ for (const { story, lang, rtl, size, state, button } of [
         expect(await row.evaluate((el) => getComputedStyle(el).direction)).toBe(rtl ? 'rtl' : 'ltr');
         const cell = await numberAndUnit(page, 'kb40');
         expect(cell.text).toMatch(size);
-        if (rtl) expect(cell.numberLeft, `"${cell.text}": the number reads first, on the right`).toBeGreaterThanOrEqual(cell.unitRight - 1);
-        else expect(cell.numberRight, `"${cell.text}": the number reads first, on the left`).toBeLessThanOrEqual(cell.unitLeft + 1);
+        if (rtl)
+          expect(cell.numberLeft, `"${cell.text}": the number reads first, on the right`).toBeGreaterThanOrEqual(
+            cell.unitRight - 1,
+          );
+        else
+          expect(cell.numberRight, `"${cell.text}": the number reads first, on the left`).toBeLessThanOrEqual(
+            cell.unitLeft + 1,
+          );
         // The rate of the uploading row keeps its number with its unit too (one Intl compound unit).
         const rate = await page.locator('[data-id="up"] [part="rate"] bdi').first().textContent();
         expect(rate?.replace(/\s/g, ' ')).toMatch(rtl ? /^4 م\.ب\/ث$/u : /^4 MB\/秒$/u);
@@ -82,8 +98,13 @@ for (const { story, lang, rtl, size, state, button } of [
   });
 }
 
-test('design: every state in English, left to right and right to left, at 360 and 1280 px, light and dark', async ({ page }) => {
-  for (const [story, dirName] of [['english', 'ltr'], ['english-rtl-page', 'rtl']] as const) {
+test('design: every state in English, left to right and right to left, at 360 and 1280 px, light and dark', async ({
+  page,
+}) => {
+  for (const [story, dirName] of [
+    ['english', 'ltr'],
+    ['english-rtl-page', 'rtl'],
+  ] as const) {
     for (const scheme of ['light', 'dark'] as const) {
       for (const width of [360, 1280]) {
         await openStory(page, story, scheme, width);
@@ -104,7 +125,9 @@ test('design: every state in English, left to right and right to left, at 360 an
   }
 });
 
-test('every built-in language: its words, its direction, no sideways spill at 360 px, screenshots at 1280 and 360 px', async ({ page }) => {
+test('every built-in language: its words, its direction, no sideways spill at 360 px, screenshots at 1280 and 360 px', async ({
+  page,
+}) => {
   test.setTimeout(BUILT_IN_LANGUAGES.length * 10_000);
   const rtl = ['ar', 'fa', 'he', 'ur'];
   for (const lang of BUILT_IN_LANGUAGES) {
@@ -119,7 +142,10 @@ test('every built-in language: its words, its direction, no sideways spill at 36
       expect(failed, lang).toContain(t.errors.integrity);
       expect(await row.evaluate((el) => getComputedStyle(el).direction), lang).toBe(rtl.includes(lang) ? 'rtl' : 'ltr');
       await page.screenshot({ path: join(SHOTS, `lang-${lang}-${width}.png`), fullPage: true });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} at ${width} px`).toBeLessThanOrEqual(width);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${lang} at ${width} px`,
+      ).toBeLessThanOrEqual(width);
     }
   }
 });

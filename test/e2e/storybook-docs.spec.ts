@@ -8,7 +8,9 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { publicApi, SECTIONS, type Manifest } from '../../.storybook/manifest-api.ts';
 
-const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Manifest & { modules: { declarations?: { tagName?: string; summary?: string }[] }[] };
+const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Manifest & {
+  modules: { declarations?: { tagName?: string; summary?: string }[] }[];
+};
 const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
 
 const storybook = serveStorybookForSpec();
@@ -17,10 +19,18 @@ const storybook = serveStorybookForSpec();
 const plain = (text: string) => text.replace(/`/g, '').replace(/\s+/g, ' ').trim();
 
 test('the manifest lists the four elements, every public item described', () => {
-  expect(elements.map((d) => d.tagName).sort()).toEqual(['store-conversion-picker', 'store-dropzone', 'store-progress-list', 'store-uploader']);
+  expect(elements.map((d) => d.tagName).sort()).toEqual([
+    'store-conversion-picker',
+    'store-dropzone',
+    'store-progress-list',
+    'store-uploader',
+  ]);
   for (const { tagName } of elements) {
     const undescribed = publicApi(manifest, tagName!).filter((item) => !item.description.trim());
-    expect(undescribed.map((i) => `${i.section} ${i.name}`), `${tagName}: items without a description`).toEqual([]);
+    expect(
+      undescribed.map((i) => `${i.section} ${i.name}`),
+      `${tagName}: items without a description`,
+    ).toEqual([]);
   }
 });
 
@@ -51,7 +61,8 @@ for (const { tagName, summary } of elements) {
     for (const item of expected) {
       const row = rows.find((r) => r.section === item.section && r.name === item.name);
       if (!row) missing.push(`${item.section}: ${item.name} not listed`);
-      else if (!plain(row.description).includes(plain(item.description))) missing.push(`${item.section}: ${item.name} without its description`);
+      else if (!plain(row.description).includes(plain(item.description)))
+        missing.push(`${item.section}: ${item.name} without its description`);
     }
     expect(missing).toEqual([]);
     // Nothing listed that the manifest does not have, and the sections in their order.

@@ -5,13 +5,25 @@ import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
 export const STORYBOOK_DIR = process.env['STORYBOOK_DIR'] ?? 'storybook-static';
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
 
 /** Serves the built Storybook; returns its origin and a `close`. */
 async function startStorybookServer(): Promise<{ origin: string; close(): Promise<void> }> {
-  if (!existsSync(join(STORYBOOK_DIR, 'index.json'))) throw new Error(`No built Storybook in ${STORYBOOK_DIR}: run npm run build-storybook`);
+  if (!existsSync(join(STORYBOOK_DIR, 'index.json')))
+    throw new Error(`No built Storybook in ${STORYBOOK_DIR}: run npm run build-storybook`);
   const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     // iframe.html links no icon, so Chromium asks for /favicon.ico; that 404 is not the stories' fault.
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     const file = join(STORYBOOK_DIR, path.endsWith('/') ? `${path}index.html` : path);

@@ -20,7 +20,11 @@ interface IndexEntry {
 /** What Storybook's `storyFinished` event says about one story. */
 interface Finished {
   status: string;
-  reporters: { type: string; status: string; result?: { violations?: { id: string; nodes: { target: unknown }[] }[]; error?: unknown } }[];
+  reporters: {
+    type: string;
+    status: string;
+    result?: { violations?: { id: string; nodes: { target: unknown }[] }[]; error?: unknown };
+  }[];
 }
 
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } });
@@ -42,7 +46,8 @@ test('every story of the built site plays to the end without errors or axe viola
     if (response.status() >= 400) problems.push(`${current}: ${response.status()} for ${response.url()}`);
   });
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().includes('ResizeObserver loop')) problems.push(`${current}: console error ${msg.text()}`);
+    if (msg.type() === 'error' && !msg.text().includes('ResizeObserver loop'))
+      problems.push(`${current}: console error ${msg.text()}`);
   });
   // Storybook's preview announces each finished story on its channel: catch the channel as it is created.
   await page.addInitScript(() => {
@@ -61,12 +66,17 @@ test('every story of the built site plays to the end without errors or axe viola
   for (const story of list) {
     current = story.id;
     await page.goto(`${storybook.origin()}/iframe.html?id=${story.id}&viewMode=story`);
-    const handle = await page.waitForFunction(() => (globalThis as unknown as { storyFinished?: unknown }).storyFinished, undefined, { timeout: 30_000 });
+    const handle = await page.waitForFunction(
+      () => (globalThis as unknown as { storyFinished?: unknown }).storyFinished,
+      undefined,
+      { timeout: 30_000 },
+    );
     const finished = (await handle.jsonValue()) as Finished;
     if (finished.status !== 'success') problems.push(`${story.id}: ${finished.status}`);
     const a11y = finished.reporters.find((r) => r.type === 'a11y');
     if (!a11y) problems.push(`${story.id}: no accessibility check ran`);
-    for (const v of a11y?.result?.violations ?? []) problems.push(`${story.id}: axe ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    for (const v of a11y?.result?.violations ?? [])
+      problems.push(`${story.id}: axe ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   }
   expect(problems).toEqual([]);
 });

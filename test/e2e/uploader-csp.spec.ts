@@ -29,7 +29,13 @@ test.afterAll(async () => {
 });
 
 /** Two files, one whole and one in 256 KiB chunks after a resumable start; resolves with what the page saw. */
-async function uploadTwo(page: Page, options: object): Promise<{ md5s: string[]; results: { ok: boolean; file?: { md5Checksum: string; size: string }; code?: string }[] }> {
+async function uploadTwo(
+  page: Page,
+  options: object,
+): Promise<{
+  md5s: string[];
+  results: { ok: boolean; file?: { md5Checksum: string; size: string }; code?: string }[];
+}> {
   const paths: string[] = [];
   const md5s: string[] = [];
   for (const [i, size] of [3 * MiB + 5, 6 * MiB].entries()) {
@@ -56,7 +62,9 @@ async function uploadTwo(page: Page, options: object): Promise<{ md5s: string[];
 async function settledReports(page: Page): Promise<Record<string, unknown>[]> {
   const before = pages.reports.length;
   await page.evaluate(() => fetch('http://127.0.0.2:9/sentinel').catch(() => undefined));
-  await expect.poll(() => pages.reports.slice(before).some((r) => String(r['blocked-uri']).includes('127.0.0.2'))).toBe(true);
+  await expect
+    .poll(() => pages.reports.slice(before).some((r) => String(r['blocked-uri']).includes('127.0.0.2')))
+    .toBe(true);
   return pages.reports.filter((r) => !String(r['blocked-uri']).includes('127.0.0.2'));
 }
 
@@ -68,12 +76,17 @@ test('wasm: false uploads with the MD5 verified and no violation at all', async 
   expect(await settledReports(page)).toEqual([]);
 });
 
-test('by default the refused WebAssembly compile is reported once and the uploads fall back to JavaScript MD5', async ({ page }) => {
+test('by default the refused WebAssembly compile is reported once and the uploads fall back to JavaScript MD5', async ({
+  page,
+}) => {
   pages.reports.length = 0;
   const { md5s, results } = await uploadTwo(page, {});
   expect(results.map((r) => r.ok)).toEqual([true, true]);
   expect(results.map((r) => r.file?.md5Checksum).sort()).toEqual([...md5s].sort());
   const reports = await settledReports(page);
   // Exactly one: the policy reached the hash worker (which tried once, for both files) and nothing else was refused.
-  expect(reports.map((r) => [r['blocked-uri'], r['effective-directive']]), JSON.stringify(reports)).toEqual([['wasm-eval', 'script-src']]);
+  expect(
+    reports.map((r) => [r['blocked-uri'], r['effective-directive']]),
+    JSON.stringify(reports),
+  ).toEqual([['wasm-eval', 'script-src']]);
 });

@@ -37,7 +37,9 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a reload mid-chunk resumes from what the service stored, byte-identical, one file, ≤ 256 KiB re-sent', async ({ page }) => {
+test('a reload mid-chunk resumes from what the service stored, byte-identical, one file, ≤ 256 KiB re-sent', async ({
+  page,
+}) => {
   const name = `reload-${randomUUID()}.bin`;
   const path = join(dir, name);
   const bytes = randomBytes(SIZE, 7);
@@ -51,12 +53,15 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
   await page.setInputFiles('#file', path);
   // Reload once the service has acknowledged a chunk and the next chunk is well under way.
   await expect
-    .poll(() => {
-      const current = proxy.requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=')).at(-1);
-      // The chunk after an acknowledged one, still unanswered: the reload must cut a request in flight.
-      const inFlight = current !== undefined && current.status === undefined && !current.cut;
-      return inFlight && current.received > 3 * MiB + 100 * KiB && proxy.requests.some((r) => r.status === 308);
-    }, { timeout: 60_000 })
+    .poll(
+      () => {
+        const current = proxy.requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=')).at(-1);
+        // The chunk after an acknowledged one, still unanswered: the reload must cut a request in flight.
+        const inFlight = current !== undefined && current.status === undefined && !current.cut;
+        return inFlight && current.received > 3 * MiB + 100 * KiB && proxy.requests.some((r) => r.status === 308);
+      },
+      { timeout: 60_000 },
+    )
     .toBe(true);
   // Slow the proxy right down, so the chunk is still on the wire when the reload lands, however loaded the machine.
   proxy.rate = 1 * MiB;
@@ -71,15 +76,28 @@ test('a reload mid-chunk resumes from what the service stored, byte-identical, o
 
   // The new page life lists the upload, then the user picks the same file again.
   const listed = await page.evaluate(async () => {
-    const kit = (globalThis as unknown as { kit: { uploader: { interrupted(): Promise<{ name: string; bytesAcknowledged: number }[]> } } }).kit;
+    const kit = (
+      globalThis as unknown as {
+        kit: { uploader: { interrupted(): Promise<{ name: string; bytesAcknowledged: number }[]> } };
+      }
+    ).kit;
     return kit.uploader.interrupted();
   });
   expect(listed.map((u) => u.name)).toEqual([name]);
   expect(listed[0].bytesAcknowledged).toBeGreaterThanOrEqual(CHUNK);
   proxy.rate = undefined;
   await page.setInputFiles('#file', path);
-  const result = await page.waitForFunction(() => (globalThis as unknown as { kit: { results: unknown[] } }).kit.results[0], undefined, { timeout: 60_000 });
-  const outcome = (await result.jsonValue()) as { ok: boolean; file?: { id: string; size: string; md5Checksum: string }; code?: string; message?: string };
+  const result = await page.waitForFunction(
+    () => (globalThis as unknown as { kit: { results: unknown[] } }).kit.results[0],
+    undefined,
+    { timeout: 60_000 },
+  );
+  const outcome = (await result.jsonValue()) as {
+    ok: boolean;
+    file?: { id: string; size: string; md5Checksum: string };
+    code?: string;
+    message?: string;
+  };
   expect(outcome.ok, `${outcome.code}: ${outcome.message}`).toBe(true);
   const file = outcome.file!;
 

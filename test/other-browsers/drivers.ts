@@ -96,9 +96,12 @@ interface WebDriverAnswer {
  * caller provides a display (xvfb-run).
  */
 export async function launchWebKit(options: { headless: boolean }): Promise<BrowserDriver> {
-  if (!existsSync(WEBKIT_DRIVER_PATH)) throw new Error(`${WEBKIT_DRIVER_PATH} is missing: run scripts/ensure-other-browsers.sh`);
+  if (!existsSync(WEBKIT_DRIVER_PATH))
+    throw new Error(`${WEBKIT_DRIVER_PATH} is missing: run scripts/ensure-other-browsers.sh`);
   const port = await freePort();
-  const child: ChildProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
@@ -169,7 +172,11 @@ export async function launchWebKit(options: { headless: boolean }): Promise<Brow
         Promise.resolve().then(() => (${expression})).then(
           (value) => done({ ok: true, value: value === undefined ? null : value }),
           (error) => done({ ok: false, error: String((error && error.stack) || error) }));`;
-      const out = (await call('POST', `${s}/execute/async`, { script, args: [] }, COMMAND_TIMEOUT + 5_000)) as { ok: boolean; value?: T; error?: string };
+      const out = (await call('POST', `${s}/execute/async`, { script, args: [] }, COMMAND_TIMEOUT + 5_000)) as {
+        ok: boolean;
+        value?: T;
+        error?: string;
+      };
       if (!out.ok) throw new Error(`in the page: ${out.error}`);
       return out.value as T;
     },

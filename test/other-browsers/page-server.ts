@@ -33,7 +33,11 @@ export function cspOf(wasm: boolean): string {
 }
 
 export type Variant = 'plain' | 'csp-wasm' | 'csp-strict';
-const POLICIES: Record<Variant, string | undefined> = { plain: undefined, 'csp-wasm': cspOf(true), 'csp-strict': cspOf(false) };
+const POLICIES: Record<Variant, string | undefined> = {
+  plain: undefined,
+  'csp-wasm': cspOf(true),
+  'csp-strict': cspOf(false),
+};
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -50,7 +54,8 @@ export interface PageServer {
 }
 
 export async function startPageServer(): Promise<PageServer> {
-  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js'))) throw new Error(`No bundle in ${BUNDLE_DIR}: run npx vite build first`);
+  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js')))
+    throw new Error(`No bundle in ${BUNDLE_DIR}: run npx vite build first`);
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     const [, variant = '', ...rest] = path.split('/');
@@ -66,7 +71,9 @@ export async function startPageServer(): Promise<PageServer> {
       res.writeHead(200, { ...headers, 'content-type': TYPES['.html'] }).end(PAGE);
       return;
     }
-    const file = inside.startsWith('dist/browser/') ? join(BUNDLE_DIR, inside.slice('dist/browser/'.length)) : join(PAGE_DIR, inside);
+    const file = inside.startsWith('dist/browser/')
+      ? join(BUNDLE_DIR, inside.slice('dist/browser/'.length))
+      : join(PAGE_DIR, inside);
     const base = inside.startsWith('dist/browser/') ? BUNDLE_DIR : PAGE_DIR;
     if (!file.startsWith(base + '/') || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end(`not found: ${path}`);

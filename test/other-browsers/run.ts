@@ -43,7 +43,12 @@ function assert(condition: unknown, message: string): asserts condition {
 }
 
 /** Polls `probe` until `done` holds for its value, or fails after `timeout` ms naming what it waited for. */
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeout = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeout = 30_000,
+): Promise<T> {
   const start = Date.now();
   let last: T | undefined;
   let lastError: unknown;
@@ -57,7 +62,9 @@ async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) 
     if (Date.now() - start > timeout) {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last error is whatever the driver threw; it prints as it can.
       const lastErrorText = lastError ? `; last error: ${String(lastError)}` : '';
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${lastErrorText}`);
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${lastErrorText}`,
+      );
     }
     // eslint-disable-next-line no-restricted-syntax -- time-wait: the back-off of a bounded poll of page state (the drivers offer no event for it).
     await new Promise((r) => setTimeout(r, wait));
@@ -68,7 +75,12 @@ const js = (value: unknown) => JSON.stringify(value);
 
 async function open(ctx: Ctx, variant: Variant): Promise<void> {
   await ctx.driver.goto(ctx.pages.url(variant, ctx.service.url));
-  await until('the harness module', () => ctx.driver.evaluate<boolean>("typeof window.h === 'object' && window.h.ready === true"), Boolean, 15_000);
+  await until(
+    'the harness module',
+    () => ctx.driver.evaluate<boolean>("typeof window.h === 'object' && window.h.ready === true"),
+    Boolean,
+    15_000,
+  );
 }
 
 /** Everything the page (and, in Firefox, the driver) reported as an error since the last call. */
@@ -83,20 +95,43 @@ async function expectNoErrors(ctx: Ctx, when: string): Promise<void> {
 }
 
 /** The stored bytes equal the page's file (SHA-256), and the service's md5Checksum and size are those of those bytes. */
-async function expectStored(ctx: Ctx, file: StoredFile | undefined, name: string, sha256: string, size: number): Promise<void> {
+async function expectStored(
+  ctx: Ctx,
+  file: StoredFile | undefined,
+  name: string,
+  sha256: string,
+  size: number,
+): Promise<void> {
   assert(file?.id, `no stored file for ${name}`);
   assert(file.name === name, `stored name ${file.name}, expected ${name}`);
   const stored = await ctx.service.api('GET', `/store/v3/files/${encodeURIComponent(file.id)}?alt=media`);
   assert(stored.status === 200, `GET ?alt=media answered ${stored.status}`);
   assert(stored.body.length === size, `stored ${stored.body.length} bytes, sent ${size}`);
-  assert(createHash('sha256').update(stored.body).digest('hex') === sha256, `stored bytes of ${name} differ from the page's file`);
-  const meta = (await ctx.service.api('GET', `/store/v3/files/${encodeURIComponent(file.id)}?fields=id,size,md5Checksum`)).json<StoredFile>();
-  assert(meta.md5Checksum === createHash('md5').update(stored.body).digest('hex'), `service md5Checksum ${meta.md5Checksum} is not the MD5 of the stored bytes`);
+  assert(
+    createHash('sha256').update(stored.body).digest('hex') === sha256,
+    `stored bytes of ${name} differ from the page's file`,
+  );
+  const meta = (
+    await ctx.service.api('GET', `/store/v3/files/${encodeURIComponent(file.id)}?fields=id,size,md5Checksum`)
+  ).json<StoredFile>();
+  assert(
+    meta.md5Checksum === createHash('md5').update(stored.body).digest('hex'),
+    `service md5Checksum ${meta.md5Checksum} is not the MD5 of the stored bytes`,
+  );
   assert(meta.size === String(size), `service size ${meta.size}, expected ${size}`);
-  if (file.md5Checksum !== undefined) assert(file.md5Checksum === meta.md5Checksum, `the task's file has md5Checksum ${file.md5Checksum}, the service ${meta.md5Checksum}`);
+  if (file.md5Checksum !== undefined)
+    assert(
+      file.md5Checksum === meta.md5Checksum,
+      `the task's file has md5Checksum ${file.md5Checksum}, the service ${meta.md5Checksum}`,
+    );
 }
 
-async function makeFile(ctx: Ctx, prefix: string, size: number, seed: number): Promise<{ name: string; sha256: string }> {
+async function makeFile(
+  ctx: Ctx,
+  prefix: string,
+  size: number,
+  seed: number,
+): Promise<{ name: string; sha256: string }> {
   const name = `${prefix}-${randomUUID()}.bin`;
   const made = await ctx.driver.evaluate<number>(`h.makeFile(${js(name)}, ${size}, ${seed})`);
   assert(made === size, `made a file of ${made} bytes, wanted ${size}`);
@@ -104,7 +139,12 @@ async function makeFile(ctx: Ctx, prefix: string, size: number, seed: number): P
 }
 
 async function waitResult(ctx: Ctx, taskId: string, timeout = 60_000): Promise<Result> {
-  return until(`task ${taskId} to settle`, () => ctx.driver.evaluate<Result | null>(`h.result(${js(taskId)})`), (r) => r !== null, timeout) as Promise<Result>;
+  return until(
+    `task ${taskId} to settle`,
+    () => ctx.driver.evaluate<Result | null>(`h.result(${js(taskId)})`),
+    (r) => r !== null,
+    timeout,
+  ) as Promise<Result>;
 }
 
 async function uploadWithCreateUploader(ctx: Ctx, size: number, seed: number, options: object = {}): Promise<void> {
@@ -137,8 +177,12 @@ interface Rendered {
 }
 
 async function expectRendered(ctx: Ctx): Promise<Rendered> {
-  return until('the element to render (dropzone with its file input, progress list, a size)', () => ctx.driver.evaluate<Rendered>('h.rendered()'), (r) =>
-    r.upgraded && r.dropzone && r.list && r.width > 0 && r.height > 0 && r.text.trim().length > 0, 15_000);
+  return until(
+    'the element to render (dropzone with its file input, progress list, a size)',
+    () => ctx.driver.evaluate<Rendered>('h.rendered()'),
+    (r) => r.upgraded && r.dropzone && r.list && r.width > 0 && r.height > 0 && r.text.trim().length > 0,
+    15_000,
+  );
 }
 
 interface ElementState {
@@ -171,13 +215,22 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await expectRendered(ctx);
       const picked = await ctx.driver.evaluate<number>(`h.pickInElement(${js(name)})`);
       assert(picked === 1, `the input holds ${picked} files`);
-      const state = await until('the element to finish the upload', () => ctx.driver.evaluate<ElementState>('h.elementState()'),
-        (s) => s.value.length === 1 || s.tasks.some((t) => ['failed', 'cancelled'].includes(t.state)), 60_000);
+      const state = await until(
+        'the element to finish the upload',
+        () => ctx.driver.evaluate<ElementState>('h.elementState()'),
+        (s) => s.value.length === 1 || s.tasks.some((t) => ['failed', 'cancelled'].includes(t.state)),
+        60_000,
+      );
       const task = state.tasks.find((t) => t.name === name);
       assert(state.value.length === 1 && task?.state === 'done', `element state: ${js(state.tasks)}`);
       assert(task.file?.id === state.value[0], `value ${state.value[0]} is not the task's file ${task.file?.id}`);
       await expectStored(ctx, task.file, name, sha256, size);
-      await until('the progress list to show the file', () => ctx.driver.evaluate<ElementState>('h.elementState()'), (s) => s.text.includes(name), 10_000);
+      await until(
+        'the progress list to show the file',
+        () => ctx.driver.evaluate<ElementState>('h.elementState()'),
+        (s) => s.text.includes(name),
+        10_000,
+      );
       await expectNoErrors(ctx, 'during the element upload');
     },
   },
@@ -198,10 +251,17 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await ctx.driver.evaluate(`h.create(${js(options)})`);
       // Asked before any upload starts: a skipped check must leave no session behind for the next one.
       await ctx.driver.evaluate('h.uploader.interrupted().then(() => true)');
-      const host = await until('the uploader to say which worker runs it', () => ctx.driver.evaluate<string | null>('h.host()'), Boolean, 15_000);
+      const host = await until(
+        'the uploader to say which worker runs it',
+        () => ctx.driver.evaluate<string | null>('h.host()'),
+        Boolean,
+        15_000,
+      );
       if (host === 'dedicated' && ctx.driver.name === 'firefox') {
-        throw new Skip("the kit keeps Firefox on each page's own worker: its shared worker's reads of a later page's large Blobs hang " +
-          '(until a 30 s stall timeout, or for good), seen in this suite with the shared host on (issue 20, src/uploader/page/start-host.ts)');
+        throw new Skip(
+          "the kit keeps Firefox on each page's own worker: its shared worker's reads of a later page's large Blobs hang " +
+            '(until a 30 s stall timeout, or for good), seen in this suite with the shared host on (issue 20, src/uploader/page/start-host.ts)',
+        );
       }
       assert(host === 'shared' || host === 'shared-extended', `uploader.host is ${host}`);
       console.log(`    host: ${host}`);
@@ -215,14 +275,27 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
         const id = await ctx.driver.evaluate<string>(`h.add(${js(name)})`);
         await ctx.driver.evaluate(`h.second(${js(options)})`);
         type Listed = { id: string; name: string; state: string; bytesSent: number; host: string | null };
-        const first = await until('the second document to list the upload', () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'), (l) => l.some((t) => t.id === id && t.bytesSent > 0), 30_000);
+        const first = await until(
+          'the second document to list the upload',
+          () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'),
+          (l) => l.some((t) => t.id === id && t.bytesSent > 0),
+          30_000,
+        );
         const seen = first.find((t) => t.id === id)!;
         assert(seen.name === name, `listed as ${seen.name}`);
-        await until('its progress to advance in the second document', () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'), (l) => (l.find((t) => t.id === id)?.bytesSent ?? 0) > seen.bytesSent, 30_000);
+        await until(
+          'its progress to advance in the second document',
+          () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'),
+          (l) => (l.find((t) => t.id === id)?.bytesSent ?? 0) > seen.bytesSent,
+          30_000,
+        );
         await ctx.driver.evaluate(`h.cancelInSecond(${js(id)})`);
         const result = await waitResult(ctx, id);
         assert(!result.ok && result.code === 'cancelled', `the first document's task ended ${js(result)}`);
-        const listed = await ctx.service.api('GET', `/store/v3/files?q=${encodeURIComponent(`name = '${name}'`)}&fields=files(id)`);
+        const listed = await ctx.service.api(
+          'GET',
+          `/store/v3/files?q=${encodeURIComponent(`name = '${name}'`)}&fields=files(id)`,
+        );
         assert(listed.json<{ files: unknown[] }>().files.length === 0, 'a cancelled upload was stored');
         await expectNoErrors(ctx, 'with two documents');
       } finally {
@@ -252,29 +325,65 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       try {
         const { name, sha256 } = await makeFile(ctx, 'reload', size, seed);
         const id = await ctx.driver.evaluate<string>(`h.add(${js(name)})`);
-        type Snap = { state: string; bytesSent: number; bytesAcknowledged: number; error?: { code: string; message: string } };
-        const before = (await until('1 MiB acknowledged', () => ctx.driver.evaluate<Snap | null>(`h.snapshot(${js(id)})`),
-          (s) => (s?.bytesAcknowledged ?? 0) >= 1 * MiB || s?.state === 'failed', 60_000))!;
+        type Snap = {
+          state: string;
+          bytesSent: number;
+          bytesAcknowledged: number;
+          error?: { code: string; message: string };
+        };
+        const before = (await until(
+          '1 MiB acknowledged',
+          () => ctx.driver.evaluate<Snap | null>(`h.snapshot(${js(id)})`),
+          (s) => (s?.bytesAcknowledged ?? 0) >= 1 * MiB || s?.state === 'failed',
+          60_000,
+        ))!;
         if (before.state === 'failed' && quota && !blobAllowed && before.bytesSent === 0) {
-          throw new Skip(`known product bug: with persist.blobQuotaBytes the task fails before sending a byte (${before.error?.code}: ` +
-            `${before.error?.message}) because this browser refuses a Blob in IndexedDB and the session record's put rejects ` +
-            '(src/uploader/engine/resumable-upload.ts:230, `await ctx.store?.put(this.record)`); it should keep the record without the Blob');
+          throw new Skip(
+            `known product bug: with persist.blobQuotaBytes the task fails before sending a byte (${before.error?.code}: ` +
+              `${before.error?.message}) because this browser refuses a Blob in IndexedDB and the session record's put rejects ` +
+              '(src/uploader/engine/resumable-upload.ts:230, `await ctx.store?.put(this.record)`); it should keep the record without the Blob',
+          );
         }
         assert(before.state !== 'failed', `the upload failed before the reload: ${js(before)}`);
         assert(before.bytesAcknowledged < size, `the upload ended before the reload (${js(before)})`);
         await expectNoErrors(ctx, 'before the reload');
         await ctx.driver.reload();
-        await until('the harness module after the reload', () => ctx.driver.evaluate<boolean>("typeof window.h === 'object'"), Boolean, 15_000);
+        await until(
+          'the harness module after the reload',
+          () => ctx.driver.evaluate<boolean>("typeof window.h === 'object'"),
+          Boolean,
+          15_000,
+        );
         await ctx.driver.evaluate(`h.create(${js(options)}) && h.mount(false)`);
-        const listed = await until('the uploader to list the interrupted upload', () =>
-          ctx.driver.evaluate<{ id: string; name: string; bytesAcknowledged: number; canResumeWithoutFile: boolean }[]>('h.interrupted()'), (l) => l.length > 0, 15_000);
+        const listed = await until(
+          'the uploader to list the interrupted upload',
+          () =>
+            ctx.driver.evaluate<
+              { id: string; name: string; bytesAcknowledged: number; canResumeWithoutFile: boolean }[]
+            >('h.interrupted()'),
+          (l) => l.length > 0,
+          15_000,
+        );
         assert(listed.length === 1 && listed[0].name === name, `interrupted: ${js(listed)}`);
-        assert(listed[0].canResumeWithoutFile === blobKept, `canResumeWithoutFile is ${listed[0].canResumeWithoutFile}, the Blob was ${blobKept ? '' : 'not '}kept`);
-        assert(listed[0].bytesAcknowledged >= 1 * MiB, `acknowledged before the reload: ${listed[0].bytesAcknowledged}`);
+        assert(
+          listed[0].canResumeWithoutFile === blobKept,
+          `canResumeWithoutFile is ${listed[0].canResumeWithoutFile}, the Blob was ${blobKept ? '' : 'not '}kept`,
+        );
+        assert(
+          listed[0].bytesAcknowledged >= 1 * MiB,
+          `acknowledged before the reload: ${listed[0].bytesAcknowledged}`,
+        );
         const action = blobKept ? 'resume' : 'rechoose';
-        const offered = await until('the element to offer it', () =>
-          ctx.driver.evaluate<{ id: string; text: string; actions: string[] }[]>('h.offered()'), (o) => o.length === 1, 15_000);
-        assert(offered[0].id === listed[0].id && offered[0].text.includes(name) && offered[0].actions.includes(action), `offered (wanted ${action}): ${js(offered)}`);
+        const offered = await until(
+          'the element to offer it',
+          () => ctx.driver.evaluate<{ id: string; text: string; actions: string[] }[]>('h.offered()'),
+          (o) => o.length === 1,
+          15_000,
+        );
+        assert(
+          offered[0].id === listed[0].id && offered[0].text.includes(name) && offered[0].actions.includes(action),
+          `offered (wanted ${action}): ${js(offered)}`,
+        );
         await ctx.service.api('DELETE', '/__admin/faults', { token: null });
         if (blobKept) await ctx.driver.evaluate(`h.clickOffered(${js(offered[0].id)}, 'resume')`);
         else {
@@ -283,12 +392,28 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
           await ctx.driver.evaluate(`h.resumeWith(${js(offered[0].id)}, ${js(name)})`);
         }
         // With what the uploader and the element show, so that a timeout says where the resume stopped.
-        const settled = await until('the resumed upload to settle', () => ctx.driver.evaluate<{ results: Result[] }>('h.resumeState()'), (r) => r.results.length > 0, 60_000);
+        const settled = await until(
+          'the resumed upload to settle',
+          () => ctx.driver.evaluate<{ results: Result[] }>('h.resumeState()'),
+          (r) => r.results.length > 0,
+          60_000,
+        );
         const result = settled.results[0];
         assert(result.ok, `resumed upload failed: ${result.code}: ${result.message}`);
         await expectStored(ctx, result.file, name, sha256, size);
-        await until('the interrupted list to empty', () => ctx.driver.evaluate<unknown[]>('h.interrupted()'), (l) => l.length === 0, 10_000);
-        if (blobKept) await until('the element to stop offering it', () => ctx.driver.evaluate<unknown[]>('h.offered()'), (o) => o.length === 0, 10_000);
+        await until(
+          'the interrupted list to empty',
+          () => ctx.driver.evaluate<unknown[]>('h.interrupted()'),
+          (l) => l.length === 0,
+          10_000,
+        );
+        if (blobKept)
+          await until(
+            'the element to stop offering it',
+            () => ctx.driver.evaluate<unknown[]>('h.offered()'),
+            (o) => o.length === 0,
+            10_000,
+          );
         await expectNoErrors(ctx, 'after the reload');
       } finally {
         await ctx.service.api('DELETE', '/__admin/faults', { token: null });
@@ -305,21 +430,30 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       const id = await ctx.driver.evaluate<string>(`h.add(${js(name)})`);
       const result = await waitResult(ctx, id);
       if (!result.ok && variant === 'csp-strict' && !(await wasmAllowed(ctx))) {
-        throw new Skip(`WebAssembly is refused under this policy and the upload failed (${result.code}: ${result.message}); ` +
-          'waiting for the JavaScript MD5 fallback (issue 12) — this check turns on by itself once it lands');
+        throw new Skip(
+          `WebAssembly is refused under this policy and the upload failed (${result.code}: ${result.message}); ` +
+            'waiting for the JavaScript MD5 fallback (issue 12) — this check turns on by itself once it lands',
+        );
       }
       assert(result.ok, `upload failed: ${result.code}: ${result.message}`);
       await expectStored(ctx, result.file, name, sha256, 2 * MiB + 1);
-      await until('the progress list to show the file', () => ctx.driver.evaluate<ElementState>('h.elementState()'), (s) => s.text.includes(name), 10_000);
+      await until(
+        'the progress list to show the file',
+        () => ctx.driver.evaluate<ElementState>('h.elementState()'),
+        (s) => s.text.includes(name),
+        10_000,
+      );
       const errors = await pageErrors(ctx);
       const others = errors.filter((e) => !e.includes('style-src-attr'));
       assert(others.length === 0, `errors under ${variant}:\n  ${errors.join('\n  ')}`);
       if (errors.length > 0) {
         // Known product bug (issue 12): the progress bar's width is a template style attribute
         // (src/elements/progress-list/render-row.ts, `style="inline-size:…%"`), which style-src 'self' blocks.
-        throw new Skip(`upload verified, but the page reported ${errors.length} style-src-attr violation(s): the progress bar's inline ` +
-          'style attribute (src/elements/progress-list/render-row.ts:117) is blocked, so the bar stays empty; known bug of issue 12 ' +
-          '(widths must go through CSSOM or <progress>) — this check turns on by itself once it is fixed');
+        throw new Skip(
+          `upload verified, but the page reported ${errors.length} style-src-attr violation(s): the progress bar's inline ` +
+            'style attribute (src/elements/progress-list/render-row.ts:117) is blocked, so the bar stays empty; known bug of issue 12 ' +
+            '(widths must go through CSSOM or <progress>) — this check turns on by itself once it is fixed',
+        );
       }
     },
   })),
@@ -355,7 +489,9 @@ async function main(): Promise<void> {
           console.log(`  skip  ${which}: ${check.name}: ${error.message}`);
         } else {
           failed++;
-          console.log(`  FAIL  ${which}: ${check.name} (${Date.now() - t0} ms)\n        ${String((error as Error).stack ?? error).replace(/\n/g, '\n        ')}`);
+          console.log(
+            `  FAIL  ${which}: ${check.name} (${Date.now() - t0} ms)\n        ${String((error as Error).stack ?? error).replace(/\n/g, '\n        ')}`,
+          );
           // Where a stuck upload waits: the engine's tasks, the Web Locks, whether IndexedDB answers.
           console.log(`        diagnosis: ${js(await driver.evaluate('h.diag()').catch((e: unknown) => String(e)))}`);
         }
@@ -373,7 +509,9 @@ async function main(): Promise<void> {
       console.log(`  FAIL  ${which}: the service: ${String(error)}`);
     });
   }
-  console.log(`${which}: ${passed} passed, ${failed} failed, ${skipped} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${which}: ${passed} passed, ${failed} failed, ${skipped} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (process.env.SMOKE_RESULTS) appendFileSync(process.env.SMOKE_RESULTS, `${which} ${passed} ${failed} ${skipped}\n`);
   process.exitCode = failed > 0 ? 1 : 0;
 }

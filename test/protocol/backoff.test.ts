@@ -4,7 +4,10 @@ import { backoffCeiling, backoffDelay, isRetryableStatus } from '../../src/proto
 
 describe('backoff', () => {
   it('doubles the ceiling per attempt up to the cap', () => {
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((a) => backoffCeiling(a)), [1000, 2000, 4000, 8000, 16000, 32000, 32000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((a) => backoffCeiling(a)),
+      [1000, 2000, 4000, 8000, 16000, 32000, 32000],
+    );
     assert.equal(backoffCeiling(3, { baseMs: 100, capMs: 500 }), 500);
     assert.equal(backoffCeiling(1000), 32000);
   });

@@ -34,7 +34,12 @@ test('encodeBatchRequest writes exact parts: part headers, request line, headers
         body: '{"role":"reader"}',
         contentId: 'item1',
       },
-      { method: 'GET', path: '/store/v3/files/f2?fields=id', headers: { Authorization: 'Bearer t' }, contentId: '<x@y>' },
+      {
+        method: 'GET',
+        path: '/store/v3/files/f2?fields=id',
+        headers: { Authorization: 'Bearer t' },
+        contentId: '<x@y>',
+      },
       { method: 'DELETE', path: '/store/v3/files/f3' },
     ],
     'batch_B',
@@ -64,7 +69,13 @@ test('encodeBatchRequest uses a fresh batch_ boundary and rejects header injecti
 test('parseBatchRequest reads what encodeBatchRequest wrote', () => {
   const out = encodeBatchRequest(
     [
-      { method: 'POST', path: '/store/v3/files/f1/permissions?fields=id', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', contentId: 'item1' },
+      {
+        method: 'POST',
+        path: '/store/v3/files/f1/permissions?fields=id',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":1}',
+        contentId: 'item1',
+      },
       { method: 'GET', path: '/store/v3/files/f2' },
     ],
     'batch_B',
@@ -82,7 +93,14 @@ test('parseBatchRequest reads what encodeBatchRequest wrote', () => {
         body: '{"a":1}',
         contentId: '<item1>',
       },
-      { method: 'GET', target: '/store/v3/files/f2', httpVersion: 'HTTP/1.1', headers: {}, body: '', contentId: undefined },
+      {
+        method: 'GET',
+        target: '/store/v3/files/f2',
+        httpVersion: 'HTTP/1.1',
+        headers: {},
+        body: '',
+        contentId: undefined,
+      },
     ],
   );
 });
@@ -107,7 +125,9 @@ test('parseBatchRequest tolerates LF-only, no HTTP version, bare Content-ID, tra
 
 test('parseBatchRequest keeps a full URL target for the service to reject per part', () => {
   const parts = parseBatchRequest(
-    enc.encode('--b\r\nContent-Type: application/http\r\n\r\nGET https://example.com/store/v3/about HTTP/1.1\r\n\r\n\r\n--b--'),
+    enc.encode(
+      '--b\r\nContent-Type: application/http\r\n\r\nGET https://example.com/store/v3/about HTTP/1.1\r\n\r\n\r\n--b--',
+    ),
     'b',
   );
   assert.equal(parts[0].target, 'https://example.com/store/v3/about');
@@ -124,14 +144,24 @@ test('parseBatchRequest errors: no parts, missing delimiters, wrong part type, b
     'missingClosingDelimiter',
   );
 
-  const wrongType = errorOf(() => parseBatchRequest(enc.encode('--b\r\nContent-Type: text/plain\r\n\r\nGET /a\r\n--b--'), 'b'));
+  const wrongType = errorOf(() =>
+    parseBatchRequest(enc.encode('--b\r\nContent-Type: text/plain\r\n\r\nGET /a\r\n--b--'), 'b'),
+  );
   assert.equal(wrongType.code, 'malformedHttpMessage');
   assert.equal(wrongType.message, 'Batch part 1 has Content-Type "text/plain"; every part must be application/http.');
 
   const badLine = errorOf(() =>
-    parseBatchRequest(enc.encode('--b\r\nContent-Type: application/http\r\n\r\nGET /a\r\n--b\r\nContent-Type: application/http\r\n\r\nGET\r\n--b--'), 'b'),
+    parseBatchRequest(
+      enc.encode(
+        '--b\r\nContent-Type: application/http\r\n\r\nGET /a\r\n--b\r\nContent-Type: application/http\r\n\r\nGET\r\n--b--',
+      ),
+      'b',
+    ),
   );
-  assert.equal(badLine.message, 'Batch part 2 has an invalid request line "GET"; expected "VERB path?query [HTTP/1.1]".');
+  assert.equal(
+    badLine.message,
+    'Batch part 2 has an invalid request line "GET"; expected "VERB path?query [HTTP/1.1]".',
+  );
   assert.equal(
     errorOf(() => parseBatchRequest(enc.encode('--b\r\n\r\nGET /a SPDY/9\r\n--b--'), 'b')).message,
     'Batch part 1 has an invalid request line "GET /a SPDY/9"; expected "VERB path?query [HTTP/1.1]".',
@@ -140,10 +170,18 @@ test('parseBatchRequest errors: no parts, missing delimiters, wrong part type, b
   const short = errorOf(() =>
     parseBatchRequest(enc.encode('--b\r\n\r\nPOST /a\r\nContent-Length: 10\r\n\r\n{}\r\n--b--'), 'b'),
   );
-  assert.equal(short.message, 'Batch part 1 is not a valid HTTP message: its body has 2 bytes, fewer than its Content-Length of 10.');
+  assert.equal(
+    short.message,
+    'Batch part 1 is not a valid HTTP message: its body has 2 bytes, fewer than its Content-Length of 10.',
+  );
 
-  const badHeader = errorOf(() => parseBatchRequest(enc.encode('--b\r\n\r\nPOST /a\r\nnot a header\r\n\r\n--b--'), 'b'));
-  assert.equal(badHeader.message, 'Batch part 1 is not a valid HTTP message: header line "not a header" is not "Name: value".');
+  const badHeader = errorOf(() =>
+    parseBatchRequest(enc.encode('--b\r\n\r\nPOST /a\r\nnot a header\r\n\r\n--b--'), 'b'),
+  );
+  assert.equal(
+    badHeader.message,
+    'Batch part 1 is not a valid HTTP message: header line "not a header" is not "Name: value".',
+  );
 
   const empty = errorOf(() => parseBatchRequest(enc.encode('--b\r\n\r\n\r\n--b--'), 'b'));
   assert.equal(empty.message, 'Batch part 1 is not a valid HTTP message: it is empty.');
@@ -152,7 +190,12 @@ test('parseBatchRequest errors: no parts, missing delimiters, wrong part type, b
 test('encodeBatchResponse writes exact parts: response- Content-IDs, status lines with reasons, Content-Length', () => {
   const out = encodeBatchResponse(
     [
-      { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8', 'content-length': '999' }, body: '{"id":"p1"}', contentId: '<item1>' },
+      {
+        status: 200,
+        headers: { 'Content-Type': 'application/json; charset=UTF-8', 'content-length': '999' },
+        body: '{"id":"p1"}',
+        contentId: '<item1>',
+      },
       { status: 204, headers: {}, contentId: 'bare' },
       { status: 308, headers: { Range: 'bytes=0-9' } },
       { status: 403, statusText: 'Nope', headers: {}, body: 'x', contentId: '<a>' },
@@ -175,16 +218,21 @@ test('encodeBatchResponse writes exact parts: response- Content-IDs, status line
 });
 
 test('parseBatchResponse reads responses in order and maps them by the request Content-ID', () => {
-  const out = encodeBatchResponse(
-    [
-      { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"id":"p1"}', contentId: '<item1>' },
-      { status: 404, headers: {}, body: 'nf', contentId: '<item2>' },
-      { status: 204, headers: {} },
-    ],
-  );
+  const out = encodeBatchResponse([
+    { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"id":"p1"}', contentId: '<item1>' },
+    { status: 404, headers: {}, body: 'nf', contentId: '<item2>' },
+    { status: 204, headers: {} },
+  ]);
   const parts = parseBatchResponse(out.body, out.boundary);
   assert.deepEqual(
-    parts.map((p) => [p.status, p.statusText, p.contentId, p.requestContentId, dec.decode(p.body), p.headers['content-length']]),
+    parts.map((p) => [
+      p.status,
+      p.statusText,
+      p.contentId,
+      p.requestContentId,
+      dec.decode(p.body),
+      p.headers['content-length'],
+    ]),
     [
       [200, 'OK', '<response-item1>', 'item1', '{"id":"p1"}', '11'],
       [404, 'Not Found', '<response-item2>', 'item2', 'nf', '2'],
@@ -202,7 +250,10 @@ test('parseBatchResponse tolerates a reason-less status line and rejects a bad o
   assert.equal(ok[0].statusText, '');
   const bad = errorOf(() => parseBatchResponse(enc.encode('--r\r\n\r\nHTTP/1.1 OK\r\n\r\n--r--'), 'r'));
   assert.equal(bad.code, 'malformedHttpMessage');
-  assert.equal(bad.message, 'Batch part 1 has an invalid status line "HTTP/1.1 OK"; expected "HTTP/1.1 <code> <reason>".');
+  assert.equal(
+    bad.message,
+    'Batch part 1 has an invalid status line "HTTP/1.1 OK"; expected "HTTP/1.1 <code> <reason>".',
+  );
 });
 
 test('responseContentId keeps the brackets when the request had them', () => {
@@ -211,9 +262,19 @@ test('responseContentId keeps the brackets when the request had them', () => {
 });
 
 test('reasonPhrase covers the statuses the service sends', () => {
-  assert.deepEqual(
-    [200, 201, 204, 308, 400, 401, 403, 404, 409, 499, 500, 503].map(reasonPhrase),
-    ['OK', 'Created', 'No Content', 'Resume Incomplete', 'Bad Request', 'Unauthorized', 'Forbidden', 'Not Found', 'Conflict', 'Client Closed Request', 'Internal Server Error', 'Service Unavailable'],
-  );
+  assert.deepEqual([200, 201, 204, 308, 400, 401, 403, 404, 409, 499, 500, 503].map(reasonPhrase), [
+    'OK',
+    'Created',
+    'No Content',
+    'Resume Incomplete',
+    'Bad Request',
+    'Unauthorized',
+    'Forbidden',
+    'Not Found',
+    'Conflict',
+    'Client Closed Request',
+    'Internal Server Error',
+    'Service Unavailable',
+  ]);
   assert.equal(reasonPhrase(418), 'Client Error');
 });

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BLOCK_SIZE, ceilToBlock, chunkSizeProblem, floorToBlock, normalizeChunkSize, planChunks } from '../../src/protocol/blocks.ts';
+import {
+  BLOCK_SIZE,
+  ceilToBlock,
+  chunkSizeProblem,
+  floorToBlock,
+  normalizeChunkSize,
+  planChunks,
+} from '../../src/protocol/blocks.ts';
 
 describe('blocks', () => {
   it('uses 256 KiB blocks', () => {
@@ -32,7 +39,9 @@ describe('blocks', () => {
       { start: BLOCK_SIZE, end: BLOCK_SIZE * 2, isFinal: false },
       { start: BLOCK_SIZE * 2, end: BLOCK_SIZE * 2 + 10, isFinal: true },
     ]);
-    assert.deepEqual(planChunks(BLOCK_SIZE * 2, BLOCK_SIZE * 8, BLOCK_SIZE), [{ start: BLOCK_SIZE, end: BLOCK_SIZE * 2, isFinal: true }]);
+    assert.deepEqual(planChunks(BLOCK_SIZE * 2, BLOCK_SIZE * 8, BLOCK_SIZE), [
+      { start: BLOCK_SIZE, end: BLOCK_SIZE * 2, isFinal: true },
+    ]);
     assert.deepEqual(planChunks(0, BLOCK_SIZE), [{ start: 0, end: 0, isFinal: true }]);
   });
 });

@@ -14,7 +14,12 @@ import {
 
 describe('parseContentRange', () => {
   it('parses chunks, streams and status queries', () => {
-    assert.deepEqual(parseContentRange('bytes 0-262143/1000000'), { kind: 'chunk', first: 0, last: 262143, total: 1000000 });
+    assert.deepEqual(parseContentRange('bytes 0-262143/1000000'), {
+      kind: 'chunk',
+      first: 0,
+      last: 262143,
+      total: 1000000,
+    });
     assert.deepEqual(parseContentRange('bytes 5-9/*'), { kind: 'chunk', first: 5, last: 9, total: undefined });
     assert.deepEqual(parseContentRange('bytes 10-*/20'), { kind: 'chunk', first: 10, last: undefined, total: 20 });
     assert.deepEqual(parseContentRange('bytes */20'), { kind: 'status', total: 20 });
@@ -23,7 +28,18 @@ describe('parseContentRange', () => {
   });
 
   it('rejects malformed values', () => {
-    for (const bad of ['', 'bytes', 'bytes 5-1/10', 'bytes=0-1/2', 'bytes 0-1', 'items 0-1/2', 'bytes -1-2/3', 'bytes 0-*/*', 'bytes 1.5-2/3', 'bytes 0-99999999999999999/*']) {
+    for (const bad of [
+      '',
+      'bytes',
+      'bytes 5-1/10',
+      'bytes=0-1/2',
+      'bytes 0-1',
+      'items 0-1/2',
+      'bytes -1-2/3',
+      'bytes 0-*/*',
+      'bytes 1.5-2/3',
+      'bytes 0-99999999999999999/*',
+    ]) {
       assert.equal(parseContentRange(bad), undefined, bad);
     }
   });

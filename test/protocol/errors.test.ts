@@ -5,13 +5,24 @@ import { sessionPath, filePath, UPLOAD_FILES_PATH } from '../../src/protocol/rou
 
 describe('error bodies', () => {
   it('builds the supplement §7 shape', () => {
-    assert.deepEqual(errorBody(404, 'notFound', MESSAGES.fileNotFound('abc'), { location: 'fileId', locationType: 'parameter' }), {
-      error: {
-        code: 404,
-        message: 'File not found: abc.',
-        errors: [{ message: 'File not found: abc.', domain: 'global', reason: 'notFound', location: 'fileId', locationType: 'parameter' }],
+    assert.deepEqual(
+      errorBody(404, 'notFound', MESSAGES.fileNotFound('abc'), { location: 'fileId', locationType: 'parameter' }),
+      {
+        error: {
+          code: 404,
+          message: 'File not found: abc.',
+          errors: [
+            {
+              message: 'File not found: abc.',
+              domain: 'global',
+              reason: 'notFound',
+              location: 'fileId',
+              locationType: 'parameter',
+            },
+          ],
+        },
       },
-    });
+    );
     assert.equal(errorBody(403, 'userRateLimitExceeded', 'x').error.errors[0]?.domain, 'usageLimits');
     assert.equal(domainOf('rateLimitExceeded'), 'usageLimits');
     assert.equal(domainOf('forbidden'), 'global');
@@ -23,7 +34,10 @@ describe('error bodies', () => {
     assert.equal(reasonOf(body), 'required');
     assert.equal(readErrorBody({ error: 'nope' }), undefined);
     assert.equal(readErrorBody(null), undefined);
-    assert.equal(MESSAGES.offsetGap(10, 5), 'the upload offset is 10 byte(s), which exceeds already uploaded size of 5 byte(s)');
+    assert.equal(
+      MESSAGES.offsetGap(10, 5),
+      'the upload offset is 10 byte(s), which exceeds already uploaded size of 5 byte(s)',
+    );
   });
 });
 

@@ -19,15 +19,28 @@ const permission: FieldSchema = {
 };
 const file: FieldSchema = {
   fields: {
-    kind: 'leaf', id: 'leaf', name: 'leaf', mimeType: 'leaf', parents: 'leaf', size: 'leaf', md5Checksum: 'leaf',
-    createdTime: 'leaf', modifiedTime: 'leaf', trashed: 'leaf', version: 'leaf', originalFilename: 'leaf',
-    permissions: permission, owners: user,
+    kind: 'leaf',
+    id: 'leaf',
+    name: 'leaf',
+    mimeType: 'leaf',
+    parents: 'leaf',
+    size: 'leaf',
+    md5Checksum: 'leaf',
+    createdTime: 'leaf',
+    modifiedTime: 'leaf',
+    trashed: 'leaf',
+    version: 'leaf',
+    originalFilename: 'leaf',
+    permissions: permission,
+    owners: user,
   },
 };
 const fileList: FieldSchema = { fields: { kind: 'leaf', nextPageToken: 'leaf', files: file } };
 const about: FieldSchema = {
   fields: {
-    kind: 'leaf', user, maxUploadSize: 'leaf',
+    kind: 'leaf',
+    user,
+    maxUploadSize: 'leaf',
     storageQuota: { fields: { limit: 'leaf', usage: 'leaf' } },
     importFormats: { map: 'leaf' },
     links: { map: { fields: { href: 'leaf', title: 'leaf' } } },
@@ -70,7 +83,9 @@ describe('selecting', () => {
 
   test('a/b/c paths keep only the enclosing parents', () => {
     const value = { a: { b: { c: 1, d: 2 }, e: 3 }, f: 4 };
-    const schema: FieldSchema = { fields: { a: { fields: { b: { fields: { c: 'leaf', d: 'leaf' } }, e: 'leaf' } }, f: 'leaf' } };
+    const schema: FieldSchema = {
+      fields: { a: { fields: { b: { fields: { c: 'leaf', d: 'leaf' } }, e: 'leaf' } }, f: 'leaf' },
+    };
     assert.deepEqual(selectFields(value, 'a/b/c', schema), { a: { b: { c: 1 } } });
     assert.deepEqual(selectFields(value, 'a/b', schema), { a: { b: { c: 1, d: 2 } } });
   });
@@ -110,9 +125,16 @@ describe('selecting', () => {
     assert.deepEqual(result, { id: 'f2' });
     assert.equal(JSON.stringify(result), '{"id":"f2"}');
     assert.deepEqual(selectFields({ storageQuota: { usage: '5' } }, 'storageQuota/limit', about), {});
-    assert.deepEqual(selectFields({ storageQuota: { usage: '5' } }, 'storageQuota/usage', about), { storageQuota: { usage: '5' } });
+    assert.deepEqual(selectFields({ storageQuota: { usage: '5' } }, 'storageQuota/usage', about), {
+      storageQuota: { usage: '5' },
+    });
     // null is a value: selected whole it is returned; nothing can be selected inside it.
-    assert.deepEqual(selectFields({ id: null, storageQuota: null }, 'id,storageQuota/limit', { fields: { id: 'leaf', storageQuota: { fields: { limit: 'leaf' } } } }), { id: null });
+    assert.deepEqual(
+      selectFields({ id: null, storageQuota: null }, 'id,storageQuota/limit', {
+        fields: { id: 'leaf', storageQuota: { fields: { limit: 'leaf' } } },
+      }),
+      { id: null },
+    );
   });
 
   test('overlapping selections merge', () => {
@@ -141,7 +163,9 @@ describe('selecting', () => {
       links: { self: { href: '/a', title: 'me' }, next: { href: '/b' }, odd: { title: 'no href' } },
       importFormats: { 'text/csv': ['application/vnd.svc-apps.spreadsheet'] },
     };
-    assert.deepEqual(selectFields(aboutValue, 'links/*/href', about), { links: { self: { href: '/a' }, next: { href: '/b' } } });
+    assert.deepEqual(selectFields(aboutValue, 'links/*/href', about), {
+      links: { self: { href: '/a' }, next: { href: '/b' } },
+    });
     assert.deepEqual(selectFields(aboutValue, 'links(*/href,self/title)', about), {
       links: { self: { href: '/a', title: 'me' }, next: { href: '/b' } },
     });
@@ -157,7 +181,10 @@ describe('selecting', () => {
     const list = { kind: 'store#fileList', nextPageToken: 'next', files: [aFile, { ...aFile, id: 'f2', name: 'b' }] };
     assert.deepEqual(selectFields(list, 'files(id,name),nextPageToken', fileList), {
       nextPageToken: 'next',
-      files: [{ id: 'f1', name: 'report.csv' }, { id: 'f2', name: 'b' }],
+      files: [
+        { id: 'f1', name: 'report.csv' },
+        { id: 'f2', name: 'b' },
+      ],
     });
     assert.deepEqual(selectFields(list, 'files/id', fileList), { files: [{ id: 'f1' }, { id: 'f2' }] });
     assert.deepEqual(selectFields({ kind: 'store#fileList', files: [] }, 'nextPageToken', fileList), {});
@@ -165,7 +192,9 @@ describe('selecting', () => {
 
   test('map keys accept any name, including ones no resource declares', () => {
     const value = { importFormats: { csv: ['x'], text_plain: ['y'] } };
-    assert.deepEqual(selectFields(value, 'importFormats/csv,importFormats/Unknown9', about), { importFormats: { csv: ['x'] } });
+    assert.deepEqual(selectFields(value, 'importFormats/csv,importFormats/Unknown9', about), {
+      importFormats: { csv: ['x'] },
+    });
   });
 
   test('a __proto__ key in the value is copied as data, never as a prototype', () => {
@@ -193,7 +222,12 @@ describe('selecting', () => {
 describe('validating names against the schema', () => {
   test('an unknown name is a 400 with the supplement wording and its position', () => {
     rejects(() => selectFields(aFile, 'id,nmae', file), 'Invalid field selection id,nmae', 'unknownField', 3);
-    rejects(() => selectFields(aFile, 'permissions(id,color)', file), 'Invalid field selection permissions(id,color)', 'unknownField', 15);
+    rejects(
+      () => selectFields(aFile, 'permissions(id,color)', file),
+      'Invalid field selection permissions(id,color)',
+      'unknownField',
+      15,
+    );
   });
 
   test('names are case-sensitive', () => {
@@ -244,8 +278,16 @@ describe('syntax errors say what and where', () => {
     [' a', 'Invalid field selection  a: white space is allowed only after a comma at position 0', 0],
     ['a( b)', 'Invalid field selection a( b): white space is allowed only after a comma at position 2', 2],
     ['a*', "Invalid field selection a*: '*' must stand alone as a field name at position 0", 0],
-    ['a(b)c', 'Invalid field selection a(b)c: invalid character "c" (names use A-Z, a-z, 0-9, _ and *) at position 4', 4],
-    ['a(b)/c', "Invalid field selection a(b)/c: '/' cannot follow ')'; write the path inside the parentheses at position 4", 4],
+    [
+      'a(b)c',
+      'Invalid field selection a(b)c: invalid character "c" (names use A-Z, a-z, 0-9, _ and *) at position 4',
+      4,
+    ],
+    [
+      'a(b)/c',
+      "Invalid field selection a(b)/c: '/' cannot follow ')'; write the path inside the parentheses at position 4",
+      4,
+    ],
     ['a(b)(c)', "Invalid field selection a(b)(c): '(' must follow a field name at position 4", 4],
     ['', 'Invalid field selection : the selection is empty', undefined],
   ];
@@ -258,7 +300,8 @@ describe('syntax errors say what and where', () => {
   }
 
   test('the data wrapper must not be part of the selection', () => {
-    const message = (s: string) => `Invalid field selection ${s}: the data wrapper must not be part of the selection at position`;
+    const message = (s: string) =>
+      `Invalid field selection ${s}: the data wrapper must not be part of the selection at position`;
     rejects(() => selectFields(aFile, 'data/id', file), `${message('data/id')} 0`, 'dataWrapper', 0);
     rejects(() => selectFields(aFile, 'data(id,name)', file), `${message('data(id,name)')} 0`, 'dataWrapper', 0);
     rejects(() => selectFields(aFile, 'id, data/name', file), `${message('id, data/name')} 4`, 'dataWrapper', 4);
@@ -271,9 +314,17 @@ describe('syntax errors say what and where', () => {
     const ok = Array.from({ length: MAX_FIELDS_DEPTH }, () => 'a').join('/');
     assert.equal(parseFields(ok).children.size, 1);
     const deepPath = `${ok}/a`;
-    rejects(() => parseFields(deepPath), `Invalid field selection ${deepPath}: nesting deeper than ${MAX_FIELDS_DEPTH} levels at position 0`, 'syntax', 0);
+    rejects(
+      () => parseFields(deepPath),
+      `Invalid field selection ${deepPath}: nesting deeper than ${MAX_FIELDS_DEPTH} levels at position 0`,
+      'syntax',
+      0,
+    );
     const deepParens = `${'a('.repeat(10_000)}b${')'.repeat(10_000)}`;
-    assert.throws(() => parseFields(deepParens), (err: unknown) => err instanceof FieldsError && err.code === 'syntax');
+    assert.throws(
+      () => parseFields(deepParens),
+      (err: unknown) => err instanceof FieldsError && err.code === 'syntax',
+    );
   });
 
   test('nested wildcards with narrowed named siblings stay cheap', () => {
@@ -295,18 +346,34 @@ describe('syntax errors say what and where', () => {
 describe('fieldsOf', () => {
   test('builds the selection string from a typed list', () => {
     assert.equal(fieldsOf(['id', 'name', { permissions: ['id', 'role'] }]), 'id,name,permissions(id,role)');
-    assert.equal(fieldsOf([{ files: ['id', { owners: ['emailAddress'] }] }, 'nextPageToken']), 'files(id,owners(emailAddress)),nextPageToken');
+    assert.equal(
+      fieldsOf([{ files: ['id', { owners: ['emailAddress'] }] }, 'nextPageToken']),
+      'files(id,owners(emailAddress)),nextPageToken',
+    );
     assert.equal(fieldsOf(['owners/emailAddress', { a: ['b'], c: ['d'] }]), 'owners/emailAddress,a(b),c(d)');
   });
 
   test('what it builds parses and selects as written', () => {
     const selection = fieldsOf(['id', { permissions: ['role'] }]);
-    assert.deepEqual(selectFields(aFile, selection, file), { id: 'f1', permissions: [{ role: 'writer' }, { role: 'reader' }] });
+    assert.deepEqual(selectFields(aFile, selection, file), {
+      id: 'f1',
+      permissions: [{ role: 'writer' }, { role: 'reader' }],
+    });
   });
 
   test('a spec that cannot be written throws FieldsError', () => {
     rejects(() => fieldsOf([]), 'Invalid field selection : the selection is empty', 'syntax');
-    rejects(() => fieldsOf([{ permissions: [] }]), 'Invalid field selection permissions(): empty parentheses at position 11', 'syntax', 11);
-    rejects(() => fieldsOf(['a b']), 'Invalid field selection a b: white space is allowed only after a comma at position 1', 'syntax', 1);
+    rejects(
+      () => fieldsOf([{ permissions: [] }]),
+      'Invalid field selection permissions(): empty parentheses at position 11',
+      'syntax',
+      11,
+    );
+    rejects(
+      () => fieldsOf(['a b']),
+      'Invalid field selection a b: white space is allowed only after a comma at position 1',
+      'syntax',
+      1,
+    );
   });
 });

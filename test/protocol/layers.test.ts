@@ -29,7 +29,9 @@ function sources(dir: string): string[] {
 function specifiers(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm,
+  )) {
     found.push(m[1] ?? m[2] ?? m[3]);
   }
   return found;
@@ -46,7 +48,11 @@ const rules: Record<string, { layers: string[]; packages: boolean; node: boolean
   'src/protocol': { layers: ['src/protocol'], packages: false, node: false },
   'src/client': { layers: ['src/protocol', 'src/client'], packages: true, node: false },
   'src/uploader': { layers: ['src/protocol', 'src/client', 'src/uploader'], packages: true, node: false },
-  'src/elements': { layers: ['src/protocol', 'src/client', 'src/uploader', 'src/elements'], packages: true, node: false },
+  'src/elements': {
+    layers: ['src/protocol', 'src/client', 'src/uploader', 'src/elements'],
+    packages: true,
+    node: false,
+  },
   'src/react': { layers: ['src/elements', 'src/react'], packages: true, node: false },
   'src/vue': { layers: ['src/elements', 'src/vue'], packages: true, node: false },
   'src/svelte': { layers: ['src/elements', 'src/svelte'], packages: true, node: false },
@@ -61,7 +67,11 @@ const DIRECT_OK = new Set(['src/client → src/protocol', 'src/uploader → src/
  * splits by file (esbuild) would put the whole uploader facade into every page's first chunk. The facade they load
  * on demand names its two modules, or esbuild counts every module the entry re-exports as reached from it.
  */
-const DIRECT_MODULES = new Set(['src/uploader/stored-sessions.ts', 'src/uploader/page/create-uploader.ts', 'src/uploader/page/before-upload-loader.ts']);
+const DIRECT_MODULES = new Set([
+  'src/uploader/stored-sessions.ts',
+  'src/uploader/page/create-uploader.ts',
+  'src/uploader/page/before-upload-loader.ts',
+]);
 
 /** The kit's entries a layer may import by package name (the service is a separate package that depends on the kit). */
 const KIT_ENTRIES: Record<string, readonly string[]> = { server: ['store-upload-kit/protocol'] };
@@ -77,7 +87,12 @@ for (const [layer, rule] of Object.entries(rules)) {
           // Another layer is reached through its one public entry (CONVENTIONS.md), never its internals — except
           // that the client and the uploader may name the protocol's and the client's modules directly, so that a
           // chunk loaded on demand (the batch codec, downloads, the hasher) stays out of the worker's first load.
-          else if (target !== layer && !DIRECT_OK.has(`${layer} → ${target}`) && !DIRECT_MODULES.has(relative(root, resolve(root, dirname(file), spec))) && !relative(root, resolve(root, dirname(file), spec)).endsWith(`${target}/index.ts`)) {
+          else if (
+            target !== layer &&
+            !DIRECT_OK.has(`${layer} → ${target}`) &&
+            !DIRECT_MODULES.has(relative(root, resolve(root, dirname(file), spec))) &&
+            !relative(root, resolve(root, dirname(file), spec)).endsWith(`${target}/index.ts`)
+          ) {
             wrong.push(`${file} → ${spec} (not ${target}/index.ts)`);
           }
         } else if (spec.startsWith('node:')) {
@@ -100,13 +115,17 @@ for (const [layer, rule] of Object.entries(rules)) {
  * own modules, the uploader's shared contract (ports, types, settings, errors), the client and the protocol.
  */
 const UPLOADER = 'src/uploader';
-const CONTRACT = ['ports.ts', 'types.ts', 'upload-error.ts', 'task-state.ts', 'settings.ts', 'validate-options.ts'].map((f) => `${UPLOADER}/${f}`);
+const CONTRACT = ['ports.ts', 'types.ts', 'upload-error.ts', 'task-state.ts', 'settings.ts', 'validate-options.ts'].map(
+  (f) => `${UPLOADER}/${f}`,
+);
 
 /** Value imports (not `import type`) of a file, as repository paths. */
 function valueImports(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s(?!type\s)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^\s*import\s*['"](\.[^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s(?!type\s)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^\s*import\s*['"](\.[^'"]+)['"]/gm,
+  )) {
     found.push(relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3])));
   }
   return found;
@@ -135,7 +154,10 @@ test('the engine imports only itself, the uploader contract, the client and the 
     for (const spec of specifiers(file)) {
       if (!spec.startsWith('.')) continue;
       const target = relative(root, resolve(root, dirname(file), spec));
-      const ok = target.startsWith(`${UPLOADER}/engine/`) || CONTRACT.includes(target) || /^src\/(client|protocol)\//.test(target);
+      const ok =
+        target.startsWith(`${UPLOADER}/engine/`) ||
+        CONTRACT.includes(target) ||
+        /^src\/(client|protocol)\//.test(target);
       if (!ok) wrong.push(`${file} → ${spec}`);
     }
   }

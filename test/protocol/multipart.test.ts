@@ -27,7 +27,11 @@ async function collect(media: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
-async function parseAll(body: string | Uint8Array, size?: number, boundary = B): Promise<{ up: MultipartRelatedUpload; media: string }> {
+async function parseAll(
+  body: string | Uint8Array,
+  size?: number,
+  boundary = B,
+): Promise<{ up: MultipartRelatedUpload; media: string }> {
   const up = await parseMultipartRelated(chunked(body, size), boundary);
   return { up, media: dec.decode(await collect(up.media)) };
 }
@@ -68,10 +72,7 @@ test('encodeMultipartRelated picks a fresh random boundary and defaults the medi
 
 test('round trip at every chunk size keeps metadata and media bytes exact', async () => {
   // Media full of near-delimiters: CRLF--, LF--boundary-prefix, trailing CR.
-  const tricky = new Uint8Array([
-    ...enc.encode('\r\n--\r\n--b0und\n--b0undar\r\r\n-'),
-    0, 255, 13, 10, 13,
-  ]);
+  const tricky = new Uint8Array([...enc.encode('\r\n--\r\n--b0und\n--b0undar\r\r\n-'), 0, 255, 13, 10, 13]);
   const out = encodeMultipartRelated({ name: 'n', parents: ['p'] }, tricky, 'application/octet-stream', B);
   const body = Buffer.concat(out.body.map((p) => (typeof p === 'string' ? enc.encode(p) : p)));
   for (const size of [1, 2, 3, 5, 7, 11, 64, body.length]) {
@@ -87,7 +88,9 @@ test('media bytes are handed on before the rest of the body has arrived', async 
   const gate = new Promise<void>((r) => (release = r));
   let sentTail = false;
   async function* source(): AsyncGenerator<Uint8Array> {
-    yield enc.encode(`--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\n`);
+    yield enc.encode(
+      `--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\n`,
+    );
     yield enc.encode('first-bytes');
     await gate;
     sentTail = true;
@@ -116,7 +119,7 @@ test('a large media part streams in bounded pieces', async () => {
   let largest = 0;
   let same = true;
   for await (const c of up.media) {
-    for (let i = 0; i < c.length; i++) if (c[i] !== ((total + i) * 31 & 0xff)) same = false;
+    for (let i = 0; i < c.length; i++) if (c[i] !== (((total + i) * 31) & 0xff)) same = false;
     total += c.length;
     largest = Math.max(largest, c.length);
   }
@@ -160,7 +163,10 @@ test('errors: one part, three parts, no parts', async () => {
     `--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}\r\nContent-Type: text/plain\r\n\r\ny\r\n--${B}--\r\n`,
   );
   assert.equal(three.code, 'tooManyParts');
-  assert.equal(three.message, 'The multipart body has more than two parts; expected exactly two: metadata JSON, then media.');
+  assert.equal(
+    three.message,
+    'The multipart body has more than two parts; expected exactly two: metadata JSON, then media.',
+  );
 
   const none = await parseError(`--${B}--\r\n`);
   assert.equal(none.code, 'tooFewParts');
@@ -168,25 +174,42 @@ test('errors: one part, three parts, no parts', async () => {
 });
 
 test('errors: non-JSON first part and invalid JSON', async () => {
-  const notJson = await parseError(`--${B}\r\nContent-Type: text/plain\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`);
+  const notJson = await parseError(
+    `--${B}\r\nContent-Type: text/plain\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`,
+  );
   assert.equal(notJson.code, 'metadataNotJson');
-  assert.equal(notJson.message, 'The first part must be the metadata as application/json; its Content-Type is "text/plain".');
+  assert.equal(
+    notJson.message,
+    'The first part must be the metadata as application/json; its Content-Type is "text/plain".',
+  );
 
   const missing = await parseError(`--${B}\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`);
-  assert.equal(missing.message, 'The first part must be the metadata as application/json; its Content-Type is missing.');
+  assert.equal(
+    missing.message,
+    'The first part must be the metadata as application/json; its Content-Type is missing.',
+  );
 
-  const bad = await parseError(`--${B}\r\nContent-Type: application/json\r\n\r\n{"a":\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`);
+  const bad = await parseError(
+    `--${B}\r\nContent-Type: application/json\r\n\r\n{"a":\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`,
+  );
   assert.equal(bad.code, 'metadataInvalidJson');
   assert.match(bad.message, /^The metadata part is not valid JSON: /);
 });
 
 test('errors: missing closing delimiter, missing opening delimiter, malformed delimiter', async () => {
-  const cut = await parseError(`--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nxyz`);
+  const cut = await parseError(
+    `--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: text/plain\r\n\r\nxyz`,
+  );
   assert.equal(cut.code, 'missingClosingDelimiter');
   assert.equal(cut.message, `Missing closing boundary delimiter "--${B}--" after part 2.`);
 
-  const inHeaders = await parseError(`--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: tex`);
-  assert.equal(inHeaders.message, `Missing closing boundary delimiter "--${B}--": the body ended inside the headers of part 2.`);
+  const inHeaders = await parseError(
+    `--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\nContent-Type: tex`,
+  );
+  assert.equal(
+    inHeaders.message,
+    `Missing closing boundary delimiter "--${B}--": the body ended inside the headers of part 2.`,
+  );
 
   const noOpen = await parseError('just some bytes');
   assert.equal(noOpen.code, 'missingOpeningDelimiter');
@@ -215,12 +238,21 @@ test('multipartBoundary: quoted, unquoted, missing, wrong type', () => {
   assert.equal(catchSync(() => multipartBoundary('multipart/related; boundary=""', 'related')).code, 'missingBoundary');
   const wrong = catchSync(() => multipartBoundary('application/json', 'related'));
   assert.equal(wrong.code, 'wrongContentType');
-  assert.equal(wrong.message, 'Content-Type must be multipart/related with a boundary parameter; got "application/json".');
-  assert.equal(catchSync(() => multipartBoundary(undefined, 'mixed')).message, 'Content-Type must be multipart/mixed with a boundary parameter; got none.');
+  assert.equal(
+    wrong.message,
+    'Content-Type must be multipart/related with a boundary parameter; got "application/json".',
+  );
+  assert.equal(
+    catchSync(() => multipartBoundary(undefined, 'mixed')).message,
+    'Content-Type must be multipart/mixed with a boundary parameter; got none.',
+  );
 });
 
 test('parseContentType handles case, spaces, quoted values with escapes and junk', () => {
-  assert.deepEqual(parseContentType('Application/JSON ; Charset = UTF-8'), { type: 'application/json', params: { charset: 'UTF-8' } });
+  assert.deepEqual(parseContentType('Application/JSON ; Charset = UTF-8'), {
+    type: 'application/json',
+    params: { charset: 'UTF-8' },
+  });
   assert.deepEqual(parseContentType('text/plain; a="x;y \\"q\\""; b=2; flag; a=ignored'), {
     type: 'text/plain',
     params: { a: 'x;y "q"', b: '2' },
@@ -232,9 +264,18 @@ test('parseContentType handles case, spaces, quoted values with escapes and junk
 
 test('MultipartReader emits part, data, partEnd and end events in order, with empty bodies', () => {
   const r = new MultipartReader('q');
-  const events: MultipartEvent[] = [...r.push(enc.encode('--q\r\nA: 1\r\nA: 2\r\n  folded\r\n\r\n--q\r\n\r\nbody\r\n--q--')), ...r.end()];
+  const events: MultipartEvent[] = [
+    ...r.push(enc.encode('--q\r\nA: 1\r\nA: 2\r\n  folded\r\n\r\n--q\r\n\r\nbody\r\n--q--')),
+    ...r.end(),
+  ];
   assert.deepEqual(
-    events.map((e) => (e.type === 'data' ? `data:${dec.decode(e.bytes)}` : e.type === 'part' ? `part:${JSON.stringify(e.headers)}` : e.type)),
+    events.map((e) =>
+      e.type === 'data'
+        ? `data:${dec.decode(e.bytes)}`
+        : e.type === 'part'
+          ? `part:${JSON.stringify(e.headers)}`
+          : e.type,
+    ),
     ['part:{"a":"1, 2 folded"}', 'partEnd', 'part:{}', 'data:body', 'partEnd', 'end'],
   );
   assert.equal(r.partCount, 2);
@@ -264,7 +305,7 @@ test('seeded random payloads and random chunking always give back the exact byte
     const out = encodeMultipartRelated({ round }, media, 'application/octet-stream', B);
     const body = Buffer.concat(out.body.map((p) => (typeof p === 'string' ? enc.encode(p) : p)));
     async function* randomChunks(): AsyncGenerator<Uint8Array> {
-      for (let i = 0; i < body.length; ) {
+      for (let i = 0; i < body.length;) {
         const n = 1 + rnd(40);
         yield body.subarray(i, i + n);
         i += n;

@@ -5,8 +5,12 @@ import { test } from 'node:test';
 import { minifyCssLiterals } from '../../scripts/css-literals.ts';
 
 test('minifies the text of plain css`…` templates and nothing around them', async () => {
-  const code = 'const a = css`\n  :host {\n    display: block; /* why */\n  }\n  .row  > span::part(x) { color: red }\n`;\nconst b = `  keep  `;';
-  assert.equal(await minifyCssLiterals(code), 'const a = css`:host{display:block}.row>span::part(x){color:red}`;\nconst b = `  keep  `;');
+  const code =
+    'const a = css`\n  :host {\n    display: block; /* why */\n  }\n  .row  > span::part(x) { color: red }\n`;\nconst b = `  keep  `;';
+  assert.equal(
+    await minifyCssLiterals(code),
+    'const a = css`:host{display:block}.row>span::part(x){color:red}`;\nconst b = `  keep  `;',
+  );
 });
 
 test('leaves templates with an interpolation or an escape as written, and code without css`…` untouched', async () => {

@@ -25,7 +25,11 @@ const CHECKED = /^(src|server)\//;
 
 test('every export of src/ and server/ is used outside its file or is a public entry', () => {
   const analysis = analyzeTsConfig(join(ROOT, 'test/repo/tsconfig.exports.json'), ['--allowUnusedTypes']);
-  const texts = new Map(['src', 'server', 'test', 'bench', 'stories', 'demo', 'scripts'].flatMap(sources).map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+  const texts = new Map(
+    ['src', 'server', 'test', 'bench', 'stories', 'demo', 'scripts']
+      .flatMap(sources)
+      .map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]),
+  );
   const unused: string[] = [];
   for (const [path, exports] of Object.entries(analysis.unusedExports)) {
     const file = relative(ROOT, path);

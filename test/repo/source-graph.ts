@@ -25,7 +25,9 @@ export function sources(dir: string): string[] {
 export function specifiers(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm,
+  )) {
     found.push(m[1] ?? m[2] ?? m[3]);
   }
   return found;
@@ -40,7 +42,14 @@ export function resolveRelative(file: string, spec: string): string {
 
 /** Import cycles among `files` (relative imports only), each as the list of files around it. */
 export function cycles(files: readonly string[]): string[][] {
-  const graph = new Map(files.map((f) => [f, specifiers(f).filter((s) => s.startsWith('.')).map((s) => resolveRelative(f, s))]));
+  const graph = new Map(
+    files.map((f) => [
+      f,
+      specifiers(f)
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolveRelative(f, s)),
+    ]),
+  );
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];

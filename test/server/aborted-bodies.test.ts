@@ -52,7 +52,9 @@ test('a 50 MB media upload dropped part-way, 40 times, leaves the service up and
 
 function multipart(boundary: string, media: Buffer, tail: string): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{"name":"m.bin"}\r\n--${boundary}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{"name":"m.bin"}\r\n--${boundary}\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     media,
     Buffer.from(tail),
   ]);
@@ -60,7 +62,12 @@ function multipart(boundary: string, media: Buffer, tail: string): Buffer {
 
 for (const [what, size, tail, message] of [
   ['a ~700 KB media part with no closing delimiter', 700_000, '', /closing|delimiter|end/i],
-  ['a third part after a ~1 MB media part', 1_000_000, '\r\n--b\r\nContent-Type: text/plain\r\n\r\nthird\r\n--b--', /part/i],
+  [
+    'a third part after a ~1 MB media part',
+    1_000_000,
+    '\r\n--b\r\nContent-Type: text/plain\r\n\r\nthird\r\n--b--',
+    /part/i,
+  ],
 ] as const) {
   test(`a multipart upload with ${what} → 400 saying so, service up, nothing stored`, async () => {
     for (let i = 0; i < 10; i++) {
@@ -101,9 +108,16 @@ test('startup sweeps orphans: temp files, unreferenced blobs and part files of s
   const { writeFileSync } = await import('node:fs');
   const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'open' } });
   const session = start.headers.location as string;
-  const keep = await svc.api('PUT', session, { token: null, body: Buffer.alloc(256 * 1024, 3), headers: { 'Content-Range': 'bytes 0-262143/*' } });
+  const keep = await svc.api('PUT', session, {
+    token: null,
+    body: Buffer.alloc(256 * 1024, 3),
+    headers: { 'Content-Range': 'bytes 0-262143/*' },
+  });
   assert.equal(keep.status, 308);
-  const kept = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'kept', headers: { 'Content-Type': 'text/plain' } });
+  const kept = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+    body: 'kept',
+    headers: { 'Content-Type': 'text/plain' },
+  });
   writeFileSync(join(svc.dataDir, 'tmp', 'b-left.tmp'), 'x');
   writeFileSync(join(svc.dataDir, 'blobs', 'b-orphan'), 'x');
   writeFileSync(join(svc.dataDir, 'sessions', 'no-such-session.part'), 'x');
@@ -112,6 +126,9 @@ test('startup sweeps orphans: temp files, unreferenced blobs and part files of s
   assert.ok(!readdirSync(join(svc.dataDir, 'blobs')).includes('b-orphan'));
   assert.deepEqual(readdirSync(join(svc.dataDir, 'sessions')).length, 1, 'only the open session keeps its part');
   assert.equal((await svc.api('GET', `/store/v3/files/${kept.json().id}?alt=media`)).text, 'kept');
-  const q = await svc.api('PUT', session, { token: null, headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' } });
+  const q = await svc.api('PUT', session, {
+    token: null,
+    headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' },
+  });
   assert.equal(q.headers.range, 'bytes=0-262143');
 });

@@ -43,7 +43,9 @@ const SHARE_WITH_CAROL = JSON.stringify({ type: 'user', role: 'reader', emailAdd
 
 test('a writer revoked while his permission-create body is on the way cannot share (404), and Carol cannot read', async () => {
   const w = await newFile('W');
-  const grant = await svc.api('POST', `/store/v3/files/${w}/permissions`, { body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } });
+  const grant = await svc.api('POST', `/store/v3/files/${w}/permissions`, {
+    body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' },
+  });
   assert.equal(grant.status, 200, grant.text);
   const bob = await permissionHead(w, 'dev-token-bob', SHARE_WITH_CAROL);
   const revoke = await svc.api('DELETE', `/store/v3/files/${w}/permissions/${grant.json().id}`);
@@ -55,14 +57,21 @@ test('a writer revoked while his permission-create body is on the way cannot sha
   assert.match(answer, /File not found/);
   assert.equal((await svc.api('GET', `/store/v3/files/${w}`, { token: 'dev-token-carol' })).status, 404);
   const perms = await svc.api('GET', `/store/v3/files/${w}/permissions?fields=permissions(emailAddress)`);
-  assert.deepEqual(perms.json().permissions.map((p: { emailAddress: string }) => p.emailAddress), ['alice@example.com']);
+  assert.deepEqual(
+    perms.json().permissions.map((p: { emailAddress: string }) => p.emailAddress),
+    ['alice@example.com'],
+  );
 });
 
 test('a writer demoted to reader while his body is on the way gets 403', async () => {
   const w = await newFile('W2');
-  await svc.api('POST', `/store/v3/files/${w}/permissions`, { body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } });
+  await svc.api('POST', `/store/v3/files/${w}/permissions`, {
+    body: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' },
+  });
   const bob = await permissionHead(w, 'dev-token-bob', SHARE_WITH_CAROL);
-  const demote = await svc.api('POST', `/store/v3/files/${w}/permissions`, { body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' } });
+  const demote = await svc.api('POST', `/store/v3/files/${w}/permissions`, {
+    body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+  });
   assert.equal(demote.status, 200);
   await bob.write(SHARE_WITH_CAROL.slice(1));
   const answer = await bob.waitFor((t) => /\r\n\r\n\{[\s\S]*\}\s*$/.test(t), 10_000, 'the permission answer');
@@ -87,7 +96,12 @@ test('a metadata update whose body arrives after the delete → 404, and the fil
   const body = JSON.stringify({ name: 'renamed' });
   const conn = await openRaw(svc.url);
   await conn.write(
-    requestHead('PATCH', `/store/v3/files/${w}`, { Host: 'x', Authorization: 'Bearer dev-token-alice', 'Content-Type': 'application/json', 'Content-Length': body.length }),
+    requestHead('PATCH', `/store/v3/files/${w}`, {
+      Host: 'x',
+      Authorization: 'Bearer dev-token-alice',
+      'Content-Type': 'application/json',
+      'Content-Length': body.length,
+    }),
   );
   await conn.write(body.slice(0, 1));
   assert.equal((await svc.api('DELETE', `/store/v3/files/${w}`)).status, 204);
@@ -107,19 +121,28 @@ async function orphanBlobs(): Promise<string[]> {
   const withContent = [];
   for (const id of ids) {
     const r = await svc.api('GET', `/store/v3/files/${id}?fields=size,mimeType`);
-    if (r.json().size !== undefined || r.json().mimeType.startsWith('application/vnd.svc-apps.') && r.json().mimeType !== 'application/vnd.svc-apps.folder') withContent.push(id);
+    if (
+      r.json().size !== undefined ||
+      (r.json().mimeType.startsWith('application/vnd.svc-apps.') &&
+        r.json().mimeType !== 'application/vnd.svc-apps.folder')
+    )
+      withContent.push(id);
   }
   return onDisk.length > withContent.length ? onDisk : [];
 }
 
 test('a converting update racing a delete answers 404 (never 500) and leaves no converted content behind', async () => {
-  const csv = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `${i},name ${i},${i * 3.5},"quoted, ${i}"`).join('\n'));
+  const csv = Buffer.from(
+    Array.from({ length: 40_000 }, (_, i) => `${i},name ${i},${i * 3.5},"quoted, ${i}"`).join('\n'),
+  );
   for (let round = 0; round < 3; round++) {
     const w = await newFile(`sheet-${round}`);
     const update = svc.api('PATCH', `/upload/store/v3/files/${w}?uploadType=multipart`, {
       headers: { 'Content-Type': 'multipart/related; boundary=b' },
       body: Buffer.concat([
-        Buffer.from('--b\r\nContent-Type: application/json\r\n\r\n{"mimeType":"application/vnd.svc-apps.spreadsheet"}\r\n--b\r\nContent-Type: text/csv\r\n\r\n'),
+        Buffer.from(
+          '--b\r\nContent-Type: application/json\r\n\r\n{"mimeType":"application/vnd.svc-apps.spreadsheet"}\r\n--b\r\nContent-Type: text/csv\r\n\r\n',
+        ),
         csv,
         Buffer.from('\r\n--b--'),
       ]),

@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { encodeBatchRequest, parseBatchResponse, type BatchRequestInit, type ParsedBatchResponse } from '../../src/protocol/batch-codec.ts';
+import {
+  encodeBatchRequest,
+  parseBatchResponse,
+  type BatchRequestInit,
+  type ParsedBatchResponse,
+} from '../../src/protocol/batch-codec.ts';
 import { multipartBoundary } from '../../src/protocol/multipart.ts';
 import { startService, type ServiceHandle } from './helpers/service.ts';
 
@@ -41,7 +46,9 @@ const grant = (email: string, role = 'reader') => ({ type: 'user', role, emailAd
  * Sends a batch and sends `SIGKILL` to the service the moment the response's status line and headers arrive, before
  * its body is read; then returns the parsed parts (the answer was written whole, so its bytes are already here).
  */
-function batchThenKill(calls: BatchRequestInit[]): Promise<{ status: number; parts: ParsedBatchResponse[]; killed: Promise<void> }> {
+function batchThenKill(
+  calls: BatchRequestInit[],
+): Promise<{ status: number; parts: ParsedBatchResponse[]; killed: Promise<void> }> {
   const enc = encodeBatchRequest(calls);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -67,7 +74,9 @@ function batchThenKill(calls: BatchRequestInit[]): Promise<{ status: number; par
 async function grantees(fileId: string, token = ALICE): Promise<Map<string, string>> {
   const r = await svc.api('GET', `/store/v3/files/${fileId}/permissions`, { token });
   assert.equal(r.status, 200, r.text);
-  return new Map((r.json().permissions as { emailAddress: string; role: string }[]).map((p) => [p.emailAddress, p.role]));
+  return new Map(
+    (r.json().permissions as { emailAddress: string; role: string }[]).map((p) => [p.emailAddress, p.role]),
+  );
 }
 
 const json = (part: ParsedBatchResponse) => JSON.parse(Buffer.from(part.body).toString('utf8'));
@@ -75,7 +84,9 @@ const json = (part: ParsedBatchResponse) => JSON.parse(Buffer.from(part.body).to
 describe('a batch answered 200 survives kill -9', () => {
   it('100 permission creates: every one answered 200 exists after the restart', async () => {
     const fileId = await newFile('durable-batch');
-    const calls = Array.from({ length: 100 }, (_, i) => permissionCall(fileId, grant(`kill${i}@example.com`, i % 2 ? 'writer' : 'reader'), `k${i}`));
+    const calls = Array.from({ length: 100 }, (_, i) =>
+      permissionCall(fileId, grant(`kill${i}@example.com`, i % 2 ? 'writer' : 'reader'), `k${i}`),
+    );
     const { status, parts, killed } = await batchThenKill(calls);
     await killed;
     assert.equal(status, 200);
@@ -85,7 +96,11 @@ describe('a batch answered 200 survives kill -9', () => {
     parts.forEach((part, i) => {
       assert.equal(part.status, 200, `part ${i}`);
       const answered = json(part) as { emailAddress: string; role: string };
-      assert.equal(stored.get(answered.emailAddress), answered.role, `permission ${answered.emailAddress} answered 200 is stored`);
+      assert.equal(
+        stored.get(answered.emailAddress),
+        answered.role,
+        `permission ${answered.emailAddress} answered 200 is stored`,
+      );
     });
     assert.equal(stored.size, 101, 'the owner and the 100 grants');
   });
@@ -94,7 +109,11 @@ describe('a batch answered 200 survives kill -9', () => {
     const fileId = await newFile('durable-batch-delayed');
     const fault = await svc.api('POST', '/__admin/faults', {
       token: null,
-      body: { match: { method: 'POST', pathPrefix: `/store/v3/files/${fileId}/permissions` }, action: { type: 'delay', ms: 50 }, skip: 5 },
+      body: {
+        match: { method: 'POST', pathPrefix: `/store/v3/files/${fileId}/permissions` },
+        action: { type: 'delay', ms: 50 },
+        skip: 5,
+      },
     });
     assert.equal(fault.status, 200, fault.text);
     const calls = Array.from({ length: 10 }, (_, i) => permissionCall(fileId, grant(`late${i}@example.com`), `d${i}`));
@@ -114,7 +133,10 @@ describe('one failing inner call fails alone', () => {
   it('a batch mixing good and bad calls commits exactly the good ones, answers in request order', async () => {
     const mine = await newFile('mixed-mine');
     const bobs = await newFile('mixed-bobs', BOB);
-    const share = await svc.api('POST', `/store/v3/files/${bobs}/permissions`, { token: BOB, body: grant('alice@example.com', 'reader') });
+    const share = await svc.api('POST', `/store/v3/files/${bobs}/permissions`, {
+      token: BOB,
+      body: grant('alice@example.com', 'reader'),
+    });
     assert.equal(share.status, 200, share.text);
     const before = await grantees(bobs, BOB);
 
@@ -131,7 +153,10 @@ describe('one failing inner call fails alone', () => {
       permissionCall(bobs, { type: 'user' }, 'c9'), // 403 outranks the bad body
     ];
     const enc = encodeBatchRequest(calls);
-    const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': enc.contentType }, body: enc.body });
+    const r = await svc.api('POST', '/batch/store/v3', {
+      headers: { 'Content-Type': enc.contentType },
+      body: enc.body,
+    });
     assert.equal(r.status, 200, r.text);
     const parts = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
     assert.deepEqual(
@@ -149,15 +174,12 @@ describe('one failing inner call fails alone', () => {
         ['<response-c9>', 403],
       ],
     );
-    assert.deepEqual(
-      [...(await grantees(mine)).entries()].sort(),
-      [
-        ['alice@example.com', 'owner'],
-        ['good0@example.com', 'reader'],
-        ['good1@example.com', 'writer'],
-        ['good2@example.com', 'reader'],
-      ],
-    );
+    assert.deepEqual([...(await grantees(mine)).entries()].sort(), [
+      ['alice@example.com', 'owner'],
+      ['good0@example.com', 'reader'],
+      ['good1@example.com', 'writer'],
+      ['good2@example.com', 'reader'],
+    ]);
     assert.deepEqual(await grantees(bobs, BOB), before, "bob's file is untouched");
   });
 
@@ -168,11 +190,16 @@ describe('one failing inner call fails alone', () => {
     const calls = files.map((id, i) => permissionCall(id, grant('bob@example.com'), `l${i}`));
     calls.splice(1, 0, permissionCall('no-such-file', grant('bob@example.com'), 'bad'));
     const enc = encodeBatchRequest(calls);
-    const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': enc.contentType }, body: enc.body });
+    const r = await svc.api('POST', '/batch/store/v3', {
+      headers: { 'Content-Type': enc.contentType },
+      body: enc.body,
+    });
     assert.equal(r.status, 200, r.text);
     const changes = await svc.api('GET', `/store/v3/changes?pageToken=${token.json().startPageToken}`, { token: BOB });
     assert.equal(changes.status, 200, changes.text);
-    const seen = (changes.json().changes as { fileId: string; removed: boolean }[]).filter((c) => !c.removed).map((c) => c.fileId);
+    const seen = (changes.json().changes as { fileId: string; removed: boolean }[])
+      .filter((c) => !c.removed)
+      .map((c) => c.fileId);
     assert.deepEqual([...seen].sort(), [...files].sort());
   });
 });

@@ -18,7 +18,10 @@ let svc: ServiceHandle;
 let fileId: string; // alice's text file "audit.txt", content "hello"
 before(async () => {
   svc = await startService();
-  const up = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', { headers: { 'Content-Type': 'text/plain' }, body: 'hello' });
+  const up = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+    headers: { 'Content-Type': 'text/plain' },
+    body: 'hello',
+  });
   assert.equal(up.status, 200, up.text);
   fileId = up.json().id;
   const named = await svc.api('PATCH', `/store/v3/files/${fileId}?fields=id`, { body: { name: 'audit.txt' } });
@@ -32,7 +35,10 @@ function part(message: string, partHeaders = ''): string {
 }
 
 /** Posts a raw batch body with boundary `b` (or the given content type). */
-function post(body: string, options: { token?: string | null; query?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<ApiResult> {
+function post(
+  body: string,
+  options: { token?: string | null; query?: string; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult> {
   return svc.api('POST', `/batch/store/v3${options.query ?? ''}`, {
     token: options.token === undefined ? ALICE : options.token,
     headers: { 'Content-Type': options.contentType ?? 'multipart/mixed; boundary=b', ...options.headers },
@@ -77,7 +83,13 @@ test('LF-only line breaks throughout; bodies without Content-Length; the answer 
     error: {
       code: 405,
       message: 'Method PATCH is not allowed on /store/v3/about; allowed: GET.',
-      errors: [{ message: 'Method PATCH is not allowed on /store/v3/about; allowed: GET.', domain: 'global', reason: 'methodNotAllowed' }],
+      errors: [
+        {
+          message: 'Method PATCH is not allowed on /store/v3/about; allowed: GET.',
+          domain: 'global',
+          reason: 'methodNotAllowed',
+        },
+      ],
     },
   });
   assert.equal(
@@ -110,8 +122,14 @@ test('Content-IDs with colons and @ come back prefixed inside the brackets; part
 test('an inner POST does not inherit the outer Content-Type (Content-* headers stay with the envelope)', async () => {
   const [p] = await batch(part('POST /store/v3/files?fields=id\r\n\r\n{"name":"x"}') + '--b--');
   assert.equal(p.status, 400);
-  assert.equal(json(p).error.message, 'The request body must be JSON with Content-Type application/json; got no Content-Type.');
-  const [ok] = await batch(part('POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"made in batch"}') + '--b--');
+  assert.equal(
+    json(p).error.message,
+    'The request body must be JSON with Content-Type application/json; got no Content-Type.',
+  );
+  const [ok] = await batch(
+    part('POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"made in batch"}') +
+      '--b--',
+  );
   assert.equal(ok.status, 200);
   assert.deepEqual(json(ok), { name: 'made in batch' });
 });
@@ -141,7 +159,9 @@ test('an outer ?alt=media cannot turn parts into downloads; an export path with 
 test('inner HEAD answers headers without a body; inner DELETE answers 204 No Content', async () => {
   const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'to delete' } });
   const victim = made.json().id as string;
-  const parts = await batch(part('HEAD /store/v3/about?fields=kind') + part(`DELETE /store/v3/files/${victim}`) + '--b--');
+  const parts = await batch(
+    part('HEAD /store/v3/about?fields=kind') + part(`DELETE /store/v3/files/${victim}`) + '--b--',
+  );
   assert.equal(parts[0].status, 200);
   assert.equal(parts[0].statusText, 'OK');
   assert.equal(parts[0].headers['content-type'], 'application/json; charset=UTF-8');
@@ -152,11 +172,18 @@ test('inner HEAD answers headers without a body; inner DELETE answers 204 No Con
   assert.equal((await svc.api('GET', `/store/v3/files/${victim}`)).status, 404);
 });
 
-test('an inner JSON body over the endpoint\'s cap is a 413 for that part, as it would be on its own', async () => {
+test("an inner JSON body over the endpoint's cap is a 413 for that part, as it would be on its own", async () => {
   const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
-  const direct = await svc.api('POST', '/store/v3/files?fields=id', { headers: { 'Content-Type': 'application/json' }, body: big });
+  const direct = await svc.api('POST', '/store/v3/files?fields=id', {
+    headers: { 'Content-Type': 'application/json' },
+    body: big,
+  });
   assert.equal(direct.status, 413, direct.text);
-  const parts = await batch(part(`POST /store/v3/files?fields=id\r\nContent-Type: application/json\r\n\r\n${big}`) + part('GET /store/v3/about?fields=kind') + '--b--');
+  const parts = await batch(
+    part(`POST /store/v3/files?fields=id\r\nContent-Type: application/json\r\n\r\n${big}`) +
+      part('GET /store/v3/about?fields=kind') +
+      '--b--',
+  );
   assert.equal(parts[0].status, 413);
   assert.deepEqual(json(parts[0]), direct.json());
   assert.deepEqual(json(parts[1]), { kind: 'store#about' });
@@ -164,16 +191,31 @@ test('an inner JSON body over the endpoint\'s cap is a 413 for that part, as it 
 
 test('targets that are not a path: full URLs of any scheme and relative targets get their own 400', async () => {
   const parts = await batch(
-    part(`GET https://127.0.0.1/store/v3/files/${fileId}`) + part('GET ?fields=kind') + part('GET store/v3/about') + part('GET /store/v3/about?fields=kind') + '--b--',
+    part(`GET https://127.0.0.1/store/v3/files/${fileId}`) +
+      part('GET ?fields=kind') +
+      part('GET store/v3/about') +
+      part('GET /store/v3/about?fields=kind') +
+      '--b--',
   );
-  assert.deepEqual(json(parts[0]), errorOf(`Batch requests take a URL path with query, not a full URL: "https://127.0.0.1/store/v3/files/${fileId}".`));
-  assert.deepEqual(json(parts[1]), errorOf('The inner request target must be a URL path starting with "/"; got "?fields=kind".'));
-  assert.deepEqual(json(parts[2]), errorOf('The inner request target must be a URL path starting with "/"; got "store/v3/about".'));
+  assert.deepEqual(
+    json(parts[0]),
+    errorOf(`Batch requests take a URL path with query, not a full URL: "https://127.0.0.1/store/v3/files/${fileId}".`),
+  );
+  assert.deepEqual(
+    json(parts[1]),
+    errorOf('The inner request target must be a URL path starting with "/"; got "?fields=kind".'),
+  );
+  assert.deepEqual(
+    json(parts[2]),
+    errorOf('The inner request target must be a URL path starting with "/"; got "store/v3/about".'),
+  );
   assert.deepEqual(json(parts[3]), { kind: 'store#about' });
 });
 
 test('inner routing errors stay inside their part: unknown path 404, bad percent-encoding 400, unknown method 405', async () => {
-  const parts = await batch(part('GET /store/v3/nothing') + part('GET /store/v3/files/%zz') + part('FROB /store/v3/about') + '--b--');
+  const parts = await batch(
+    part('GET /store/v3/nothing') + part('GET /store/v3/files/%zz') + part('FROB /store/v3/about') + '--b--',
+  );
   assert.deepEqual(
     parts.map((p) => [p.status, json(p).error.message]),
     [
@@ -193,17 +235,27 @@ test('quota counts each inner call: a rate-limit fault for two calls hits the fi
   assert.equal(f.status, 200, f.text);
   const call = part('GET /store/v3/about?fields=kind');
   const parts = await batch(call + call + call + '--b--');
-  assert.deepEqual(parts.map((p) => p.status), [403, 403, 200]);
+  assert.deepEqual(
+    parts.map((p) => p.status),
+    [403, 403, 200],
+  );
   const message = 'User rate limit exceeded.';
-  assert.deepEqual(json(parts[0]), { error: { code: 403, message, errors: [{ message, domain: 'usageLimits', reason: 'userRateLimitExceeded' }] } });
+  assert.deepEqual(json(parts[0]), {
+    error: { code: 403, message, errors: [{ message, domain: 'usageLimits', reason: 'userRateLimitExceeded' }] },
+  });
   assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
 });
 
 test('one batch shares a file and reads files; the grantee then lists it through a batch of its own', async () => {
-  const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'shared-in-batch.txt', mimeType: 'text/plain' } });
+  const made = await svc.api('POST', '/store/v3/files?fields=id', {
+    body: { name: 'shared-in-batch.txt', mimeType: 'text/plain' },
+  });
   const id = made.json().id as string;
   const parts = await batch(
-    part(`POST /store/v3/files/${id}/permissions?fields=id&sendNotificationEmail=false\r\nContent-Type: application/json\r\n\r\n{"role":"reader","type":"user","emailAddress":"bob@example.com"}`, 'Content-ID: <perm>\r\n') +
+    part(
+      `POST /store/v3/files/${id}/permissions?fields=id&sendNotificationEmail=false\r\nContent-Type: application/json\r\n\r\n{"role":"reader","type":"user","emailAddress":"bob@example.com"}`,
+      'Content-ID: <perm>\r\n',
+    ) +
       part(`GET /store/v3/files/${fileId}?fields=id,name`, 'Content-ID: <get>\r\n') +
       '--b--',
   );
@@ -211,10 +263,17 @@ test('one batch shares a file and reads files; the grantee then lists it through
   assert.deepEqual(Object.keys(json(parts[0])), ['id']);
   assert.deepEqual(json(parts[1]), { id: fileId, name: 'audit.txt' });
 
-  const bob = await batch(part(`GET /store/v3/files?q=${encodeURIComponent("name = 'shared-in-batch.txt'")}&fields=files(id,name)`) + '--b--', { token: null, headers: { Authorization: `Bearer ${BOB}` } });
+  const bob = await batch(
+    part(`GET /store/v3/files?q=${encodeURIComponent("name = 'shared-in-batch.txt'")}&fields=files(id,name)`) + '--b--',
+    { token: null, headers: { Authorization: `Bearer ${BOB}` } },
+  );
   assert.deepEqual(json(bob[0]), { files: [{ id, name: 'shared-in-batch.txt' }] });
   const perms = await svc.api('GET', `/store/v3/files/${id}?fields=permissions(id,role,emailAddress)`);
-  assert.deepEqual(perms.json().permissions[1], { id: json(parts[0]).id, role: 'reader', emailAddress: 'bob@example.com' });
+  assert.deepEqual(perms.json().permissions[1], {
+    id: json(parts[0]).id,
+    role: 'reader',
+    emailAddress: 'bob@example.com',
+  });
 });
 
 test('a quoted boundary and extra Content-Type parameters are accepted; an outer gzip answer wraps uncompressed parts', async () => {
@@ -231,25 +290,57 @@ test('a quoted boundary and extra Content-Type parameters are accepted; an outer
 
 test('envelopes of the wrong type or shape are an outer 400 saying what is wrong', async () => {
   const body = part('GET /store/v3/about') + '--b--';
-  outerError(await post(body, { contentType: 'application/json' }), 'Content-Type must be multipart/mixed with a boundary parameter; got "application/json".');
-  outerError(await post(body, { contentType: 'multipart/related; boundary=b' }), 'Content-Type must be multipart/mixed with a boundary parameter; got "multipart/related; boundary=b".');
-  outerError(await post(body, { contentType: 'multipart/mixed; boundary=' }), 'Missing boundary parameter in Content-Type "multipart/mixed; boundary=".');
+  outerError(
+    await post(body, { contentType: 'application/json' }),
+    'Content-Type must be multipart/mixed with a boundary parameter; got "application/json".',
+  );
+  outerError(
+    await post(body, { contentType: 'multipart/related; boundary=b' }),
+    'Content-Type must be multipart/mixed with a boundary parameter; got "multipart/related; boundary=b".',
+  );
+  outerError(
+    await post(body, { contentType: 'multipart/mixed; boundary=' }),
+    'Missing boundary parameter in Content-Type "multipart/mixed; boundary=".',
+  );
   outerError(await post('', {}), 'The body does not contain the opening boundary delimiter "--b".');
-  outerError(await post('\u0000\u00ff garbage \r\n\r\n', {}), 'The body does not contain the opening boundary delimiter "--b".');
+  outerError(
+    await post('\u0000\u00ff garbage \r\n\r\n', {}),
+    'The body does not contain the opening boundary delimiter "--b".',
+  );
   outerError(await post('--b--\r\n'), 'The batch body has no parts.');
 });
 
 test('broken inner messages are an outer 400 naming the part; nothing runs', async () => {
-  const create = part('POST /store/v3/files?fields=id\r\nContent-Type: application/json\r\n\r\n{"name":"must-not-exist"}');
+  const create = part(
+    'POST /store/v3/files?fields=id\r\nContent-Type: application/json\r\n\r\n{"name":"must-not-exist"}',
+  );
   const cases: [string, string][] = [
-    ['GET /store/v3/about HTTP/1.1 extra', 'Batch part 2 has an invalid request line "GET /store/v3/about HTTP/1.1 extra"; expected "VERB path?query [HTTP/1.1]".'],
-    ['GET /store/v3/about HTTP/one', 'Batch part 2 has an invalid request line "GET /store/v3/about HTTP/one"; expected "VERB path?query [HTTP/1.1]".'],
-    ['GET /store/v3/about\r\nnot a header', 'Batch part 2 is not a valid HTTP message: header line "not a header" is not "Name: value".'],
-    ['POST /store/v3/files\r\nContent-Length: 99\r\n\r\n{}', 'Batch part 2 is not a valid HTTP message: its body has 2 bytes, fewer than its Content-Length of 99.'],
-    ['POST /store/v3/files\r\nContent-Length: -1\r\n\r\n{}', 'Batch part 2 is not a valid HTTP message: Content-Length "-1" is not a number.'],
+    [
+      'GET /store/v3/about HTTP/1.1 extra',
+      'Batch part 2 has an invalid request line "GET /store/v3/about HTTP/1.1 extra"; expected "VERB path?query [HTTP/1.1]".',
+    ],
+    [
+      'GET /store/v3/about HTTP/one',
+      'Batch part 2 has an invalid request line "GET /store/v3/about HTTP/one"; expected "VERB path?query [HTTP/1.1]".',
+    ],
+    [
+      'GET /store/v3/about\r\nnot a header',
+      'Batch part 2 is not a valid HTTP message: header line "not a header" is not "Name: value".',
+    ],
+    [
+      'POST /store/v3/files\r\nContent-Length: 99\r\n\r\n{}',
+      'Batch part 2 is not a valid HTTP message: its body has 2 bytes, fewer than its Content-Length of 99.',
+    ],
+    [
+      'POST /store/v3/files\r\nContent-Length: -1\r\n\r\n{}',
+      'Batch part 2 is not a valid HTTP message: Content-Length "-1" is not a number.',
+    ],
   ];
   for (const [message, expected] of cases) outerError(await post(create + part(message) + '--b--'), expected);
-  const list = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'must-not-exist'")}&fields=files(id)`);
+  const list = await svc.api(
+    'GET',
+    `/store/v3/files?q=${encodeURIComponent("name = 'must-not-exist'")}&fields=files(id)`,
+  );
   assert.deepEqual(list.json(), { files: [] });
 });
 
@@ -258,11 +349,16 @@ test('every method but POST on the batch path is 405 with Allow: POST; a preflig
     const r = await svc.api(method, '/batch/store/v3');
     assert.equal(r.status, 405, method);
     assert.equal(r.headers.allow, 'POST', method);
-    if (method !== 'HEAD') assert.equal(r.json().error.message, `Method ${method} is not allowed on /batch/store/v3; allowed: POST.`);
+    if (method !== 'HEAD')
+      assert.equal(r.json().error.message, `Method ${method} is not allowed on /batch/store/v3; allowed: POST.`);
   }
   const pre = await svc.api('OPTIONS', '/batch/store/v3', {
     token: null,
-    headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    headers: {
+      Origin: 'https://app.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization, content-type',
+    },
   });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers['access-control-allow-origin'], 'https://app.example');
@@ -270,11 +366,16 @@ test('every method but POST on the batch path is 405 with Allow: POST; a preflig
 
 test('bad UTF-8 in an inner JSON body is a 400 for that part, not a file named with U+FFFD', async () => {
   const bytes = Buffer.concat([
-    Buffer.from('--b\r\nContent-Type: application/http\r\n\r\nPOST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"'),
+    Buffer.from(
+      '--b\r\nContent-Type: application/http\r\n\r\nPOST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"',
+    ),
     Buffer.from([0xff, 0xfe]),
     Buffer.from('"}\r\n--b--'),
   ]);
-  const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': 'multipart/mixed; boundary=b' }, body: bytes });
+  const r = await svc.api('POST', '/batch/store/v3', {
+    headers: { 'Content-Type': 'multipart/mixed; boundary=b' },
+    body: bytes,
+  });
   const [p] = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
   assert.equal(p.status, 400);
 });

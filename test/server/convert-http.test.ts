@@ -24,7 +24,9 @@ after(() => svc.stop());
 function multipart(meta: object, media: Buffer | string, mediaType: string, query = ''): Promise<ApiResult> {
   const boundary = 'convert_boundary_7';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(meta)}\r\n--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(meta)}\r\n--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`,
+    ),
     Buffer.isBuffer(media) ? media : Buffer.from(media),
     Buffer.from(`\r\n--${boundary}--`),
   ]);
@@ -35,14 +37,28 @@ function multipart(meta: object, media: Buffer | string, mediaType: string, quer
 }
 
 /** A resumable create (or update with `fileId`) sending the whole media in one PUT. */
-async function resumable(meta: object | undefined, media: Buffer | string, mediaType: string, query = '', fileId?: string): Promise<ApiResult> {
+async function resumable(
+  meta: object | undefined,
+  media: Buffer | string,
+  mediaType: string,
+  query = '',
+  fileId?: string,
+): Promise<ApiResult> {
   const bytes = Buffer.isBuffer(media) ? media : Buffer.from(media);
-  const start = await svc.api(fileId ? 'PUT' : 'POST', `/upload/store/v3/files${fileId ? `/${fileId}` : ''}?uploadType=resumable${query}`, {
-    headers: { 'X-Upload-Content-Type': mediaType, 'X-Upload-Content-Length': String(bytes.length) },
-    ...(meta ? { body: meta } : {}),
-  });
+  const start = await svc.api(
+    fileId ? 'PUT' : 'POST',
+    `/upload/store/v3/files${fileId ? `/${fileId}` : ''}?uploadType=resumable${query}`,
+    {
+      headers: { 'X-Upload-Content-Type': mediaType, 'X-Upload-Content-Length': String(bytes.length) },
+      ...(meta ? { body: meta } : {}),
+    },
+  );
   assert.equal(start.status, 200, start.text);
-  return svc.api('PUT', start.headers.location as string, { token: null, headers: { 'Content-Type': mediaType }, body: bytes });
+  return svc.api('PUT', start.headers.location as string, {
+    token: null,
+    headers: { 'Content-Type': mediaType },
+    body: bytes,
+  });
 }
 
 function exportAs(id: string, mimeType: string): Promise<ApiResult> {
@@ -70,7 +86,12 @@ describe('about', () => {
     assert.deepEqual(a.importFormats['text/csv'], [SHEET]);
     assert.deepEqual(a.importFormats['text/plain'], [DOC, SHEET]);
     assert.deepEqual(a.importFormats['image/png'], [DOC]);
-    assert.deepEqual(a.exportFormats[SHEET], ['text/csv', 'text/tab-separated-values', XLSX, 'application/vnd.oasis.opendocument.spreadsheet']);
+    assert.deepEqual(a.exportFormats[SHEET], [
+      'text/csv',
+      'text/tab-separated-values',
+      XLSX,
+      'application/vnd.oasis.opendocument.spreadsheet',
+    ]);
     assert.equal(a.maxImportSizes[DOC], '10485760');
     assert.equal(a.maxUploadSize, '5497558138880');
     assert.equal(typeof a.storageQuota.usage, 'string');
@@ -84,9 +105,12 @@ describe('about', () => {
     assertError(await svc.api('GET', '/store/v3/about', { token: null }), 401, 'required');
   });
 
-  test('storage usage counts the caller\'s media', async () => {
+  test("storage usage counts the caller's media", async () => {
     const before = Number((await svc.api('GET', '/store/v3/about?fields=storageQuota')).json().storageQuota.usage);
-    const up = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { headers: { 'Content-Type': 'text/plain' }, body: '12345' });
+    const up = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      headers: { 'Content-Type': 'text/plain' },
+      body: '12345',
+    });
     assert.equal(up.status, 200, up.text);
     const after = Number((await svc.api('GET', '/store/v3/about?fields=storageQuota')).json().storageQuota.usage);
     assert.equal(after - before, 5);
@@ -129,10 +153,20 @@ describe('conversion on upload and export', () => {
   });
 
   test('PNG with words → document via OCR, English and French', async () => {
-    const en = await multipart({ name: 'scan', mimeType: DOC }, textPng(['HELLO WORLD']), 'image/png', '&ocrLanguage=en');
+    const en = await multipart(
+      { name: 'scan', mimeType: DOC },
+      textPng(['HELLO WORLD']),
+      'image/png',
+      '&ocrLanguage=en',
+    );
     assert.equal(en.status, 200, en.text);
     assert.match((await exportAs(en.json().id, 'text/plain')).text, /HELLO WORLD/);
-    const fr = await resumable({ name: 'scan-fr', mimeType: DOC }, textPng(['BONJOUR LE MONDE', 'MERCI BEAUCOUP']), 'image/png', '&ocrLanguage=fr');
+    const fr = await resumable(
+      { name: 'scan-fr', mimeType: DOC },
+      textPng(['BONJOUR LE MONDE', 'MERCI BEAUCOUP']),
+      'image/png',
+      '&ocrLanguage=fr',
+    );
     assert.equal(fr.status, 200, fr.text);
     const text = (await exportAs(fr.json().id, 'text/plain')).text;
     assert.match(text, /BONJOUR LE MONDE/);
@@ -142,7 +176,10 @@ describe('conversion on upload and export', () => {
   test('an update that converts replaces the whole content (simple and resumable)', async () => {
     const created = await multipart({ name: 'sheet', mimeType: SHEET }, 'a,b\r\n1,2\r\n', 'text/csv');
     const id = created.json().id as string;
-    const simple = await svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, { headers: { 'Content-Type': 'text/csv' }, body: 'only\r\n' });
+    const simple = await svc.api('PUT', `/upload/store/v3/files/${id}?uploadType=media`, {
+      headers: { 'Content-Type': 'text/csv' },
+      body: 'only\r\n',
+    });
     assert.equal(simple.status, 200, simple.text);
     assert.equal(simple.json().mimeType, SHEET);
     assert.equal((await exportAs(id, 'text/csv')).text, 'only\r\n');
@@ -188,7 +225,10 @@ describe('bad input', () => {
     const sheet = (await multipart({ name: 's', mimeType: SHEET }, 'a\r\n', 'text/csv')).json().id as string;
     assertError(await exportAs(sheet, 'image/png'), 400, 'invalidParameter', 'image/png', SHEET);
     assertError(await svc.api('GET', `/store/v3/files/${sheet}/export`), 400, 'required', 'mimeType');
-    const plain = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { headers: { 'Content-Type': 'text/plain' }, body: 'hi' });
+    const plain = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'hi',
+    });
     assertError(await exportAs(plain.json().id, 'text/plain'), 403, 'fileNotExportable');
     assertError(await exportAs('no-such-file', 'text/plain'), 404, 'notFound');
   });

@@ -77,7 +77,10 @@ describe('cut connections', () => {
     const { uri } = await startSession();
     const fault = await svc.api('POST', '/__admin/faults', {
       token: null,
-      body: { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes: BLOCK * 2 + 5000 } },
+      body: {
+        match: { method: 'PUT', uploadType: 'resumable' },
+        action: { type: 'cut', afterBytes: BLOCK * 2 + 5000 },
+      },
     });
     assert.equal(fault.status, 200);
     await assert.rejects(svc.api('PUT', uri, { token: null, body: data }));
@@ -124,7 +127,11 @@ describe('kill -9 and restart', () => {
   it('keeps the stored blocks of an upload killed mid-request, then resumes byte-identical', async () => {
     const data = bytesOf(BLOCK * 5 + 77, 21);
     const { uri, id } = await startSession();
-    const first = await svc.api('PUT', uri, { token: null, body: data.subarray(0, BLOCK), headers: { 'Content-Range': `bytes 0-${BLOCK - 1}/*` } });
+    const first = await svc.api('PUT', uri, {
+      token: null,
+      body: data.subarray(0, BLOCK),
+      headers: { 'Content-Range': `bytes 0-${BLOCK - 1}/*` },
+    });
     assert.equal(first.status, 308);
     const socket2 = (() => {
       const url = new URL(uri);
@@ -148,10 +155,19 @@ describe('kill -9 and restart', () => {
   });
 
   it('keeps files, sessions, generated IDs and the change log across restarts', async () => {
-    const f = (await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'persist', headers: { 'Content-Type': 'text/plain' } })).json();
+    const f = (
+      await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: 'persist',
+        headers: { 'Content-Type': 'text/plain' },
+      })
+    ).json();
     const ids = (await svc.api('GET', '/store/v3/files/generateIds?count=2')).json().ids;
     const { uri } = await startSession();
-    await svc.api('PUT', uri, { token: null, body: bytesOf(BLOCK), headers: { 'Content-Range': `bytes 0-${BLOCK - 1}/*` } });
+    await svc.api('PUT', uri, {
+      token: null,
+      body: bytesOf(BLOCK),
+      headers: { 'Content-Range': `bytes 0-${BLOCK - 1}/*` },
+    });
     await svc.kill('SIGKILL');
     await svc.restart();
     assert.equal((await svc.api('GET', `/store/v3/files/${f.id}?alt=media`)).text, 'persist');

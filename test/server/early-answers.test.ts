@@ -54,15 +54,26 @@ describe('a JSON body over maxJsonBytes', () => {
   after(() => svc.stop());
 
   for (const framing of ['chunked', 'Content-Length'] as const) {
-    test(`${framing}, 24 MiB sent in full before reading: every byte is taken, then the 413 is read and the connection closes`, { timeout: 60_000 }, async () => {
-      const conn = await openRaw(svc.url);
-      const headers = { ...AUTH, 'Content-Type': 'application/json', ...(framing === 'chunked' ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': BIG }) };
-      await sendAll(conn, [requestHead('POST', '/store/v3/files', headers), ...(framing === 'chunked' ? chunked(BIG) : fixed(BIG))]);
-      const text = await conn.closed(30_000);
-      assert.deepEqual(statuses(text), [413], text.slice(0, 300));
-      assert.equal(headerOf(text, 'Connection'), 'close');
-      assert.match(jsonOf(text).error.message, /larger than the limit of 1024 bytes/);
-    });
+    test(
+      `${framing}, 24 MiB sent in full before reading: every byte is taken, then the 413 is read and the connection closes`,
+      { timeout: 60_000 },
+      async () => {
+        const conn = await openRaw(svc.url);
+        const headers = {
+          ...AUTH,
+          'Content-Type': 'application/json',
+          ...(framing === 'chunked' ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': BIG }),
+        };
+        await sendAll(conn, [
+          requestHead('POST', '/store/v3/files', headers),
+          ...(framing === 'chunked' ? chunked(BIG) : fixed(BIG)),
+        ]);
+        const text = await conn.closed(30_000);
+        assert.deepEqual(statuses(text), [413], text.slice(0, 300));
+        assert.equal(headerOf(text, 'Connection'), 'close');
+        assert.match(jsonOf(text).error.message, /larger than the limit of 1024 bytes/);
+      },
+    );
   }
 
   test('nothing of a refused body is stored', async () => {
@@ -78,22 +89,40 @@ describe('lingering is bounded', () => {
   });
   after(() => svc.stop());
 
-  test('a client that keeps sending past lingerBytes is cut off before its body ends', { timeout: 60_000 }, async () => {
-    const conn = await openRaw(svc.url);
-    const head = requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-    const sending = sendAll(conn, [head, ...chunked(BIG)]);
-    await assert.rejects(sending, 'the connection ends before 24 MiB are taken');
-    await conn.closed(30_000);
-    assert.ok(statuses(conn.received().toString('latin1')).every((s) => s === 413));
-  });
+  test(
+    'a client that keeps sending past lingerBytes is cut off before its body ends',
+    { timeout: 60_000 },
+    async () => {
+      const conn = await openRaw(svc.url);
+      const head = requestHead('POST', '/store/v3/files', {
+        ...AUTH,
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      });
+      const sending = sendAll(conn, [head, ...chunked(BIG)]);
+      await assert.rejects(sending, 'the connection ends before 24 MiB are taken');
+      await conn.closed(30_000);
+      assert.ok(statuses(conn.received().toString('latin1')).every((s) => s === 413));
+    },
+  );
 
-  test('a client that stops sending mid-body (without closing) is closed after lingerMs', { timeout: 60_000 }, async () => {
-    const conn = await openRaw(svc.url);
-    await conn.write(requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': 100_000 }));
-    await conn.write(Buffer.alloc(2048, 0x20));
-    const text = await conn.closed(30_000);
-    assert.deepEqual(statuses(text), [413]);
-  });
+  test(
+    'a client that stops sending mid-body (without closing) is closed after lingerMs',
+    { timeout: 60_000 },
+    async () => {
+      const conn = await openRaw(svc.url);
+      await conn.write(
+        requestHead('POST', '/store/v3/files', {
+          ...AUTH,
+          'Content-Type': 'application/json',
+          'Content-Length': 100_000,
+        }),
+      );
+      await conn.write(Buffer.alloc(2048, 0x20));
+      const text = await conn.closed(30_000);
+      assert.deepEqual(statuses(text), [413]);
+    },
+  );
 });
 
 describe('a chunked body with a malformed chunk size', () => {
@@ -106,7 +135,11 @@ describe('a chunked body with a malformed chunk size', () => {
   test('a metadata create: 400 naming the chunk size, then the connection closes; nothing is created', async () => {
     const conn = await openRaw(svc.url);
     await conn.write(
-      requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }) + 'zz\r\n{}\r\n0\r\n\r\n',
+      requestHead('POST', '/store/v3/files', {
+        ...AUTH,
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      }) + 'zz\r\n{}\r\n0\r\n\r\n',
     );
     const text = await conn.closed(10_000);
     assert.deepEqual(statuses(text), [400], text);
@@ -119,8 +152,11 @@ describe('a chunked body with a malformed chunk size', () => {
   test('after a chunk that was fine: a media upload stores nothing', async () => {
     const conn = await openRaw(svc.url);
     await conn.write(
-      requestHead('POST', '/upload/store/v3/files?uploadType=media', { ...AUTH, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' }) +
-        '5\r\nhello\r\nxyz\r\nabc\r\n0\r\n\r\n',
+      requestHead('POST', '/upload/store/v3/files?uploadType=media', {
+        ...AUTH,
+        'Content-Type': 'text/plain',
+        'Transfer-Encoding': 'chunked',
+      }) + '5\r\nhello\r\nxyz\r\nabc\r\n0\r\n\r\n',
     );
     const text = await conn.closed(10_000);
     assert.deepEqual(statuses(text), [400], text);
@@ -131,7 +167,10 @@ describe('a chunked body with a malformed chunk size', () => {
 
   test('a request already answered (no upload_id) gets that one answer only, then the close', async () => {
     const conn = await openRaw(svc.url);
-    await conn.write(requestHead('PUT', '/upload/store/v3/files?uploadType=media', { ...AUTH, 'Transfer-Encoding': 'chunked' }) + '5\r\nhello\r\nxyz\r\n');
+    await conn.write(
+      requestHead('PUT', '/upload/store/v3/files?uploadType=media', { ...AUTH, 'Transfer-Encoding': 'chunked' }) +
+        '5\r\nhello\r\nxyz\r\n',
+    );
     const text = await conn.closed(10_000);
     assert.deepEqual(statuses(text), [400], text);
     assert.match(jsonOf(text).error.message, /needs a session URI/);
@@ -141,21 +180,29 @@ describe('a chunked body with a malformed chunk size', () => {
     const total = 4 * BLOCK;
     const content = Buffer.alloc(total);
     for (let i = 0; i < total; i++) content[i] = (i * 7 + (i >> 9)) & 0xff;
-    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'bad-chunk.bin' } });
+    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      body: { name: 'bad-chunk.bin' },
+    });
     assert.equal(start.status, 200, start.text);
     const session = new URL(start.headers.location as string);
     const conn = await openRaw(svc.url);
     const sent = 2 * BLOCK + 1000;
     await conn.write(
-      requestHead('PUT', session.pathname + session.search, { Host: 'x', 'Transfer-Encoding': 'chunked', 'Content-Range': `bytes 0-${total - 1}/${total}` }) +
-        `${sent.toString(16)}\r\n`,
+      requestHead('PUT', session.pathname + session.search, {
+        Host: 'x',
+        'Transfer-Encoding': 'chunked',
+        'Content-Range': `bytes 0-${total - 1}/${total}`,
+      }) + `${sent.toString(16)}\r\n`,
     );
     await conn.write(content.subarray(0, sent));
     await conn.write('\r\nnot-a-size\r\n');
     const text = await conn.closed(10_000);
     assert.deepEqual(statuses(text), [400], text);
     assert.match(text, /HPE_INVALID_CHUNK_SIZE/);
-    const q = await svc.api('PUT', session.href, { token: null, headers: { 'Content-Range': `bytes */${total}`, 'Content-Length': '0' } });
+    const q = await svc.api('PUT', session.href, {
+      token: null,
+      headers: { 'Content-Range': `bytes */${total}`, 'Content-Length': '0' },
+    });
     assert.equal(q.status, 308, q.text);
     assert.equal(q.headers.range, `bytes=0-${2 * BLOCK - 1}`);
     const rest = await svc.api('PUT', session.href, {

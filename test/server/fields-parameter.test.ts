@@ -10,7 +10,10 @@ let svc: ServiceHandle;
 let file: Record<string, any>;
 before(async () => {
   svc = await startService();
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'hello', headers: { 'Content-Type': 'text/plain' } });
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+    body: 'hello',
+    headers: { 'Content-Type': 'text/plain' },
+  });
   file = r.json();
 });
 after(() => svc.stop());
@@ -66,7 +69,13 @@ describe('400 for a bad selection (spec §7, supplement §3)', () => {
       assert.equal(r.status, 400, fields);
       assert.equal(r.headers['content-type'], 'application/json; charset=UTF-8');
       assert.deepEqual(r.json(), {
-        error: { code: 400, message, errors: [{ message, domain: 'global', reason: 'invalidParameter', location: 'fields', locationType: 'parameter' }] },
+        error: {
+          code: 400,
+          message,
+          errors: [
+            { message, domain: 'global', reason: 'invalidParameter', location: 'fields', locationType: 'parameter' },
+          ],
+        },
       });
     }
     const unclosed = await get('permissions(id');
@@ -88,11 +97,17 @@ describe('400 for a bad selection (spec §7, supplement §3)', () => {
     const before = (await svc.api('GET', '/store/v3/files?fields=files(id)')).json().files.length;
     const meta = await svc.api('POST', '/store/v3/files?fields=idd', { body: { name: 'ghost' } });
     assert.equal(meta.status, 400);
-    const body = '--b\r\nContent-Type: application/json\r\n\r\n{"name":"ghost"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--';
-    const mp = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart&fields=(', { body, headers: { 'Content-Type': 'multipart/related; boundary=b' } });
+    const body =
+      '--b\r\nContent-Type: application/json\r\n\r\n{"name":"ghost"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--';
+    const mp = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart&fields=(', {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary=b' },
+    });
     assert.equal(mp.status, 400);
     assert.equal(mp.json().error.errors[0].location, 'fields');
-    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=size/x', { body: { name: 'ghost' } });
+    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=size/x', {
+      body: { name: 'ghost' },
+    });
     assert.equal(start.status, 400);
     assert.equal(start.headers.location, undefined);
     assert.equal((await svc.api('GET', '/store/v3/files?fields=files(id)')).json().files.length, before);

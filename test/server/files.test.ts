@@ -11,7 +11,11 @@ before(async () => {
 after(() => svc.stop());
 
 async function upload(text: string, token = 'dev-token-alice', type = 'text/plain') {
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { token, body: text, headers: { 'Content-Type': type } });
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+    token,
+    body: text,
+    headers: { 'Content-Type': type },
+  });
   assert.equal(r.status, 200, r.text);
   return r.json();
 }
@@ -32,7 +36,14 @@ describe('create and read', () => {
     assert.deepEqual(f.parents, []);
     assert.match(f.createdTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(f.permissions, [
-      { kind: 'store#permission', id: f.owners[0].permissionId, type: 'user', role: 'owner', emailAddress: 'alice@example.com', displayName: 'alice' },
+      {
+        kind: 'store#permission',
+        id: f.owners[0].permissionId,
+        type: 'user',
+        role: 'owner',
+        emailAddress: 'alice@example.com',
+        displayName: 'alice',
+      },
     ]);
     assert.equal(f.owners[0].emailAddress, 'alice@example.com');
   });
@@ -65,7 +76,9 @@ describe('create and read', () => {
   });
 
   it('answers 403 fileNotDownloadable for native kinds and folders', async () => {
-    const f = (await svc.api('POST', '/store/v3/files', { body: { mimeType: 'application/vnd.svc-apps.document' } })).json();
+    const f = (
+      await svc.api('POST', '/store/v3/files', { body: { mimeType: 'application/vnd.svc-apps.document' } })
+    ).json();
     assert.equal(f.size, undefined);
     const d = await svc.api('GET', `/store/v3/files/${f.id}?alt=media`);
     assert.equal(d.status, 403);
@@ -89,14 +102,23 @@ describe('create and read', () => {
     const u = await svc.api('POST', '/store/v3/files', { body: { nmae: 'typo' } });
     assert.equal(u.status, 400);
     assert.match(u.json().error.message, /"nmae"/);
-    const j = await svc.api('POST', '/store/v3/files', { body: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const j = await svc.api('POST', '/store/v3/files', {
+      body: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(j.status, 400);
     assert.equal(j.json().error.errors[0].reason, 'parseError');
     assert.match(j.json().error.message, /^Invalid JSON payload received\. .+/);
-    const ct = await svc.api('POST', '/store/v3/files', { body: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const ct = await svc.api('POST', '/store/v3/files', {
+      body: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(ct.status, 400);
     assert.match(ct.json().error.message, /application\/json/);
-    const big = await svc.api('POST', '/store/v3/files', { body: JSON.stringify({ name: 'x'.repeat(1100 * 1024) }), headers: { 'Content-Type': 'application/json' } });
+    const big = await svc.api('POST', '/store/v3/files', {
+      body: JSON.stringify({ name: 'x'.repeat(1100 * 1024) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(big.status, 413);
     assert.equal(big.json().error.errors[0].reason, 'requestTooLarge');
   });
@@ -106,7 +128,13 @@ describe('auth and visibility', () => {
   it('401 required without a token and authError for an unknown one', async () => {
     const r = await svc.api('GET', '/store/v3/files', { token: null });
     assert.equal(r.status, 401);
-    assert.deepEqual(r.json().error.errors[0], { message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' });
+    assert.deepEqual(r.json().error.errors[0], {
+      message: 'Login Required.',
+      domain: 'global',
+      reason: 'required',
+      location: 'Authorization',
+      locationType: 'header',
+    });
     const b = await svc.api('GET', '/store/v3/files', { token: 'nope' });
     assert.equal(b.status, 401);
     assert.equal(b.json().error.message, 'Invalid Credentials');
@@ -116,12 +144,20 @@ describe('auth and visibility', () => {
   it('hides other users files with 404 File not found', async () => {
     const f = await upload('secret');
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const r = await svc.api(method, `/store/v3/files/${f.id}`, { token: 'dev-token-bob', ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+      const r = await svc.api(method, `/store/v3/files/${f.id}`, {
+        token: 'dev-token-bob',
+        ...(method === 'PATCH' ? { body: { name: 'x' } } : {}),
+      });
       assert.equal(r.status, 404, method);
       assert.equal(r.json().error.message, `File not found: ${f.id}.`);
     }
-    const list = (await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'Untitled'")}`, { token: 'dev-token-bob' })).json();
-    assert.equal(list.files.some((x: { id: string }) => x.id === f.id), false);
+    const list = (
+      await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'Untitled'")}`, { token: 'dev-token-bob' })
+    ).json();
+    assert.equal(
+      list.files.some((x: { id: string }) => x.id === f.id),
+      false,
+    );
   });
 });
 
@@ -131,7 +167,9 @@ describe('update, move, trash, delete', () => {
     const b = (await svc.api('POST', '/store/v3/files', { body: { name: 'B', mimeType: FOLDER } })).json();
     const f = (await svc.api('POST', '/store/v3/files', { body: { name: 'f', parents: [a.id] } })).json();
     assert.deepEqual(f.parents, [a.id]);
-    const m = await svc.api('PATCH', `/store/v3/files/${f.id}?addParents=${b.id}&removeParents=${a.id}`, { body: { name: 'g', description: 'd' } });
+    const m = await svc.api('PATCH', `/store/v3/files/${f.id}?addParents=${b.id}&removeParents=${a.id}`, {
+      body: { name: 'g', description: 'd' },
+    });
     assert.equal(m.status, 200, m.text);
     assert.deepEqual(m.json().parents, [b.id]);
     assert.equal(m.json().name, 'g');
@@ -160,7 +198,10 @@ describe('list', () => {
   it('filters with q, pages with pageToken, and rejects unsupported q', async () => {
     const folder = (await svc.api('POST', '/store/v3/files', { body: { name: 'L', mimeType: FOLDER } })).json();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await svc.api('POST', '/store/v3/files', { body: { name: `n'${i}`, parents: [folder.id] } })).json().id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await svc.api('POST', '/store/v3/files', { body: { name: `n'${i}`, parents: [folder.id] } })).json().id,
+      );
     await svc.api('PATCH', `/store/v3/files/${ids[4]}`, { body: { trashed: true } });
     const q = encodeURIComponent(`'${folder.id}' in parents and trashed = false`);
     const seen: string[] = [];
@@ -175,7 +216,9 @@ describe('list', () => {
       token = body.nextPageToken;
     } while (token);
     assert.deepEqual(seen, ids.slice(0, 4));
-    const byName = (await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'n\\'2'")}&fields=files(id)`)).json();
+    const byName = (
+      await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'n\\'2'")}&fields=files(id)`)
+    ).json();
     assert.deepEqual(byName, { files: [{ id: ids[2] }] });
     const bad = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name contains 'x'")}`);
     assert.equal(bad.status, 400);
@@ -209,7 +252,9 @@ describe('generateIds', () => {
     const bob = await svc.api('POST', '/store/v3/files', { token: 'dev-token-bob', body: { id: g.ids[1] } });
     assert.equal(bob.status, 400);
     assert.equal(bob.json().error.message, 'The provided file ID is not usable.');
-    const doc = await svc.api('POST', '/store/v3/files', { body: { id: g.ids[1], mimeType: 'application/vnd.svc-apps.document' } });
+    const doc = await svc.api('POST', '/store/v3/files', {
+      body: { id: g.ids[1], mimeType: 'application/vnd.svc-apps.document' },
+    });
     assert.equal(doc.status, 403);
     assert.equal(doc.json().error.message, 'Generated IDs are not supported for Docs Editors formats.');
     const folder = await svc.api('POST', '/store/v3/files', { body: { id: g.ids[2], mimeType: FOLDER } });

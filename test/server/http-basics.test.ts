@@ -32,29 +32,55 @@ describe('CORS (supplement §7)', () => {
   it('answers the preflight of every method and header the kit sends, on every upload and API path', async () => {
     const kitHeaders = 'authorization, content-type, content-range, x-upload-content-type, x-upload-content-length';
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-      for (const path of ['/store/v3/files', '/store/v3/files/x', '/upload/store/v3/files?uploadType=resumable', '/upload/store/v3/files/x?uploadType=multipart']) {
+      for (const path of [
+        '/store/v3/files',
+        '/store/v3/files/x',
+        '/upload/store/v3/files?uploadType=resumable',
+        '/upload/store/v3/files/x?uploadType=multipart',
+      ]) {
         const r = await svc.api('OPTIONS', path, {
           token: null,
-          headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': kitHeaders },
+          headers: {
+            Origin: 'http://localhost:5173',
+            'Access-Control-Request-Method': method,
+            'Access-Control-Request-Headers': kitHeaders,
+          },
         });
         assert.equal(r.status, 204, `${method} ${path}`);
         assert.equal(r.headers['access-control-allow-origin'], 'http://localhost:5173');
         assert.ok(String(r.headers['access-control-allow-methods']).split(', ').includes(method), method);
-        for (const h of kitHeaders.split(', ')) assert.ok(String(r.headers['access-control-allow-headers']).toLowerCase().includes(h), h);
+        for (const h of kitHeaders.split(', '))
+          assert.ok(String(r.headers['access-control-allow-headers']).toLowerCase().includes(h), h);
       }
     }
-    const bare = await svc.api('OPTIONS', '/store/v3/files', { token: null, headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'PUT' } });
-    for (const h of ['Authorization', 'Content-Type', 'Content-Range', 'X-Upload-Content-Type', 'X-Upload-Content-Length']) {
+    const bare = await svc.api('OPTIONS', '/store/v3/files', {
+      token: null,
+      headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'PUT' },
+    });
+    for (const h of [
+      'Authorization',
+      'Content-Type',
+      'Content-Range',
+      'X-Upload-Content-Type',
+      'X-Upload-Content-Length',
+    ]) {
       assert.ok(String(bare.headers['access-control-allow-headers']).includes(h), h);
     }
   });
 
   it('exposes Location, X-Svc-Upload-Id on a session start and Range on a 308', async () => {
-    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { headers: { Origin: 'https://a.example' } });
+    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      headers: { Origin: 'https://a.example' },
+    });
     assert.equal(start.headers['access-control-allow-origin'], 'https://a.example');
     const exposed = String(start.headers['access-control-expose-headers']).split(', ');
-    for (const h of ['Location', 'Range', 'X-Svc-Upload-Id', 'Content-Range', 'ETag', 'Content-Disposition']) assert.ok(exposed.includes(h), h);
-    const s = await svc.api('PUT', start.headers.location as string, { token: null, body: '', headers: { Origin: 'https://a.example', 'Content-Range': 'bytes */*' } });
+    for (const h of ['Location', 'Range', 'X-Svc-Upload-Id', 'Content-Range', 'ETag', 'Content-Disposition'])
+      assert.ok(exposed.includes(h), h);
+    const s = await svc.api('PUT', start.headers.location as string, {
+      token: null,
+      body: '',
+      headers: { Origin: 'https://a.example', 'Content-Range': 'bytes */*' },
+    });
     assert.equal(s.status, 308);
     assert.equal(s.headers['access-control-allow-origin'], 'https://a.example');
   });
@@ -64,7 +90,9 @@ describe('status lines', () => {
   it('308 is "Resume Incomplete" and 499 is "Client Closed Request"', async () => {
     const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable');
     const path = new URL(start.headers.location as string);
-    const query = await raw(`PUT ${path.pathname}${path.search} HTTP/1.1\r\nHost: x\r\nContent-Range: bytes */*\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    const query = await raw(
+      `PUT ${path.pathname}${path.search} HTTP/1.1\r\nHost: x\r\nContent-Range: bytes */*\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    );
     assert.match(query, /^HTTP\/1\.1 308 Resume Incomplete\r\n/);
     assert.doesNotMatch(query, /\r\nLocation:/i);
     const cancel = await raw(`DELETE ${path.pathname}${path.search} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
@@ -89,7 +117,12 @@ describe('gzip (spec §4.10, supplement §7)', () => {
     assert.equal(d.status, 499);
     assert.equal(d.headers['content-encoding'], undefined);
     assert.equal(d.body.length, 0);
-    const f = (await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'x'.repeat(500), headers: { 'Content-Type': 'text/plain' } })).json();
+    const f = (
+      await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: 'x'.repeat(500),
+        headers: { 'Content-Type': 'text/plain' },
+      })
+    ).json();
     const part = await svc.api('GET', `/store/v3/files/${f.id}?alt=media`, { headers: { ...GZ, Range: 'bytes=0-9' } });
     assert.equal(part.status, 206);
     assert.equal(part.headers['content-encoding'], undefined);
@@ -101,7 +134,12 @@ describe('gzip (spec §4.10, supplement §7)', () => {
 
 describe('downloads with Range', () => {
   it('206 for one range, 416 outside, the whole body for a malformed or multi-range header', async () => {
-    const f = (await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: '0123456789', headers: { 'Content-Type': 'text/plain' } })).json();
+    const f = (
+      await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: '0123456789',
+        headers: { 'Content-Type': 'text/plain' },
+      })
+    ).json();
     const url = `/store/v3/files/${f.id}?alt=media`;
     const one = await svc.api('GET', url, { headers: { Range: 'bytes=2-4' } });
     assert.equal(one.status, 206);
@@ -122,7 +160,12 @@ describe('downloads with Range', () => {
   });
 
   it('HEAD answers the headers of the GET, with its Content-Length and no body', async () => {
-    const f = (await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'abcdef', headers: { 'Content-Type': 'text/plain' } })).json();
+    const f = (
+      await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: 'abcdef',
+        headers: { 'Content-Type': 'text/plain' },
+      })
+    ).json();
     const h = await svc.api('HEAD', `/store/v3/files/${f.id}?alt=media`);
     assert.equal(h.status, 200);
     assert.equal(h.headers['content-length'], '6');
@@ -135,21 +178,33 @@ describe('downloads with Range', () => {
 
 describe('auth (supplement §7)', () => {
   it('401 required without a token, authError for a wrong scheme or an empty bearer, both with WWW-Authenticate', async () => {
-    const none = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { token: null, body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    const none = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      token: null,
+      body: 'x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.equal(none.status, 401);
     assert.equal(none.json().error.message, 'Login Required.');
     assert.ok(none.headers['www-authenticate']);
     for (const value of ['Basic YWxpY2U6cHc=', 'Bearer', 'Bearer two tokens']) {
       const r = await svc.api('GET', '/store/v3/files', { headers: { Authorization: value } });
       assert.equal(r.status, 401, value);
-      assert.deepEqual(r.json().error.errors[0], { message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' });
+      assert.deepEqual(r.json().error.errors[0], {
+        message: 'Invalid Credentials',
+        domain: 'global',
+        reason: 'authError',
+        location: 'Authorization',
+        locationType: 'header',
+      });
     }
   });
 });
 
 describe('hostile and sloppy requests', () => {
   it('two different Authorization or Content-Type headers are a 400 naming the header', async () => {
-    const auth = await raw('GET /store/v3/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-token-alice\r\nAuthorization: Bearer dev-token-bob\r\nConnection: close\r\n\r\n');
+    const auth = await raw(
+      'GET /store/v3/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-token-alice\r\nAuthorization: Bearer dev-token-bob\r\nConnection: close\r\n\r\n',
+    );
     assert.match(auth, /^HTTP\/1\.1 400 /);
     assert.match(auth, /The authorization header was sent 2 times with different values; send it once\./);
     const body = '{"name":"dup"}';
@@ -159,7 +214,9 @@ describe('hostile and sloppy requests', () => {
     );
     assert.match(type, /^HTTP\/1\.1 400 /);
     assert.match(type, /"location":"content-type"/);
-    const same = await raw('GET /store/v3/files?fields=kind HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-token-alice\r\nAuthorization: Bearer dev-token-alice\r\nConnection: close\r\n\r\n');
+    const same = await raw(
+      'GET /store/v3/files?fields=kind HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-token-alice\r\nAuthorization: Bearer dev-token-alice\r\nConnection: close\r\n\r\n',
+    );
     assert.match(same, /^HTTP\/1\.1 200 /);
   });
 

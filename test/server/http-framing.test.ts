@@ -20,20 +20,36 @@ test('a create with 11 stray bytes after its 29-byte body: the 200 comes first, 
   const body = '{"name":"pipelined-file.txt"}';
   assert.equal(body.length, 29);
   const conn = await openRaw(svc.url);
-  await conn.write(requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': 29 }) + body + 'STRAYBYTES!');
+  await conn.write(
+    requestHead('POST', '/store/v3/files', { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': 29 }) +
+      body +
+      'STRAYBYTES!',
+  );
   const text = await conn.closed(10_000);
   assert.deepEqual(statuses(text), [200, 400], text);
-  const created = JSON.parse(text.slice(text.indexOf('{'), text.indexOf('}\r\nHTTP') + 1 || undefined).split('HTTP/1.1')[0]);
+  const created = JSON.parse(
+    text.slice(text.indexOf('{'), text.indexOf('}\r\nHTTP') + 1 || undefined).split('HTTP/1.1')[0],
+  );
   assert.equal(created.name, 'pipelined-file.txt');
-  const list = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name = 'pipelined-file.txt'")}&fields=files(id)`);
-  assert.deepEqual(list.json().files.map((f: { id: string }) => f.id), [created.id]);
+  const list = await svc.api(
+    'GET',
+    `/store/v3/files?q=${encodeURIComponent("name = 'pipelined-file.txt'")}&fields=files(id)`,
+  );
+  assert.deepEqual(
+    list.json().files.map((f: { id: string }) => f.id),
+    [created.id],
+  );
 });
 
 test('three pipelined requests are answered in order, the slow one first', async () => {
   const conn = await openRaw(svc.url);
   const make = JSON.stringify({ name: 'p1' });
   await conn.write(
-    requestHead('POST', '/store/v3/files?fields=name', { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': make.length }) +
+    requestHead('POST', '/store/v3/files?fields=name', {
+      ...AUTH,
+      'Content-Type': 'application/json',
+      'Content-Length': make.length,
+    }) +
       make +
       requestHead('GET', '/store/v3/about?fields=kind', AUTH) +
       requestHead('GET', '/store/v3/nope', AUTH),
@@ -75,8 +91,12 @@ test('a session URI still needs no token', async () => {
 });
 
 test('a bare CR in a batch part Content-ID is refused (400 naming it), never echoed into a header', async () => {
-  const body = '--x\r\nContent-Type: application/http\r\nContent-ID: <a\rInjected: yes>\r\n\r\nGET /store/v3/about?fields=kind\r\n\r\n\r\n--x--';
-  const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': 'multipart/mixed; boundary=x' }, body });
+  const body =
+    '--x\r\nContent-Type: application/http\r\nContent-ID: <a\rInjected: yes>\r\n\r\nGET /store/v3/about?fields=kind\r\n\r\n\r\n--x--';
+  const r = await svc.api('POST', '/batch/store/v3', {
+    headers: { 'Content-Type': 'multipart/mixed; boundary=x' },
+    body,
+  });
   assert.equal(r.status, 400, r.text);
   assert.match(r.json().error.message, /content-id header of part 1 holds the control character 0x0d/);
   assert.ok(!r.text.includes('Injected: yes\r\n'));

@@ -44,12 +44,16 @@ const CONNECTION_SPECIFIC = ['connection', 'transfer-encoding', 'keep-alive', 'u
 
 test('the CA is kept in the data directory and named on start; HTTP/1.1 is served on the same port', async () => {
   const answer = await new Promise<{ status: number; alpn: string | false | null }>((resolve, reject) => {
-    const req = httpsRequest(`${svc.url}/store/v3/about?fields=user`, { ca, headers: AUTH, ALPNProtocols: ['http/1.1'] } as RequestOptions, (res) => {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- this connection is TLS (the test asked for h2 over TLS).
-      const alpn = (res.socket as TLSSocket).alpnProtocol;
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, alpn }));
-    });
+    const req = httpsRequest(
+      `${svc.url}/store/v3/about?fields=user`,
+      { ca, headers: AUTH, ALPNProtocols: ['http/1.1'] } as RequestOptions,
+      (res) => {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- this connection is TLS (the test asked for h2 over TLS).
+        const alpn = (res.socket as TLSSocket).alpnProtocol;
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, alpn }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -60,18 +64,31 @@ test('the CA is kept in the data directory and named on start; HTTP/1.1 is serve
 test('uploads, session URIs, downloads (plain and gzipped) and errors carry no connection-specific header over HTTP/2', async () => {
   const bytes = Buffer.alloc(600_000, 7);
   const start = await h2(
-    { ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=resumable', 'content-type': 'application/json', 'x-upload-content-length': String(bytes.length) },
+    {
+      ':method': 'POST',
+      ':path': '/upload/store/v3/files?uploadType=resumable',
+      'content-type': 'application/json',
+      'x-upload-content-length': String(bytes.length),
+    },
     JSON.stringify({ name: 'h2.bin' }),
   );
   assert.equal(start.status, 200);
   const location = new URL(String(start.headers.location));
   assert.equal(location.origin, svc.url);
-  const put = await h2({ ':method': 'PUT', ':path': location.pathname + location.search, 'content-length': String(bytes.length) }, bytes);
+  const put = await h2(
+    { ':method': 'PUT', ':path': location.pathname + location.search, 'content-length': String(bytes.length) },
+    bytes,
+  );
   assert.equal(put.status, 200);
   const id = JSON.parse(put.body.toString()).id as string;
   const plain = await h2({ ':method': 'GET', ':path': `/store/v3/files/${id}?alt=media` });
   assert.deepEqual(plain.body, bytes);
-  const gzipped = await h2({ ':method': 'GET', ':path': '/store/v3/files?fields=files(id)', 'accept-encoding': 'gzip', 'user-agent': 'test (gzip)' });
+  const gzipped = await h2({
+    ':method': 'GET',
+    ':path': '/store/v3/files?fields=files(id)',
+    'accept-encoding': 'gzip',
+    'user-agent': 'test (gzip)',
+  });
   assert.equal(gzipped.headers['content-encoding'], 'gzip');
   const missing = await h2({ ':method': 'GET', ':path': '/store/v3/files/nothing' });
   assert.equal(missing.status, 404);
@@ -88,7 +105,14 @@ test('an admin cut resets its own stream (RST_STREAM); another request on the sa
     JSON.stringify({ match: { uploadType: 'media' }, action: { type: 'cut', afterBytes: 1000 }, times: 1 }),
   );
   assert.equal(add.status, 200);
-  const cut = h2({ ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=media', 'content-type': 'application/octet-stream' }, Buffer.alloc(200_000, 1));
+  const cut = h2(
+    {
+      ':method': 'POST',
+      ':path': '/upload/store/v3/files?uploadType=media',
+      'content-type': 'application/octet-stream',
+    },
+    Buffer.alloc(200_000, 1),
+  );
   const beside = h2({ ':method': 'GET', ':path': '/store/v3/about?fields=user' });
   const [cutAnswer, besideAnswer] = await Promise.all([cut, beside]);
   assert.equal((cutAnswer.error as NodeJS.ErrnoException | undefined)?.code, 'ERR_HTTP2_STREAM_ERROR');

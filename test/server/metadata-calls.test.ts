@@ -40,10 +40,16 @@ describe('create', () => {
   });
 
   it('rejects bad UTF-8, a non-object body, wrong value types and a bad mimeType with 400 saying which', async () => {
-    const utf = await svc.api('POST', '/store/v3/files', { body: Buffer.from('{"name":"\xff"}', 'latin1'), headers: { 'Content-Type': 'application/json' } });
+    const utf = await svc.api('POST', '/store/v3/files', {
+      body: Buffer.from('{"name":"\xff"}', 'latin1'),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(utf.status, 400);
     assert.equal(utf.json().error.errors[0].reason, 'parseError');
-    assert.equal(utf.json().error.message, 'Invalid JSON payload received. The body is not valid UTF-8: invalid byte sequence at byte 9.');
+    assert.equal(
+      utf.json().error.message,
+      'Invalid JSON payload received. The body is not valid UTF-8: invalid byte sequence at byte 9.',
+    );
     const cases: [object | string, string][] = [
       ['[1]', 'The file metadata must be a JSON object.'],
       [{ name: 5 }, 'The file field "name" must be a string.'],
@@ -52,7 +58,11 @@ describe('create', () => {
       [{ mimeType: 'text plain' }, 'The mimeType "text plain" is not a valid MIME type.'],
     ];
     for (const [body, message] of cases) {
-      const r = await svc.api('POST', '/store/v3/files', typeof body === 'string' ? { body, headers: { 'Content-Type': 'application/json' } } : { body });
+      const r = await svc.api(
+        'POST',
+        '/store/v3/files',
+        typeof body === 'string' ? { body, headers: { 'Content-Type': 'application/json' } } : { body },
+      );
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.json().error.message, message);
     }
@@ -83,19 +93,38 @@ describe('update, move, trash, version', () => {
     const b = await create({ name: 'b', mimeType: FOLDER, parents: [a.id] });
     const f = await create({ name: 'f', parents: [a.id] });
     assert.equal(f.version, '1');
-    const moved = (await svc.api('PATCH', `/store/v3/files/${f.id}?addParents=${b.id}&removeParents=${a.id}&fields=parents,version`, { body: {} })).json();
+    const moved = (
+      await svc.api(
+        'PATCH',
+        `/store/v3/files/${f.id}?addParents=${b.id}&removeParents=${a.id}&fields=parents,version`,
+        { body: {} },
+      )
+    ).json();
     assert.deepEqual(moved, { parents: [b.id], version: '2' });
     const cycle = await svc.api('PATCH', `/store/v3/files/${a.id}?addParents=${b.id}`, { body: {} });
     assert.equal(cycle.status, 400);
-    assert.equal(cycle.json().error.message, `The folder ${b.id} is inside ${a.id}; a folder cannot be moved into itself or one of its subfolders.`);
-    assert.deepEqual((await svc.api('GET', `/store/v3/files/${a.id}?fields=parents,version`)).json(), { parents: [], version: '1' });
+    assert.equal(
+      cycle.json().error.message,
+      `The folder ${b.id} is inside ${a.id}; a folder cannot be moved into itself or one of its subfolders.`,
+    );
+    assert.deepEqual((await svc.api('GET', `/store/v3/files/${a.id}?fields=parents,version`)).json(), {
+      parents: [],
+      version: '1',
+    });
     const self = await svc.api('PATCH', `/store/v3/files/${a.id}?addParents=${a.id}`, { body: {} });
     assert.equal(self.status, 400);
-    const trashed = (await svc.api('PATCH', `/store/v3/files/${f.id}?fields=trashed,version`, { body: { trashed: true } })).json();
+    const trashed = (
+      await svc.api('PATCH', `/store/v3/files/${f.id}?fields=trashed,version`, { body: { trashed: true } })
+    ).json();
     assert.deepEqual(trashed, { trashed: true, version: '3' });
-    const back = (await svc.api('PATCH', `/store/v3/files/${f.id}?fields=trashed,version`, { body: { trashed: false } })).json();
+    const back = (
+      await svc.api('PATCH', `/store/v3/files/${f.id}?fields=trashed,version`, { body: { trashed: false } })
+    ).json();
     assert.deepEqual(back, { trashed: false, version: '4' });
-    const content = await svc.api('PUT', `/upload/store/v3/files/${f.id}?uploadType=media&fields=version,size`, { body: 'abc', headers: { 'Content-Type': 'text/plain' } });
+    const content = await svc.api('PUT', `/upload/store/v3/files/${f.id}?uploadType=media&fields=version,size`, {
+      body: 'abc',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.deepEqual(content.json(), { version: '5', size: '3' });
   });
 
@@ -103,17 +132,25 @@ describe('update, move, trash, version', () => {
     const f = await create({ name: 'keep' });
     const r = await svc.api('PATCH', `/store/v3/files/${f.id}?fields=nmae`, { body: { name: 'changed' } });
     assert.equal(r.status, 400);
-    assert.deepEqual((await svc.api('GET', `/store/v3/files/${f.id}?fields=name,version`)).json(), { name: 'keep', version: '1' });
+    assert.deepEqual((await svc.api('GET', `/store/v3/files/${f.id}?fields=name,version`)).json(), {
+      name: 'keep',
+      version: '1',
+    });
   });
 
   it('a reader cannot update (403); a stranger gets 404', async () => {
     const f = await create({ name: 'shared' });
-    const p = await svc.api('POST', `/store/v3/files/${f.id}/permissions`, { body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' } });
+    const p = await svc.api('POST', `/store/v3/files/${f.id}/permissions`, {
+      body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    });
     assert.equal(p.status, 200, p.text);
     const bob = await svc.api('PATCH', `/store/v3/files/${f.id}`, { token: 'dev-token-bob', body: { name: 'x' } });
     assert.equal(bob.status, 403);
     assert.equal(bob.json().error.errors[0].reason, 'insufficientFilePermissions');
-    const mallory = await svc.api('PATCH', `/store/v3/files/${f.id}`, { token: 'dev-token-mallory', body: { name: 'x' } });
+    const mallory = await svc.api('PATCH', `/store/v3/files/${f.id}`, {
+      token: 'dev-token-mallory',
+      body: { name: 'x' },
+    });
     assert.equal(mallory.status, 404);
   });
 });
@@ -127,8 +164,13 @@ describe('list', () => {
     assert.deepEqual(first, { files: [{ name: 'pg-1' }, { name: 'pg-2' }] });
     const withToken = (await svc.api('GET', `/store/v3/files?q=${q}&pageSize=2&fields=nextPageToken,kind`)).json();
     assert.deepEqual(Object.keys(withToken).sort(), ['kind', 'nextPageToken']);
-    const second = (await svc.api('GET', `/store/v3/files?q=${q}&pageSize=2&pageToken=${withToken.nextPageToken}`)).json();
-    assert.deepEqual(second.files.map((f: { name: string }) => f.name), ['pg-3']);
+    const second = (
+      await svc.api('GET', `/store/v3/files?q=${q}&pageSize=2&pageToken=${withToken.nextPageToken}`)
+    ).json();
+    assert.deepEqual(
+      second.files.map((f: { name: string }) => f.name),
+      ['pg-3'],
+    );
     assert.equal(second.nextPageToken, undefined);
   });
 
@@ -179,7 +221,10 @@ describe('generateIds', () => {
     const body =
       `--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ id: id2, mimeType: 'application/vnd.svc-apps.spreadsheet' })}\r\n` +
       `--${boundary}\r\nContent-Type: text/csv\r\n\r\na,b\r\n--${boundary}--`;
-    const conv = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'Content-Type': `multipart/related; boundary=${boundary}` } });
+    const conv = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'Content-Type': `multipart/related; boundary=${boundary}` },
+    });
     assert.equal(conv.status, 403);
     assert.equal(conv.json().error.errors[0].reason, 'forbidden');
     assert.equal(conv.json().error.message, 'Generated IDs are not supported for Docs Editors formats.');

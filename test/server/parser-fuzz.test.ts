@@ -22,14 +22,22 @@ let guarded: { id: string; content: Buffer; meta: string };
 before(async () => {
   svc = await startService();
   const content = Buffer.from('guarded bytes \r\n-- not to be changed');
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: content, headers: { 'Content-Type': 'text/plain' } });
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+    body: content,
+    headers: { 'Content-Type': 'text/plain' },
+  });
   assert.equal(r.status, 200);
   guarded = { id: r.json().id, content, meta: await guardedMeta(r.json().id) };
 });
 after(() => svc.stop());
 
 async function guardedMeta(id: string): Promise<string> {
-  return (await svc.api('GET', `/store/v3/files/${id}?fields=name,size,md5Checksum,version,parents,mimeType,permissions(id,role)`)).text;
+  return (
+    await svc.api(
+      'GET',
+      `/store/v3/files/${id}?fields=name,size,md5Checksum,version,parents,mimeType,permissions(id,role)`,
+    )
+  ).text;
 }
 
 /** One call with a deadline: a hang fails the property. */
@@ -63,30 +71,45 @@ async function assertGuardedUnchanged(): Promise<void> {
 
 const params = { seed: SEED, numRuns: RUNS, endOnFailure: true } as const;
 /** Printable ASCII (what an HTTP client may put in a header or a request target). */
-const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
+const printable = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
 const fragments = <T extends string>(pieces: T[], maxLength = 14) =>
   fc.array(fc.oneof(fc.constantFrom(...pieces), printable(12)), { maxLength }).map((a) => a.join(''));
 
 test('Content-Range: any header and body on a session → 308/200/4xx (503 only for an offset gap); stored blocks never shrink', async () => {
   const start = await call('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'fuzz-session' } });
   const session = start.headers.location as string;
-  const first = await call('PUT', session, { token: null, body: Buffer.alloc(BLOCK, 1), headers: { 'Content-Range': 'bytes 0-262143/*' } });
+  const first = await call('PUT', session, {
+    token: null,
+    body: Buffer.alloc(BLOCK, 1),
+    headers: { 'Content-Range': 'bytes 0-262143/*' },
+  });
   assert.equal(first.status, 308);
   let stored = BLOCK;
   const header = fc.oneof(
-    fc.tuple(fc.nat(3 * BLOCK), fc.nat(3 * BLOCK), fc.oneof(fc.nat(4 * BLOCK).map(String), fc.constant('*'))).map(([a, b, t]) => `bytes ${a}-${b}/${t}`),
+    fc
+      .tuple(fc.nat(3 * BLOCK), fc.nat(3 * BLOCK), fc.oneof(fc.nat(4 * BLOCK).map(String), fc.constant('*')))
+      .map(([a, b, t]) => `bytes ${a}-${b}/${t}`),
     fc.oneof(fc.nat(4 * BLOCK).map(String), fc.constant('*')).map((t) => `bytes */${t}`),
     fragments(['bytes ', '*', '/', '-', '0', '262144', '524287', ' ', ',', '=', 'bytes=']),
   );
   await fc.assert(
     fc.asyncProperty(header, fc.nat(600), async (range, size) => {
-      const r = await call('PUT', session, { token: null, body: Buffer.alloc(size, 2), headers: { 'Content-Range': range } });
+      const r = await call('PUT', session, {
+        token: null,
+        body: Buffer.alloc(size, 2),
+        headers: { 'Content-Range': range },
+      });
       assertSane(r, `Content-Range "${range}" with ${size} bytes`, true);
       if (r.status === 200) return; // completed: every later PUT answers 200 with the same resource
-      const q = await call('PUT', session, { token: null, headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' } });
+      const q = await call('PUT', session, {
+        token: null,
+        headers: { 'Content-Range': 'bytes */*', 'Content-Length': '0' },
+      });
       if (q.status === 200) return;
       assert.equal(q.status, 308, q.text);
-      const now = q.headers.range === undefined ? 0 : Number(/^bytes=0-(\d+)$/.exec(q.headers.range as string)?.[1]) + 1;
+      const now =
+        q.headers.range === undefined ? 0 : Number(/^bytes=0-(\d+)$/.exec(q.headers.range as string)?.[1]) + 1;
       assert.ok(now >= stored && now % BLOCK === 0, `stored went from ${stored} to ${now} after "${range}"`);
       stored = now;
     }),
@@ -97,17 +120,60 @@ test('Content-Range: any header and body on a session → 308/200/4xx (503 only 
 
 test('multipart/related: any body built from envelope pieces → 200 or 400 with a message', async () => {
   const body = fc.oneof(
-    fragments(['--b', '--b--', '\r\n', '\n', '\r', 'Content-Type: application/json', 'Content-Type: text/plain', 'Content-Type: multipart/related', '{}', '{"name":"fz"}', '{"name":"\\ud800"}', '{"id":"nope"}', ': ', '--', 'X: y'], 24),
-    fc.tuple(fc.constantFrom('\r\n', '\n'), fc.uint8Array({ maxLength: 64 }), fc.constantFrom('', '--b--', '--b', '--b\r\nContent-Type: text/plain\r\n\r\nthird\r\n--b--')).map(
-      ([nl, media, tail]) => Buffer.concat([Buffer.from(`--b${nl}Content-Type: application/json${nl}${nl}{"name":"fz"}${nl}--b${nl}Content-Type: application/octet-stream${nl}${nl}`), media, Buffer.from(`${nl}${tail}`)]),
+    fragments(
+      [
+        '--b',
+        '--b--',
+        '\r\n',
+        '\n',
+        '\r',
+        'Content-Type: application/json',
+        'Content-Type: text/plain',
+        'Content-Type: multipart/related',
+        '{}',
+        '{"name":"fz"}',
+        '{"name":"\\ud800"}',
+        '{"id":"nope"}',
+        ': ',
+        '--',
+        'X: y',
+      ],
+      24,
     ),
+    fc
+      .tuple(
+        fc.constantFrom('\r\n', '\n'),
+        fc.uint8Array({ maxLength: 64 }),
+        fc.constantFrom('', '--b--', '--b', '--b\r\nContent-Type: text/plain\r\n\r\nthird\r\n--b--'),
+      )
+      .map(([nl, media, tail]) =>
+        Buffer.concat([
+          Buffer.from(
+            `--b${nl}Content-Type: application/json${nl}${nl}{"name":"fz"}${nl}--b${nl}Content-Type: application/octet-stream${nl}${nl}`,
+          ),
+          media,
+          Buffer.from(`${nl}${tail}`),
+        ]),
+      ),
   );
   await fc.assert(
-    fc.asyncProperty(body, fc.constantFrom('multipart/related; boundary=b', 'multipart/related; boundary="b"', 'multipart/related', 'multipart/related; boundary='), async (b, type) => {
-      const r = await call('POST', '/upload/store/v3/files?uploadType=multipart', { body: b, headers: { 'Content-Type': type } });
-      assertSane(r, `multipart ${JSON.stringify(String(b).slice(0, 200))}`);
-      assert.ok(r.status === 200 || r.status === 400, `${r.status} ${r.text}`);
-    }),
+    fc.asyncProperty(
+      body,
+      fc.constantFrom(
+        'multipart/related; boundary=b',
+        'multipart/related; boundary="b"',
+        'multipart/related',
+        'multipart/related; boundary=',
+      ),
+      async (b, type) => {
+        const r = await call('POST', '/upload/store/v3/files?uploadType=multipart', {
+          body: b,
+          headers: { 'Content-Type': type },
+        });
+        assertSane(r, `multipart ${JSON.stringify(String(b).slice(0, 200))}`);
+        assert.ok(r.status === 200 || r.status === 400, `${r.status} ${r.text}`);
+      },
+    ),
     params,
   );
   await assertGuardedUnchanged();
@@ -124,16 +190,38 @@ test('batch multipart/mixed: any envelope → outer 200 or 400 with a message; i
     'GARBAGE',
     '',
   );
-  const envelope = fc.array(
-    fc.tuple(inner, fc.constantFrom('\r\n', '\n'), fc.oneof(fc.constant(''), printable(10).map((id) => `Content-ID: <${id}>`)), fragments(['Content-Type: application/http', 'Content-Type: text/plain', '\r\n', '--x', ' HTTP/1.1'], 4)),
-    { maxLength: 6 },
-  ).map((parts) => parts.map(([req, nl, id, noise]) => `--x${nl}Content-Type: application/http${nl}${id}${id ? nl : ''}${noise}${nl}${req}${nl}`).join('') + '--x--');
+  const envelope = fc
+    .array(
+      fc.tuple(
+        inner,
+        fc.constantFrom('\r\n', '\n'),
+        fc.oneof(
+          fc.constant(''),
+          printable(10).map((id) => `Content-ID: <${id}>`),
+        ),
+        fragments(['Content-Type: application/http', 'Content-Type: text/plain', '\r\n', '--x', ' HTTP/1.1'], 4),
+      ),
+      { maxLength: 6 },
+    )
+    .map(
+      (parts) =>
+        parts
+          .map(
+            ([req, nl, id, noise]) =>
+              `--x${nl}Content-Type: application/http${nl}${id}${id ? nl : ''}${noise}${nl}${req}${nl}`,
+          )
+          .join('') + '--x--',
+    );
   await fc.assert(
     fc.asyncProperty(envelope, async (b) => {
-      const r = await call('POST', '/batch/store/v3', { body: b, headers: { 'Content-Type': 'multipart/mixed; boundary=x' } });
+      const r = await call('POST', '/batch/store/v3', {
+        body: b,
+        headers: { 'Content-Type': 'multipart/mixed; boundary=x' },
+      });
       assertSane(r, `batch ${JSON.stringify(b.slice(0, 300))}`);
       if (r.status === 200) {
-        for (const m of r.text.matchAll(/HTTP\/1\.1 (\d{3})/g)) assert.ok(Number(m[1]) < 500, `inner ${m[0]} for ${JSON.stringify(b.slice(0, 300))}`);
+        for (const m of r.text.matchAll(/HTTP\/1\.1 (\d{3})/g))
+          assert.ok(Number(m[1]) < 500, `inner ${m[0]} for ${JSON.stringify(b.slice(0, 300))}`);
       }
     }),
     params,
@@ -142,7 +230,29 @@ test('batch multipart/mixed: any envelope → outer 200 or 400 with a message; i
 });
 
 test('fields: any selection → 200 or 400 naming the problem, on reads and on a create', async () => {
-  const selection = fragments(['id', 'name', 'files', 'kind', 'permissions', 'role', 'owners', 'size', '*', '/', ',', '(', ')', ' ', 'data/', 'nextPageToken', 'emailAddress', 'x'], 12);
+  const selection = fragments(
+    [
+      'id',
+      'name',
+      'files',
+      'kind',
+      'permissions',
+      'role',
+      'owners',
+      'size',
+      '*',
+      '/',
+      ',',
+      '(',
+      ')',
+      ' ',
+      'data/',
+      'nextPageToken',
+      'emailAddress',
+      'x',
+    ],
+    12,
+  );
   await fc.assert(
     fc.asyncProperty(selection, fc.constantFrom('list', 'get', 'create', 'about'), async (sel, where) => {
       const q = `fields=${encodeURIComponent(sel)}`;
@@ -169,11 +279,32 @@ test('JSON bodies: any text or bytes as metadata → 200 or 400 with a message (
     fc.string({ unit: 'binary', maxLength: 40 }).map((s) => JSON.stringify({ name: s })),
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
-    fragments(['{', '}', '"name"', ':', '"\\ud800"', '"\\udc00"', '"\\ud83d\\ude00"', ',', '[', ']', 'null', '"parents"', '"trashed"', 'true'], 12),
+    fragments(
+      [
+        '{',
+        '}',
+        '"name"',
+        ':',
+        '"\\ud800"',
+        '"\\udc00"',
+        '"\\ud83d\\ude00"',
+        ',',
+        '[',
+        ']',
+        'null',
+        '"parents"',
+        '"trashed"',
+        'true',
+      ],
+      12,
+    ),
   );
   await fc.assert(
     fc.asyncProperty(body, async (b) => {
-      const r = await call('POST', '/store/v3/files?fields=id,name', { body: typeof b === 'string' ? Buffer.from(b, 'utf8') : b, headers: { 'Content-Type': 'application/json' } });
+      const r = await call('POST', '/store/v3/files?fields=id,name', {
+        body: typeof b === 'string' ? Buffer.from(b, 'utf8') : b,
+        headers: { 'Content-Type': 'application/json' },
+      });
       assertSane(r, `JSON ${JSON.stringify(String(b).slice(0, 200))}`);
       if (r.status === 200 && typeof b === 'string') {
         // What was stored is exactly what was sent: no U+FFFD substitution.
@@ -193,17 +324,70 @@ test('JSON bodies: any text or bytes as metadata → 200 or 400 with a message (
 });
 
 test('query strings: any parameters on list, get, changes, generateIds and uploads → success or 4xx with a message', async () => {
-  const key = fc.constantFrom('pageSize', 'pageToken', 'q', 'fields', 'uploadType', 'upload_id', 'alt', 'count', 'space', 'type', 'addParents', 'removeParents', 'ocrLanguage', 'sendNotificationEmail', 'mimeType', 'x');
-  const value = fc.oneof(printable(16), fc.constantFrom('-1', '0', '1001', '1e3', "name = 'a'", "'x' in parents", 'trashed = false', 'media', 'resumable', 'multipart', '%zz', '%', 'files', 'drive'));
-  // Some values left raw (a stray `%` is invalid percent-encoding), some encoded.
-  const query = fc.array(fc.tuple(key, value, fc.boolean()), { maxLength: 5 }).map((kv) =>
-    kv.map(([k, v, raw]) => `${k}=${raw ? v.replace(/[^!-~]|[#&]/g, (c) => encodeURIComponent(c)) : encodeURIComponent(v)}`).join('&'),
+  const key = fc.constantFrom(
+    'pageSize',
+    'pageToken',
+    'q',
+    'fields',
+    'uploadType',
+    'upload_id',
+    'alt',
+    'count',
+    'space',
+    'type',
+    'addParents',
+    'removeParents',
+    'ocrLanguage',
+    'sendNotificationEmail',
+    'mimeType',
+    'x',
   );
-  const target = fc.constantFrom('GET /store/v3/files', 'GET /store/v3/files/ID', 'GET /store/v3/changes', 'GET /store/v3/files/generateIds', 'POST /upload/store/v3/files', 'GET /store/v3/changes/startPageToken');
+  const value = fc.oneof(
+    printable(16),
+    fc.constantFrom(
+      '-1',
+      '0',
+      '1001',
+      '1e3',
+      "name = 'a'",
+      "'x' in parents",
+      'trashed = false',
+      'media',
+      'resumable',
+      'multipart',
+      '%zz',
+      '%',
+      'files',
+      'drive',
+    ),
+  );
+  // Some values left raw (a stray `%` is invalid percent-encoding), some encoded.
+  const query = fc
+    .array(fc.tuple(key, value, fc.boolean()), { maxLength: 5 })
+    .map((kv) =>
+      kv
+        .map(
+          ([k, v, raw]) =>
+            `${k}=${raw ? v.replace(/[^!-~]|[#&]/g, (c) => encodeURIComponent(c)) : encodeURIComponent(v)}`,
+        )
+        .join('&'),
+    );
+  const target = fc.constantFrom(
+    'GET /store/v3/files',
+    'GET /store/v3/files/ID',
+    'GET /store/v3/changes',
+    'GET /store/v3/files/generateIds',
+    'POST /upload/store/v3/files',
+    'GET /store/v3/changes/startPageToken',
+  );
   await fc.assert(
     fc.asyncProperty(target, query, async (t, q) => {
       const [method, path] = t.replace('ID', guarded.id).split(' ') as [string, string];
-      const r = await call(method, `${path}?${q}`, method === 'POST' ? { body: 'x', headers: { 'Content-Type': 'text/plain' } } : {});
+      const r = await call(
+        method,
+        `${path}?${q}`,
+        method === 'POST' ? { body: 'x', headers: { 'Content-Type': 'text/plain' } } : {},
+      );
       assertSane(r, `${method} ${path}?${q}`);
     }),
     params,

@@ -19,7 +19,10 @@ before(async () => {
 after(() => svc.stop());
 
 async function aliceFile(name: string): Promise<string> {
-  const r = await svc.api('POST', '/store/v3/files?fields=id', { token: ALICE, body: { name, mimeType: 'text/plain' } });
+  const r = await svc.api('POST', '/store/v3/files?fields=id', {
+    token: ALICE,
+    body: { name, mimeType: 'text/plain' },
+  });
   assert.equal(r.status, 200, r.text);
   return r.json().id as string;
 }
@@ -30,11 +33,16 @@ function grant(fileId: string, body: unknown, query = '?fields=id', token = ALIC
 
 /** Raw body with a chosen Content-Type. */
 function grantRaw(fileId: string, body: string, contentType: string | undefined): Promise<ApiResult> {
-  return svc.api('POST', `/store/v3/files/${fileId}/permissions`, { headers: contentType ? { 'Content-Type': contentType } : {}, body });
+  return svc.api('POST', `/store/v3/files/${fileId}/permissions`, {
+    headers: contentType ? { 'Content-Type': contentType } : {},
+    body,
+  });
 }
 
 async function roles(fileId: string): Promise<unknown> {
-  const r = await svc.api('GET', `/store/v3/files/${fileId}?fields=permissions(type,role,emailAddress,domain)`, { token: ALICE });
+  const r = await svc.api('GET', `/store/v3/files/${fileId}?fields=permissions(type,role,emailAddress,domain)`, {
+    token: ALICE,
+  });
   assert.equal(r.status, 200, r.text);
   return r.json().permissions;
 }
@@ -45,7 +53,14 @@ async function lists(token: string, fileId: string): Promise<boolean> {
   return (r.json().files as { id: string }[]).some((f) => f.id === fileId);
 }
 
-function assertError(r: ApiResult, status: number, reason: string, message: string, location?: string, locationType?: string): void {
+function assertError(
+  r: ApiResult,
+  status: number,
+  reason: string,
+  message: string,
+  location?: string,
+  locationType?: string,
+): void {
   assert.equal(r.status, status, r.text);
   assert.equal(r.headers['content-type'], 'application/json; charset=UTF-8');
   const item = { message, domain: 'global', reason, ...(location ? { location, locationType } : {}) };
@@ -54,13 +69,23 @@ function assertError(r: ApiResult, status: number, reason: string, message: stri
 
 test('sendNotificationEmail=true is accepted; fields=id answers exactly {id}; without fields the whole permission', async () => {
   const id = await aliceFile('notify.txt');
-  const r = await grant(id, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, '?fields=id&sendNotificationEmail=true');
+  const r = await grant(
+    id,
+    { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    '?fields=id&sendNotificationEmail=true',
+  );
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(Object.keys(r.json()), ['id']);
   assert.equal(typeof r.json().id, 'string');
   const full = await grant(id, { type: 'domain', role: 'reader', domain: 'Other.Example' }, '');
   assert.equal(full.status, 200, full.text);
-  assert.deepEqual(full.json(), { kind: 'store#permission', id: full.json().id, type: 'domain', role: 'reader', domain: 'other.example' });
+  assert.deepEqual(full.json(), {
+    kind: 'store#permission',
+    id: full.json().id,
+    type: 'domain',
+    role: 'reader',
+    domain: 'other.example',
+  });
 });
 
 test('granting the same user again changes the role in place: same id, one entry', async () => {
@@ -83,8 +108,18 @@ test('a domain grant reaches every account in that domain and no other; the gran
   assert.equal(await lists(CAROL, id), true);
   assert.equal(await lists(BOB, id), false);
   // A reader may read but not share further.
-  const reshare = await grant(id, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, '?fields=id', CAROL);
-  assertError(reshare, 403, 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.');
+  const reshare = await grant(
+    id,
+    { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    '?fields=id',
+    CAROL,
+  );
+  assertError(
+    reshare,
+    403,
+    'insufficientFilePermissions',
+    'The user does not have sufficient permissions for this file.',
+  );
 
   const home = await aliceFile('for-example-com.txt');
   await grant(home, { type: 'domain', role: 'reader', domain: 'example.com' });
@@ -99,8 +134,22 @@ test('auth and targets: no token 401 required, unknown token 401 authError, miss
   assertError(anon, 401, 'required', 'Login Required.', 'Authorization', 'header');
   const bad = await svc.api('POST', `/store/v3/files/${id}/permissions`, { token: 'nope', body });
   assertError(bad, 401, 'authError', 'Invalid Credentials', 'Authorization', 'header');
-  assertError(await grant('no-such-file', body), 404, 'notFound', 'File not found: no-such-file.', 'fileId', 'parameter');
-  assertError(await grant(id, body, '?fields=id', BOB), 404, 'notFound', `File not found: ${id}.`, 'fileId', 'parameter');
+  assertError(
+    await grant('no-such-file', body),
+    404,
+    'notFound',
+    'File not found: no-such-file.',
+    'fileId',
+    'parameter',
+  );
+  assertError(
+    await grant(id, body, '?fields=id', BOB),
+    404,
+    'notFound',
+    `File not found: ${id}.`,
+    'fileId',
+    'parameter',
+  );
   const wrong = await svc.api('PUT', `/store/v3/files/${id}/permissions`, { body });
   assert.equal(wrong.status, 405);
   assert.equal(wrong.headers.allow, 'GET, POST');
@@ -110,8 +159,22 @@ test('auth and targets: no token 401 required, unknown token 401 authError, miss
 test('sloppy bodies: wrong or missing Content-Type, JSON that is not an object, case-varied enums — each a 400 naming what is wrong', async () => {
   const id = await aliceFile('sloppy.txt');
   const good = JSON.stringify({ type: 'user', role: 'reader', emailAddress: 'bob@example.com' });
-  assertError(await grantRaw(id, good, 'text/plain'), 400, 'badRequest', 'The request body must be JSON with Content-Type application/json; got "text/plain".', 'Content-Type', 'header');
-  assertError(await grantRaw(id, good, undefined), 400, 'badRequest', 'The request body must be JSON with Content-Type application/json; got no Content-Type.', 'Content-Type', 'header');
+  assertError(
+    await grantRaw(id, good, 'text/plain'),
+    400,
+    'badRequest',
+    'The request body must be JSON with Content-Type application/json; got "text/plain".',
+    'Content-Type',
+    'header',
+  );
+  assertError(
+    await grantRaw(id, good, undefined),
+    400,
+    'badRequest',
+    'The request body must be JSON with Content-Type application/json; got no Content-Type.',
+    'Content-Type',
+    'header',
+  );
   const required = 'A permission resource is required in the request body (a JSON object with type and role).';
   for (const body of ['null', '"user"', '42']) {
     assertError(await grantRaw(id, body, 'application/json'), 400, 'required', required, 'permission', 'body');
@@ -140,7 +203,11 @@ test('sloppy bodies: wrong or missing Content-Type, JSON that is not an object, 
     'permission.domain',
     'body',
   );
-  const big = await grantRaw(id, JSON.stringify({ type: 'user', role: 'reader', emailAddress: 'bob@example.com', pad: 'x'.repeat(2 * 1024 * 1024) }), 'application/json');
+  const big = await grantRaw(
+    id,
+    JSON.stringify({ type: 'user', role: 'reader', emailAddress: 'bob@example.com', pad: 'x'.repeat(2 * 1024 * 1024) }),
+    'application/json',
+  );
   assert.equal(big.status, 413, big.text);
   assert.deepEqual(await roles(id), [{ type: 'user', role: 'owner', emailAddress: 'alice@example.com' }]);
 });
@@ -165,8 +232,15 @@ test('query parameters: an empty sendNotificationEmail and a data/ selection are
 
 test('bad UTF-8 in a permission body is a 400, not an address with U+FFFD', async () => {
   const id = await aliceFile('utf8.txt');
-  const bytes = Buffer.concat([Buffer.from('{"type":"domain","role":"reader","domain":"ex'), Buffer.from([0xc3, 0x28]), Buffer.from('.com"}')]);
-  const r = await svc.api('POST', `/store/v3/files/${id}/permissions`, { headers: { 'Content-Type': 'application/json' }, body: bytes });
+  const bytes = Buffer.concat([
+    Buffer.from('{"type":"domain","role":"reader","domain":"ex'),
+    Buffer.from([0xc3, 0x28]),
+    Buffer.from('.com"}'),
+  ]);
+  const r = await svc.api('POST', `/store/v3/files/${id}/permissions`, {
+    headers: { 'Content-Type': 'application/json' },
+    body: bytes,
+  });
   assert.equal(r.status, 400);
   assert.equal(r.json().error.errors[0].reason, 'parseError');
 });

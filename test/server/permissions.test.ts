@@ -63,7 +63,9 @@ test('a user grant makes the file visible to the grantee (get, download, list); 
   assert.equal(reshare.status, 403);
   assert.equal(reshare.json().error.errors[0].reason, 'insufficientFilePermissions');
 
-  const file = await svc.api('GET', `/store/v3/files/${id}?fields=permissions(id,type,role,emailAddress)`, { token: ALICE });
+  const file = await svc.api('GET', `/store/v3/files/${id}?fields=permissions(id,type,role,emailAddress)`, {
+    token: ALICE,
+  });
   assert.deepEqual(file.json(), {
     permissions: [
       { id: file.json().permissions[0].id, type: 'user', role: 'owner', emailAddress: 'alice@example.com' },
@@ -74,14 +76,22 @@ test('a user grant makes the file visible to the grantee (get, download, list); 
 
 test('a domain grant makes the file visible to everyone in the domain; a writer can modify and share', async () => {
   const id = await aliceFile('for-example.com.txt');
-  const r = await grant(id, ALICE, { type: 'domain', role: 'writer', domain: 'example.com' }, 'fields=id,type,role,domain&sendNotificationEmail=false');
+  const r = await grant(
+    id,
+    ALICE,
+    { type: 'domain', role: 'writer', domain: 'example.com' },
+    'fields=id,type,role,domain&sendNotificationEmail=false',
+  );
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.json(), { id: r.json().id, type: 'domain', role: 'writer', domain: 'example.com' });
 
   assert.deepEqual(await sees(BOB, id), [200, 200, true]);
   assert.deepEqual(await sees(CAROL, id), [404, 404, false]);
 
-  const patch = await svc.api('PATCH', `/store/v3/files/${id}?fields=name`, { token: BOB, body: { name: 'renamed by bob' } });
+  const patch = await svc.api('PATCH', `/store/v3/files/${id}?fields=name`, {
+    token: BOB,
+    body: { name: 'renamed by bob' },
+  });
   assert.equal(patch.status, 200, patch.text);
   assert.deepEqual(patch.json(), { name: 'renamed by bob' });
 
@@ -129,7 +139,10 @@ test('list and get permissions; delete rules', async () => {
 
   const self = await grant(id, BOB, { type: 'user', role: 'reader', emailAddress: 'alice@example.com' });
   assert.equal(self.status, 403);
-  assert.equal(self.json().error.message, "alice@example.com owns this file; the owner's permission cannot be changed.");
+  assert.equal(
+    self.json().error.message,
+    "alice@example.com owns this file; the owner's permission cannot be changed.",
+  );
 
   const invisible = await svc.api('GET', `/store/v3/files/${id}/permissions`, { token: CAROL });
   assert.equal(invisible.status, 404);
@@ -142,16 +155,66 @@ test('list and get permissions; delete rules', async () => {
 test('bad permission bodies get 400 naming the missing or wrong field', async () => {
   const id = await aliceFile('bad.txt');
   const cases: [unknown, string, string, string][] = [
-    [{ role: 'reader', emailAddress: 'bob@example.com' }, 'required', 'permission.type', 'The permission type field is required.'],
-    [{ type: 'user', emailAddress: 'bob@example.com' }, 'required', 'permission.role', 'The permission role field is required.'],
-    [{ type: 'user', role: 'reader' }, 'required', 'permission.emailAddress', 'The permission emailAddress field is required for a user permission.'],
-    [{ type: 'domain', role: 'reader' }, 'required', 'permission.domain', 'The permission domain field is required for a domain permission.'],
-    [{ type: 'anyone', role: 'reader' }, 'invalidParameter', 'permission.type', 'Invalid permission type: "anyone" is not supported; expected one of: user, domain.'],
-    [{ type: 'user', role: 'owner', emailAddress: 'bob@example.com' }, 'invalidParameter', 'permission.role', 'Invalid permission role: "owner" is not supported; expected one of: reader, writer.'],
-    [{ type: 'user', role: 'reader', emailAddress: 'bob' }, 'invalidParameter', 'permission.emailAddress', 'Invalid permission emailAddress: "bob" is not an e-mail address.'],
-    [{ type: 'domain', role: 'reader', domain: 'not a domain' }, 'invalidParameter', 'permission.domain', 'Invalid permission domain: "not a domain" is not a domain name.'],
-    [{ type: 'user', role: 'reader', emailAddress: 42 }, 'invalidParameter', 'permission.emailAddress', 'Invalid permission emailAddress: 42 is not a string.'],
-    [['user'], 'required', 'permission', 'A permission resource is required in the request body (a JSON object with type and role).'],
+    [
+      { role: 'reader', emailAddress: 'bob@example.com' },
+      'required',
+      'permission.type',
+      'The permission type field is required.',
+    ],
+    [
+      { type: 'user', emailAddress: 'bob@example.com' },
+      'required',
+      'permission.role',
+      'The permission role field is required.',
+    ],
+    [
+      { type: 'user', role: 'reader' },
+      'required',
+      'permission.emailAddress',
+      'The permission emailAddress field is required for a user permission.',
+    ],
+    [
+      { type: 'domain', role: 'reader' },
+      'required',
+      'permission.domain',
+      'The permission domain field is required for a domain permission.',
+    ],
+    [
+      { type: 'anyone', role: 'reader' },
+      'invalidParameter',
+      'permission.type',
+      'Invalid permission type: "anyone" is not supported; expected one of: user, domain.',
+    ],
+    [
+      { type: 'user', role: 'owner', emailAddress: 'bob@example.com' },
+      'invalidParameter',
+      'permission.role',
+      'Invalid permission role: "owner" is not supported; expected one of: reader, writer.',
+    ],
+    [
+      { type: 'user', role: 'reader', emailAddress: 'bob' },
+      'invalidParameter',
+      'permission.emailAddress',
+      'Invalid permission emailAddress: "bob" is not an e-mail address.',
+    ],
+    [
+      { type: 'domain', role: 'reader', domain: 'not a domain' },
+      'invalidParameter',
+      'permission.domain',
+      'Invalid permission domain: "not a domain" is not a domain name.',
+    ],
+    [
+      { type: 'user', role: 'reader', emailAddress: 42 },
+      'invalidParameter',
+      'permission.emailAddress',
+      'Invalid permission emailAddress: 42 is not a string.',
+    ],
+    [
+      ['user'],
+      'required',
+      'permission',
+      'A permission resource is required in the request body (a JSON object with type and role).',
+    ],
   ];
   for (const [body, reason, location, message] of cases) {
     const r = await grant(id, ALICE, body);
@@ -172,7 +235,12 @@ test('bad permission bodies get 400 naming the missing or wrong field', async ()
   assert.equal(badJson.status, 400);
   assert.equal(badJson.json().error.errors[0].reason, 'parseError');
 
-  const flag = await grant(id, ALICE, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, 'sendNotificationEmail=maybe');
+  const flag = await grant(
+    id,
+    ALICE,
+    { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    'sendNotificationEmail=maybe',
+  );
   assert.equal(flag.status, 400);
   assert.deepEqual(flag.json().error.errors[0], {
     message: 'Invalid value for sendNotificationEmail: "maybe" (expected true or false).',
@@ -182,7 +250,12 @@ test('bad permission bodies get 400 naming the missing or wrong field', async ()
     locationType: 'parameter',
   });
 
-  const badFields = await grant(id, ALICE, { type: 'user', role: 'reader', emailAddress: 'bob@example.com' }, 'fields=nope');
+  const badFields = await grant(
+    id,
+    ALICE,
+    { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    'fields=nope',
+  );
   assert.equal(badFields.status, 400);
   assert.equal(badFields.json().error.errors[0].location, 'fields');
 

@@ -136,7 +136,9 @@ test('delivers to a receiver signed by a trusted CA with every header of spec §
     ],
   );
   assert.deepEqual(
-    receiver.received.filter((r) => r.headers['x-svc-channel-id'] === 'ch-1').map((r) => r.headers['x-svc-message-number']),
+    receiver.received
+      .filter((r) => r.headers['x-svc-channel-id'] === 'ch-1')
+      .map((r) => r.headers['x-svc-message-number']),
     ['1', '7'],
   );
   const byNumber = new Map(receiver.received.map((r) => [r.headers['x-svc-message-number'], r]));
@@ -184,7 +186,15 @@ async function assertNotDelivered(pair: PemPair, expectedCode: RegExp): Promise<
 test('a self-signed receiver never gets the message', async () => {
   const self = await generate([{ name: 'commonName', value: 'localhost' }], {
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   await assertNotDelivered({ cert: self.cert, key: self.private }, /SELF_SIGNED/);
 });
@@ -268,11 +278,10 @@ test('404 is not retried', async () => {
   const event = await log.next((x) => x.final);
   await e.close();
   await receiver.close();
-  assert.deepEqual([event.outcome.kind, event.attempt, event.outcome.kind !== 'expired' && event.outcome.status], [
-    'drop',
-    1,
-    404,
-  ]);
+  assert.deepEqual(
+    [event.outcome.kind, event.attempt, event.outcome.kind !== 'expired' && event.outcome.status],
+    ['drop', 1, 404],
+  );
   assert.equal(receiver.received.length, 1);
 });
 
@@ -312,7 +321,10 @@ test('a receiver that does not answer does not delay another channel', async () 
   const fastEvent = await log.next((x) => x.message.channelId === 'fast' && x.final);
   // The slow receiver has the request but has not answered it.
   assert.equal(slow.received.length, 1);
-  assert.equal(log.events.some((x) => x.message.channelId === 'slow'), false);
+  assert.equal(
+    log.events.some((x) => x.message.channelId === 'slow'),
+    false,
+  );
   assert.equal(fastEvent.outcome.kind, 'delivered');
   release();
   await e.idle();

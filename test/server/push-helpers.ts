@@ -25,7 +25,9 @@ export function fetchTrusting(caPem: string): typeof fetch {
         const status = res.statusCode ?? 0;
         const empty = status === 204 || status === 304;
         if (empty) res.resume();
-        resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: out }));
+        resolve(
+          new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: out }),
+        );
       });
       init.signal?.addEventListener('abort', () => req.destroy(init.signal!.reason as Error));
       req.on('error', reject);
@@ -46,15 +48,17 @@ export interface TestSubscription {
 
 /** Creates a subscription on the relay at `relayUrl` (trusting `caPem`) and opens its event stream. */
 export async function subscribeToRelay(relayUrl: string, caPem: string): Promise<TestSubscription> {
-  const grant = await new Promise<{ subscriptionId: string; key: string; address: string; token: string }>((resolve, reject) => {
-    const req = request(`${relayUrl}/subscriptions`, { method: 'POST', ca: caPem, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve(JSON.parse(text)));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const grant = await new Promise<{ subscriptionId: string; key: string; address: string; token: string }>(
+    (resolve, reject) => {
+      const req = request(`${relayUrl}/subscriptions`, { method: 'POST', ca: caPem, agent: false }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
   const events: PushEvent[] = [];
   const waiters: Array<{ channelId: string; count: number; resolve: (e: PushEvent[]) => void }> = [];
   const check = (): void => {

@@ -72,10 +72,16 @@ function ok(result: ApiResult, status = 200): any {
 }
 
 test('a message pending while its receiver answered 503 is delivered after the service process is killed and restarted', async () => {
-  const service = await startService({ config: { verifiedDomains: [origin], registeredDomains: [origin], trustCa: [caPath] } });
+  const service = await startService({
+    config: { verifiedDomains: [origin], registeredDomains: [origin], trustCa: [caPath] },
+  });
   try {
     const fileId = ok(await service.api('POST', '/store/v3/files', { body: { name: 'pending.txt' } })).id as string;
-    const channel = ok(await service.api('POST', `/store/v3/files/${fileId}/watch`, { body: { id: 'restart-1', type: 'web_hook', address: `${origin}/hook`, token: 'k=1' } }));
+    const channel = ok(
+      await service.api('POST', `/store/v3/files/${fileId}/watch`, {
+        body: { id: 'restart-1', type: 'web_hook', address: `${origin}/hook`, token: 'k=1' },
+      }),
+    );
     const [sync] = await hitCount(1);
     assert.equal(sync.headers['x-svc-resource-state'], 'sync');
 
@@ -89,12 +95,23 @@ test('a message pending while its receiver answered 503 is delivered after the s
     await service.kill('SIGKILL');
     // The dead process may have retried (and been refused) once more before the kill: the same message each time.
     const beforeRestart = hits.length;
-    for (const retry of hits.slice(2)) assert.deepEqual([retry.status, retry.headers['x-svc-message-number']], [503, refused.headers['x-svc-message-number']]);
+    for (const retry of hits.slice(2))
+      assert.deepEqual(
+        [retry.status, retry.headers['x-svc-message-number']],
+        [503, refused.headers['x-svc-message-number']],
+      );
     answer = 200;
     await service.restart();
     const resent = (await hitCount(beforeRestart + 1))[beforeRestart];
     assert.equal(resent.status, 200);
-    for (const name of ['x-svc-channel-id', 'x-svc-message-number', 'x-svc-resource-id', 'x-svc-resource-state', 'x-svc-changed', 'x-svc-channel-token']) {
+    for (const name of [
+      'x-svc-channel-id',
+      'x-svc-message-number',
+      'x-svc-resource-id',
+      'x-svc-resource-state',
+      'x-svc-changed',
+      'x-svc-channel-token',
+    ]) {
       assert.equal(resent.headers[name], refused.headers[name], name);
     }
     assert.equal(resent.headers['x-svc-channel-id'], channel.id);
@@ -114,19 +131,35 @@ test('a message pending while its receiver answered 503 is delivered after the s
 
 test('a trustCa file that cannot be read fails watch calls with a message naming it', async () => {
   const missing = join(dir, 'no-such-ca.pem');
-  const service = await startService({ config: { verifiedDomains: [origin], registeredDomains: [origin], trustCa: [missing] } });
+  const service = await startService({
+    config: { verifiedDomains: [origin], registeredDomains: [origin], trustCa: [missing] },
+  });
   try {
     const fileId = ok(await service.api('POST', '/store/v3/files', { body: { name: 'untrusting.txt' } })).id as string;
-    const reply = await service.api('POST', `/store/v3/files/${fileId}/watch`, { body: { id: 'no-trust', type: 'web_hook', address: `${origin}/hook` } });
+    const reply = await service.api('POST', `/store/v3/files/${fileId}/watch`, {
+      body: { id: 'no-trust', type: 'web_hook', address: `${origin}/hook` },
+    });
     assert.equal(reply.status, 500);
     const body = reply.json();
     assert.equal(body.error.errors[0].reason, 'backendError');
-    assert.match(body.error.message, new RegExp(`^Push notifications are unavailable: cannot read trustCa file ${missing}: ENOENT`));
+    assert.match(
+      body.error.message,
+      new RegExp(`^Push notifications are unavailable: cannot read trustCa file ${missing}: ENOENT`),
+    );
     const token = ok(await service.api('GET', '/store/v3/changes/startPageToken')).startPageToken as string;
-    const changes = await service.api('POST', `/store/v3/changes/watch?pageToken=${token}`, { body: { id: 'no-trust-2', type: 'web_hook', address: `${origin}/hook` } });
+    const changes = await service.api('POST', `/store/v3/changes/watch?pageToken=${token}`, {
+      body: { id: 'no-trust-2', type: 'web_hook', address: `${origin}/hook` },
+    });
     assert.equal(changes.status, 500);
     // Validation still comes first, and the rest of the service works.
-    assert.equal((await service.api('POST', `/store/v3/files/${fileId}/watch`, { body: { type: 'web_hook', address: `${origin}/hook` } })).status, 400);
+    assert.equal(
+      (
+        await service.api('POST', `/store/v3/files/${fileId}/watch`, {
+          body: { type: 'web_hook', address: `${origin}/hook` },
+        })
+      ).status,
+      400,
+    );
     ok(await service.api('GET', `/store/v3/changes?pageToken=${token}`));
   } finally {
     await service.stop();
@@ -142,10 +175,14 @@ test('a trustCa or crl file without a PEM block of its kind fails watch calls, n
     [{ trustCa: [notPem] }, `trustCa file ${notPem} holds no PEM "CERTIFICATE" block`],
     [{ trustCa: [caPath], crl: crlPath }, `crl file ${crlPath} holds no PEM "X509 CRL" block`],
   ] as const) {
-    const service = await startService({ config: { verifiedDomains: [origin], registeredDomains: [origin], ...config } });
+    const service = await startService({
+      config: { verifiedDomains: [origin], registeredDomains: [origin], ...config },
+    });
     try {
       const fileId = ok(await service.api('POST', '/store/v3/files', { body: { name: 'x.txt' } })).id as string;
-      const reply = await service.api('POST', `/store/v3/files/${fileId}/watch`, { body: { id: 'bad-pem', type: 'web_hook', address: `${origin}/hook` } });
+      const reply = await service.api('POST', `/store/v3/files/${fileId}/watch`, {
+        body: { id: 'bad-pem', type: 'web_hook', address: `${origin}/hook` },
+      });
       assert.equal(reply.status, 500);
       assert.equal(reply.json().error.message, `Push notifications are unavailable: ${expected}.`);
     } finally {

@@ -28,7 +28,9 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'push-watch-'));
   relay = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs') });
   // The real store-service process, trusting the relay's development CA and accepting its origin.
-  service = await startService({ config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] } });
+  service = await startService({
+    config: { verifiedDomains: [relay.url], registeredDomains: [relay.url], trustCa: [relay.caPath] },
+  });
   client = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice' });
   caFetch = fetchTrusting(readFileSync(relay.caPath, 'utf8'));
 });
@@ -95,7 +97,10 @@ test('watchFile: typed events per state; the last listener leaving stops the cha
   await client.files.update(file.id, { name: 'client-watch-2.txt' });
   const [update] = await updates.waitFor(1);
   assert.deepEqual(update.changed, ['properties']);
-  assert.deepEqual((await all.waitFor(2)).map((e) => e.state), ['sync', 'update']);
+  assert.deepEqual(
+    (await all.waitFor(2)).map((e) => e.state),
+    ['sync', 'update'],
+  );
 
   await offAll();
   await offUpdates();
@@ -115,7 +120,10 @@ test('watchChanges: change events after sync', async () => {
   await events.waitFor(1);
   await client.files.create({ name: 'in-the-log.txt' });
   const received = await events.waitFor(2);
-  assert.deepEqual(received.map((e) => e.state), ['sync', 'change']);
+  assert.deepEqual(
+    received.map((e) => e.state),
+    ['sync', 'change'],
+  );
   assert.deepEqual(received[1].body, { kind: 'store#changes' });
 });
 
@@ -132,10 +140,13 @@ test('renews before expiry with a new channel id and stops the old channel', asy
   assert.equal((fresh as { id: string }).id, ids[1]);
   assert.equal(watch.channel?.id, ids[1]);
   const syncs = await events.waitFor(2);
-  assert.deepEqual(syncs.map((e) => [e.state, e.channelId]), [
-    ['sync', ids[0]],
-    ['sync', ids[1]],
-  ]);
+  assert.deepEqual(
+    syncs.map((e) => [e.state, e.channelId]),
+    [
+      ['sync', ids[0]],
+      ['sync', ids[1]],
+    ],
+  );
   assert.notEqual(ids[0], ids[1]);
   await assert.rejects(
     client.request('POST', '/store/v3/channels/stop', { body: { id: first.id, resourceId: first.resourceId } }),
@@ -168,5 +179,8 @@ test('a sync message that arrives before the watch response is passed on, not dr
   const events = collector();
   watch.on('*', events.listener);
   const channel = await watch.ready();
-  assert.deepEqual(events.events.map((e) => [e.state, e.channelId]), [['sync', channel.id]]);
+  assert.deepEqual(
+    events.events.map((e) => [e.state, e.channelId]),
+    [['sync', channel.id]],
+  );
 });

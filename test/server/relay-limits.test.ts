@@ -34,7 +34,13 @@ before(() => {
 });
 
 async function relayWith(options: StartRelayOptions) {
-  const relay = await startRelay({ port: 0, host: 'localhost', certDir: join(certDir, 'certs'), keepAliveMs: 60_000, ...options });
+  const relay = await startRelay({
+    port: 0,
+    host: 'localhost',
+    certDir: join(certDir, 'certs'),
+    keepAliveMs: 60_000,
+    ...options,
+  });
   relays.push(relay);
   const ca = readFileSync(relay.caPath, 'utf8');
   const agents = new Map<string, Agent>();
@@ -45,12 +51,18 @@ async function relayWith(options: StartRelayOptions) {
   };
   const call = (method: string, path: string, from = '127.0.0.1', headers: Record<string, string> = {}, body = '') =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
-      const req = request(`https://127.0.0.1:${relay.port}${path}`, { method, headers: { host: 'localhost', ...headers }, servername: 'localhost', agent: agentFor(from) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      });
+      const req = request(
+        `https://127.0.0.1:${relay.port}${path}`,
+        { method, headers: { host: 'localhost', ...headers }, servername: 'localhost', agent: agentFor(from) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -106,7 +118,12 @@ async function relayWith(options: StartRelayOptions) {
 }
 
 test('a flood of 10,001 subscription requests from many addresses evicts no live subscription; the next push is delivered', async () => {
-  const r = await relayWith({ maxSubscriptions: 40, maxSubscriptionsPerClient: 10, createBurst: 1_000, createPerMinute: 60 });
+  const r = await relayWith({
+    maxSubscriptions: 40,
+    maxSubscriptionsPerClient: 10,
+    createBurst: 1_000,
+    createPerMinute: 60,
+  });
   const live = await r.subscribe();
   const stream = await r.listen(live);
   const statuses = new Map<number, number>();
@@ -123,7 +140,10 @@ test('a flood of 10,001 subscription requests from many addresses evicts no live
   );
   // Some were created (and evicted again), the rest refused by the rate limit; none evicted the live one.
   assert.ok((statuses.get(201) ?? 0) > 0 && (statuses.get(429) ?? 0) > 0, JSON.stringify([...statuses]));
-  assert.deepEqual([...statuses.keys()].filter((s) => s !== 201 && s !== 429), []);
+  assert.deepEqual(
+    [...statuses.keys()].filter((s) => s !== 201 && s !== 429),
+    [],
+  );
   const delivered = await r.push(live, 2);
   assert.equal(delivered.status, 200, delivered.body);
   assert.equal(JSON.parse(await stream.next()).messageNumber, 2);

@@ -41,7 +41,9 @@ function call(method: string, path: string, headers: Record<string, string> = {}
     const req = request(`${relay.url}${path}`, { method, headers, ca: caPem, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -228,14 +230,20 @@ test('Last-Event-ID replays what was missed, and says when the buffer lost some'
   const grant = await subscribe();
   for (const n of [1, 2, 3]) await call('POST', hookPath(grant), pushHeaders(grant, n));
   const first = openStream(`/subscriptions/${grant.subscriptionId}/events?key=${grant.key}`);
-  assert.deepEqual((await first.take(3)).map((f) => f.id), ['1', '2', '3']);
+  assert.deepEqual(
+    (await first.take(3)).map((f) => f.id),
+    ['1', '2', '3'],
+  );
   first.close();
   for (const n of [4, 5]) await call('POST', hookPath(grant), pushHeaders(grant, n));
   const again = openStream(`/subscriptions/${grant.subscriptionId}/events?key=${grant.key}`, { 'last-event-id': '3' });
-  assert.deepEqual((await again.take(2)).map((f) => [f.id, JSON.parse(f.data!).messageNumber]), [
-    ['4', 4],
-    ['5', 5],
-  ]);
+  assert.deepEqual(
+    (await again.take(2)).map((f) => [f.id, JSON.parse(f.data!).messageNumber]),
+    [
+      ['4', 4],
+      ['5', 5],
+    ],
+  );
   again.close();
   const bad = await call('GET', `/subscriptions/${grant.subscriptionId}/events?key=${grant.key}`, {
     'last-event-id': 'x',
@@ -351,12 +359,20 @@ test('store-relay with an unusable CA in its cert folder says which files and ex
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 1);
-  assert.match(stderr, new RegExp(`^store-relay: cannot start: the CA in ${join(certDir, 'ca.pem')} / ${join(certDir, 'ca-key.pem')} cannot be used \\(.+\\); delete both to create a new one\\n$`));
+  assert.match(
+    stderr,
+    new RegExp(
+      `^store-relay: cannot start: the CA in ${join(certDir, 'ca.pem')} / ${join(certDir, 'ca-key.pem')} cannot be used \\(.+\\); delete both to create a new one\\n$`,
+    ),
+  );
 });
 
 test('a message with an unknown X-Svc-Resource-State is refused with a 400 that names the allowed states', async () => {
   const grant = await subscribe();
   const reply = await call('POST', hookPath(grant), pushHeaders(grant, 1, { 'x-svc-resource-state': 'exploded' }));
   assert.equal(reply.status, 400);
-  assert.match(reply.body, /X-Svc-Resource-State 'exploded' is not one of sync, add, remove, update, trash, untrash, change/);
+  assert.match(
+    reply.body,
+    /X-Svc-Resource-State 'exploded' is not one of sync, add, remove, update, trash, untrash, change/,
+  );
 });

@@ -16,7 +16,10 @@ const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
 /** Starts a create session; `meta` null sends no body. */
 async function start(meta: object | null = { name: 'big.bin' }, headers: Record<string, string> = {}, query = '') {
-  const r = await svc.api('POST', `/upload/store/v3/files?uploadType=resumable${query}`, { ...(meta ? { body: meta } : {}), headers });
+  const r = await svc.api('POST', `/upload/store/v3/files?uploadType=resumable${query}`, {
+    ...(meta ? { body: meta } : {}),
+    headers,
+  });
   assert.equal(r.status, 200, r.text);
   return r;
 }
@@ -59,10 +62,15 @@ describe('session start', () => {
   });
 
   it('rejects a bad X-Upload-Content-Length and unknown uploadType', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { headers: { 'X-Upload-Content-Length': 'ten' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      headers: { 'X-Upload-Content-Length': 'ten' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json().error.errors[0].location, 'X-Upload-Content-Length');
-    const t = await svc.api('POST', '/upload/store/v3/files?uploadType=chunky', { body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    const t = await svc.api('POST', '/upload/store/v3/files?uploadType=chunky', {
+      body: 'x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.equal(t.status, 400);
     assert.equal(t.json().error.errors[0].location, 'uploadType');
   });
@@ -130,7 +138,15 @@ describe('chunks', () => {
 
   it('400 "Failed to parse Content-Range header." for malformed ranges', async () => {
     const uri = await sessionUri();
-    for (const bad of ['bytes 5-1/10', 'bytes=0-1/2', 'bytes 0-1', 'octets 0-1/2', 'bytes a-b/c', 'bytes 0-*/*', 'bytes -1-2/3']) {
+    for (const bad of [
+      'bytes 5-1/10',
+      'bytes=0-1/2',
+      'bytes 0-1',
+      'octets 0-1/2',
+      'bytes a-b/c',
+      'bytes 0-*/*',
+      'bytes -1-2/3',
+    ]) {
       const r = await put(uri, 'ab', bad);
       assert.equal(r.status, 400, bad);
       assert.equal(r.text, 'Failed to parse Content-Range header.', bad);
@@ -224,9 +240,16 @@ describe('cancel and expiry', () => {
 
 describe('update sessions', () => {
   it('PUT and PATCH on /upload/store/v3/files/<id> start update sessions whose URI keeps the id', async () => {
-    const f = (await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'old', headers: { 'Content-Type': 'text/plain' } })).json();
+    const f = (
+      await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: 'old',
+        headers: { 'Content-Type': 'text/plain' },
+      })
+    ).json();
     for (const method of ['PUT', 'PATCH']) {
-      const r = await svc.api(method, `/upload/store/v3/files/${f.id}?uploadType=resumable`, { body: { name: `new-${method}` } });
+      const r = await svc.api(method, `/upload/store/v3/files/${f.id}?uploadType=resumable`, {
+        body: { name: `new-${method}` },
+      });
       assert.equal(r.status, 200, r.text);
       const loc = r.headers.location as string;
       assert.ok(loc.startsWith(`${svc.url}/upload/store/v3/files/${f.id}?uploadType=resumable&upload_id=`));

@@ -25,14 +25,21 @@ async function stalledChunk(svc: ServiceHandle, session: string, declared: numbe
   const conn = await openRaw(svc.url);
   const url = new URL(session);
   await conn.write(
-    requestHead('PUT', url.pathname + url.search, { Host: 'x', 'Content-Length': declared, 'Content-Range': `bytes 0-${declared - 1}/${total}` }),
+    requestHead('PUT', url.pathname + url.search, {
+      Host: 'x',
+      'Content-Length': declared,
+      'Content-Range': `bytes 0-${declared - 1}/${total}`,
+    }),
   );
   await conn.write(Buffer.alloc(sent, 5));
   return conn;
 }
 
 function statusQuery(svc: ServiceHandle, session: string, total: number) {
-  return svc.api('PUT', session, { token: null, headers: { 'Content-Range': `bytes */${total}`, 'Content-Length': '0' } });
+  return svc.api('PUT', session, {
+    token: null,
+    headers: { 'Content-Range': `bytes */${total}`, 'Content-Length': '0' },
+  });
 }
 
 describe('with the default (long) body idle timeout', () => {
@@ -94,7 +101,14 @@ describe('with short timeouts', () => {
 
   test('a JSON body that stalls is ended too', async () => {
     const conn = await openRaw(svc.url);
-    await conn.write(requestHead('POST', '/store/v3/files', { Host: 'x', Authorization: 'Bearer dev-token-alice', 'Content-Type': 'application/json', 'Content-Length': 100 }));
+    await conn.write(
+      requestHead('POST', '/store/v3/files', {
+        Host: 'x',
+        Authorization: 'Bearer dev-token-alice',
+        'Content-Type': 'application/json',
+        'Content-Length': 100,
+      }),
+    );
     await conn.write('{"name":');
     await conn.closed(5_000);
     const list = await svc.api('GET', '/store/v3/files?fields=files(id)');
@@ -109,7 +123,9 @@ describe('with short timeouts', () => {
 
   test('an idle keep-alive connection is closed after keepAliveTimeoutMs', async () => {
     const conn = await openRaw(svc.url);
-    await conn.write(requestHead('GET', '/store/v3/about?fields=kind', { Host: 'x', Authorization: 'Bearer dev-token-alice' }));
+    await conn.write(
+      requestHead('GET', '/store/v3/about?fields=kind', { Host: 'x', Authorization: 'Bearer dev-token-alice' }),
+    );
     await conn.waitFor((t) => statuses(t).length === 1, 5_000, 'the answer');
     const text = await conn.closed(5_000);
     assert.deepEqual(statuses(text), [200]);

@@ -33,7 +33,10 @@ for (const [what, body, where] of [
 }
 
 test('a proper surrogate pair is stored exactly', async () => {
-  const r = await svc.api('POST', '/store/v3/files', { body: '{"name":"pair \\ud83d\\ude00 and \\\\ud800 as text"}', headers: { 'Content-Type': 'application/json' } });
+  const r = await svc.api('POST', '/store/v3/files', {
+    body: '{"name":"pair \\ud83d\\ude00 and \\\\ud800 as text"}',
+    headers: { 'Content-Type': 'application/json' },
+  });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.json().name, 'pair \u{1f600} and \\ud800 as text');
 });
@@ -57,9 +60,11 @@ test('a lone surrogate in multipart metadata → 400 naming the position', async
 test('a lone surrogate inside a batch part body → that part 400, the batch 200', async () => {
   const inner = '{"type":"user","role":"reader","emailAddress":"x\\ud800@example.com"}';
   const file = (await svc.api('POST', '/store/v3/files', { body: { name: 'b' } })).json().id;
-  const body =
-    `--x\r\nContent-Type: application/http\r\n\r\nPOST /store/v3/files/${file}/permissions\r\nContent-Type: application/json\r\n\r\n${inner}\r\n--x--`;
-  const r = await svc.api('POST', '/batch/store/v3', { headers: { 'Content-Type': 'multipart/mixed; boundary=x' }, body });
+  const body = `--x\r\nContent-Type: application/http\r\n\r\nPOST /store/v3/files/${file}/permissions\r\nContent-Type: application/json\r\n\r\n${inner}\r\n--x--`;
+  const r = await svc.api('POST', '/batch/store/v3', {
+    headers: { 'Content-Type': 'multipart/mixed; boundary=x' },
+    body,
+  });
   assert.equal(r.status, 200);
   assert.match(r.text, /HTTP\/1\.1 400[\s\S]*lone surrogate/);
 });
@@ -72,7 +77,9 @@ for (const nl of ['\r\n', '\n']) {
     test(`${framing}-framed multipart: content ending in ${name} is stored byte for byte`, async () => {
       const content = Buffer.from(`12-byte file${ending}`, 'latin1');
       const body = Buffer.concat([
-        Buffer.from(`--bnd${nl}Content-Type: application/json; charset=UTF-8${nl}${nl}{"name":"f"}${nl}--bnd${nl}Content-Type: application/octet-stream${nl}${nl}`),
+        Buffer.from(
+          `--bnd${nl}Content-Type: application/json; charset=UTF-8${nl}${nl}{"name":"f"}${nl}--bnd${nl}Content-Type: application/octet-stream${nl}${nl}`,
+        ),
         content,
         Buffer.from(`${nl}--bnd--${nl}`),
       ]);
@@ -95,7 +102,10 @@ test('a CRLF-framed body keeps a bare "LF--boundary" inside the content as conte
     content,
     Buffer.from('\r\n--bnd--'),
   ]);
-  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { headers: { 'Content-Type': 'multipart/related; boundary=bnd' }, body });
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+    headers: { 'Content-Type': 'multipart/related; boundary=bnd' },
+    body,
+  });
   assert.equal(r.status, 200, r.text);
   const media = await svc.api('GET', `/store/v3/files/${r.json().id}?alt=media`);
   assert.equal(media.text, content.toString());

@@ -19,7 +19,10 @@ after(() => svc.stop());
 const md5 = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
 
 async function start(meta?: object, headers: Record<string, string> = {}, query = ''): Promise<string> {
-  const r = await svc.api('POST', `/upload/store/v3/files?uploadType=resumable${query}`, { ...(meta ? { body: meta } : {}), headers });
+  const r = await svc.api('POST', `/upload/store/v3/files?uploadType=resumable${query}`, {
+    ...(meta ? { body: meta } : {}),
+    headers,
+  });
   assert.equal(r.status, 200, r.text);
   return r.headers.location as string;
 }
@@ -43,8 +46,13 @@ async function stored(uri: string): Promise<string | undefined> {
 
 describe('resumable: session start', () => {
   it('takes name, parents and mimeType from the start body; X-Upload-Content-Type is the media type', async () => {
-    const folder = (await svc.api('POST', '/store/v3/files', { body: { name: 'in', mimeType: 'application/vnd.svc-apps.folder' } })).json();
-    const uri = await start({ name: 'report.csv', parents: [folder.id], mimeType: 'text/csv' }, { 'X-Upload-Content-Type': 'text/plain' });
+    const folder = (
+      await svc.api('POST', '/store/v3/files', { body: { name: 'in', mimeType: 'application/vnd.svc-apps.folder' } })
+    ).json();
+    const uri = await start(
+      { name: 'report.csv', parents: [folder.id], mimeType: 'text/csv' },
+      { 'X-Upload-Content-Type': 'text/plain' },
+    );
     const r = await put(uri, 'a,b');
     assert.equal(r.status, 200, r.text);
     const f = r.json();
@@ -56,27 +64,41 @@ describe('resumable: session start', () => {
   });
 
   it('rejects a start with metadata but no JSON Content-Type, and a parent that does not exist, before any session exists', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: '{"name":"x"}', headers: { 'Content-Type': 'text/plain' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      body: '{"name":"x"}',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json().error.errors[0].location, 'Content-Type');
     assert.equal(r.headers.location, undefined);
-    const p = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { parents: ['missing-folder'] } });
+    const p = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      body: { parents: ['missing-folder'] },
+    });
     assert.equal(p.status, 404);
     assert.equal(p.json().error.message, 'File not found: missing-folder.');
   });
 
   it('rejects an X-Upload-Content-Type that is not a MIME type and a negative X-Upload-Content-Length', async () => {
-    const t = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { headers: { 'X-Upload-Content-Type': 'not a type' } });
+    const t = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      headers: { 'X-Upload-Content-Type': 'not a type' },
+    });
     assert.equal(t.status, 400);
-    assert.equal(t.json().error.message, 'The X-Upload-Content-Type header "not a type" is not a MIME type (type/subtype).');
+    assert.equal(
+      t.json().error.message,
+      'The X-Upload-Content-Type header "not a type" is not a MIME type (type/subtype).',
+    );
     assert.equal(t.json().error.errors[0].location, 'X-Upload-Content-Type');
-    const n = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { headers: { 'X-Upload-Content-Length': '-5' } });
+    const n = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      headers: { 'X-Upload-Content-Length': '-5' },
+    });
     assert.equal(n.status, 400);
     assert.equal(n.json().error.message, 'X-Upload-Content-Length must be a byte count; got "-5".');
   });
 
   it('a bad fields selection on the start is a 400 before any session or file exists', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=nosuch', { body: { name: 'never-created' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable&fields=nosuch', {
+      body: { name: 'never-created' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json().error.message, 'Invalid field selection nosuch');
     assert.equal(r.headers.location, undefined);
@@ -89,7 +111,9 @@ describe('resumable: session start', () => {
     const uri = await start({ id, name: 'with-id' });
     const r = await put(uri, 'x');
     assert.equal(r.json().id, id);
-    const doc = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { id: other, mimeType: 'application/vnd.svc-apps.document' } });
+    const doc = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      body: { id: other, mimeType: 'application/vnd.svc-apps.document' },
+    });
     assert.equal(doc.status, 403);
     assert.equal(doc.json().error.message, 'Generated IDs are not supported for Docs Editors formats.');
     const again = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { id } });
@@ -139,7 +163,10 @@ describe('resumable: status queries', () => {
     const data = bytesOf(KB256 * 2 + 5);
     const uri = await start();
     assert.equal((await put(uri, data.subarray(0, KB256 * 2), `bytes 0-${KB256 * 2 - 1}/*`)).status, 308);
-    assertPlain400(await put(uri, '', 'bytes */100'), `The total size 100 is smaller than the ${KB256 * 2} byte(s) already stored for this upload.`);
+    assertPlain400(
+      await put(uri, '', 'bytes */100'),
+      `The total size 100 is smaller than the ${KB256 * 2} byte(s) already stored for this upload.`,
+    );
     assertPlain400(await put(uri, bytesOf(10), 'bytes 0-9/10'), /smaller than/);
     const whole = await put(uri, bytesOf(10));
     assertPlain400(whole, `The body has 10 byte(s) but ${KB256 * 2} byte(s) of this upload are already stored.`);
@@ -183,7 +210,10 @@ describe('resumable: chunks', () => {
     const gap = await put(uri, bytesOf(KB256), `bytes ${KB256 * 2}-${KB256 * 3 - 1}/*`);
     assert.equal(gap.status, 503);
     assert.match(String(gap.headers['content-type']), /^text\/plain/);
-    assert.equal(gap.text, `the upload offset is ${KB256 * 2} byte(s), which exceeds already uploaded size of ${KB256} byte(s)`);
+    assert.equal(
+      gap.text,
+      `the upload offset is ${KB256 * 2} byte(s), which exceeds already uploaded size of ${KB256} byte(s)`,
+    );
     assert.equal(await stored(uri), `bytes=0-${KB256 - 1}`);
   });
 
@@ -191,7 +221,10 @@ describe('resumable: chunks', () => {
     const uri = await start(undefined, { 'X-Upload-Content-Length': String(KB256 + 3) });
     assert.equal((await put(uri, bytesOf(KB256), `bytes 0-${KB256 - 1}/${KB256 + 3}`)).status, 308);
     assertPlain400(await put(uri, '', 'bytes */7'), /smaller than|contradicts/);
-    assertPlain400(await put(uri, bytesOf(3), `bytes ${KB256}-${KB256 + 2}/${KB256 + 4}`), `The total size ${KB256 + 4} contradicts the total ${KB256 + 3} given earlier for this upload.`);
+    assertPlain400(
+      await put(uri, bytesOf(3), `bytes ${KB256}-${KB256 + 2}/${KB256 + 4}`),
+      `The total size ${KB256 + 4} contradicts the total ${KB256 + 3} given earlier for this upload.`,
+    );
     assert.equal(await stored(uri), `bytes=0-${KB256 - 1}`);
     const done = await put(uri, bytesOf(KB256 + 3).subarray(KB256), `bytes ${KB256}-${KB256 + 2}/${KB256 + 3}`);
     assert.equal(done.status, 200);
@@ -200,7 +233,10 @@ describe('resumable: chunks', () => {
 
   it('a Content-Length that differs from the range is a 400; a rejected chunk does not record its total', async () => {
     const uri = await start();
-    assertPlain400(await put(uri, bytesOf(5), `bytes 0-${KB256 - 1}/${KB256 * 2}`), `Content-Length is 5 but Content-Range bytes 0-${KB256 - 1}/${KB256 * 2} covers ${KB256} byte(s).`);
+    assertPlain400(
+      await put(uri, bytesOf(5), `bytes 0-${KB256 - 1}/${KB256 * 2}`),
+      `Content-Length is 5 but Content-Range bytes 0-${KB256 - 1}/${KB256 * 2} covers ${KB256} byte(s).`,
+    );
     // The rejected request's total (2 blocks) was not kept, so another total is still accepted.
     const r = await put(uri, 'abc', 'bytes 0-2/3');
     assert.equal(r.status, 200, r.text);
@@ -208,7 +244,10 @@ describe('resumable: chunks', () => {
 
   it('bytes F-*/T streams finish when the body reaches T; a stream past T is a 400', async () => {
     const uri = await start();
-    assertPlain400(await put(uri, bytesOf(20), 'bytes 0-*/10'), 'The body runs past the total of 10 byte(s) in Content-Range bytes 0-*/10.');
+    assertPlain400(
+      await put(uri, bytesOf(20), 'bytes 0-*/10'),
+      'The body runs past the total of 10 byte(s) in Content-Range bytes 0-*/10.',
+    );
     const ok = await put(uri, bytesOf(10), 'bytes 0-*/10');
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json().size, '10');
@@ -230,7 +269,12 @@ describe('resumable: after completion, cancel', () => {
     assert.equal(done.status, 200);
     const f = done.json();
     assert.deepEqual(Object.keys(f), ['id', 'name', 'size', 'version']);
-    for (const [body, range] of [['other bytes', undefined], ['', 'bytes */5'], ['', 'bytes */*'], ['zz', 'bytes 0-1/2']] as const) {
+    for (const [body, range] of [
+      ['other bytes', undefined],
+      ['', 'bytes */5'],
+      ['', 'bytes */*'],
+      ['zz', 'bytes 0-1/2'],
+    ] as const) {
       const again = await put(uri, body, range);
       assert.equal(again.status, 200);
       assert.deepEqual(again.json(), f);
@@ -265,7 +309,9 @@ describe('resumable: after completion, cancel', () => {
 
   it('an update session answers only on its own /files/<id> URI', async () => {
     const f = (await svc.api('POST', '/store/v3/files', { body: { name: 'target' } })).json();
-    const r = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=resumable`, { body: { name: 'renamed' } });
+    const r = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=resumable`, {
+      body: { name: 'renamed' },
+    });
     const uri = r.headers.location as string;
     assert.ok(uri.includes(`/upload/store/v3/files/${f.id}?uploadType=resumable&upload_id=`), uri);
     const wrong = uri.replace(`/files/${f.id}?`, '/files?');
@@ -282,9 +328,15 @@ describe('simple upload', () => {
     const before = (await svc.api('GET', '/store/v3/files?fields=files(id)&pageSize=1000')).json().files.length;
     const none = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'abc' });
     assert.equal(none.status, 400);
-    assert.equal(none.json().error.message, 'uploadType=media needs a Content-Type header with the MIME type of the bytes.');
+    assert.equal(
+      none.json().error.message,
+      'uploadType=media needs a Content-Type header with the MIME type of the bytes.',
+    );
     assert.equal(none.json().error.errors[0].location, 'Content-Type');
-    const bad = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'abc', headers: { 'Content-Type': 'garbage' } });
+    const bad = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: 'abc',
+      headers: { 'Content-Type': 'garbage' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.json().error.message, 'The Content-Type header "garbage" is not a MIME type (type/subtype).');
     const after = (await svc.api('GET', '/store/v3/files?fields=files(id)&pageSize=1000')).json().files.length;
@@ -292,7 +344,10 @@ describe('simple upload', () => {
   });
 
   it('names the file "Untitled", keeps the type without parameters, and stores an empty body as an empty file', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: '', headers: { 'Content-Type': 'Text/Plain; charset=UTF-8' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: '',
+      headers: { 'Content-Type': 'Text/Plain; charset=UTF-8' },
+    });
     assert.equal(r.status, 200);
     const f = r.json();
     assert.equal(f.name, 'Untitled');
@@ -303,30 +358,50 @@ describe('simple upload', () => {
 
   it('refuses media typed as a native kind or a folder when nothing converts it; the script import type is media', async () => {
     for (const type of ['application/vnd.svc-apps.document', 'application/vnd.svc-apps.folder']) {
-      const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'raw', headers: { 'Content-Type': type } });
+      const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+        body: 'raw',
+        headers: { 'Content-Type': type },
+      });
       assert.equal(r.status, 400, type);
       assert.match(r.json().error.message, new RegExp(`^Media cannot be uploaded with the type ${type}: `));
-      const s = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { headers: { 'X-Upload-Content-Type': type } });
+      const s = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+        headers: { 'X-Upload-Content-Type': type },
+      });
       assert.equal(s.status, 400, type);
       assert.equal(s.headers.location, undefined);
     }
-    const script = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'function f() {}', headers: { 'Content-Type': 'application/vnd.svc-apps.script+text/plain' } });
+    const script = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: 'function f() {}',
+      headers: { 'Content-Type': 'application/vnd.svc-apps.script+text/plain' },
+    });
     assert.equal(script.status, 200, script.text);
     assert.equal(script.json().mimeType, 'application/vnd.svc-apps.script+text/plain');
   });
 
   it('a bad fields selection stores nothing', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id,bogus', { body: 'unique-bytes-42', headers: { 'Content-Type': 'text/plain' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id,bogus', {
+      body: 'unique-bytes-42',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json().error.errors[0].location, 'fields');
     const list = (await svc.api('GET', '/store/v3/files?fields=files(md5Checksum)&pageSize=1000')).json().files;
-    assert.equal(list.some((x: { md5Checksum?: string }) => x.md5Checksum === md5('unique-bytes-42')), false);
+    assert.equal(
+      list.some((x: { md5Checksum?: string }) => x.md5Checksum === md5('unique-bytes-42')),
+      false,
+    );
   });
 
   it('sends media to the metadata path with a clear 400', async () => {
-    const r = await svc.api('POST', '/store/v3/files?uploadType=media', { body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    const r = await svc.api('POST', '/store/v3/files?uploadType=media', {
+      body: 'x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.equal(r.status, 400);
-    assert.equal(r.json().error.message, 'uploadType=media uploads media to /upload/store/v3/files; /store/v3/files takes JSON metadata only.');
+    assert.equal(
+      r.json().error.message,
+      'uploadType=media uploads media to /upload/store/v3/files; /store/v3/files takes JSON metadata only.',
+    );
   });
 });
 
@@ -349,11 +424,19 @@ describe('multipart tolerance', () => {
   it('rejects a first part without Content-Type, metadata with bad UTF-8, and a wrong boundary, each saying why', async () => {
     const noType = await send('--b\r\n\r\n{}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--');
     assert.equal(noType.status, 400);
-    assert.equal(noType.json().error.message, 'The first part must be the metadata as application/json; its Content-Type is missing.');
-    const utf = await send('--b\r\nContent-Type: application/json\r\n\r\n{"name":"\xff"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--');
+    assert.equal(
+      noType.json().error.message,
+      'The first part must be the metadata as application/json; its Content-Type is missing.',
+    );
+    const utf = await send(
+      '--b\r\nContent-Type: application/json\r\n\r\n{"name":"\xff"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--',
+    );
     assert.equal(utf.status, 400);
     assert.match(utf.json().error.message, /^The metadata part is not valid JSON/);
-    const wrong = await send('--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--', 'c');
+    const wrong = await send(
+      '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--',
+      'c',
+    );
     assert.equal(wrong.status, 400);
     assert.equal(wrong.json().error.message, 'The body does not contain the opening boundary delimiter "--c".');
   });

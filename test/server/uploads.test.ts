@@ -12,7 +12,12 @@ after(() => svc.stop());
 
 const md5 = (b: string | Uint8Array) => createHash('md5').update(b).digest('hex');
 
-function multipart(meta: string, media: string, boundary = 'b0undary', metaType = 'application/json; charset=UTF-8'): string {
+function multipart(
+  meta: string,
+  media: string,
+  boundary = 'b0undary',
+  metaType = 'application/json; charset=UTF-8',
+): string {
   return (
     `--${boundary}\r\nContent-Type: ${metaType}\r\n\r\n${meta}\r\n` +
     `--${boundary}\r\nContent-Type: text/csv\r\n\r\n${media}\r\n--${boundary}--`
@@ -21,7 +26,10 @@ function multipart(meta: string, media: string, boundary = 'b0undary', metaType 
 
 describe('simple upload', () => {
   it('creates "Untitled" with the Content-Type and md5, and updates content with PUT', async () => {
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: 'a,b\n1,2\n', headers: { 'Content-Type': 'text/csv' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: 'a,b\n1,2\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
     assert.equal(r.status, 200);
     const f = r.json();
     assert.equal(f.name, 'Untitled');
@@ -35,7 +43,10 @@ describe('simple upload', () => {
     assert.equal(u.status, 200);
     assert.deepEqual(u.json(), { id: f.id, size: '3', version: '2' });
     assert.equal((await svc.api('GET', `/store/v3/files/${f.id}?alt=media`)).text, 'new');
-    const reader = await svc.api('PUT', `/upload/store/v3/files/${f.id}?uploadType=media`, { token: 'dev-token-bob', body: 'x' });
+    const reader = await svc.api('PUT', `/upload/store/v3/files/${f.id}?uploadType=media`, {
+      token: 'dev-token-bob',
+      body: 'x',
+    });
     assert.equal(reader.status, 404);
   });
 
@@ -43,7 +54,10 @@ describe('simple upload', () => {
     async function* parts() {
       for (let i = 0; i < 50; i++) yield Buffer.alloc(10_000, i);
     }
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', { body: parts(), headers: { 'Content-Type': 'application/octet-stream' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: parts(),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.json().size, '500000');
   });
@@ -56,7 +70,10 @@ describe('simple upload', () => {
 
   it('answers 400 "conversion not available" for a native target until conversion is installed', async () => {
     const body = multipart(JSON.stringify({ name: 's', mimeType: 'application/vnd.svc-apps.spreadsheet' }), 'a,b');
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'Content-Type': 'multipart/related; boundary=b0undary' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary=b0undary' },
+    });
     // With the conversion feature installed this is a 200; without it, a clear 400.
     if (r.status !== 200) {
       assert.equal(r.status, 400);
@@ -68,7 +85,10 @@ describe('simple upload', () => {
 describe('multipart upload', () => {
   it('creates a file from metadata and media', async () => {
     const body = multipart(JSON.stringify({ name: 'data.csv', description: 'numbers' }), 'x,y\n3,4\n');
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'Content-Type': 'multipart/related; boundary=b0undary' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary=b0undary' },
+    });
     assert.equal(r.status, 200, r.text);
     const f = r.json();
     assert.equal(f.name, 'data.csv');
@@ -80,7 +100,10 @@ describe('multipart upload', () => {
 
   it('accepts a quoted boundary, LF-only lines and JSON without charset', async () => {
     const body = multipart('{"name":"lf.csv"}', '1,2', 'q b', 'application/json').replace(/\r\n/g, '\n');
-    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'Content-Type': 'multipart/related; boundary="q b"' } });
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary="q b"' },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json().name, 'lf.csv');
     assert.equal(r.json().size, '3');
@@ -89,7 +112,10 @@ describe('multipart upload', () => {
   it('updates metadata and content with PATCH', async () => {
     const f = (await svc.api('POST', '/store/v3/files', { body: { name: 'old' } })).json();
     const body = multipart('{"name":"renamed"}', 'body');
-    const r = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=multipart`, { body, headers: { 'Content-Type': 'multipart/related; boundary=b0undary' } });
+    const r = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=multipart`, {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary=b0undary' },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json().name, 'renamed');
     assert.equal(r.json().size, '4');
@@ -97,8 +123,16 @@ describe('multipart upload', () => {
 
   it('rejects bad envelopes with 400 and a message saying what is wrong', async () => {
     const cases: [string, string, RegExp][] = [
-      ['multipart/related; boundary=b0undary', '--b0undary\r\nContent-Type: application/json\r\n\r\n{}\r\n--b0undary--', /part/i],
-      ['multipart/related; boundary=b0undary', multipart('{}', 'x').replace('--b0undary--', '--b0undary\r\nContent-Type: text/plain\r\n\r\nz\r\n--b0undary--'), /part/i],
+      [
+        'multipart/related; boundary=b0undary',
+        '--b0undary\r\nContent-Type: application/json\r\n\r\n{}\r\n--b0undary--',
+        /part/i,
+      ],
+      [
+        'multipart/related; boundary=b0undary',
+        multipart('{}', 'x').replace('--b0undary--', '--b0undary\r\nContent-Type: text/plain\r\n\r\nz\r\n--b0undary--'),
+        /part/i,
+      ],
       ['multipart/related; boundary=b0undary', multipart('{}', 'x', 'b0undary', 'text/plain'), /json/i],
       ['multipart/related; boundary=b0undary', multipart('{}', 'x').replace('--b0undary--', ''), /clos/i],
       ['multipart/related', multipart('{}', 'x'), /boundary/i],
@@ -106,7 +140,10 @@ describe('multipart upload', () => {
       ['multipart/related; boundary=b0undary', multipart('{"name": ', 'x'), /JSON/i],
     ];
     for (const [type, body, message] of cases) {
-      const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', { body, headers: { 'Content-Type': type } });
+      const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+        body,
+        headers: { 'Content-Type': type },
+      });
       assert.equal(r.status, 400, `${type} ${body.slice(0, 40)}: ${r.text}`);
       assert.match(r.json().error.message, message);
     }

@@ -33,11 +33,14 @@ async function md5Server(onData: () => void = () => undefined) {
 
 function put(port: number, body: Buffer, agent?: Agent): Promise<{ md5: string; size: number }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'PUT', path: '/', agent, headers: { 'content-length': body.length } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve(JSON.parse(text) as { md5: string; size: number }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'PUT', path: '/', agent, headers: { 'content-length': body.length } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as { md5: string; size: number }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -81,10 +84,16 @@ test('sequential tiny requests on one connection take no less than a round trip 
 
   // A raw connection: the first byte written reaches the other side no sooner than 1.5 RTT after connecting.
   const arrived = new Promise<number>((resolve) => {
-    const server = createServer().on('connection', (s) => s.once('data', () => (resolve(performance.now()), s.destroy())));
+    const server = createServer().on('connection', (s) =>
+      s.once('data', () => (resolve(performance.now()), s.destroy())),
+    );
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure in the callback rejects unhandled, which fails the test run.
     server.listen(0, '127.0.0.1', async () => {
-      const link2 = await startLink({ upstream: `127.0.0.1:${(server.address() as AddressInfo).port}`, rttMs: RTT, upMbit: MBIT });
+      const link2 = await startLink({
+        upstream: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+        rttMs: RTT,
+        upMbit: MBIT,
+      });
       after(() => link2.close());
       after(() => new Promise<void>((r) => server.close(() => r())));
       const socket = connectTcp(link2.port, '127.0.0.1', () => {
@@ -108,7 +117,12 @@ test('TLS and HTTP/2 pass through unchanged', async () => {
     req.on('end', () => res.end(hash.digest('hex')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const link = await startLink({ upstream: `127.0.0.1:${(server.address() as AddressInfo).port}`, rttMs: RTT, upMbit: MBIT, downMbit: MBIT });
+  const link = await startLink({
+    upstream: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    rttMs: RTT,
+    upMbit: MBIT,
+    downMbit: MBIT,
+  });
   const session = connectH2(`https://127.0.0.1:${link.port}`, { ca: ca.cert });
   // In this order: the server's close waits for its sessions.
   after(async () => {
@@ -130,6 +144,9 @@ test('TLS and HTTP/2 pass through unchanged', async () => {
         }),
     ),
   );
-  assert.deepEqual(answers, bodies.map((b) => createHash('md5').update(b).digest('hex')));
+  assert.deepEqual(
+    answers,
+    bodies.map((b) => createHash('md5').update(b).digest('hex')),
+  );
   assert.equal(link.stats().connections, 1);
 });

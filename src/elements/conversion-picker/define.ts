@@ -1,7 +1,8 @@
 /** Registers `<store-conversion-picker>`. */
 import { StoreConversionPicker } from './store-conversion-picker.ts';
 
-if (!customElements.get('store-conversion-picker')) customElements.define('store-conversion-picker', StoreConversionPicker);
+if (!customElements.get('store-conversion-picker'))
+  customElements.define('store-conversion-picker', StoreConversionPicker);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -8,12 +8,17 @@ export type ImportFormats = Record<string, string[]>;
 const cache = new Map<string, Promise<ImportFormats>>();
 
 /** Loads (once) the import formats of the service at `baseUrl`. */
-export function loadImportFormats(baseUrl: string, getAccessToken: () => string | Promise<string>): Promise<ImportFormats> {
+export function loadImportFormats(
+  baseUrl: string,
+  getAccessToken: () => string | Promise<string>,
+): Promise<ImportFormats> {
   let pending = cache.get(baseUrl);
   if (!pending) {
     // Loaded on demand: pages that pass `importFormats` (or only use the dropzone) never pull in the client.
     pending = import('../../client/index.ts')
-      .then(({ createStoreClient }) => createStoreClient({ baseUrl, getAccessToken }).about({ fields: 'importFormats' }))
+      .then(({ createStoreClient }) =>
+        createStoreClient({ baseUrl, getAccessToken }).about({ fields: 'importFormats' }),
+      )
       .then((about) => about.importFormats ?? {});
     pending.catch(() => cache.delete(baseUrl));
     cache.set(baseUrl, pending);

@@ -97,8 +97,14 @@ export class StoreConversionPicker extends StoreElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('baseUrl') || changed.has('importFormats')) && !this.importFormats && this.baseUrl) void this.#load();
-    if (this.value && this.loadState !== 'loading' && (this.importFormats || this.#loaded) && !this.targets.includes(this.value)) {
+    if ((changed.has('baseUrl') || changed.has('importFormats')) && !this.importFormats && this.baseUrl)
+      void this.#load();
+    if (
+      this.value &&
+      this.loadState !== 'loading' &&
+      (this.importFormats || this.#loaded) &&
+      !this.targets.includes(this.value)
+    ) {
       // A kind the new MIME type cannot become would be refused by the service: fall back to keeping the file.
       this.value = '';
     }
@@ -139,15 +145,18 @@ export class StoreConversionPicker extends StoreElement {
           <option value="" ?selected=${this.value === ''}>${c.keep}</option>
           ${targets.map((kind) => html`<option value=${kind} ?selected=${this.value === kind}>${c.kinds[kind] ?? kind}</option>`)}
         </select>
-        ${showOcr
-          ? html`<label part="ocr-label" for="ocr">${c.ocrLanguage}</label>
+        ${
+          showOcr
+            ? html`<label part="ocr-label" for="ocr">${c.ocrLanguage}</label>
               <select id="ocr" part="ocr-select" ?disabled=${this.disabled} @change=${this.#onOcr}>
                 <option value="" ?selected=${this.ocrLanguage === ''}>—</option>
                 ${this.ocrLanguages.map(
-                  (code) => html`<option value=${code} lang=${code} ?selected=${this.ocrLanguage === code}>${names.of(code) ?? code}</option>`,
+                  (code) =>
+                    html`<option value=${code} lang=${code} ?selected=${this.ocrLanguage === code}>${names.of(code) ?? code}</option>`,
                 )}
               </select>`
-          : nothing}
+            : nothing
+        }
         <span class="status" role="status">${this.loadState === 'loading' ? c.loading : this.loadState === 'failed' ? c.unavailable : ''}</span>
       </div>
     `;

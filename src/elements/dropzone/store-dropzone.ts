@@ -146,7 +146,8 @@ export class StoreDropzone extends StoreElement {
     this.rejected = [];
     this.dragging = false;
     // What handles arriving files loads at the first sign of intent, so that they do not wait for it.
-    for (const intent of ['pointerenter', 'focusin', 'dragenter'] as const) this.addEventListener(intent, preloadIntake, { once: true });
+    for (const intent of ['pointerenter', 'focusin', 'dragenter'] as const)
+      this.addEventListener(intent, preloadIntake, { once: true });
     this.addEventListener('dragenter', this.#onDragEnter);
     this.addEventListener('dragover', this.#onDragOver);
     this.addEventListener('dragleave', this.#onDragLeave);
@@ -209,7 +210,9 @@ export class StoreDropzone extends StoreElement {
     const rechecked = hooked && applyRestrictions(hooked.accepted, rules);
     const accepted = rechecked ? rechecked.accepted : checked.accepted;
     this.rejected = [];
-    this.refuse(hooked && rechecked ? [...checked.rejected, ...hooked.rejected, ...rechecked.rejected] : checked.rejected);
+    this.refuse(
+      hooked && rechecked ? [...checked.rejected, ...hooked.rejected, ...rechecked.rejected] : checked.rejected,
+    );
     if (accepted.length === 0 && folders.length === 0) return;
     if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader) {
       const uploader = this.uploader;
@@ -217,7 +220,9 @@ export class StoreDropzone extends StoreElement {
       // No row shows a folder: the uploader retries a failed create itself, and one that still fails is left out.
       for (const path of folders) uploader.addFolder(path, target).catch(() => undefined);
       await inSlices(accepted, (picked) =>
-        watchRefusal(uploader.add(picked.file, { ...addOptionsOf(picked), ...target }), picked, (r) => this.refuse([r])),
+        watchRefusal(uploader.add(picked.file, { ...addOptionsOf(picked), ...target }), picked, (r) =>
+          this.refuse([r]),
+        ),
       );
     }
   }
@@ -235,9 +240,19 @@ export class StoreDropzone extends StoreElement {
   override render() {
     const t = this.t;
     const dz = t.dropzone;
-    const bytes: Partial<Record<RejectedFile['reason'], number>> = { size: this.maxFileSize, 'min-size': this.minFileSize, 'total-size': this.maxTotalSize };
+    const bytes: Partial<Record<RejectedFile['reason'], number>> = {
+      size: this.maxFileSize,
+      'min-size': this.minFileSize,
+      'total-size': this.maxTotalSize,
+    };
     const limit = (r: RejectedFile): string =>
-      r.reason === 'count' ? String(this.maxFiles) : r.reason === 'hook-error' ? (r.message ?? '') : r.reason in bytes ? formatBytes(bytes[r.reason]!, t.locale) : '';
+      r.reason === 'count'
+        ? String(this.maxFiles)
+        : r.reason === 'hook-error'
+          ? (r.message ?? '')
+          : r.reason in bytes
+            ? formatBytes(bytes[r.reason]!, t.locale)
+            : '';
     return html`
       <div part="base" class="base" role="group" aria-label=${dz.label}>
         <p part="prompt" class="prompt" id="prompt">${this.dragging ? dz.dragOver : dz.prompt}</p>

@@ -4,11 +4,32 @@ import type { StoreI18n } from './types.ts';
 
 /** Arabic counts: zero, one, two, few (3–10), many (11–99) and other, each with its own noun form. */
 const files = (count: number): string =>
-  plural('ar', count, { zero: 'لا ملفات', one: 'ملف واحد', two: 'ملفان', few: '# ملفات', many: '# ملفًا', other: '# ملف' });
+  plural('ar', count, {
+    zero: 'لا ملفات',
+    one: 'ملف واحد',
+    two: 'ملفان',
+    few: '# ملفات',
+    many: '# ملفًا',
+    other: '# ملف',
+  });
 const uploads = (count: number): string =>
-  plural('ar', count, { zero: 'لا عمليات رفع', one: 'عملية رفع واحدة', two: 'عمليتا رفع', few: '# عمليات رفع', many: '# عملية رفع', other: '# عملية رفع' });
+  plural('ar', count, {
+    zero: 'لا عمليات رفع',
+    one: 'عملية رفع واحدة',
+    two: 'عمليتا رفع',
+    few: '# عمليات رفع',
+    many: '# عملية رفع',
+    other: '# عملية رفع',
+  });
 const people = (count: number): string =>
-  plural('ar', count, { zero: 'لا أحد', one: 'شخص واحد', two: 'شخصين', few: '# أشخاص', many: '# شخصًا', other: '# شخص' });
+  plural('ar', count, {
+    zero: 'لا أحد',
+    one: 'شخص واحد',
+    two: 'شخصين',
+    few: '# أشخاص',
+    many: '# شخصًا',
+    other: '# شخص',
+  });
 
 /** Arabic words of every element (chosen automatically under `lang="ar"`; the page sets `dir="rtl"`). */
 export const ar: StoreI18n = {
@@ -104,7 +125,15 @@ export const ar: StoreI18n = {
     rechoose: (name) => `اختيار الملف مجددًا لـ ${name}`,
     discard: (name) => `تجاهل ${name}`,
   },
-  buttons: { pause: 'إيقاف مؤقت', resume: 'استئناف', cancel: 'إلغاء', retry: 'إعادة محاولة', remove: 'إزالة', rechoose: 'اختيار الملف', discard: 'تجاهل' },
+  buttons: {
+    pause: 'إيقاف مؤقت',
+    resume: 'استئناف',
+    cancel: 'إلغاء',
+    retry: 'إعادة محاولة',
+    remove: 'إزالة',
+    rechoose: 'اختيار الملف',
+    discard: 'تجاهل',
+  },
   announce: {
     start: (name) => `جارٍ رفع ${name}.`,
     milestone: (name, percent) => `${name}: رُفع ${percent}٪.`,
@@ -115,7 +144,12 @@ export const ar: StoreI18n = {
   conversion: {
     label: 'الحفظ بصيغة',
     keep: 'الإبقاء كما هو',
-    kinds: { [DOCUMENT_MIME]: 'مستند', [SPREADSHEET_MIME]: 'جدول بيانات', [PRESENTATION_MIME]: 'عرض تقديمي', [SCRIPT_MIME]: 'مشروع نص برمجي' },
+    kinds: {
+      [DOCUMENT_MIME]: 'مستند',
+      [SPREADSHEET_MIME]: 'جدول بيانات',
+      [PRESENTATION_MIME]: 'عرض تقديمي',
+      [SCRIPT_MIME]: 'مشروع نص برمجي',
+    },
     ocrLanguage: 'لغة التعرّف على النص',
     loading: 'جارٍ تحميل التحويلات…',
     unavailable: 'تعذّر تحميل التحويلات؛ ستُحفظ الملفات كما هي.',
@@ -132,7 +166,8 @@ export const ar: StoreI18n = {
     roles: { reader: 'يمكنه العرض', writer: 'يمكنه التعديل' },
     shareButton: (count) => `مشاركة ${files(count)}`,
     shared: (count) => `تمت المشاركة مع ${people(count)}.`,
-    shareFailed: (failed) => `فشل منح ${plural('ar', failed, { one: 'صلاحية واحدة', two: 'صلاحيتين', few: '# صلاحيات', other: '# صلاحية' })}.`,
+    shareFailed: (failed) =>
+      `فشل منح ${plural('ar', failed, { one: 'صلاحية واحدة', two: 'صلاحيتين', few: '# صلاحيات', other: '# صلاحية' })}.`,
     shareInvalid: (value) => `«${value}» ليس عنوان بريد إلكتروني ولا نطاقًا.`,
     interruptedTitle: 'عمليات رفع غير مكتملة',
     interruptedItem: (name, stored, size) => `${name}: حُفظ ${stored} من ${size}`,

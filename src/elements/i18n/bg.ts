@@ -99,7 +99,15 @@ export const bg: StoreI18n = {
     rechoose: (name) => `Повторен избор на файл за ${name}`,
     discard: (name) => `Отхвърляне на ${name}`,
   },
-  buttons: { pause: 'Пауза', resume: 'Възобновяване', cancel: 'Отказ', retry: 'Нов опит', remove: 'Премахване', rechoose: 'Повторен избор', discard: 'Отхвърляне' },
+  buttons: {
+    pause: 'Пауза',
+    resume: 'Възобновяване',
+    cancel: 'Отказ',
+    retry: 'Нов опит',
+    remove: 'Премахване',
+    rechoose: 'Повторен избор',
+    discard: 'Отхвърляне',
+  },
   announce: {
     start: (name) => `Качва се ${name}.`,
     milestone: (name, p) => `${name}: качени ${percent.format(p / 100)}.`,
@@ -110,7 +118,12 @@ export const bg: StoreI18n = {
   conversion: {
     label: 'Запазване като',
     keep: 'Без промяна',
-    kinds: { [DOCUMENT_MIME]: 'Документ', [SPREADSHEET_MIME]: 'Електронна таблица', [PRESENTATION_MIME]: 'Презентация', [SCRIPT_MIME]: 'Проект със скрипт' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Документ',
+      [SPREADSHEET_MIME]: 'Електронна таблица',
+      [PRESENTATION_MIME]: 'Презентация',
+      [SCRIPT_MIME]: 'Проект със скрипт',
+    },
     ocrLanguage: 'Език за разпознаване на текст',
     loading: 'Зареждат се преобразуванията…',
     unavailable: 'Преобразуванията не можаха да се заредят; файловете остават без промяна.',

@@ -75,7 +75,8 @@ export const bn: StoreI18n = {
     'session-expired': 'আপলোড সেশনের মেয়াদ শেষ হয়েছে',
     auth: 'আবার সাইন-ইন করা হচ্ছে',
   },
-  retrying: (cause, attempt, wait) => `আবার চেষ্টা হচ্ছে (চেষ্টা ${num(attempt)}), কারণ ${cause}${wait ? `; ${wait} পরে` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `আবার চেষ্টা হচ্ছে (চেষ্টা ${num(attempt)}), কারণ ${cause}${wait ? `; ${wait} পরে` : ''}`,
   errors: {
     auth: 'আপনি সাইন-ইন করেননি, অথবা আপনার সেশন শেষ হয়ে গেছে।',
     forbidden: 'এখানে আপলোড করার অনুমতি আপনার নেই।',
@@ -100,7 +101,15 @@ export const bn: StoreI18n = {
     rechoose: (name) => `${name}-এর জন্য ফাইল আবার বেছে নিন`,
     discard: (name) => `${name} বাদ দিন`,
   },
-  buttons: { pause: 'থামান', resume: 'আবার চালু করুন', cancel: 'বাতিল করুন', retry: 'আবার চেষ্টা করুন', remove: 'সরান', rechoose: 'আবার বেছে নিন', discard: 'বাদ দিন' },
+  buttons: {
+    pause: 'থামান',
+    resume: 'আবার চালু করুন',
+    cancel: 'বাতিল করুন',
+    retry: 'আবার চেষ্টা করুন',
+    remove: 'সরান',
+    rechoose: 'আবার বেছে নিন',
+    discard: 'বাদ দিন',
+  },
   announce: {
     start: (name) => `${name} আপলোড হচ্ছে।`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} আপলোড হয়েছে।`,
@@ -111,7 +120,12 @@ export const bn: StoreI18n = {
   conversion: {
     label: 'যেভাবে সংরক্ষণ করবেন',
     keep: 'যেমন আছে তেমন রাখুন',
-    kinds: { [DOCUMENT_MIME]: 'ডকুমেন্ট', [SPREADSHEET_MIME]: 'স্প্রেডশিট', [PRESENTATION_MIME]: 'প্রেজেন্টেশন', [SCRIPT_MIME]: 'স্ক্রিপ্ট প্রজেক্ট' },
+    kinds: {
+      [DOCUMENT_MIME]: 'ডকুমেন্ট',
+      [SPREADSHEET_MIME]: 'স্প্রেডশিট',
+      [PRESENTATION_MIME]: 'প্রেজেন্টেশন',
+      [SCRIPT_MIME]: 'স্ক্রিপ্ট প্রজেক্ট',
+    },
     ocrLanguage: 'টেক্সট শনাক্তকরণের ভাষা',
     loading: 'রূপান্তরের বিকল্প লোড হচ্ছে…',
     unavailable: 'রূপান্তরের বিকল্প লোড করা যায়নি; ফাইলগুলো যেমন আছে তেমন রাখা হবে।',

@@ -74,7 +74,8 @@ export const ca: StoreI18n = {
     'session-expired': 'la sessió de càrrega ha caducat',
     auth: 's’està tornant a iniciar la sessió',
   },
-  retrying: (cause, attempt, wait) => `S’està tornant a provar (intent ${attempt}) perquè ${cause}${wait ? `, d’aquí a ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `S’està tornant a provar (intent ${attempt}) perquè ${cause}${wait ? `, d’aquí a ${wait}` : ''}`,
   errors: {
     auth: 'No has iniciat la sessió o la sessió ha caducat.',
     forbidden: 'No tens permís per penjar fitxers aquí.',
@@ -99,7 +100,15 @@ export const ca: StoreI18n = {
     rechoose: (name) => `Torna a triar el fitxer per a ${name}`,
     discard: (name) => `Descarta ${name}`,
   },
-  buttons: { pause: 'Posa en pausa', resume: 'Reprèn', cancel: 'Cancel·la', retry: 'Torna a provar', remove: 'Suprimeix', rechoose: 'Torna a triar', discard: 'Descarta' },
+  buttons: {
+    pause: 'Posa en pausa',
+    resume: 'Reprèn',
+    cancel: 'Cancel·la',
+    retry: 'Torna a provar',
+    remove: 'Suprimeix',
+    rechoose: 'Torna a triar',
+    discard: 'Descarta',
+  },
   announce: {
     start: (name) => `S’està penjant ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} penjat.`,
@@ -110,7 +119,12 @@ export const ca: StoreI18n = {
   conversion: {
     label: 'Desa com a',
     keep: 'Deixa’l tal com és',
-    kinds: { [DOCUMENT_MIME]: 'Document', [SPREADSHEET_MIME]: 'Full de càlcul', [PRESENTATION_MIME]: 'Presentació', [SCRIPT_MIME]: 'Projecte d’script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Document',
+      [SPREADSHEET_MIME]: 'Full de càlcul',
+      [PRESENTATION_MIME]: 'Presentació',
+      [SCRIPT_MIME]: 'Projecte d’script',
+    },
     ocrLanguage: 'Idioma del reconeixement de text',
     loading: 'S’estan carregant les conversions…',
     unavailable: 'No s’han pogut carregar les conversions; els fitxers es desen tal com són.',

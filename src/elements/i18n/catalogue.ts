@@ -82,7 +82,7 @@ function builtInTagFor(tag: string): keyof Loaders | undefined {
   if (primary === 'zh') return !rest.includes('hans') && rest.some((s) => TRADITIONAL.has(s)) ? 'zh-TW' : 'zh';
   if (primary === 'sr') return rest.includes('latn') ? 'sr-Latn' : 'sr';
   const key = ALIASES[primary] ?? primary;
-  return Object.hasOwn(LOADERS, key) ? (key) : undefined;
+  return Object.hasOwn(LOADERS, key) ? key : undefined;
 }
 
 /** The words of the built-in language for `tag`, loaded on demand; `undefined` when no built-in language fits. */

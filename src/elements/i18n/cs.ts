@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Czech has one (1), few (2–4), many (fractions: `1,5 souboru`) and other (0, 5 and more). */
-const n = (count: number, one: string, few: string, many: string, other: string): string => plural('cs', count, { one, few, many, other });
+const n = (count: number, one: string, few: string, many: string, other: string): string =>
+  plural('cs', count, { one, few, many, other });
 const percent = new Intl.NumberFormat('cs', { style: 'percent' });
 
 /** Czech words of every element (chosen automatically under `lang="cs"`). */
@@ -100,7 +101,15 @@ export const cs: StoreI18n = {
     rechoose: (name) => `Vybrat soubor znovu pro ${name}`,
     discard: (name) => `Zahodit ${name}`,
   },
-  buttons: { pause: 'Pozastavit', resume: 'Obnovit', cancel: 'Zrušit', retry: 'Zopakovat', remove: 'Odebrat', rechoose: 'Vybrat soubor', discard: 'Zahodit' },
+  buttons: {
+    pause: 'Pozastavit',
+    resume: 'Obnovit',
+    cancel: 'Zrušit',
+    retry: 'Zopakovat',
+    remove: 'Odebrat',
+    rechoose: 'Vybrat soubor',
+    discard: 'Zahodit',
+  },
   announce: {
     start: (name) => `Nahrává se ${name}.`,
     milestone: (name, p) => `${name}: nahráno ${percent.format(p / 100)}.`,
@@ -111,7 +120,12 @@ export const cs: StoreI18n = {
   conversion: {
     label: 'Uložit jako',
     keep: 'Ponechat beze změny',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Tabulka', [PRESENTATION_MIME]: 'Prezentace', [SCRIPT_MIME]: 'Projekt skriptu' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Tabulka',
+      [PRESENTATION_MIME]: 'Prezentace',
+      [SCRIPT_MIME]: 'Projekt skriptu',
+    },
     ocrLanguage: 'Jazyk rozpoznávání textu',
     loading: 'Načítání převodů…',
     unavailable: 'Převody se nepodařilo načíst; soubory zůstanou beze změny.',
@@ -128,7 +142,8 @@ export const cs: StoreI18n = {
     roles: { reader: 'Může zobrazit', writer: 'Může upravovat' },
     shareButton: (count) => `Sdílet ${n(count, '# soubor', '# soubory', '# souboru', '# souborů')}`,
     shared: (count) => `Sdíleno s ${n(count, '# osobou', '# osobami', '# osoby', '# osobami')}.`,
-    shareFailed: (failed) => `Nepodařilo se udělit ${n(failed, '# oprávnění', '# oprávnění', '# oprávnění', '# oprávnění')}.`,
+    shareFailed: (failed) =>
+      `Nepodařilo se udělit ${n(failed, '# oprávnění', '# oprávnění', '# oprávnění', '# oprávnění')}.`,
     shareInvalid: (value) => `„${value}“ není e-mailová adresa ani doména.`,
     interruptedTitle: 'Nedokončená nahrávání',
     interruptedItem: (name, stored, size) => `${name}: uloženo ${stored} z ${size}`,

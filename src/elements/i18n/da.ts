@@ -99,7 +99,15 @@ export const da: StoreI18n = {
     rechoose: (name) => `Vælg fil igen til ${name}`,
     discard: (name) => `Kassér ${name}`,
   },
-  buttons: { pause: 'Pause', resume: 'Genoptag', cancel: 'Annuller', retry: 'Prøv igen', remove: 'Fjern', rechoose: 'Vælg fil', discard: 'Kassér' },
+  buttons: {
+    pause: 'Pause',
+    resume: 'Genoptag',
+    cancel: 'Annuller',
+    retry: 'Prøv igen',
+    remove: 'Fjern',
+    rechoose: 'Vælg fil',
+    discard: 'Kassér',
+  },
   announce: {
     start: (name) => `Uploader ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} uploadet.`,
@@ -110,7 +118,12 @@ export const da: StoreI18n = {
   conversion: {
     label: 'Gem som',
     keep: 'Behold som den er',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Regneark', [PRESENTATION_MIME]: 'Præsentation', [SCRIPT_MIME]: 'Scriptprojekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Regneark',
+      [PRESENTATION_MIME]: 'Præsentation',
+      [SCRIPT_MIME]: 'Scriptprojekt',
+    },
     ocrLanguage: 'Sprog til tekstgenkendelse',
     loading: 'Indlæser konverteringer…',
     unavailable: 'Konverteringerne kunne ikke indlæses; filerne gemmes, som de er.',

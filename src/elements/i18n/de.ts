@@ -98,7 +98,15 @@ export const de: StoreI18n = {
     rechoose: (name) => `Datei für ${name} erneut auswählen`,
     discard: (name) => `${name} verwerfen`,
   },
-  buttons: { pause: 'Pausieren', resume: 'Fortsetzen', cancel: 'Abbrechen', retry: 'Erneut versuchen', remove: 'Entfernen', rechoose: 'Datei auswählen', discard: 'Verwerfen' },
+  buttons: {
+    pause: 'Pausieren',
+    resume: 'Fortsetzen',
+    cancel: 'Abbrechen',
+    retry: 'Erneut versuchen',
+    remove: 'Entfernen',
+    rechoose: 'Datei auswählen',
+    discard: 'Verwerfen',
+  },
   announce: {
     start: (name) => `${name} wird hochgeladen.`,
     milestone: (name, percent) => `${name}: ${percent} % hochgeladen.`,
@@ -109,7 +117,12 @@ export const de: StoreI18n = {
   conversion: {
     label: 'Speichern als',
     keep: 'Unverändert lassen',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Tabelle', [PRESENTATION_MIME]: 'Präsentation', [SCRIPT_MIME]: 'Skriptprojekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Tabelle',
+      [PRESENTATION_MIME]: 'Präsentation',
+      [SCRIPT_MIME]: 'Skriptprojekt',
+    },
     ocrLanguage: 'Sprache der Texterkennung',
     loading: 'Umwandlungen werden geladen…',
     unavailable: 'Umwandlungen konnten nicht geladen werden; Dateien bleiben unverändert.',
@@ -131,7 +144,8 @@ export const de: StoreI18n = {
     interruptedTitle: 'Unvollständige Uploads',
     interruptedItem: (name, stored, size) => `${name}: ${stored} von ${size} gespeichert`,
     resumeAll: 'Alle fortsetzen',
-    fileChanged: (name) => `${name} wurde seit Beginn des Uploads geändert: Wählen Sie die Datei erneut aus oder verwerfen Sie den Upload.`,
+    fileChanged: (name) =>
+      `${name} wurde seit Beginn des Uploads geändert: Wählen Sie die Datei erneut aus oder verwerfen Sie den Upload.`,
     pendingValidity: 'Warten Sie, bis die Uploads fertig sind.',
     noUploader: 'Kein Uploader: base-url oder die Eigenschaft uploader setzen.',
   },

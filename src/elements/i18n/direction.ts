@@ -5,6 +5,9 @@
  */
 export function languageDirection(tag: string): 'ltr' | 'rtl' {
   // `getTextInfo()` is the current name (Chromium 130+); `textInfo`, the getter it replaced, is what older engines have.
-  const locale = new Intl.Locale(tag) as Intl.Locale & { getTextInfo?: () => { direction?: string }; textInfo?: { direction?: string } };
+  const locale = new Intl.Locale(tag) as Intl.Locale & {
+    getTextInfo?: () => { direction?: string };
+    textInfo?: { direction?: string };
+  };
   return (locale.getTextInfo?.() ?? locale.textInfo)?.direction === 'rtl' ? 'rtl' : 'ltr';
 }

@@ -99,7 +99,15 @@ export const el: StoreI18n = {
     rechoose: (name) => `Επιλογή αρχείου ξανά για ${name}`,
     discard: (name) => `Απόρριψη ${name}`,
   },
-  buttons: { pause: 'Παύση', resume: 'Συνέχιση', cancel: 'Ακύρωση', retry: 'Επανάληψη', remove: 'Κατάργηση', rechoose: 'Επιλογή αρχείου', discard: 'Απόρριψη' },
+  buttons: {
+    pause: 'Παύση',
+    resume: 'Συνέχιση',
+    cancel: 'Ακύρωση',
+    retry: 'Επανάληψη',
+    remove: 'Κατάργηση',
+    rechoose: 'Επιλογή αρχείου',
+    discard: 'Απόρριψη',
+  },
   announce: {
     start: (name) => `Μεταφόρτωση ${name}.`,
     milestone: (name, p) => `${name}: μεταφορτώθηκε ${percent.format(p / 100)}.`,
@@ -110,7 +118,12 @@ export const el: StoreI18n = {
   conversion: {
     label: 'Αποθήκευση ως',
     keep: 'Διατήρηση ως έχει',
-    kinds: { [DOCUMENT_MIME]: 'Έγγραφο', [SPREADSHEET_MIME]: 'Υπολογιστικό φύλλο', [PRESENTATION_MIME]: 'Παρουσίαση', [SCRIPT_MIME]: 'Έργο σεναρίου' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Έγγραφο',
+      [SPREADSHEET_MIME]: 'Υπολογιστικό φύλλο',
+      [PRESENTATION_MIME]: 'Παρουσίαση',
+      [SCRIPT_MIME]: 'Έργο σεναρίου',
+    },
     ocrLanguage: 'Γλώσσα αναγνώρισης κειμένου',
     loading: 'Φόρτωση μετατροπών…',
     unavailable: 'Δεν ήταν δυνατή η φόρτωση των μετατροπών· τα αρχεία διατηρούνται ως έχουν.',

@@ -61,7 +61,15 @@ export const enLater = {
     rechoose: (name) => `Choose file again for ${name}`,
     discard: (name) => `Discard ${name}`,
   },
-  buttons: { pause: 'Pause', resume: 'Resume', cancel: 'Cancel', retry: 'Retry', remove: 'Remove', rechoose: 'Choose file', discard: 'Discard' },
+  buttons: {
+    pause: 'Pause',
+    resume: 'Resume',
+    cancel: 'Cancel',
+    retry: 'Retry',
+    remove: 'Remove',
+    rechoose: 'Choose file',
+    discard: 'Discard',
+  },
   uploader: {
     shareTitle: 'Share with',
     shareEmails: 'E-mail addresses or domains',

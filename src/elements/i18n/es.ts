@@ -98,7 +98,15 @@ export const es: StoreI18n = {
     rechoose: (name) => `Elegir de nuevo el archivo de ${name}`,
     discard: (name) => `Descartar ${name}`,
   },
-  buttons: { pause: 'Pausar', resume: 'Reanudar', cancel: 'Cancelar', retry: 'Reintentar', remove: 'Quitar', rechoose: 'Elegir archivo', discard: 'Descartar' },
+  buttons: {
+    pause: 'Pausar',
+    resume: 'Reanudar',
+    cancel: 'Cancelar',
+    retry: 'Reintentar',
+    remove: 'Quitar',
+    rechoose: 'Elegir archivo',
+    discard: 'Descartar',
+  },
   announce: {
     start: (name) => `Subiendo ${name}.`,
     milestone: (name, percent) => `${name}: ${percent} % subido.`,
@@ -109,7 +117,12 @@ export const es: StoreI18n = {
   conversion: {
     label: 'Guardar como',
     keep: 'Dejar como está',
-    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Hoja de cálculo', [PRESENTATION_MIME]: 'Presentación', [SCRIPT_MIME]: 'Proyecto de script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Documento',
+      [SPREADSHEET_MIME]: 'Hoja de cálculo',
+      [PRESENTATION_MIME]: 'Presentación',
+      [SCRIPT_MIME]: 'Proyecto de script',
+    },
     ocrLanguage: 'Idioma del reconocimiento de texto',
     loading: 'Cargando conversiones…',
     unavailable: 'No se pudieron cargar las conversiones; los archivos se guardan tal cual.',

@@ -100,7 +100,15 @@ export const et: StoreI18n = {
     rechoose: (name) => `Vali fail uuesti: ${name}`,
     discard: (name) => `Loobu: ${name}`,
   },
-  buttons: { pause: 'Peata', resume: 'Jätka', cancel: 'Tühista', retry: 'Proovi uuesti', remove: 'Eemalda', rechoose: 'Vali fail uuesti', discard: 'Loobu' },
+  buttons: {
+    pause: 'Peata',
+    resume: 'Jätka',
+    cancel: 'Tühista',
+    retry: 'Proovi uuesti',
+    remove: 'Eemalda',
+    rechoose: 'Vali fail uuesti',
+    discard: 'Loobu',
+  },
   announce: {
     start: (name) => `Üleslaadimine: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} üles laaditud.`,
@@ -111,7 +119,12 @@ export const et: StoreI18n = {
   conversion: {
     label: 'Salvesta kui',
     keep: 'Jäta muutmata',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Arvutustabel', [PRESENTATION_MIME]: 'Esitlus', [SCRIPT_MIME]: 'Skriptiprojekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Arvutustabel',
+      [PRESENTATION_MIME]: 'Esitlus',
+      [SCRIPT_MIME]: 'Skriptiprojekt',
+    },
     ocrLanguage: 'Tekstituvastuse keel',
     loading: 'Teisenduste laadimine…',
     unavailable: 'Teisendusi ei õnnestunud laadida; failid jäävad muutmata.',

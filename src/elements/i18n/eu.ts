@@ -76,7 +76,8 @@ export const eu: StoreI18n = {
     'session-expired': 'igotzeko saioa iraungi da',
     auth: 'saioa berriro hasten ari da',
   },
-  retrying: (cause, attempt, wait) => `Berriro saiatzen (${attempt}. saiakera). Arrazoia: ${cause}${wait ? `; ${wait} barru` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Berriro saiatzen (${attempt}. saiakera). Arrazoia: ${cause}${wait ? `; ${wait} barru` : ''}`,
   errors: {
     auth: 'Ez duzu saioa hasi, edo saioa amaitu egin da.',
     forbidden: 'Ez duzu hemen igotzeko baimenik.',
@@ -101,7 +102,15 @@ export const eu: StoreI18n = {
     rechoose: (name) => `Aukeratu berriro fitxategia: ${name}`,
     discard: (name) => `Baztertu ${name}`,
   },
-  buttons: { pause: 'Pausatu', resume: 'Berrekin', cancel: 'Utzi bertan behera', retry: 'Saiatu berriro', remove: 'Kendu', rechoose: 'Aukeratu berriro', discard: 'Baztertu' },
+  buttons: {
+    pause: 'Pausatu',
+    resume: 'Berrekin',
+    cancel: 'Utzi bertan behera',
+    retry: 'Saiatu berriro',
+    remove: 'Kendu',
+    rechoose: 'Aukeratu berriro',
+    discard: 'Baztertu',
+  },
   announce: {
     start: (name) => `Igotzen: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} igota.`,
@@ -112,7 +121,12 @@ export const eu: StoreI18n = {
   conversion: {
     label: 'Gorde honela',
     keep: 'Utzi dagoen bezala',
-    kinds: { [DOCUMENT_MIME]: 'Dokumentua', [SPREADSHEET_MIME]: 'Kalkulu-orria', [PRESENTATION_MIME]: 'Aurkezpena', [SCRIPT_MIME]: 'Script-proiektua' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumentua',
+      [SPREADSHEET_MIME]: 'Kalkulu-orria',
+      [PRESENTATION_MIME]: 'Aurkezpena',
+      [SCRIPT_MIME]: 'Script-proiektua',
+    },
     ocrLanguage: 'Testu-ezagutzaren hizkuntza',
     loading: 'Bihurketak kargatzen…',
     unavailable: 'Ezin izan dira bihurketak kargatu; fitxategiak dauden bezala gordeko dira.',

@@ -102,7 +102,15 @@ export const fa: StoreI18n = {
     rechoose: (name) => `انتخاب دوبارهٔ فایل برای ${name}`,
     discard: (name) => `کنار گذاشتن ${name}`,
   },
-  buttons: { pause: 'توقف', resume: 'ادامه', cancel: 'لغو', retry: 'تلاش دوباره', remove: 'حذف', rechoose: 'انتخاب دوباره', discard: 'کنار گذاشتن' },
+  buttons: {
+    pause: 'توقف',
+    resume: 'ادامه',
+    cancel: 'لغو',
+    retry: 'تلاش دوباره',
+    remove: 'حذف',
+    rechoose: 'انتخاب دوباره',
+    discard: 'کنار گذاشتن',
+  },
   announce: {
     start: (name) => `در حال بارگذاری ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} بارگذاری شد.`,
@@ -113,7 +121,12 @@ export const fa: StoreI18n = {
   conversion: {
     label: 'ذخیره به‌صورت',
     keep: 'بدون تغییر',
-    kinds: { [DOCUMENT_MIME]: 'سند', [SPREADSHEET_MIME]: 'صفحه‌گسترده', [PRESENTATION_MIME]: 'ارائه', [SCRIPT_MIME]: 'پروژهٔ اسکریپت' },
+    kinds: {
+      [DOCUMENT_MIME]: 'سند',
+      [SPREADSHEET_MIME]: 'صفحه‌گسترده',
+      [PRESENTATION_MIME]: 'ارائه',
+      [SCRIPT_MIME]: 'پروژهٔ اسکریپت',
+    },
     ocrLanguage: 'زبان تشخیص متن',
     loading: 'در حال بارگیری تبدیل‌ها…',
     unavailable: 'تبدیل‌ها بارگیری نشدند؛ فایل‌ها بدون تغییر ذخیره می‌شوند.',

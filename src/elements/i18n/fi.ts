@@ -75,7 +75,8 @@ export const fi: StoreI18n = {
     'session-expired': 'latausistunto vanheni',
     auth: 'kirjaudutaan uudelleen',
   },
-  retrying: (cause, attempt, wait) => `Yritetään uudelleen (${attempt}. yritys), koska ${cause}${wait ? `; ${wait} kuluttua` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Yritetään uudelleen (${attempt}. yritys), koska ${cause}${wait ? `; ${wait} kuluttua` : ''}`,
   errors: {
     auth: 'Et ole kirjautunut sisään, tai istuntosi on päättynyt.',
     forbidden: 'Sinulla ei ole oikeutta ladata tänne.',
@@ -100,7 +101,15 @@ export const fi: StoreI18n = {
     rechoose: (name) => `Valitse tiedosto uudelleen: ${name}`,
     discard: (name) => `Hylkää: ${name}`,
   },
-  buttons: { pause: 'Keskeytä', resume: 'Jatka', cancel: 'Peruuta', retry: 'Yritä uudelleen', remove: 'Poista', rechoose: 'Valitse tiedosto', discard: 'Hylkää' },
+  buttons: {
+    pause: 'Keskeytä',
+    resume: 'Jatka',
+    cancel: 'Peruuta',
+    retry: 'Yritä uudelleen',
+    remove: 'Poista',
+    rechoose: 'Valitse tiedosto',
+    discard: 'Hylkää',
+  },
   announce: {
     start: (name) => `Ladataan: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} ladattu.`,
@@ -111,7 +120,12 @@ export const fi: StoreI18n = {
   conversion: {
     label: 'Tallenna muodossa',
     keep: 'Pidä ennallaan',
-    kinds: { [DOCUMENT_MIME]: 'Asiakirja', [SPREADSHEET_MIME]: 'Laskentataulukko', [PRESENTATION_MIME]: 'Esitys', [SCRIPT_MIME]: 'Skriptiprojekti' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Asiakirja',
+      [SPREADSHEET_MIME]: 'Laskentataulukko',
+      [PRESENTATION_MIME]: 'Esitys',
+      [SCRIPT_MIME]: 'Skriptiprojekti',
+    },
     ocrLanguage: 'Tekstintunnistuksen kieli',
     loading: 'Ladataan muunnoksia…',
     unavailable: 'Muunnoksia ei voitu ladata; tiedostot tallennetaan sellaisinaan.',
@@ -133,7 +147,8 @@ export const fi: StoreI18n = {
     interruptedTitle: 'Keskeneräiset lataukset',
     interruptedItem: (name, stored, size) => `${name}: ${stored}/${size} tallennettu`,
     resumeAll: 'Jatka kaikkia',
-    fileChanged: (name) => `${name} on muuttunut latauksen alkamisen jälkeen: valitse tiedosto uudelleen tai hylkää se.`,
+    fileChanged: (name) =>
+      `${name} on muuttunut latauksen alkamisen jälkeen: valitse tiedosto uudelleen tai hylkää se.`,
     pendingValidity: 'Odota, että lataukset valmistuvat.',
     noUploader: 'Ei lataajaa: aseta base-url tai uploader-ominaisuus.',
   },

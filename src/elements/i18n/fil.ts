@@ -75,7 +75,8 @@ export const fil: StoreI18n = {
     'session-expired': 'nag-expire ang session ng pag-upload',
     auth: 'nagsa-sign in ulit',
   },
-  retrying: (cause, attempt, wait) => `Sinusubukang muli (pagsubok ${attempt}) dahil ${cause}${wait ? `, sa loob ng ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Sinusubukang muli (pagsubok ${attempt}) dahil ${cause}${wait ? `, sa loob ng ${wait}` : ''}`,
   errors: {
     auth: 'Hindi ka naka-sign in, o natapos na ang iyong session.',
     forbidden: 'Hindi ka pinapayagang mag-upload dito.',
@@ -100,7 +101,15 @@ export const fil: StoreI18n = {
     rechoose: (name) => `Pumiling muli ng file para sa ${name}`,
     discard: (name) => `I-discard ang ${name}`,
   },
-  buttons: { pause: 'I-pause', resume: 'Ituloy', cancel: 'Kanselahin', retry: 'Subukang muli', remove: 'Alisin', rechoose: 'Pumiling muli', discard: 'I-discard' },
+  buttons: {
+    pause: 'I-pause',
+    resume: 'Ituloy',
+    cancel: 'Kanselahin',
+    retry: 'Subukang muli',
+    remove: 'Alisin',
+    rechoose: 'Pumiling muli',
+    discard: 'I-discard',
+  },
   announce: {
     start: (name) => `Ina-upload ang ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} na ang na-upload.`,
@@ -111,7 +120,12 @@ export const fil: StoreI18n = {
   conversion: {
     label: 'I-store bilang',
     keep: 'Panatilihin kung ano ito',
-    kinds: { [DOCUMENT_MIME]: 'Dokumento', [SPREADSHEET_MIME]: 'Spreadsheet', [PRESENTATION_MIME]: 'Presentation', [SCRIPT_MIME]: 'Script project' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumento',
+      [SPREADSHEET_MIME]: 'Spreadsheet',
+      [PRESENTATION_MIME]: 'Presentation',
+      [SCRIPT_MIME]: 'Script project',
+    },
     ocrLanguage: 'Wika ng pagkilala sa text',
     loading: 'Nilo-load ang mga conversion…',
     unavailable: 'Hindi ma-load ang mga conversion; mananatili ang mga file kung ano ang mga ito.',

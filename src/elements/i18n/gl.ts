@@ -74,7 +74,8 @@ export const gl: StoreI18n = {
     'session-expired': 'caducou a sesión de subida',
     auth: 'estase iniciando sesión de novo',
   },
-  retrying: (cause, attempt, wait) => `Tentando de novo (intento ${attempt}) porque ${cause}${wait ? `, dentro de ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Tentando de novo (intento ${attempt}) porque ${cause}${wait ? `, dentro de ${wait}` : ''}`,
   errors: {
     auth: 'Non iniciaches sesión ou a túa sesión caducou.',
     forbidden: 'Non tes permiso para subir ficheiros aquí.',
@@ -99,7 +100,15 @@ export const gl: StoreI18n = {
     rechoose: (name) => `Escoller de novo o ficheiro para ${name}`,
     discard: (name) => `Descartar ${name}`,
   },
-  buttons: { pause: 'Pausar', resume: 'Continuar', cancel: 'Cancelar', retry: 'Tentar de novo', remove: 'Quitar', rechoose: 'Escoller de novo', discard: 'Descartar' },
+  buttons: {
+    pause: 'Pausar',
+    resume: 'Continuar',
+    cancel: 'Cancelar',
+    retry: 'Tentar de novo',
+    remove: 'Quitar',
+    rechoose: 'Escoller de novo',
+    discard: 'Descartar',
+  },
   announce: {
     start: (name) => `Subindo ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} subido.`,
@@ -110,7 +119,12 @@ export const gl: StoreI18n = {
   conversion: {
     label: 'Gardar como',
     keep: 'Deixar tal como está',
-    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Folla de cálculo', [PRESENTATION_MIME]: 'Presentación', [SCRIPT_MIME]: 'Proxecto de script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Documento',
+      [SPREADSHEET_MIME]: 'Folla de cálculo',
+      [PRESENTATION_MIME]: 'Presentación',
+      [SCRIPT_MIME]: 'Proxecto de script',
+    },
     ocrLanguage: 'Idioma do recoñecemento de texto',
     loading: 'Cargando as conversións…',
     unavailable: 'Non se puideron cargar as conversións; os ficheiros gárdanse tal como están.',

@@ -98,7 +98,15 @@ export const he: StoreI18n = {
     rechoose: (name) => `בחירת הקובץ מחדש עבור ${name}`,
     discard: (name) => `מחיקת ${name}`,
   },
-  buttons: { pause: 'השהיה', resume: 'המשך', cancel: 'ביטול', retry: 'ניסיון חוזר', remove: 'הסרה', rechoose: 'בחירת הקובץ', discard: 'מחיקה' },
+  buttons: {
+    pause: 'השהיה',
+    resume: 'המשך',
+    cancel: 'ביטול',
+    retry: 'ניסיון חוזר',
+    remove: 'הסרה',
+    rechoose: 'בחירת הקובץ',
+    discard: 'מחיקה',
+  },
   announce: {
     start: (name) => `מעלה את ${name}.`,
     milestone: (name, percent) => `${name}: הועלו ${percent}%.`,
@@ -109,7 +117,12 @@ export const he: StoreI18n = {
   conversion: {
     label: 'שמירה בתור',
     keep: 'להשאיר כמו שהוא',
-    kinds: { [DOCUMENT_MIME]: 'מסמך', [SPREADSHEET_MIME]: 'גיליון אלקטרוני', [PRESENTATION_MIME]: 'מצגת', [SCRIPT_MIME]: 'פרויקט סקריפט' },
+    kinds: {
+      [DOCUMENT_MIME]: 'מסמך',
+      [SPREADSHEET_MIME]: 'גיליון אלקטרוני',
+      [PRESENTATION_MIME]: 'מצגת',
+      [SCRIPT_MIME]: 'פרויקט סקריפט',
+    },
     ocrLanguage: 'שפת זיהוי הטקסט',
     loading: 'טוען המרות…',
     unavailable: 'לא ניתן לטעון המרות; הקבצים יישמרו כמו שהם.',

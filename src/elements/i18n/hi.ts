@@ -100,7 +100,15 @@ export const hi: StoreI18n = {
     rechoose: (name) => `${name} के लिए फ़ाइल फिर से चुनें`,
     discard: (name) => `${name} छोड़ें`,
   },
-  buttons: { pause: 'रोकें', resume: 'फिर शुरू करें', cancel: 'रद्द करें', retry: 'फिर से आज़माएँ', remove: 'हटाएँ', rechoose: 'फिर से चुनें', discard: 'छोड़ें' },
+  buttons: {
+    pause: 'रोकें',
+    resume: 'फिर शुरू करें',
+    cancel: 'रद्द करें',
+    retry: 'फिर से आज़माएँ',
+    remove: 'हटाएँ',
+    rechoose: 'फिर से चुनें',
+    discard: 'छोड़ें',
+  },
   announce: {
     start: (name) => `${name} अपलोड हो रही है।`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} अपलोड हुई।`,
@@ -111,7 +119,12 @@ export const hi: StoreI18n = {
   conversion: {
     label: 'इस रूप में सहेजें',
     keep: 'जैसी है वैसी रखें',
-    kinds: { [DOCUMENT_MIME]: 'दस्तावेज़', [SPREADSHEET_MIME]: 'स्प्रेडशीट', [PRESENTATION_MIME]: 'प्रज़ेंटेशन', [SCRIPT_MIME]: 'स्क्रिप्ट प्रोजेक्ट' },
+    kinds: {
+      [DOCUMENT_MIME]: 'दस्तावेज़',
+      [SPREADSHEET_MIME]: 'स्प्रेडशीट',
+      [PRESENTATION_MIME]: 'प्रज़ेंटेशन',
+      [SCRIPT_MIME]: 'स्क्रिप्ट प्रोजेक्ट',
+    },
     ocrLanguage: 'टेक्स्ट पहचान की भाषा',
     loading: 'रूपांतरण लोड हो रहे हैं…',
     unavailable: 'रूपांतरण लोड नहीं हो सके; फ़ाइलें जैसी हैं वैसी रखी जाएँगी।',

@@ -100,7 +100,15 @@ export const hr: StoreI18n = {
     rechoose: (name) => `Ponovno odaberi datoteku za ${name}`,
     discard: (name) => `Odbaci ${name}`,
   },
-  buttons: { pause: 'Pauziraj', resume: 'Nastavi', cancel: 'Otkaži', retry: 'Ponovi', remove: 'Ukloni', rechoose: 'Ponovno odaberi', discard: 'Odbaci' },
+  buttons: {
+    pause: 'Pauziraj',
+    resume: 'Nastavi',
+    cancel: 'Otkaži',
+    retry: 'Ponovi',
+    remove: 'Ukloni',
+    rechoose: 'Ponovno odaberi',
+    discard: 'Odbaci',
+  },
   announce: {
     start: (name) => `Prenosi se ${name}.`,
     milestone: (name, p) => `${name}: preneseno ${percent.format(p / 100)}.`,
@@ -111,7 +119,12 @@ export const hr: StoreI18n = {
   conversion: {
     label: 'Spremi kao',
     keep: 'Zadrži kakvo jest',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Proračunska tablica', [PRESENTATION_MIME]: 'Prezentacija', [SCRIPT_MIME]: 'Projekt skripte' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Proračunska tablica',
+      [PRESENTATION_MIME]: 'Prezentacija',
+      [SCRIPT_MIME]: 'Projekt skripte',
+    },
     ocrLanguage: 'Jezik prepoznavanja teksta',
     loading: 'Učitavanje pretvorbi…',
     unavailable: 'Pretvorbe se nisu mogle učitati; datoteke ostaju kakve jesu.',

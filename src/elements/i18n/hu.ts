@@ -75,7 +75,8 @@ export const hu: StoreI18n = {
     'session-expired': 'lejárt a feltöltési munkamenet',
     auth: 'újra be kell jelentkezni',
   },
-  retrying: (cause, attempt, wait) => `Újrapróbálás (${attempt}. kísérlet), mert ${cause}${wait ? `; ${wait} múlva` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Újrapróbálás (${attempt}. kísérlet), mert ${cause}${wait ? `; ${wait} múlva` : ''}`,
   errors: {
     auth: 'Nincs bejelentkezve, vagy lejárt a munkamenete.',
     forbidden: 'Ide nincs feltöltési jogosultsága.',
@@ -100,7 +101,15 @@ export const hu: StoreI18n = {
     rechoose: (name) => `Fájl kiválasztása újra: ${name}`,
     discard: (name) => `Elvetés: ${name}`,
   },
-  buttons: { pause: 'Szüneteltetés', resume: 'Folytatás', cancel: 'Megszakítás', retry: 'Újrapróbálás', remove: 'Eltávolítás', rechoose: 'Fájl kiválasztása', discard: 'Elvetés' },
+  buttons: {
+    pause: 'Szüneteltetés',
+    resume: 'Folytatás',
+    cancel: 'Megszakítás',
+    retry: 'Újrapróbálás',
+    remove: 'Eltávolítás',
+    rechoose: 'Fájl kiválasztása',
+    discard: 'Elvetés',
+  },
   announce: {
     start: (name) => `Feltöltés: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} feltöltve.`,
@@ -111,7 +120,12 @@ export const hu: StoreI18n = {
   conversion: {
     label: 'Mentés másként',
     keep: 'Változatlanul',
-    kinds: { [DOCUMENT_MIME]: 'Dokumentum', [SPREADSHEET_MIME]: 'Táblázat', [PRESENTATION_MIME]: 'Bemutató', [SCRIPT_MIME]: 'Szkriptprojekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumentum',
+      [SPREADSHEET_MIME]: 'Táblázat',
+      [PRESENTATION_MIME]: 'Bemutató',
+      [SCRIPT_MIME]: 'Szkriptprojekt',
+    },
     ocrLanguage: 'Szövegfelismerés nyelve',
     loading: 'Átalakítások betöltése…',
     unavailable: 'Az átalakításokat nem sikerült betölteni; a fájlok változatlanok maradnak.',

@@ -72,7 +72,8 @@ export const id: StoreI18n = {
     'session-expired': 'sesi unggahan telah berakhir',
     auth: 'sedang login ulang',
   },
-  retrying: (cause, attempt, wait) => `Mencoba lagi (percobaan ke-${attempt}) karena ${cause}${wait ? `, dalam ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Mencoba lagi (percobaan ke-${attempt}) karena ${cause}${wait ? `, dalam ${wait}` : ''}`,
   errors: {
     auth: 'Anda belum login, atau sesi Anda telah berakhir.',
     forbidden: 'Anda tidak diizinkan mengunggah di sini.',
@@ -97,7 +98,15 @@ export const id: StoreI18n = {
     rechoose: (name) => `Pilih file lagi untuk ${name}`,
     discard: (name) => `Buang ${name}`,
   },
-  buttons: { pause: 'Jeda', resume: 'Lanjutkan', cancel: 'Batalkan', retry: 'Coba lagi', remove: 'Hapus', rechoose: 'Pilih file', discard: 'Buang' },
+  buttons: {
+    pause: 'Jeda',
+    resume: 'Lanjutkan',
+    cancel: 'Batalkan',
+    retry: 'Coba lagi',
+    remove: 'Hapus',
+    rechoose: 'Pilih file',
+    discard: 'Buang',
+  },
   announce: {
     start: (name) => `Mengunggah ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} terunggah.`,
@@ -108,7 +117,12 @@ export const id: StoreI18n = {
   conversion: {
     label: 'Simpan sebagai',
     keep: 'Biarkan apa adanya',
-    kinds: { [DOCUMENT_MIME]: 'Dokumen', [SPREADSHEET_MIME]: 'Spreadsheet', [PRESENTATION_MIME]: 'Presentasi', [SCRIPT_MIME]: 'Project skrip' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumen',
+      [SPREADSHEET_MIME]: 'Spreadsheet',
+      [PRESENTATION_MIME]: 'Presentasi',
+      [SCRIPT_MIME]: 'Project skrip',
+    },
     ocrLanguage: 'Bahasa pengenalan teks',
     loading: 'Memuat konversi…',
     unavailable: 'Konversi tidak dapat dimuat; file disimpan apa adanya.',

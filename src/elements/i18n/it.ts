@@ -98,7 +98,15 @@ export const it: StoreI18n = {
     rechoose: (name) => `Scegli di nuovo il file per ${name}`,
     discard: (name) => `Scarta ${name}`,
   },
-  buttons: { pause: 'Pausa', resume: 'Riprendi', cancel: 'Annulla', retry: 'Riprova', remove: 'Rimuovi', rechoose: 'Scegli file', discard: 'Scarta' },
+  buttons: {
+    pause: 'Pausa',
+    resume: 'Riprendi',
+    cancel: 'Annulla',
+    retry: 'Riprova',
+    remove: 'Rimuovi',
+    rechoose: 'Scegli file',
+    discard: 'Scarta',
+  },
   announce: {
     start: (name) => `Caricamento di ${name}.`,
     milestone: (name, percent) => `${name}: ${percent}% caricato.`,
@@ -109,7 +117,12 @@ export const it: StoreI18n = {
   conversion: {
     label: 'Salva come',
     keep: 'Lascia com’è',
-    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Foglio di calcolo', [PRESENTATION_MIME]: 'Presentazione', [SCRIPT_MIME]: 'Progetto di script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Documento',
+      [SPREADSHEET_MIME]: 'Foglio di calcolo',
+      [PRESENTATION_MIME]: 'Presentazione',
+      [SCRIPT_MIME]: 'Progetto di script',
+    },
     ocrLanguage: 'Lingua del riconoscimento del testo',
     loading: 'Caricamento delle conversioni…',
     unavailable: 'Impossibile caricare le conversioni; i file restano come sono.',

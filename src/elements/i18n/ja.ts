@@ -95,7 +95,15 @@ export const ja: StoreI18n = {
     rechoose: (name) => `${name}のファイルを選択し直す`,
     discard: (name) => `${name}を破棄`,
   },
-  buttons: { pause: '一時停止', resume: '再開', cancel: 'キャンセル', retry: '再試行', remove: '削除', rechoose: 'ファイルを選択', discard: '破棄' },
+  buttons: {
+    pause: '一時停止',
+    resume: '再開',
+    cancel: 'キャンセル',
+    retry: '再試行',
+    remove: '削除',
+    rechoose: 'ファイルを選択',
+    discard: '破棄',
+  },
   announce: {
     start: (name) => `${name}をアップロードしています。`,
     milestone: (name, percent) => `${name}：${percent}%アップロード済み。`,
@@ -106,7 +114,12 @@ export const ja: StoreI18n = {
   conversion: {
     label: '保存形式',
     keep: 'そのまま保存',
-    kinds: { [DOCUMENT_MIME]: 'ドキュメント', [SPREADSHEET_MIME]: 'スプレッドシート', [PRESENTATION_MIME]: 'プレゼンテーション', [SCRIPT_MIME]: 'スクリプト プロジェクト' },
+    kinds: {
+      [DOCUMENT_MIME]: 'ドキュメント',
+      [SPREADSHEET_MIME]: 'スプレッドシート',
+      [PRESENTATION_MIME]: 'プレゼンテーション',
+      [SCRIPT_MIME]: 'スクリプト プロジェクト',
+    },
     ocrLanguage: '文字認識の言語',
     loading: '変換形式を読み込んでいます…',
     unavailable: '変換形式を読み込めませんでした。ファイルはそのまま保存されます。',

@@ -75,7 +75,8 @@ export const kk: StoreI18n = {
     'session-expired': 'жүктеп салу сеансының мерзімі бітті',
     auth: 'қайта кіру жүріп жатыр',
   },
-  retrying: (cause, attempt, wait) => `Қайталануда (${attempt}-әрекет), себебі: ${cause}${wait ? `; ${wait} кейін` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Қайталануда (${attempt}-әрекет), себебі: ${cause}${wait ? `; ${wait} кейін` : ''}`,
   errors: {
     auth: 'Жүйеге кірмегенсіз немесе сеансыңыз аяқталды.',
     forbidden: 'Мұнда жүктеп салуға рұқсатыңыз жоқ.',
@@ -100,7 +101,15 @@ export const kk: StoreI18n = {
     rechoose: (name) => `Файлды қайта таңдау: ${name}`,
     discard: (name) => `Тастау: ${name}`,
   },
-  buttons: { pause: 'Кідірту', resume: 'Жалғастыру', cancel: 'Бас тарту', retry: 'Қайталау', remove: 'Өшіру', rechoose: 'Қайта таңдау', discard: 'Тастау' },
+  buttons: {
+    pause: 'Кідірту',
+    resume: 'Жалғастыру',
+    cancel: 'Бас тарту',
+    retry: 'Қайталау',
+    remove: 'Өшіру',
+    rechoose: 'Қайта таңдау',
+    discard: 'Тастау',
+  },
   announce: {
     start: (name) => `Жүктеп салынуда: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} жүктеп салынды.`,
@@ -111,7 +120,12 @@ export const kk: StoreI18n = {
   conversion: {
     label: 'Сақтау пішімі',
     keep: 'Өзгертпеу',
-    kinds: { [DOCUMENT_MIME]: 'Құжат', [SPREADSHEET_MIME]: 'Электрондық кесте', [PRESENTATION_MIME]: 'Презентация', [SCRIPT_MIME]: 'Скрипт жобасы' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Құжат',
+      [SPREADSHEET_MIME]: 'Электрондық кесте',
+      [PRESENTATION_MIME]: 'Презентация',
+      [SCRIPT_MIME]: 'Скрипт жобасы',
+    },
     ocrLanguage: 'Мәтінді тану тілі',
     loading: 'Түрлендірулер жүктелуде…',
     unavailable: 'Түрлендірулерді жүктеу мүмкін болмады; файлдар өзгеріссіз сақталады.',

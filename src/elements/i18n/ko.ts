@@ -102,7 +102,15 @@ export const ko: StoreI18n = {
     rechoose: (name) => `${name} 파일 다시 선택`,
     discard: (name) => `${name} 삭제`,
   },
-  buttons: { pause: '일시중지', resume: '재개', cancel: '취소', retry: '재시도', remove: '제거', rechoose: '다시 선택', discard: '삭제' },
+  buttons: {
+    pause: '일시중지',
+    resume: '재개',
+    cancel: '취소',
+    retry: '재시도',
+    remove: '제거',
+    rechoose: '다시 선택',
+    discard: '삭제',
+  },
   announce: {
     start: (name) => `${name} 업로드 중.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} 업로드됨.`,
@@ -113,7 +121,12 @@ export const ko: StoreI18n = {
   conversion: {
     label: '저장 형식',
     keep: '그대로 유지',
-    kinds: { [DOCUMENT_MIME]: '문서', [SPREADSHEET_MIME]: '스프레드시트', [PRESENTATION_MIME]: '프레젠테이션', [SCRIPT_MIME]: '스크립트 프로젝트' },
+    kinds: {
+      [DOCUMENT_MIME]: '문서',
+      [SPREADSHEET_MIME]: '스프레드시트',
+      [PRESENTATION_MIME]: '프레젠테이션',
+      [SCRIPT_MIME]: '스크립트 프로젝트',
+    },
     ocrLanguage: '텍스트 인식 언어',
     loading: '변환 옵션을 불러오는 중…',
     unavailable: '변환 옵션을 불러오지 못했습니다. 파일은 그대로 유지됩니다.',

@@ -79,9 +79,9 @@ export function loadLanguage(tag: string): Promise<void> | undefined {
       .then((c) => c.loadBuiltIn(tag))
       .then(
         (words) => {
-        if (words) loaded.set(tag, words);
-        else readEnglish.add(tag);
-      },
+          if (words) loaded.set(tag, words);
+          else readEnglish.add(tag);
+        },
         () => void readEnglish.add(tag),
       );
     loading.set(tag, pending);

@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Lithuanian has one (1, 21…), few (2–9, 22–29…), many (fractions) and other (0, 10–20, 30…). */
-const n = (count: number, one: string, few: string, many: string, other: string): string => plural('lt', count, { one, few, many, other });
+const n = (count: number, one: string, few: string, many: string, other: string): string =>
+  plural('lt', count, { one, few, many, other });
 const percent = new Intl.NumberFormat('lt', { style: 'percent' });
 
 /** Lithuanian words of every element (chosen automatically under `lang="lt"`). */
@@ -75,7 +76,8 @@ export const lt: StoreI18n = {
     'session-expired': 'baigėsi įkėlimo seansas',
     auth: 'jungiamasi iš naujo',
   },
-  retrying: (cause, attempt, wait) => `Bandoma dar kartą (${attempt}-as bandymas), nes ${cause}${wait ? `, po ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Bandoma dar kartą (${attempt}-as bandymas), nes ${cause}${wait ? `, po ${wait}` : ''}`,
   errors: {
     auth: 'Nesate prisijungę arba jūsų seansas baigėsi.',
     forbidden: 'Neturite leidimo čia įkelti.',
@@ -100,7 +102,15 @@ export const lt: StoreI18n = {
     rechoose: (name) => `Iš naujo pasirinkti failą: ${name}`,
     discard: (name) => `Atmesti ${name}`,
   },
-  buttons: { pause: 'Pristabdyti', resume: 'Tęsti', cancel: 'Atšaukti', retry: 'Kartoti', remove: 'Pašalinti', rechoose: 'Iš naujo pasirinkti', discard: 'Atmesti' },
+  buttons: {
+    pause: 'Pristabdyti',
+    resume: 'Tęsti',
+    cancel: 'Atšaukti',
+    retry: 'Kartoti',
+    remove: 'Pašalinti',
+    rechoose: 'Iš naujo pasirinkti',
+    discard: 'Atmesti',
+  },
   announce: {
     start: (name) => `Įkeliama: ${name}.`,
     milestone: (name, p) => `${name}: įkelta ${percent.format(p / 100)}.`,
@@ -111,7 +121,12 @@ export const lt: StoreI18n = {
   conversion: {
     label: 'Išsaugoti kaip',
     keep: 'Palikti kaip yra',
-    kinds: { [DOCUMENT_MIME]: 'Dokumentas', [SPREADSHEET_MIME]: 'Skaičiuoklė', [PRESENTATION_MIME]: 'Pateiktis', [SCRIPT_MIME]: 'Scenarijaus projektas' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumentas',
+      [SPREADSHEET_MIME]: 'Skaičiuoklė',
+      [PRESENTATION_MIME]: 'Pateiktis',
+      [SCRIPT_MIME]: 'Scenarijaus projektas',
+    },
     ocrLanguage: 'Teksto atpažinimo kalba',
     loading: 'Įkeliami konvertavimo variantai…',
     unavailable: 'Nepavyko įkelti konvertavimo variantų; failai paliekami kaip yra.',

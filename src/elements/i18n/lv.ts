@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Latvian has zero (0, 10–20, 30…), one (1, 21, 31… but not 11) and other. */
-const n = (count: number, zero: string, one: string, other: string): string => plural('lv', count, { zero, one, other });
+const n = (count: number, zero: string, one: string, other: string): string =>
+  plural('lv', count, { zero, one, other });
 const percent = new Intl.NumberFormat('lv', { style: 'percent' });
 
 /** Latvian words of every element (chosen automatically under `lang="lv"`). */
@@ -75,7 +76,8 @@ export const lv: StoreI18n = {
     'session-expired': 'beidzās augšupielādes sesija',
     auth: 'notiek atkārtota pieteikšanās',
   },
-  retrying: (cause, attempt, wait) => `Mēģina vēlreiz (${attempt}. mēģinājums), jo ${cause}${wait ? `, pēc ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Mēģina vēlreiz (${attempt}. mēģinājums), jo ${cause}${wait ? `, pēc ${wait}` : ''}`,
   errors: {
     auth: 'Neesat pieteicies vai jūsu sesija ir beigusies.',
     forbidden: 'Jums nav atļaujas šeit augšupielādēt.',
@@ -100,7 +102,15 @@ export const lv: StoreI18n = {
     rechoose: (name) => `Vēlreiz izvēlēties failu: ${name}`,
     discard: (name) => `Atmest ${name}`,
   },
-  buttons: { pause: 'Pauzēt', resume: 'Atsākt', cancel: 'Atcelt', retry: 'Atkārtot', remove: 'Noņemt', rechoose: 'Vēlreiz izvēlēties', discard: 'Atmest' },
+  buttons: {
+    pause: 'Pauzēt',
+    resume: 'Atsākt',
+    cancel: 'Atcelt',
+    retry: 'Atkārtot',
+    remove: 'Noņemt',
+    rechoose: 'Vēlreiz izvēlēties',
+    discard: 'Atmest',
+  },
   announce: {
     start: (name) => `Augšupielādē ${name}.`,
     milestone: (name, p) => `${name}: augšupielādēti ${percent.format(p / 100)}.`,
@@ -111,7 +121,12 @@ export const lv: StoreI18n = {
   conversion: {
     label: 'Saglabāt kā',
     keep: 'Atstāt kā ir',
-    kinds: { [DOCUMENT_MIME]: 'Dokuments', [SPREADSHEET_MIME]: 'Izklājlapa', [PRESENTATION_MIME]: 'Prezentācija', [SCRIPT_MIME]: 'Skripta projekts' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokuments',
+      [SPREADSHEET_MIME]: 'Izklājlapa',
+      [PRESENTATION_MIME]: 'Prezentācija',
+      [SCRIPT_MIME]: 'Skripta projekts',
+    },
     ocrLanguage: 'Teksta atpazīšanas valoda',
     loading: 'Ielādē pārveidošanas iespējas…',
     unavailable: 'Neizdevās ielādēt pārveidošanas iespējas; faili paliek nemainīti.',

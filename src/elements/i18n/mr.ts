@@ -102,7 +102,15 @@ export const mr: StoreI18n = {
     rechoose: (name) => `${name} साठी फाइल पुन्हा निवडा`,
     discard: (name) => `${name} टाकून द्या`,
   },
-  buttons: { pause: 'थांबवा', resume: 'पुन्हा सुरू करा', cancel: 'रद्द करा', retry: 'पुन्हा प्रयत्न करा', remove: 'काढा', rechoose: 'पुन्हा निवडा', discard: 'टाकून द्या' },
+  buttons: {
+    pause: 'थांबवा',
+    resume: 'पुन्हा सुरू करा',
+    cancel: 'रद्द करा',
+    retry: 'पुन्हा प्रयत्न करा',
+    remove: 'काढा',
+    rechoose: 'पुन्हा निवडा',
+    discard: 'टाकून द्या',
+  },
   announce: {
     start: (name) => `${name} अपलोड होत आहे.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} अपलोड झाली.`,
@@ -113,7 +121,12 @@ export const mr: StoreI18n = {
   conversion: {
     label: 'या स्वरूपात साठवा',
     keep: 'आहे तसे ठेवा',
-    kinds: { [DOCUMENT_MIME]: 'दस्तऐवज', [SPREADSHEET_MIME]: 'स्प्रेडशीट', [PRESENTATION_MIME]: 'सादरीकरण', [SCRIPT_MIME]: 'स्क्रिप्ट प्रकल्प' },
+    kinds: {
+      [DOCUMENT_MIME]: 'दस्तऐवज',
+      [SPREADSHEET_MIME]: 'स्प्रेडशीट',
+      [PRESENTATION_MIME]: 'सादरीकरण',
+      [SCRIPT_MIME]: 'स्क्रिप्ट प्रकल्प',
+    },
     ocrLanguage: 'मजकूर ओळखीची भाषा',
     loading: 'रूपांतरण पर्याय लोड होत आहेत…',
     unavailable: 'रूपांतरण पर्याय लोड करता आले नाहीत; फायली आहेत तशाच ठेवल्या जातील.',

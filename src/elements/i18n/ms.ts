@@ -72,7 +72,8 @@ export const ms: StoreI18n = {
     'session-expired': 'sesi muat naik telah tamat',
     auth: 'sedang log masuk semula',
   },
-  retrying: (cause, attempt, wait) => `Mencuba semula (cubaan ke-${attempt}) kerana ${cause}${wait ? `, dalam ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Mencuba semula (cubaan ke-${attempt}) kerana ${cause}${wait ? `, dalam ${wait}` : ''}`,
   errors: {
     auth: 'Anda belum log masuk, atau sesi anda telah tamat.',
     forbidden: 'Anda tidak dibenarkan memuat naik di sini.',
@@ -97,7 +98,15 @@ export const ms: StoreI18n = {
     rechoose: (name) => `Pilih fail semula untuk ${name}`,
     discard: (name) => `Buang ${name}`,
   },
-  buttons: { pause: 'Jeda', resume: 'Sambung semula', cancel: 'Batalkan', retry: 'Cuba semula', remove: 'Alih keluar', rechoose: 'Pilih fail', discard: 'Buang' },
+  buttons: {
+    pause: 'Jeda',
+    resume: 'Sambung semula',
+    cancel: 'Batalkan',
+    retry: 'Cuba semula',
+    remove: 'Alih keluar',
+    rechoose: 'Pilih fail',
+    discard: 'Buang',
+  },
   announce: {
     start: (name) => `Memuat naik ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} dimuat naik.`,
@@ -108,7 +117,12 @@ export const ms: StoreI18n = {
   conversion: {
     label: 'Simpan sebagai',
     keep: 'Kekalkan seperti asal',
-    kinds: { [DOCUMENT_MIME]: 'Dokumen', [SPREADSHEET_MIME]: 'Hamparan', [PRESENTATION_MIME]: 'Persembahan', [SCRIPT_MIME]: 'Projek skrip' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokumen',
+      [SPREADSHEET_MIME]: 'Hamparan',
+      [PRESENTATION_MIME]: 'Persembahan',
+      [SCRIPT_MIME]: 'Projek skrip',
+    },
     ocrLanguage: 'Bahasa pengecaman teks',
     loading: 'Memuatkan penukaran…',
     unavailable: 'Penukaran tidak dapat dimuatkan; fail dikekalkan seperti asal.',

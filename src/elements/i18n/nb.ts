@@ -99,7 +99,15 @@ export const nb: StoreI18n = {
     rechoose: (name) => `Velg fil på nytt for ${name}`,
     discard: (name) => `Forkast ${name}`,
   },
-  buttons: { pause: 'Pause', resume: 'Gjenoppta', cancel: 'Avbryt', retry: 'Prøv på nytt', remove: 'Fjern', rechoose: 'Velg fil', discard: 'Forkast' },
+  buttons: {
+    pause: 'Pause',
+    resume: 'Gjenoppta',
+    cancel: 'Avbryt',
+    retry: 'Prøv på nytt',
+    remove: 'Fjern',
+    rechoose: 'Velg fil',
+    discard: 'Forkast',
+  },
   announce: {
     start: (name) => `Laster opp ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} lastet opp.`,
@@ -110,7 +118,12 @@ export const nb: StoreI18n = {
   conversion: {
     label: 'Lagre som',
     keep: 'Behold som den er',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Regneark', [PRESENTATION_MIME]: 'Presentasjon', [SCRIPT_MIME]: 'Skriptprosjekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Regneark',
+      [PRESENTATION_MIME]: 'Presentasjon',
+      [SCRIPT_MIME]: 'Skriptprosjekt',
+    },
     ocrLanguage: 'Språk for tekstgjenkjenning',
     loading: 'Laster inn konverteringer …',
     unavailable: 'Konverteringene kunne ikke lastes inn; filene lagres som de er.',

@@ -73,7 +73,8 @@ export const nl: StoreI18n = {
     'session-expired': 'de uploadsessie verlopen is',
     auth: 'je opnieuw wordt aangemeld',
   },
-  retrying: (cause, attempt, wait) => `Opnieuw proberen (poging ${attempt}) omdat ${cause}${wait ? `, over ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Opnieuw proberen (poging ${attempt}) omdat ${cause}${wait ? `, over ${wait}` : ''}`,
   errors: {
     auth: 'Je bent niet aangemeld of je sessie is afgelopen.',
     forbidden: 'Je mag hier niet uploaden.',
@@ -98,7 +99,15 @@ export const nl: StoreI18n = {
     rechoose: (name) => `Bestand voor ${name} opnieuw kiezen`,
     discard: (name) => `${name} weggooien`,
   },
-  buttons: { pause: 'Pauzeren', resume: 'Hervatten', cancel: 'Annuleren', retry: 'Opnieuw proberen', remove: 'Verwijderen', rechoose: 'Bestand kiezen', discard: 'Weggooien' },
+  buttons: {
+    pause: 'Pauzeren',
+    resume: 'Hervatten',
+    cancel: 'Annuleren',
+    retry: 'Opnieuw proberen',
+    remove: 'Verwijderen',
+    rechoose: 'Bestand kiezen',
+    discard: 'Weggooien',
+  },
   announce: {
     start: (name) => `${name} wordt geüpload.`,
     milestone: (name, percent) => `${name}: ${percent}% geüpload.`,
@@ -109,7 +118,12 @@ export const nl: StoreI18n = {
   conversion: {
     label: 'Opslaan als',
     keep: 'Ongewijzigd laten',
-    kinds: { [DOCUMENT_MIME]: 'Document', [SPREADSHEET_MIME]: 'Spreadsheet', [PRESENTATION_MIME]: 'Presentatie', [SCRIPT_MIME]: 'Scriptproject' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Document',
+      [SPREADSHEET_MIME]: 'Spreadsheet',
+      [PRESENTATION_MIME]: 'Presentatie',
+      [SCRIPT_MIME]: 'Scriptproject',
+    },
     ocrLanguage: 'Taal voor tekstherkenning',
     loading: 'Conversies laden…',
     unavailable: 'Conversies konden niet worden geladen; bestanden blijven ongewijzigd.',
@@ -131,7 +145,8 @@ export const nl: StoreI18n = {
     interruptedTitle: 'Onvoltooide uploads',
     interruptedItem: (name, stored, size) => `${name}: ${stored} van ${size} opgeslagen`,
     resumeAll: 'Alles hervatten',
-    fileChanged: (name) => `${name} is gewijzigd sinds de upload begon: kies het bestand opnieuw of gooi de upload weg.`,
+    fileChanged: (name) =>
+      `${name} is gewijzigd sinds de upload begon: kies het bestand opnieuw of gooi de upload weg.`,
     pendingValidity: 'Wacht tot de uploads klaar zijn.',
     noUploader: 'Geen uploader: stel base-url of de eigenschap uploader in.',
   },

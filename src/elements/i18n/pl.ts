@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Polish has one, few (2–4, 22–24…) and many (5–21, 25…) forms. */
-const n = (count: number, one: string, few: string, many: string): string => plural('pl', count, { one, few, many, other: few });
+const n = (count: number, one: string, few: string, many: string): string =>
+  plural('pl', count, { one, few, many, other: few });
 
 /** Polish words of every element (chosen automatically under `lang="pl"`). */
 export const pl: StoreI18n = {
@@ -99,7 +100,15 @@ export const pl: StoreI18n = {
     rechoose: (name) => `Wybierz ponownie plik dla ${name}`,
     discard: (name) => `Odrzuć ${name}`,
   },
-  buttons: { pause: 'Wstrzymaj', resume: 'Wznów', cancel: 'Anuluj', retry: 'Ponów', remove: 'Usuń', rechoose: 'Wybierz plik', discard: 'Odrzuć' },
+  buttons: {
+    pause: 'Wstrzymaj',
+    resume: 'Wznów',
+    cancel: 'Anuluj',
+    retry: 'Ponów',
+    remove: 'Usuń',
+    rechoose: 'Wybierz plik',
+    discard: 'Odrzuć',
+  },
   announce: {
     start: (name) => `Przesyłanie ${name}.`,
     milestone: (name, percent) => `${name}: przesłano ${percent}%.`,
@@ -110,7 +119,12 @@ export const pl: StoreI18n = {
   conversion: {
     label: 'Zapisz jako',
     keep: 'Pozostaw bez zmian',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Arkusz kalkulacyjny', [PRESENTATION_MIME]: 'Prezentacja', [SCRIPT_MIME]: 'Projekt skryptu' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Arkusz kalkulacyjny',
+      [PRESENTATION_MIME]: 'Prezentacja',
+      [SCRIPT_MIME]: 'Projekt skryptu',
+    },
     ocrLanguage: 'Język rozpoznawania tekstu',
     loading: 'Wczytywanie konwersji…',
     unavailable: 'Nie udało się wczytać konwersji; pliki zostaną zapisane bez zmian.',

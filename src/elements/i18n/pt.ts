@@ -73,7 +73,8 @@ export const pt: StoreI18n = {
     'session-expired': 'a sessão de envio expirou',
     auth: 'entrando de novo',
   },
-  retrying: (cause, attempt, wait) => `Tentando de novo (tentativa ${attempt}) porque ${cause}${wait ? `, em ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Tentando de novo (tentativa ${attempt}) porque ${cause}${wait ? `, em ${wait}` : ''}`,
   errors: {
     auth: 'Você não está conectado ou sua sessão terminou.',
     forbidden: 'Você não tem permissão para enviar aqui.',
@@ -98,7 +99,15 @@ export const pt: StoreI18n = {
     rechoose: (name) => `Escolher o arquivo de novo para ${name}`,
     discard: (name) => `Descartar ${name}`,
   },
-  buttons: { pause: 'Pausar', resume: 'Retomar', cancel: 'Cancelar', retry: 'Tentar de novo', remove: 'Remover', rechoose: 'Escolher o arquivo', discard: 'Descartar' },
+  buttons: {
+    pause: 'Pausar',
+    resume: 'Retomar',
+    cancel: 'Cancelar',
+    retry: 'Tentar de novo',
+    remove: 'Remover',
+    rechoose: 'Escolher o arquivo',
+    discard: 'Descartar',
+  },
   announce: {
     start: (name) => `Enviando ${name}.`,
     milestone: (name, percent) => `${name}: ${percent}% enviado.`,
@@ -109,7 +118,12 @@ export const pt: StoreI18n = {
   conversion: {
     label: 'Salvar como',
     keep: 'Manter como está',
-    kinds: { [DOCUMENT_MIME]: 'Documento', [SPREADSHEET_MIME]: 'Planilha', [PRESENTATION_MIME]: 'Apresentação', [SCRIPT_MIME]: 'Projeto de script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Documento',
+      [SPREADSHEET_MIME]: 'Planilha',
+      [PRESENTATION_MIME]: 'Apresentação',
+      [SCRIPT_MIME]: 'Projeto de script',
+    },
     ocrLanguage: 'Idioma do reconhecimento de texto',
     loading: 'Carregando conversões…',
     unavailable: 'Não foi possível carregar as conversões; os arquivos ficam como estão.',

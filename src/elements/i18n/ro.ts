@@ -75,7 +75,8 @@ export const ro: StoreI18n = {
     'session-expired': 'sesiunea de încărcare a expirat',
     auth: 'se face reconectarea',
   },
-  retrying: (cause, attempt, wait) => `Se reîncearcă (încercarea ${attempt}) deoarece ${cause}${wait ? `, peste ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Se reîncearcă (încercarea ${attempt}) deoarece ${cause}${wait ? `, peste ${wait}` : ''}`,
   errors: {
     auth: 'Nu ești conectat sau sesiunea s-a încheiat.',
     forbidden: 'Nu ai permisiunea de a încărca aici.',
@@ -100,7 +101,15 @@ export const ro: StoreI18n = {
     rechoose: (name) => `Alege din nou fișierul pentru ${name}`,
     discard: (name) => `Renunță la ${name}`,
   },
-  buttons: { pause: 'Întrerupe', resume: 'Reia', cancel: 'Anulează', retry: 'Reîncearcă', remove: 'Elimină', rechoose: 'Alege din nou', discard: 'Renunță' },
+  buttons: {
+    pause: 'Întrerupe',
+    resume: 'Reia',
+    cancel: 'Anulează',
+    retry: 'Reîncearcă',
+    remove: 'Elimină',
+    rechoose: 'Alege din nou',
+    discard: 'Renunță',
+  },
   announce: {
     start: (name) => `Se încarcă ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} încărcat.`,
@@ -111,7 +120,12 @@ export const ro: StoreI18n = {
   conversion: {
     label: 'Salvează ca',
     keep: 'Păstrează așa cum este',
-    kinds: { [DOCUMENT_MIME]: 'Document', [SPREADSHEET_MIME]: 'Foaie de calcul', [PRESENTATION_MIME]: 'Prezentare', [SCRIPT_MIME]: 'Proiect de script' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Document',
+      [SPREADSHEET_MIME]: 'Foaie de calcul',
+      [PRESENTATION_MIME]: 'Prezentare',
+      [SCRIPT_MIME]: 'Proiect de script',
+    },
     ocrLanguage: 'Limba recunoașterii textului',
     loading: 'Se încarcă opțiunile de conversie…',
     unavailable: 'Opțiunile de conversie nu au putut fi încărcate; fișierele rămân așa cum sunt.',

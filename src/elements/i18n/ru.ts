@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Russian has one (1, 21…), few (2–4, 22–24…), many (5–20, 25…) and other (fractions, read like few). */
-const n = (count: number, one: string, few: string, many: string): string => plural('ru', count, { one, few, many, other: few });
+const n = (count: number, one: string, few: string, many: string): string =>
+  plural('ru', count, { one, few, many, other: few });
 const percent = new Intl.NumberFormat('ru', { style: 'percent' });
 
 /** Russian words of every element (chosen automatically under `lang="ru"`). */
@@ -100,7 +101,15 @@ export const ru: StoreI18n = {
     rechoose: (name) => `Выбрать файл для ${name} заново`,
     discard: (name) => `Отказаться от ${name}`,
   },
-  buttons: { pause: 'Приостановить', resume: 'Возобновить', cancel: 'Отменить', retry: 'Повторить', remove: 'Удалить', rechoose: 'Выбрать файл', discard: 'Отказаться' },
+  buttons: {
+    pause: 'Приостановить',
+    resume: 'Возобновить',
+    cancel: 'Отменить',
+    retry: 'Повторить',
+    remove: 'Удалить',
+    rechoose: 'Выбрать файл',
+    discard: 'Отказаться',
+  },
   announce: {
     start: (name) => `Загружается ${name}.`,
     milestone: (name, p) => `${name}: загружено ${percent.format(p / 100)}.`,
@@ -111,7 +120,12 @@ export const ru: StoreI18n = {
   conversion: {
     label: 'Сохранить как',
     keep: 'Оставить как есть',
-    kinds: { [DOCUMENT_MIME]: 'Документ', [SPREADSHEET_MIME]: 'Таблица', [PRESENTATION_MIME]: 'Презентация', [SCRIPT_MIME]: 'Проект скрипта' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Документ',
+      [SPREADSHEET_MIME]: 'Таблица',
+      [PRESENTATION_MIME]: 'Презентация',
+      [SCRIPT_MIME]: 'Проект скрипта',
+    },
     ocrLanguage: 'Язык распознавания текста',
     loading: 'Загрузка вариантов преобразования…',
     unavailable: 'Не удалось загрузить варианты преобразования; файлы останутся как есть.',
@@ -133,7 +147,8 @@ export const ru: StoreI18n = {
     interruptedTitle: 'Незавершённые загрузки',
     interruptedItem: (name, stored, size) => `${name}: сохранено ${stored} из ${size}`,
     resumeAll: 'Возобновить все',
-    fileChanged: (name) => `Файл ${name} изменился после начала загрузки: выберите его заново или откажитесь от загрузки.`,
+    fileChanged: (name) =>
+      `Файл ${name} изменился после начала загрузки: выберите его заново или откажитесь от загрузки.`,
     pendingValidity: 'Дождитесь окончания загрузок.',
     noUploader: 'Нет загрузчика: задайте base-url или свойство uploader.',
   },

@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Slovak has one (1), few (2–4), many (fractions: `1,5 súboru`) and other (0, 5 and more). */
-const n = (count: number, one: string, few: string, many: string, other: string): string => plural('sk', count, { one, few, many, other });
+const n = (count: number, one: string, few: string, many: string, other: string): string =>
+  plural('sk', count, { one, few, many, other });
 const percent = new Intl.NumberFormat('sk', { style: 'percent' });
 
 /** Slovak words of every element (chosen automatically under `lang="sk"`). */
@@ -100,7 +101,15 @@ export const sk: StoreI18n = {
     rechoose: (name) => `Vybrať súbor znova pre ${name}`,
     discard: (name) => `Zahodiť ${name}`,
   },
-  buttons: { pause: 'Pozastaviť', resume: 'Obnoviť', cancel: 'Zrušiť', retry: 'Zopakovať', remove: 'Odstrániť', rechoose: 'Vybrať súbor', discard: 'Zahodiť' },
+  buttons: {
+    pause: 'Pozastaviť',
+    resume: 'Obnoviť',
+    cancel: 'Zrušiť',
+    retry: 'Zopakovať',
+    remove: 'Odstrániť',
+    rechoose: 'Vybrať súbor',
+    discard: 'Zahodiť',
+  },
   announce: {
     start: (name) => `Nahráva sa ${name}.`,
     milestone: (name, p) => `${name}: nahrané ${percent.format(p / 100)}.`,
@@ -111,7 +120,12 @@ export const sk: StoreI18n = {
   conversion: {
     label: 'Uložiť ako',
     keep: 'Ponechať bez zmeny',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Tabuľka', [PRESENTATION_MIME]: 'Prezentácia', [SCRIPT_MIME]: 'Projekt skriptu' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Tabuľka',
+      [PRESENTATION_MIME]: 'Prezentácia',
+      [SCRIPT_MIME]: 'Projekt skriptu',
+    },
     ocrLanguage: 'Jazyk rozpoznávania textu',
     loading: 'Načítavajú sa konverzie…',
     unavailable: 'Konverzie sa nepodarilo načítať; súbory zostanú bez zmeny.',
@@ -128,7 +142,8 @@ export const sk: StoreI18n = {
     roles: { reader: 'Môže zobraziť', writer: 'Môže upravovať' },
     shareButton: (count) => `Zdieľať ${n(count, '# súbor', '# súbory', '# súboru', '# súborov')}`,
     shared: (count) => `Zdieľané s ${n(count, '# osobou', '# osobami', '# osoby', '# osobami')}.`,
-    shareFailed: (failed) => `Nepodarilo sa udeliť ${n(failed, '# povolenie', '# povolenia', '# povolenia', '# povolení')}.`,
+    shareFailed: (failed) =>
+      `Nepodarilo sa udeliť ${n(failed, '# povolenie', '# povolenia', '# povolenia', '# povolení')}.`,
     shareInvalid: (value) => `„${value}“ nie je e-mailová adresa ani doména.`,
     interruptedTitle: 'Nedokončené nahrávania',
     interruptedItem: (name, stored, size) => `${name}: uložené ${stored} z ${size}`,

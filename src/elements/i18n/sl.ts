@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Slovenian has one (1, 101…), two (2, 102…), few (3–4, 103…) and other (0, 5–100…): the dual included. */
-const n = (count: number, one: string, two: string, few: string, other: string): string => plural('sl', count, { one, two, few, other });
+const n = (count: number, one: string, two: string, few: string, other: string): string =>
+  plural('sl', count, { one, two, few, other });
 const percent = new Intl.NumberFormat('sl', { style: 'percent' });
 
 /** Slovenian words of every element (chosen automatically under `lang="sl"`). */
@@ -100,7 +101,15 @@ export const sl: StoreI18n = {
     rechoose: (name) => `Znova izberi datoteko za ${name}`,
     discard: (name) => `Zavrzi ${name}`,
   },
-  buttons: { pause: 'Začasno ustavi', resume: 'Nadaljuj', cancel: 'Prekliči', retry: 'Znova poskusi', remove: 'Odstrani', rechoose: 'Znova izberi', discard: 'Zavrzi' },
+  buttons: {
+    pause: 'Začasno ustavi',
+    resume: 'Nadaljuj',
+    cancel: 'Prekliči',
+    retry: 'Znova poskusi',
+    remove: 'Odstrani',
+    rechoose: 'Znova izberi',
+    discard: 'Zavrzi',
+  },
   announce: {
     start: (name) => `Nalaganje ${name}.`,
     milestone: (name, p) => `${name}: naloženo ${percent.format(p / 100)}.`,
@@ -111,7 +120,12 @@ export const sl: StoreI18n = {
   conversion: {
     label: 'Shrani kot',
     keep: 'Ohrani kot je',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Preglednica', [PRESENTATION_MIME]: 'Predstavitev', [SCRIPT_MIME]: 'Projekt skripta' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Preglednica',
+      [PRESENTATION_MIME]: 'Predstavitev',
+      [SCRIPT_MIME]: 'Projekt skripta',
+    },
     ocrLanguage: 'Jezik prepoznavanja besedila',
     loading: 'Nalaganje pretvorb …',
     unavailable: 'Pretvorb ni bilo mogoče naložiti; datoteke ostanejo nespremenjene.',

@@ -100,7 +100,15 @@ export const srLatn: StoreI18n = {
     rechoose: (name) => `Ponovo izaberi datoteku za ${name}`,
     discard: (name) => `Odbaci ${name}`,
   },
-  buttons: { pause: 'Pauziraj', resume: 'Nastavi', cancel: 'Otkaži', retry: 'Ponovi', remove: 'Ukloni', rechoose: 'Ponovo izaberi', discard: 'Odbaci' },
+  buttons: {
+    pause: 'Pauziraj',
+    resume: 'Nastavi',
+    cancel: 'Otkaži',
+    retry: 'Ponovi',
+    remove: 'Ukloni',
+    rechoose: 'Ponovo izaberi',
+    discard: 'Odbaci',
+  },
   announce: {
     start: (name) => `Otprema se ${name}.`,
     milestone: (name, p) => `${name}: otpremljeno ${percent.format(p / 100)}.`,
@@ -111,7 +119,12 @@ export const srLatn: StoreI18n = {
   conversion: {
     label: 'Sačuvaj kao',
     keep: 'Zadrži kako jeste',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Tabela', [PRESENTATION_MIME]: 'Prezentacija', [SCRIPT_MIME]: 'Projekat skripte' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Tabela',
+      [PRESENTATION_MIME]: 'Prezentacija',
+      [SCRIPT_MIME]: 'Projekat skripte',
+    },
     ocrLanguage: 'Jezik prepoznavanja teksta',
     loading: 'Učitavanje konverzija…',
     unavailable: 'Konverzije nisu mogle da se učitaju; datoteke ostaju kakve jesu.',

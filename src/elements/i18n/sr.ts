@@ -103,7 +103,15 @@ export const sr: StoreI18n = {
     rechoose: (name) => `Поново изабери датотеку за ${name}`,
     discard: (name) => `Одбаци ${name}`,
   },
-  buttons: { pause: 'Паузирај', resume: 'Настави', cancel: 'Откажи', retry: 'Понови', remove: 'Уклони', rechoose: 'Поново изабери', discard: 'Одбаци' },
+  buttons: {
+    pause: 'Паузирај',
+    resume: 'Настави',
+    cancel: 'Откажи',
+    retry: 'Понови',
+    remove: 'Уклони',
+    rechoose: 'Поново изабери',
+    discard: 'Одбаци',
+  },
   announce: {
     start: (name) => `Отпрема се ${name}.`,
     milestone: (name, p) => `${name}: отпремљено ${percent.format(p / 100)}.`,
@@ -114,7 +122,12 @@ export const sr: StoreI18n = {
   conversion: {
     label: 'Сачувај као',
     keep: 'Задржи како јесте',
-    kinds: { [DOCUMENT_MIME]: 'Документ', [SPREADSHEET_MIME]: 'Табела', [PRESENTATION_MIME]: 'Презентација', [SCRIPT_MIME]: 'Пројекат скрипте' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Документ',
+      [SPREADSHEET_MIME]: 'Табела',
+      [PRESENTATION_MIME]: 'Презентација',
+      [SCRIPT_MIME]: 'Пројекат скрипте',
+    },
     ocrLanguage: 'Језик препознавања текста',
     loading: 'Учитавање конверзија…',
     unavailable: 'Конверзије нису могле да се учитају; датотеке остају какве јесу.',

@@ -74,7 +74,8 @@ export const sv: StoreI18n = {
     'session-expired': 'uppladdningssessionen gick ut',
     auth: 'du loggas in igen',
   },
-  retrying: (cause, attempt, wait) => `Försöker igen (försök ${attempt}) eftersom ${cause}${wait ? `, om ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Försöker igen (försök ${attempt}) eftersom ${cause}${wait ? `, om ${wait}` : ''}`,
   errors: {
     auth: 'Du är inte inloggad, eller så har sessionen gått ut.',
     forbidden: 'Du har inte behörighet att ladda upp här.',
@@ -99,7 +100,15 @@ export const sv: StoreI18n = {
     rechoose: (name) => `Välj fil igen för ${name}`,
     discard: (name) => `Släng ${name}`,
   },
-  buttons: { pause: 'Pausa', resume: 'Återuppta', cancel: 'Avbryt', retry: 'Försök igen', remove: 'Ta bort', rechoose: 'Välj fil', discard: 'Släng' },
+  buttons: {
+    pause: 'Pausa',
+    resume: 'Återuppta',
+    cancel: 'Avbryt',
+    retry: 'Försök igen',
+    remove: 'Ta bort',
+    rechoose: 'Välj fil',
+    discard: 'Släng',
+  },
   announce: {
     start: (name) => `Laddar upp ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} uppladdat.`,
@@ -110,7 +119,12 @@ export const sv: StoreI18n = {
   conversion: {
     label: 'Spara som',
     keep: 'Behåll som den är',
-    kinds: { [DOCUMENT_MIME]: 'Dokument', [SPREADSHEET_MIME]: 'Kalkylark', [PRESENTATION_MIME]: 'Presentation', [SCRIPT_MIME]: 'Skriptprojekt' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Dokument',
+      [SPREADSHEET_MIME]: 'Kalkylark',
+      [PRESENTATION_MIME]: 'Presentation',
+      [SCRIPT_MIME]: 'Skriptprojekt',
+    },
     ocrLanguage: 'Språk för textigenkänning',
     loading: 'Läser in konverteringar…',
     unavailable: 'Konverteringarna kunde inte läsas in; filerna sparas som de är.',

@@ -75,7 +75,8 @@ export const sw: StoreI18n = {
     'session-expired': 'muda wa kipindi cha upakiaji uliisha',
     auth: 'unaingia tena katika akaunti',
   },
-  retrying: (cause, attempt, wait) => `Inajaribu tena (jaribio la ${attempt}) kwa sababu ${cause}${wait ? `, baada ya ${wait}` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Inajaribu tena (jaribio la ${attempt}) kwa sababu ${cause}${wait ? `, baada ya ${wait}` : ''}`,
   errors: {
     auth: 'Hujaingia katika akaunti, au muda wa kipindi chako umeisha.',
     forbidden: 'Huruhusiwi kupakia hapa.',
@@ -100,7 +101,15 @@ export const sw: StoreI18n = {
     rechoose: (name) => `Chagua tena faili ya ${name}`,
     discard: (name) => `Tupa ${name}`,
   },
-  buttons: { pause: 'Sitisha', resume: 'Endelea', cancel: 'Ghairi', retry: 'Jaribu tena', remove: 'Ondoa', rechoose: 'Chagua tena', discard: 'Tupa' },
+  buttons: {
+    pause: 'Sitisha',
+    resume: 'Endelea',
+    cancel: 'Ghairi',
+    retry: 'Jaribu tena',
+    remove: 'Ondoa',
+    rechoose: 'Chagua tena',
+    discard: 'Tupa',
+  },
   announce: {
     start: (name) => `Inapakia ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} imepakiwa.`,
@@ -111,7 +120,12 @@ export const sw: StoreI18n = {
   conversion: {
     label: 'Hifadhi kama',
     keep: 'Iache ilivyo',
-    kinds: { [DOCUMENT_MIME]: 'Hati', [SPREADSHEET_MIME]: 'Lahajedwali', [PRESENTATION_MIME]: 'Wasilisho', [SCRIPT_MIME]: 'Mradi wa hati' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Hati',
+      [SPREADSHEET_MIME]: 'Lahajedwali',
+      [PRESENTATION_MIME]: 'Wasilisho',
+      [SCRIPT_MIME]: 'Mradi wa hati',
+    },
     ocrLanguage: 'Lugha ya utambuzi wa maandishi',
     loading: 'Inapakia chaguo za ubadilishaji…',
     unavailable: 'Imeshindikana kupakia chaguo za ubadilishaji; faili zitabaki zilivyo.',

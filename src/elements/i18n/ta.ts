@@ -74,7 +74,8 @@ export const ta: StoreI18n = {
     'session-expired': 'பதிவேற்ற அமர்வு காலாவதியானது',
     auth: 'மீண்டும் உள்நுழைகிறது',
   },
-  retrying: (cause, attempt, wait) => `மீண்டும் முயல்கிறது (முயற்சி ${attempt}), காரணம்: ${cause}${wait ? `; ${wait} இல்` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `மீண்டும் முயல்கிறது (முயற்சி ${attempt}), காரணம்: ${cause}${wait ? `; ${wait} இல்` : ''}`,
   errors: {
     auth: 'நீங்கள் உள்நுழையவில்லை அல்லது உங்கள் அமர்வு முடிந்துவிட்டது.',
     forbidden: 'இங்கே பதிவேற்ற உங்களுக்கு அனுமதி இல்லை.',
@@ -99,7 +100,15 @@ export const ta: StoreI18n = {
     rechoose: (name) => `${name} கோப்பை மீண்டும் தேர்ந்தெடு`,
     discard: (name) => `${name} நிராகரி`,
   },
-  buttons: { pause: 'இடைநிறுத்து', resume: 'தொடர்', cancel: 'ரத்துசெய்', retry: 'மீண்டும் முயல்', remove: 'அகற்று', rechoose: 'மீண்டும் தேர்ந்தெடு', discard: 'நிராகரி' },
+  buttons: {
+    pause: 'இடைநிறுத்து',
+    resume: 'தொடர்',
+    cancel: 'ரத்துசெய்',
+    retry: 'மீண்டும் முயல்',
+    remove: 'அகற்று',
+    rechoose: 'மீண்டும் தேர்ந்தெடு',
+    discard: 'நிராகரி',
+  },
   announce: {
     start: (name) => `${name} பதிவேற்றப்படுகிறது.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} பதிவேற்றப்பட்டது.`,
@@ -110,7 +119,12 @@ export const ta: StoreI18n = {
   conversion: {
     label: 'இவ்வாறு சேமி',
     keep: 'உள்ளபடியே வை',
-    kinds: { [DOCUMENT_MIME]: 'ஆவணம்', [SPREADSHEET_MIME]: 'விரிதாள்', [PRESENTATION_MIME]: 'விளக்கக்காட்சி', [SCRIPT_MIME]: 'ஸ்கிரிப்ட் திட்டம்' },
+    kinds: {
+      [DOCUMENT_MIME]: 'ஆவணம்',
+      [SPREADSHEET_MIME]: 'விரிதாள்',
+      [PRESENTATION_MIME]: 'விளக்கக்காட்சி',
+      [SCRIPT_MIME]: 'ஸ்கிரிப்ட் திட்டம்',
+    },
     ocrLanguage: 'உரை அறிதல் மொழி',
     loading: 'மாற்றங்கள் ஏற்றப்படுகின்றன…',
     unavailable: 'மாற்றங்களை ஏற்ற முடியவில்லை; கோப்புகள் உள்ளபடியே சேமிக்கப்படும்.',

@@ -99,7 +99,15 @@ export const te: StoreI18n = {
     rechoose: (name) => `${name} కోసం ఫైల్‌ను మళ్లీ ఎంచుకో`,
     discard: (name) => `${name} విస్మరించు`,
   },
-  buttons: { pause: 'పాజ్ చేయి', resume: 'కొనసాగించు', cancel: 'రద్దు చేయి', retry: 'మళ్లీ ప్రయత్నించు', remove: 'తీసివేయి', rechoose: 'మళ్లీ ఎంచుకో', discard: 'విస్మరించు' },
+  buttons: {
+    pause: 'పాజ్ చేయి',
+    resume: 'కొనసాగించు',
+    cancel: 'రద్దు చేయి',
+    retry: 'మళ్లీ ప్రయత్నించు',
+    remove: 'తీసివేయి',
+    rechoose: 'మళ్లీ ఎంచుకో',
+    discard: 'విస్మరించు',
+  },
   announce: {
     start: (name) => `${name} అప్‌లోడ్ అవుతోంది.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} అప్‌లోడ్ అయింది.`,
@@ -110,7 +118,12 @@ export const te: StoreI18n = {
   conversion: {
     label: 'ఇలా నిల్వ చేయి',
     keep: 'ఉన్నట్టే ఉంచు',
-    kinds: { [DOCUMENT_MIME]: 'డాక్యుమెంట్', [SPREADSHEET_MIME]: 'స్ప్రెడ్‌షీట్', [PRESENTATION_MIME]: 'ప్రెజెంటేషన్', [SCRIPT_MIME]: 'స్క్రిప్ట్ ప్రాజెక్ట్' },
+    kinds: {
+      [DOCUMENT_MIME]: 'డాక్యుమెంట్',
+      [SPREADSHEET_MIME]: 'స్ప్రెడ్‌షీట్',
+      [PRESENTATION_MIME]: 'ప్రెజెంటేషన్',
+      [SCRIPT_MIME]: 'స్క్రిప్ట్ ప్రాజెక్ట్',
+    },
     ocrLanguage: 'టెక్స్ట్ గుర్తింపు భాష',
     loading: 'మార్పిడులు లోడ్ అవుతున్నాయి…',
     unavailable: 'మార్పిడులను లోడ్ చేయడం సాధ్యపడలేదు; ఫైళ్లు ఉన్నట్టే ఉంచబడతాయి.',

@@ -97,7 +97,15 @@ export const th: StoreI18n = {
     rechoose: (name) => `เลือกไฟล์ใหม่สำหรับ ${name}`,
     discard: (name) => `ทิ้ง ${name}`,
   },
-  buttons: { pause: 'หยุด', resume: 'ทำต่อ', cancel: 'ยกเลิก', retry: 'ลองใหม่', remove: 'ลบ', rechoose: 'เลือกไฟล์ใหม่', discard: 'ทิ้ง' },
+  buttons: {
+    pause: 'หยุด',
+    resume: 'ทำต่อ',
+    cancel: 'ยกเลิก',
+    retry: 'ลองใหม่',
+    remove: 'ลบ',
+    rechoose: 'เลือกไฟล์ใหม่',
+    discard: 'ทิ้ง',
+  },
   announce: {
     start: (name) => `กำลังอัปโหลด ${name}`,
     milestone: (name, p) => `${name}: อัปโหลดแล้ว ${percent.format(p / 100)}`,
@@ -108,7 +116,12 @@ export const th: StoreI18n = {
   conversion: {
     label: 'จัดเก็บเป็น',
     keep: 'คงไว้ตามเดิม',
-    kinds: { [DOCUMENT_MIME]: 'เอกสาร', [SPREADSHEET_MIME]: 'สเปรดชีต', [PRESENTATION_MIME]: 'งานนำเสนอ', [SCRIPT_MIME]: 'โปรเจ็กต์สคริปต์' },
+    kinds: {
+      [DOCUMENT_MIME]: 'เอกสาร',
+      [SPREADSHEET_MIME]: 'สเปรดชีต',
+      [PRESENTATION_MIME]: 'งานนำเสนอ',
+      [SCRIPT_MIME]: 'โปรเจ็กต์สคริปต์',
+    },
     ocrLanguage: 'ภาษาสำหรับการรู้จำข้อความ',
     loading: 'กำลังโหลดตัวเลือกการแปลง…',
     unavailable: 'โหลดตัวเลือกการแปลงไม่สำเร็จ ไฟล์จะคงไว้ตามเดิม',

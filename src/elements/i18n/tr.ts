@@ -76,7 +76,8 @@ export const tr: StoreI18n = {
     'session-expired': 'yükleme oturumunun süresi doldu',
     auth: 'yeniden oturum açılıyor',
   },
-  retrying: (cause, attempt, wait) => `Yeniden deneniyor (${attempt}. deneme), neden: ${cause}${wait ? `; ${wait} sonra` : ''}`,
+  retrying: (cause, attempt, wait) =>
+    `Yeniden deneniyor (${attempt}. deneme), neden: ${cause}${wait ? `; ${wait} sonra` : ''}`,
   errors: {
     auth: 'Oturum açmadınız veya oturumunuz sona erdi.',
     forbidden: 'Buraya yükleme izniniz yok.',
@@ -101,7 +102,15 @@ export const tr: StoreI18n = {
     rechoose: (name) => `Dosyayı yeniden seç: ${name}`,
     discard: (name) => `Vazgeç: ${name}`,
   },
-  buttons: { pause: 'Duraklat', resume: 'Sürdür', cancel: 'İptal et', retry: 'Yeniden dene', remove: 'Kaldır', rechoose: 'Yeniden seç', discard: 'Vazgeç' },
+  buttons: {
+    pause: 'Duraklat',
+    resume: 'Sürdür',
+    cancel: 'İptal et',
+    retry: 'Yeniden dene',
+    remove: 'Kaldır',
+    rechoose: 'Yeniden seç',
+    discard: 'Vazgeç',
+  },
   announce: {
     start: (name) => `Yükleniyor: ${name}.`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} yüklendi.`,
@@ -112,7 +121,12 @@ export const tr: StoreI18n = {
   conversion: {
     label: 'Farklı kaydet',
     keep: 'Olduğu gibi bırak',
-    kinds: { [DOCUMENT_MIME]: 'Doküman', [SPREADSHEET_MIME]: 'E-tablo', [PRESENTATION_MIME]: 'Sunu', [SCRIPT_MIME]: 'Komut dosyası projesi' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Doküman',
+      [SPREADSHEET_MIME]: 'E-tablo',
+      [PRESENTATION_MIME]: 'Sunu',
+      [SCRIPT_MIME]: 'Komut dosyası projesi',
+    },
     ocrLanguage: 'Metin tanıma dili',
     loading: 'Dönüştürme seçenekleri yükleniyor…',
     unavailable: 'Dönüştürme seçenekleri yüklenemedi; dosyalar olduğu gibi kalacak.',
@@ -134,7 +148,8 @@ export const tr: StoreI18n = {
     interruptedTitle: 'Tamamlanmamış yüklemeler',
     interruptedItem: (name, stored, size) => `${name}: ${stored} / ${size} kaydedildi`,
     resumeAll: 'Tümünü sürdür',
-    fileChanged: (name) => `${name}, yükleme başladıktan sonra değişti: dosyayı yeniden seçin veya yüklemeden vazgeçin.`,
+    fileChanged: (name) =>
+      `${name}, yükleme başladıktan sonra değişti: dosyayı yeniden seçin veya yüklemeden vazgeçin.`,
     pendingValidity: 'Yüklemeler bitene kadar bekleyin.',
     noUploader: 'Yükleyici yok: base-url veya uploader özelliğini ayarlayın.',
   },

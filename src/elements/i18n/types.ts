@@ -37,7 +37,14 @@ export interface StoreI18n {
     /** Accessible name of the bar of all uploads together, in the list's header. */
     totalProgress: string;
     /** The header's buttons that act on every upload of the list, and the name of their group. */
-    bulk: { label: string; pauseAll: string; resumeAll: string; retryFailed: string; cancelAll: string; clearFinished: string };
+    bulk: {
+      label: string;
+      pauseAll: string;
+      resumeAll: string;
+      retryFailed: string;
+      cancelAll: string;
+      clearFinished: string;
+    };
     /** Places a rate that already carries its unit and "per second" (`1.5 MB/s`, formatted by `Intl`). */
     speed: (rate: string) => string;
     timeLeft: (duration: string) => string;

@@ -3,7 +3,8 @@ import { plural } from './plural.ts';
 import type { StoreI18n } from './types.ts';
 
 /** Ukrainian has one (1, 21…), few (2–4, 22–24…), many (5–20, 25…) and other (fractions, read like few). */
-const n = (count: number, one: string, few: string, many: string): string => plural('uk', count, { one, few, many, other: few });
+const n = (count: number, one: string, few: string, many: string): string =>
+  plural('uk', count, { one, few, many, other: few });
 const percent = new Intl.NumberFormat('uk', { style: 'percent' });
 
 /** Ukrainian words of every element (chosen automatically under `lang="uk"`). */
@@ -100,7 +101,15 @@ export const uk: StoreI18n = {
     rechoose: (name) => `Вибрати файл для ${name} знову`,
     discard: (name) => `Відмовитися від ${name}`,
   },
-  buttons: { pause: 'Призупинити', resume: 'Відновити', cancel: 'Скасувати', retry: 'Повторити', remove: 'Вилучити', rechoose: 'Вибрати файл', discard: 'Відмовитися' },
+  buttons: {
+    pause: 'Призупинити',
+    resume: 'Відновити',
+    cancel: 'Скасувати',
+    retry: 'Повторити',
+    remove: 'Вилучити',
+    rechoose: 'Вибрати файл',
+    discard: 'Відмовитися',
+  },
   announce: {
     start: (name) => `Завантажується ${name}.`,
     milestone: (name, p) => `${name}: завантажено ${percent.format(p / 100)}.`,
@@ -111,7 +120,12 @@ export const uk: StoreI18n = {
   conversion: {
     label: 'Зберегти як',
     keep: 'Залишити як є',
-    kinds: { [DOCUMENT_MIME]: 'Документ', [SPREADSHEET_MIME]: 'Таблиця', [PRESENTATION_MIME]: 'Презентація', [SCRIPT_MIME]: 'Проєкт скрипту' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Документ',
+      [SPREADSHEET_MIME]: 'Таблиця',
+      [PRESENTATION_MIME]: 'Презентація',
+      [SCRIPT_MIME]: 'Проєкт скрипту',
+    },
     ocrLanguage: 'Мова розпізнавання тексту',
     loading: 'Завантаження варіантів перетворення…',
     unavailable: 'Не вдалося завантажити варіанти перетворення; файли залишаться як є.',
@@ -133,7 +147,8 @@ export const uk: StoreI18n = {
     interruptedTitle: 'Незавершені завантаження',
     interruptedItem: (name, stored, size) => `${name}: збережено ${stored} з ${size}`,
     resumeAll: 'Відновити всі',
-    fileChanged: (name) => `Файл ${name} змінився після початку завантаження: виберіть його знову або відмовтеся від завантаження.`,
+    fileChanged: (name) =>
+      `Файл ${name} змінився після початку завантаження: виберіть його знову або відмовтеся від завантаження.`,
     pendingValidity: 'Зачекайте, доки завершаться завантаження.',
     noUploader: 'Немає завантажувача: задайте base-url або властивість uploader.',
   },

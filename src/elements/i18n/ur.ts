@@ -102,7 +102,15 @@ export const ur: StoreI18n = {
     rechoose: (name) => `${name} کے لیے فائل دوبارہ منتخب کریں`,
     discard: (name) => `${name} ترک کریں`,
   },
-  buttons: { pause: 'روکیں', resume: 'دوبارہ شروع کریں', cancel: 'منسوخ کریں', retry: 'دوبارہ آزمائیں', remove: 'ہٹائیں', rechoose: 'دوبارہ منتخب کریں', discard: 'ترک کریں' },
+  buttons: {
+    pause: 'روکیں',
+    resume: 'دوبارہ شروع کریں',
+    cancel: 'منسوخ کریں',
+    retry: 'دوبارہ آزمائیں',
+    remove: 'ہٹائیں',
+    rechoose: 'دوبارہ منتخب کریں',
+    discard: 'ترک کریں',
+  },
   announce: {
     start: (name) => `${name} اپ لوڈ ہو رہی ہے۔`,
     milestone: (name, p) => `${name}: ${percent.format(p / 100)} اپ لوڈ ہو گئی۔`,
@@ -113,7 +121,12 @@ export const ur: StoreI18n = {
   conversion: {
     label: 'اس طور پر محفوظ کریں',
     keep: 'جیسی ہے ویسی رکھیں',
-    kinds: { [DOCUMENT_MIME]: 'دستاویز', [SPREADSHEET_MIME]: 'اسپریڈشیٹ', [PRESENTATION_MIME]: 'پریزنٹیشن', [SCRIPT_MIME]: 'اسکرپٹ پروجیکٹ' },
+    kinds: {
+      [DOCUMENT_MIME]: 'دستاویز',
+      [SPREADSHEET_MIME]: 'اسپریڈشیٹ',
+      [PRESENTATION_MIME]: 'پریزنٹیشن',
+      [SCRIPT_MIME]: 'اسکرپٹ پروجیکٹ',
+    },
     ocrLanguage: 'متن کی شناخت کی زبان',
     loading: 'تبدیلی کے اختیارات لوڈ ہو رہے ہیں…',
     unavailable: 'تبدیلی کے اختیارات لوڈ نہیں ہو سکے؛ فائلیں جیسی ہیں ویسی رہیں گی۔',

@@ -97,7 +97,15 @@ export const vi: StoreI18n = {
     rechoose: (name) => `Chọn lại tệp cho ${name}`,
     discard: (name) => `Bỏ ${name}`,
   },
-  buttons: { pause: 'Tạm dừng', resume: 'Tiếp tục', cancel: 'Hủy', retry: 'Thử lại', remove: 'Xóa', rechoose: 'Chọn lại tệp', discard: 'Bỏ' },
+  buttons: {
+    pause: 'Tạm dừng',
+    resume: 'Tiếp tục',
+    cancel: 'Hủy',
+    retry: 'Thử lại',
+    remove: 'Xóa',
+    rechoose: 'Chọn lại tệp',
+    discard: 'Bỏ',
+  },
   announce: {
     start: (name) => `Đang tải lên ${name}.`,
     milestone: (name, p) => `${name}: đã tải lên ${percent.format(p / 100)}.`,
@@ -108,7 +116,12 @@ export const vi: StoreI18n = {
   conversion: {
     label: 'Lưu dưới dạng',
     keep: 'Giữ nguyên',
-    kinds: { [DOCUMENT_MIME]: 'Tài liệu', [SPREADSHEET_MIME]: 'Bảng tính', [PRESENTATION_MIME]: 'Bản trình bày', [SCRIPT_MIME]: 'Dự án tập lệnh' },
+    kinds: {
+      [DOCUMENT_MIME]: 'Tài liệu',
+      [SPREADSHEET_MIME]: 'Bảng tính',
+      [PRESENTATION_MIME]: 'Bản trình bày',
+      [SCRIPT_MIME]: 'Dự án tập lệnh',
+    },
     ocrLanguage: 'Ngôn ngữ nhận dạng văn bản',
     loading: 'Đang tải các tùy chọn chuyển đổi…',
     unavailable: 'Không thể tải các tùy chọn chuyển đổi; tệp sẽ được giữ nguyên.',

@@ -30,7 +30,9 @@ export const zhTW: StoreI18n = {
     label: '上傳',
     empty: '尚無上傳項目。',
     summary: (c) =>
-      `已上傳 ${c.done}/${c.total}，${c.sent}/${c.size}` + (c.active ? `，${c.active} 個進行中` : '') + (c.failed ? `，${c.failed} 個失敗` : ''),
+      `已上傳 ${c.done}/${c.total}，${c.sent}/${c.size}` +
+      (c.active ? `，${c.active} 個進行中` : '') +
+      (c.failed ? `，${c.failed} 個失敗` : ''),
     progressText: (percent, sent, size) => `${percent}%（${sent}/${size}）`,
     totalProgress: '整體進度',
     bulk: {
@@ -96,7 +98,15 @@ export const zhTW: StoreI18n = {
     rechoose: (name) => `為 ${name} 重新選擇檔案`,
     discard: (name) => `捨棄 ${name}`,
   },
-  buttons: { pause: '暫停', resume: '繼續', cancel: '取消', retry: '重試', remove: '移除', rechoose: '重新選擇檔案', discard: '捨棄' },
+  buttons: {
+    pause: '暫停',
+    resume: '繼續',
+    cancel: '取消',
+    retry: '重試',
+    remove: '移除',
+    rechoose: '重新選擇檔案',
+    discard: '捨棄',
+  },
   announce: {
     start: (name) => `正在上傳 ${name}。`,
     milestone: (name, percent) => `${name}：已上傳 ${percent}%。`,
@@ -107,7 +117,12 @@ export const zhTW: StoreI18n = {
   conversion: {
     label: '儲存為',
     keep: '維持原樣',
-    kinds: { [DOCUMENT_MIME]: '文件', [SPREADSHEET_MIME]: '試算表', [PRESENTATION_MIME]: '簡報', [SCRIPT_MIME]: '指令碼專案' },
+    kinds: {
+      [DOCUMENT_MIME]: '文件',
+      [SPREADSHEET_MIME]: '試算表',
+      [PRESENTATION_MIME]: '簡報',
+      [SCRIPT_MIME]: '指令碼專案',
+    },
     ocrLanguage: '文字辨識語言',
     loading: '正在載入轉換選項…',
     unavailable: '無法載入轉換選項；檔案將維持原樣。',

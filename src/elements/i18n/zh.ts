@@ -27,7 +27,9 @@ export const zh: StoreI18n = {
     label: '上传',
     empty: '还没有上传。',
     summary: (c) =>
-      `已上传 ${c.done}/${c.total}，${c.sent}/${c.size}` + (c.active ? `，${c.active} 个进行中` : '') + (c.failed ? `，${c.failed} 个失败` : ''),
+      `已上传 ${c.done}/${c.total}，${c.sent}/${c.size}` +
+      (c.active ? `，${c.active} 个进行中` : '') +
+      (c.failed ? `，${c.failed} 个失败` : ''),
     progressText: (percent, sent, size) => `${percent}%（${sent}/${size}）`,
     totalProgress: '总进度',
     bulk: {
@@ -93,7 +95,15 @@ export const zh: StoreI18n = {
     rechoose: (name) => `为 ${name} 重新选择文件`,
     discard: (name) => `放弃 ${name}`,
   },
-  buttons: { pause: '暂停', resume: '继续', cancel: '取消', retry: '重试', remove: '移除', rechoose: '选择文件', discard: '放弃' },
+  buttons: {
+    pause: '暂停',
+    resume: '继续',
+    cancel: '取消',
+    retry: '重试',
+    remove: '移除',
+    rechoose: '选择文件',
+    discard: '放弃',
+  },
   announce: {
     start: (name) => `正在上传 ${name}。`,
     milestone: (name, percent) => `${name}：已上传 ${percent}%。`,
@@ -104,7 +114,12 @@ export const zh: StoreI18n = {
   conversion: {
     label: '保存为',
     keep: '保持原样',
-    kinds: { [DOCUMENT_MIME]: '文档', [SPREADSHEET_MIME]: '电子表格', [PRESENTATION_MIME]: '演示文稿', [SCRIPT_MIME]: '脚本项目' },
+    kinds: {
+      [DOCUMENT_MIME]: '文档',
+      [SPREADSHEET_MIME]: '电子表格',
+      [PRESENTATION_MIME]: '演示文稿',
+      [SCRIPT_MIME]: '脚本项目',
+    },
     ocrLanguage: '文字识别语言',
     loading: '正在加载转换选项…',
     unavailable: '无法加载转换选项；文件将保持原样。',

@@ -40,14 +40,20 @@ export class Announcer {
       const percent = percentOf(task.bytesSent, task.total, task.state === 'done');
       let milestone = 0;
       for (const m of MILESTONES) if (percent >= m) milestone = m;
-      seen.set(task.id, { task, state: task.state, milestone, started: (before?.started ?? false) || task.state === 'uploading' });
+      seen.set(task.id, {
+        task,
+        state: task.state,
+        milestone,
+        started: (before?.started ?? false) || task.state === 'uploading',
+      });
       if (!this.#primed || (before && before.state === task.state && before.milestone === milestone)) continue;
       const name = task.name;
       if (task.state !== before?.state && task.state === 'done') messages.push(t.announce.done(name));
       else if (task.state !== before?.state && task.state === 'failed') {
         messages.push(t.announce.failed(name, task.error ? t.errors[task.error.code] : t.errors.unknown));
       } else if (task.state === 'uploading' && !before?.started) messages.push(t.announce.start(name));
-      else if (task.state === 'uploading' && milestone > (before?.milestone ?? 0)) messages.push(t.announce.milestone(name, milestone));
+      else if (task.state === 'uploading' && milestone > (before?.milestone ?? 0))
+        messages.push(t.announce.milestone(name, milestone));
     }
     // Removed tasks: forget them, so one added again later (same id) is new.
     if (seen.size > tasks.length) {

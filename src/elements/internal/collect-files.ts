@@ -26,7 +26,10 @@ export function collectFromDataTransfer(data: DataTransfer): Promise<Collected> 
     grabbed.push({
       file: item.getAsFile(),
       entry: typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null,
-      handle: typeof withHandle.getAsFileSystemHandle === 'function' ? withHandle.getAsFileSystemHandle().catch(() => null) : null,
+      handle:
+        typeof withHandle.getAsFileSystemHandle === 'function'
+          ? withHandle.getAsFileSystemHandle().catch(() => null)
+          : null,
     });
   }
   if (grabbed.length === 0 && data.files.length > 0) {

@@ -5,7 +5,10 @@ import type { TaskSnapshot } from '../../uploader/index.ts';
  * What `maxFiles` and `maxTotalSize` count as already added: the listed uploads that are not cancelled (for files,
  * not failed either), plus files waiting to be uploaded.
  */
-export function countAdded(tasks: readonly TaskSnapshot[], pending: readonly PickedFile[] = []): { files: number; bytes: number } {
+export function countAdded(
+  tasks: readonly TaskSnapshot[],
+  pending: readonly PickedFile[] = [],
+): { files: number; bytes: number } {
   const listed = tasks.filter((t) => t.state !== 'cancelled');
   const sum = (sizes: number[]) => sizes.reduce((total, n) => total + n, 0);
   return {

@@ -2,7 +2,8 @@ import { svg } from 'lit';
 import type { SVGTemplateResult } from 'lit';
 
 /** What a file is, for its icon: from its media type, else its extension. */
-export type FileKind = 'document' | 'spreadsheet' | 'presentation' | 'pdf' | 'image' | 'audio' | 'video' | 'archive' | 'code' | 'other';
+export type FileKind =
+  'document' | 'spreadsheet' | 'presentation' | 'pdf' | 'image' | 'audio' | 'video' | 'archive' | 'code' | 'other';
 
 const BY_EXTENSION: Readonly<Record<string, FileKind>> = {};
 const add = (kind: FileKind, extensions: string): void => {

@@ -3,7 +3,12 @@
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function unitFormatter(locale: string, unit: string, digits: number, display: 'short' | 'long' = 'short'): Intl.NumberFormat {
+function unitFormatter(
+  locale: string,
+  unit: string,
+  digits: number,
+  display: 'short' | 'long' = 'short',
+): Intl.NumberFormat {
   const key = `${locale}|${unit}|${digits}|${display}`;
   let f = formatters.get(key);
   if (!f) {

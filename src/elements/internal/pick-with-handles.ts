@@ -8,7 +8,10 @@ import { loadIntake } from './lazy-intake.ts';
 
 /** The pickers, which TypeScript's DOM lib does not declare. */
 interface PickerWindow {
-  showOpenFilePicker?: (options: { multiple?: boolean; types?: { accept: Record<string, string[]> }[] }) => Promise<FileSystemFileHandle[]>;
+  showOpenFilePicker?: (options: {
+    multiple?: boolean;
+    types?: { accept: Record<string, string[]> }[];
+  }) => Promise<FileSystemFileHandle[]>;
   showDirectoryPicker?: (options?: { mode?: 'read' }) => Promise<FileSystemDirectoryHandle>;
 }
 
@@ -22,7 +25,10 @@ export type PickOutcome = PickedFile[] | 'cancelled' | 'fallback';
  * pickers while automation intercepts file choosers (its `AbortError` says "Intercepted"): the input's chooser
  * still works there (its activation outlives the refusal).
  */
-export async function pickWithHandles(kind: 'files' | 'folder', options: { multiple: boolean; accept: string }): Promise<PickOutcome> {
+export async function pickWithHandles(
+  kind: 'files' | 'folder',
+  options: { multiple: boolean; accept: string },
+): Promise<PickOutcome> {
   const w = globalThis as PickerWindow;
   const picker = kind === 'files' ? w.showOpenFilePicker : w.showDirectoryPicker;
   if (typeof picker !== 'function') return 'fallback';

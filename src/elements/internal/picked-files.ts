@@ -9,18 +9,32 @@ import type { PickedFile, RejectedFile } from '../events.ts';
 import type { AddOptions, BeforeUpload, UploadTask } from '../../uploader/index.ts';
 
 /** Runs `hook` on every file (all at once; answers kept in the files' order). */
-export async function throughHook(hook: BeforeUpload, files: readonly PickedFile[]): Promise<{ accepted: PickedFile[]; rejected: RejectedFile[] }> {
+export async function throughHook(
+  hook: BeforeUpload,
+  files: readonly PickedFile[],
+): Promise<{ accepted: PickedFile[]; rejected: RejectedFile[] }> {
   const run = await (await import('./uploader-facade.ts')).loadBeforeUpload();
   const outcomes = await Promise.all(files.map((picked) => run(hook, picked.file, addOptionsOf(picked))));
   const accepted: PickedFile[] = [];
   const rejected: RejectedFile[] = [];
   outcomes.forEach((outcome, i) => {
     const picked = files[i];
-    if (!outcome.ok) rejected.push({ ...picked, reason: outcome.reason, ...(outcome.reason === 'hook-error' && { message: outcome.message }) });
+    if (!outcome.ok)
+      rejected.push({
+        ...picked,
+        reason: outcome.reason,
+        ...(outcome.reason === 'hook-error' && { message: outcome.message }),
+      });
     else {
       const { handle, metadata, convertTo, relativePath } = outcome.options;
       const file = outcome.file as File;
-      accepted.push({ file, relativePath: relativePath ?? file.name, ...(handle && { handle }), ...(metadata && { metadata }), ...(convertTo && { convertTo }) });
+      accepted.push({
+        file,
+        relativePath: relativePath ?? file.name,
+        ...(handle && { handle }),
+        ...(metadata && { metadata }),
+        ...(convertTo && { convertTo }),
+      });
     }
   });
   return { accepted, rejected };

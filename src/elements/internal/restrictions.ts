@@ -20,10 +20,16 @@ export interface Restrictions {
  * Splits files into accepted and rejected; each rejection carries the first rule it broke. Files are taken in order:
  * once one would pass `maxTotalSize`, a later smaller one may still fit.
  */
-export function applyRestrictions(files: readonly PickedFile[], rules: Restrictions): { accepted: PickedFile[]; rejected: RejectedFile[] } {
+export function applyRestrictions(
+  files: readonly PickedFile[],
+  rules: Restrictions,
+): { accepted: PickedFile[]; rejected: RejectedFile[] } {
   const accepted: PickedFile[] = [];
   const rejected: RejectedFile[] = [];
-  const patterns = (rules.accept ?? '').split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  const patterns = (rules.accept ?? '')
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
   const room = limit(rules.maxFiles) - (rules.alreadyAdded ?? 0);
   let bytesLeft = limit(rules.maxTotalSize) - (rules.alreadyAddedBytes ?? 0);
   for (const picked of files) {

@@ -40,10 +40,13 @@ export class UploaderController implements ReactiveController {
       this.#deliver(now);
       return;
     }
-    this.#trailing ??= setTimeout(() => {
-      this.#trailing = undefined;
-      this.#deliver(performance.now());
-    }, LONG_LIST_INTERVAL_MS - (now - this.#lastUpdate));
+    this.#trailing ??= setTimeout(
+      () => {
+        this.#trailing = undefined;
+        this.#deliver(performance.now());
+      },
+      LONG_LIST_INTERVAL_MS - (now - this.#lastUpdate),
+    );
   }
 
   #deliver(now: number): void {

@@ -43,13 +43,18 @@ async function resolveItem(item: GrabbedItem, emptyFolders: string[]): Promise<P
  * Every file under a directory handle, with paths that start with the directory's own name. The paths of folders
  * with nothing in them are pushed to `emptyFolders` when given.
  */
-export async function collectFromHandle(dir: FileSystemDirectoryHandle, prefix = '', emptyFolders?: string[]): Promise<PickedFile[]> {
+export async function collectFromHandle(
+  dir: FileSystemDirectoryHandle,
+  prefix = '',
+  emptyFolders?: string[],
+): Promise<PickedFile[]> {
   const base = `${prefix}${dir.name}/`;
   const out: PickedFile[] = [];
   let empty = true;
   for await (const child of (dir as IterableDirectoryHandle).values()) {
     empty = false;
-    if (child.kind === 'directory') out.push(...(await collectFromHandle(child as FileSystemDirectoryHandle, base, emptyFolders)));
+    if (child.kind === 'directory')
+      out.push(...(await collectFromHandle(child as FileSystemDirectoryHandle, base, emptyFolders)));
     else {
       const fileHandle = child as FileSystemFileHandle;
       out.push({ file: await fileHandle.getFile(), relativePath: base + child.name, handle: fileHandle });
@@ -60,7 +65,11 @@ export async function collectFromHandle(dir: FileSystemDirectoryHandle, prefix =
 }
 
 /** Every file under a directory entry (the non-Chromium path); `readEntries` returns batches until empty. */
-async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string, emptyFolders: string[]): Promise<PickedFile[]> {
+async function collectFromEntry(
+  dir: FileSystemDirectoryEntry,
+  prefix: string,
+  emptyFolders: string[],
+): Promise<PickedFile[]> {
   const base = `${prefix}${dir.name}/`;
   const reader = dir.createReader();
   const out: PickedFile[] = [];
@@ -70,7 +79,8 @@ async function collectFromEntry(dir: FileSystemDirectoryEntry, prefix: string, e
     if (batch.length === 0) break;
     empty = false;
     for (const entry of batch) {
-      if (entry.isDirectory) out.push(...(await collectFromEntry(entry as FileSystemDirectoryEntry, base, emptyFolders)));
+      if (entry.isDirectory)
+        out.push(...(await collectFromEntry(entry as FileSystemDirectoryEntry, base, emptyFolders)));
       else {
         const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
         out.push({ file, relativePath: base + entry.name });

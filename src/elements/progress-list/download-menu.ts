@@ -39,7 +39,9 @@ const known = new Map<string, Record<string, string[]>>();
 function clientFor(source: DownloadSource): Promise<StoreClient> {
   let client = clients.get(source.baseUrl);
   if (!client) {
-    client = import('../../client/index.ts').then(({ createStoreClient }) => createStoreClient({ baseUrl: source.baseUrl, getAccessToken: () => source.getAccessToken() }));
+    client = import('../../client/index.ts').then(({ createStoreClient }) =>
+      createStoreClient({ baseUrl: source.baseUrl, getAccessToken: () => source.getAccessToken() }),
+    );
     clients.set(source.baseUrl, client);
   }
   return client;
@@ -52,7 +54,7 @@ function exportFormats(host: DownloadHost): Record<string, string[]> | undefined
     const loading = clientFor(source)
       .then((client) => client.about({ fields: 'exportFormats' }))
       .then((about) => {
-        const map = (about.exportFormats ?? {});
+        const map = about.exportFormats ?? {};
         known.set(baseUrl, map);
         host.update();
         return map;
@@ -64,7 +66,13 @@ function exportFormats(host: DownloadHost): Record<string, string[]> | undefined
 }
 
 /** Downloads the file (or its export to `mimeType`) and hands it to the browser as a download. */
-async function save(host: DownloadHost, task: TaskSnapshot, name: string, t: StoreI18n, mimeType?: string): Promise<void> {
+async function save(
+  host: DownloadHost,
+  task: TaskSnapshot,
+  name: string,
+  t: StoreI18n,
+  mimeType?: string,
+): Promise<void> {
   const file = task.file!;
   try {
     const client = await clientFor(host.source());
@@ -82,7 +90,12 @@ async function save(host: DownloadHost, task: TaskSnapshot, name: string, t: Sto
 }
 
 /** The row's download control, or nothing (not finished, or the formats of its kind are not known yet). */
-export function renderDownload(task: TaskSnapshot, name: string, t: StoreI18n, host: DownloadHost): TemplateResult | typeof nothing {
+export function renderDownload(
+  task: TaskSnapshot,
+  name: string,
+  t: StoreI18n,
+  host: DownloadHost,
+): TemplateResult | typeof nothing {
   const file = task.file;
   if (task.state !== 'done' || !file?.id) return nothing;
   const type = file.mimeType ?? task.convertTo;

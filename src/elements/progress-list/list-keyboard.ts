@@ -24,12 +24,16 @@ function targetIndex(key: string, index: number, count: number, page: number): n
 
 /** Handles one keydown inside the list; returns true when it moved focus (the caller prevents the default). */
 export function moveFocus(event: KeyboardEvent, root: ShadowRoot, count: number, page: number, show: ShowRow): boolean {
-  const from = (event.composedPath() as Element[]).find((n) => n instanceof HTMLElement && n.getAttribute('role') === 'listitem');
+  const from = (event.composedPath() as Element[]).find(
+    (n) => n instanceof HTMLElement && n.getAttribute('role') === 'listitem',
+  );
   if (!from) return false;
   const index = Number(from.getAttribute('aria-posinset')) - 1;
   const to = targetIndex(event.key, index, count, page);
   if (to === undefined || to === index) return to !== undefined;
-  const action = (root.activeElement as HTMLElement | null)?.closest('.row') ? (root.activeElement as HTMLElement).dataset['action'] : undefined;
+  const action = (root.activeElement as HTMLElement | null)?.closest('.row')
+    ? (root.activeElement as HTMLElement).dataset['action']
+    : undefined;
   void show(to).then(() => {
     const row = root.querySelector<HTMLElement>(`[role="listitem"][aria-posinset="${to + 1}"]`);
     const button = action ? row?.querySelector<HTMLElement>(`[data-action="${action}"]`) : null;

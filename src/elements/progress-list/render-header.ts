@@ -11,7 +11,13 @@ export type BulkRunner = (run: (uploader: Uploader) => void) => void;
  * The list's header once it has rows (it loads with them): the summary line, the bar of all uploads together, and
  * the buttons acting on every upload, each shown only while it would change something.
  */
-export function renderHeader(t: StoreI18n, tasks: readonly TaskSnapshot[], sentBytes: number, totalBytes: number, bulk: BulkRunner) {
+export function renderHeader(
+  t: StoreI18n,
+  tasks: readonly TaskSnapshot[],
+  sentBytes: number,
+  totalBytes: number,
+  bulk: BulkRunner,
+) {
   let done = 0;
   let failed = 0;
   let active = 0;
@@ -43,7 +49,11 @@ export function renderHeader(t: StoreI18n, tasks: readonly TaskSnapshot[], sentB
   </div>`;
 }
 
-function renderBulk(t: StoreI18n, bulk: BulkRunner, n: { running: number; paused: number; failed: number; pending: number; finished: number }) {
+function renderBulk(
+  t: StoreI18n,
+  bulk: BulkRunner,
+  n: { running: number; paused: number; failed: number; pending: number; finished: number },
+) {
   const b = t.list.bulk;
   const button = (shown: boolean, label: string, run: (uploader: Uploader) => void) =>
     shown ? html`<button type="button" part="bulk-action" @click=${() => bulk(run)}>${label}</button>` : nothing;
@@ -58,5 +68,6 @@ function renderBulk(t: StoreI18n, bulk: BulkRunner, n: { running: number; paused
 }
 
 function clearFinished(uploader: Uploader): void {
-  for (const task of uploader.snapshot.tasks) if (task.state === 'done' || task.state === 'cancelled') uploader.remove(task.id);
+  for (const task of uploader.snapshot.tasks)
+    if (task.state === 'done' || task.state === 'cancelled') uploader.remove(task.id);
 }

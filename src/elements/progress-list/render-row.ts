@@ -44,7 +44,8 @@ function stateText(task: TaskSnapshot, t: StoreI18n): string {
     return t.retrying(t.retryCauses[task.retry.cause], task.retry.attempt, wait);
   }
   if (task.state === 'failed') return `${t.states.failed}: ${t.errors[task.error?.code ?? 'unknown']}`;
-  if (task.state === 'done' && task.convertTo) return t.list.converted(t.conversion.kinds[task.convertTo] ?? task.convertTo);
+  if (task.state === 'done' && task.convertTo)
+    return t.list.converted(t.conversion.kinds[task.convertTo] ?? task.convertTo);
   return t.states[task.state];
 }
 
@@ -117,15 +118,19 @@ export function renderRow(
       data-id=${task.id}
       data-state=${task.state}
     >
-      ${thumbnail
-        ? html`<img class="thumbnail" part="thumbnail" src=${thumbnail} alt="" />`
-        : html`<span class="icon" part="icon" data-kind=${kind}>${fileKindIcon(kind)}</span>`}
+      ${
+        thumbnail
+          ? html`<img class="thumbnail" part="thumbnail" src=${thumbnail} alt="" />`
+          : html`<span class="icon" part="icon" data-kind=${kind}>${fileKindIcon(kind)}</span>`
+      }
       <bdi class="name" part="name" title=${name}>${name}</bdi>
       <span class="meta">
-        ${original
-          ? html`<span class="size" part="size"><span aria-hidden="true"><bdi>${original}</bdi> <span class="arrow">→</span> <bdi>${size}</bdi></span
+        ${
+          original
+            ? html`<span class="size" part="size"><span aria-hidden="true"><bdi>${original}</bdi> <span class="arrow">→</span> <bdi>${size}</bdi></span
               ><span class="visually-hidden">${t.list.resized(original, size)}</span></span>`
-          : html`<bdi class="size" part="size">${size}</bdi>`}
+            : html`<bdi class="size" part="size">${size}</bdi>`
+        }
         <span class="rate" part="rate">
           ${moving ? html`<bdi>${t.list.speed(formatRate(task.speed, t.locale))}</bdi>` : nothing}
           ${moving && task.etaMs !== undefined ? html`<span aria-hidden="true">·</span> <bdi>${t.list.timeLeft(formatDuration(task.etaMs, t.locale))}</bdi>` : nothing}

@@ -151,26 +151,35 @@ export class StoreProgressList extends StoreElement {
     const count = tasks.length;
     // Without the row code (a failed load; or rows that came without an update through `pendingLoad`) the list shows
     // its header and renders again once the code is there.
-    if (count && !rows) loadRows().then(() => this.requestUpdate(), () => undefined);
+    if (count && !rows)
+      loadRows().then(
+        () => this.requestUpdate(),
+        () => undefined,
+      );
     if (rows && !this.#window) {
       this.#window = new rows.RowWindow(() => this.requestUpdate());
       this.#slots = new rows.RowSlots();
-      adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof StoreProgressList).elementStyles, rows.rowStyles]);
+      adoptStyles(this.renderRoot as ShadowRoot, [
+        ...(this.constructor as typeof StoreProgressList).elementStyles,
+        rows.rowStyles,
+      ]);
     }
     this.#virtualized ||= count > VIRTUALIZE_FROM;
     const [first, end] = this.#virtualized && this.#window ? this.#window.range(count) : [0, count];
     return html`
       <div part="base" class="base">
         ${count && rows ? rows.renderHeader(t, tasks, sentBytes, totalBytes, this.#bulk) : nothing}
-        ${count && rows
-          ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
+        ${
+          count && rows
+            ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
               aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window!.onScroll}
               ${cssomStyle({ '--_rows': String(count), '--_before': String(first), '--_after': String(count - end) })}>
               ${this.#renderRows(rows, tasks, first, end, t)}
             </div>`
-          : count
-            ? nothing
-            : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`}
+            : count
+              ? nothing
+              : html`<p part="empty" class="empty" tabindex="-1">${t.list.empty}</p>`
+        }
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
@@ -187,7 +196,8 @@ export class StoreProgressList extends StoreElement {
     const scroller = root.querySelector<HTMLElement>('[part="list"]');
     const rowHeight = root.querySelector<HTMLElement>('.row')?.offsetHeight || 48;
     const page = Math.max(1, Math.floor((scroller?.clientHeight ?? 0) / rowHeight) - 1);
-    if (loadedRows()?.moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow)) event.preventDefault();
+    if (loadedRows()?.moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow))
+      event.preventDefault();
   };
 
   /** Scrolls row `index` into view and waits until it is rendered. */
@@ -209,9 +219,20 @@ export class StoreProgressList extends StoreElement {
     this.#thumbnails?.keep(tasks);
     const shown = first === 0 && end === count ? tasks : tasks.slice(first, end);
     const more = this.downloadFrom && this.#download;
-    const focused = (this.renderRoot as ShadowRoot).activeElement?.closest('[role="listitem"]')?.getAttribute('data-id') ?? undefined;
-    const key = this.#virtualized && this.#slots ? this.#slots.assign(shown.map((task) => task.id), focused) : undefined;
-    return rows.repeat(shown, (task) => (key ? key(task.id) : task.id), (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more));
+    const focused =
+      (this.renderRoot as ShadowRoot).activeElement?.closest('[role="listitem"]')?.getAttribute('data-id') ?? undefined;
+    const key =
+      this.#virtualized && this.#slots
+        ? this.#slots.assign(
+            shown.map((task) => task.id),
+            focused,
+          )
+        : undefined;
+    return rows.repeat(
+      shown,
+      (task) => (key ? key(task.id) : task.id),
+      (task, i) => rows.renderRow(task, first + i, count, t, this.#act, this.#thumbnail(rows, task), more),
+    );
   }
 
   /** The row's thumbnail URL once made, for an image (see `RowThumbnails`). */
@@ -224,7 +245,12 @@ export class StoreProgressList extends StoreElement {
         ({ RowThumbnails }) => {
           const row = (id: string) => this.renderRoot.querySelector(`[data-id="${CSS.escape(id)}"]`);
           const rows = () => this.renderRoot.querySelectorAll<HTMLElement>('[role="listitem"]');
-          this.#thumbnails = new RowThumbnails(() => this.uploader, rows, row, () => this.requestUpdate());
+          this.#thumbnails = new RowThumbnails(
+            () => this.uploader,
+            rows,
+            row,
+            () => this.requestUpdate(),
+          );
           this.requestUpdate();
         },
         () => (this.#thumbnailsLoading = false),
@@ -245,7 +271,11 @@ export class StoreProgressList extends StoreElement {
     this.#refocus = undefined;
     // By position in the list, not in the DOM: a virtualized list renders from some row onwards.
     const row = (index: number) => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
-    keepFocus(root, (row(r.index) ?? row(r.index - 1))?.querySelector('button'), root.querySelector('[part="list"],[part="empty"]'));
+    keepFocus(
+      root,
+      (row(r.index) ?? row(r.index - 1))?.querySelector('button'),
+      root.querySelector('[part="list"],[part="empty"]'),
+    );
   }
 
   /** A finished row's download control, once its code has loaded (it loads on the first finished row). */

@@ -11,7 +11,12 @@ import { uploadTarget } from '../internal/upload-target.ts';
  * `beforeUpload` hook asked for wins. OCR applies to conversions to a document only. `refuse` hears of a file the
  * uploader's own `beforeUpload` refuses. `target` is `<store-uploader>`'s `parent-id` and `flatten`.
  */
-function addPicked(uploader: Uploader, picked: PickedFile, chosen: { convertTo: string | undefined; ocrLanguage: string; target?: { parentId?: string; flatten?: boolean } }, refuse: (file: RejectedFile) => void): void {
+function addPicked(
+  uploader: Uploader,
+  picked: PickedFile,
+  chosen: { convertTo: string | undefined; ocrLanguage: string; target?: { parentId?: string; flatten?: boolean } },
+  refuse: (file: RejectedFile) => void,
+): void {
   const convertTo = picked.convertTo ?? chosen.convertTo;
   const options = {
     ...addOptionsOf(picked),
@@ -31,8 +36,17 @@ export interface AddHost {
 }
 
 /** Adds a file picked in `<store-uploader>` with the conversion chosen for it, into the element's target folder. */
-export function addFromHost(host: AddHost, picked: PickedFile, convertTo: string | undefined, ocrLanguage: string): void {
+export function addFromHost(
+  host: AddHost,
+  picked: PickedFile,
+  convertTo: string | undefined,
+  ocrLanguage: string,
+): void {
   const refuse = (r: RejectedFile) => host.renderRoot.querySelector<StoreDropzone>('store-dropzone')?.refuse([r]);
-  const chosen = { convertTo, ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '', target: uploadTarget(host) };
+  const chosen = {
+    convertTo,
+    ocrLanguage: isOcrSource(picked.file.type) ? ocrLanguage : '',
+    target: uploadTarget(host),
+  };
   if (host.activeUploader) addPicked(host.activeUploader, picked, chosen, refuse);
 }

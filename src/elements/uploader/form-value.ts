@@ -38,7 +38,9 @@ export class FormValue {
 
   /** Recomputes value and validity; calls `onChange` when the value changed. */
   sync({ tasks, waiting, name, pendingMessage, anchor }: FormValueInput): void {
-    const ids = tasks.flatMap((t) => (t.state === 'done' && t.file?.id && !this.#resetIds.has(t.file.id) ? [t.file.id] : []));
+    const ids = tasks.flatMap((t) =>
+      t.state === 'done' && t.file?.id && !this.#resetIds.has(t.file.id) ? [t.file.id] : [],
+    );
     const busy = waiting > 0 || tasks.some((t) => PENDING.has(t.state));
     const data = new FormData();
     for (const id of ids) data.append(name || 'files', id);

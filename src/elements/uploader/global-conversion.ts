@@ -14,13 +14,15 @@ export function renderGlobalConversion(
     <div part="conversion" class="row">
       <label><input type="checkbox" .checked=${state.convertAll} @change=${(e: Event) => set({ convertAll: (e.target as HTMLInputElement).checked })} />
         ${t.uploader.convertAll}</label>
-      ${state.convertAll
-        ? html`<label for="ocr">${t.conversion.ocrLanguage}</label>
+      ${
+        state.convertAll
+          ? html`<label for="ocr">${t.conversion.ocrLanguage}</label>
             <select id="ocr" @change=${(e: Event) => set({ ocrLanguage: (e.target as HTMLSelectElement).value })}>
               <option value="">—</option>
               ${DEFAULT_OCR_LANGUAGES.map((code) => html`<option value=${code} lang=${code} ?selected=${code === state.ocrLanguage}>${names.of(code) ?? code}</option>`)}
             </select>`
-        : nothing}
+          : nothing
+      }
     </div>
   `;
 }

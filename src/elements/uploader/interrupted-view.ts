@@ -38,9 +38,11 @@ export function renderInterrupted(c: InterruptedState, t: StoreI18n): TemplateRe
   return html`
     <fieldset part="interrupted">
       <legend>${t.uploader.interruptedTitle}</legend>
-      ${resumable
-        ? html`<button type="button" part="resume-all" data-action="resume-all" ?disabled=${c.resumingAll} @click=${() => resumeAll(c)}>${t.uploader.resumeAll}</button>`
-        : nothing}
+      ${
+        resumable
+          ? html`<button type="button" part="resume-all" data-action="resume-all" ?disabled=${c.resumingAll} @click=${() => resumeAll(c)}>${t.uploader.resumeAll}</button>`
+          : nothing
+      }
       <ul>
         ${c.list.map((u) => {
           const changed = c.changed.has(u.id);
@@ -48,9 +50,11 @@ export function renderInterrupted(c: InterruptedState, t: StoreI18n): TemplateRe
             <span>${t.uploader.interruptedItem(u.name, formatBytes(u.bytesAcknowledged, t.locale), formatBytes(u.total, t.locale))}</span>
             ${changed ? html`<span class="changed" part="interrupted-changed">${t.uploader.fileChanged(u.name)}</span>` : nothing}
             <span class="row">
-              ${u.canResumeWithoutFile && !changed
-                ? html`<button type="button" data-action="resume" aria-label=${t.actions.resume(u.name)} @click=${() => resume(c, u.id)}>${t.buttons.resume}</button>`
-                : html`<button type="button" data-action="rechoose" aria-label=${t.actions.rechoose(u.name)} @click=${() => rechoose(c, u.id)}>${t.buttons.rechoose}</button>`}
+              ${
+                u.canResumeWithoutFile && !changed
+                  ? html`<button type="button" data-action="resume" aria-label=${t.actions.resume(u.name)} @click=${() => resume(c, u.id)}>${t.buttons.resume}</button>`
+                  : html`<button type="button" data-action="rechoose" aria-label=${t.actions.rechoose(u.name)} @click=${() => rechoose(c, u.id)}>${t.buttons.rechoose}</button>`
+              }
               <button type="button" data-action="discard" aria-label=${t.actions.discard(u.name)} @click=${() => discard(c, u.id)}>${t.buttons.discard}</button>
             </span>
           </li>`;
@@ -97,7 +101,10 @@ async function resume(c: InterruptedState, id: string, file?: File): Promise<voi
     await uploader.resumeInterrupted(id, file);
   } catch (error) {
     // A changed file is said and left listed; any other refusal asks for the file.
-    if ((error as { code?: string })?.code !== 'file-changed') { rechoose(c, id); return; }
+    if ((error as { code?: string })?.code !== 'file-changed') {
+      rechoose(c, id);
+      return;
+    }
     c.changed.add(id);
     c.said = c.t().uploader.fileChanged(c.list.find((u) => u.id === id)?.name ?? '');
     c.host.requestUpdate();

@@ -22,8 +22,17 @@ export interface OwnedUploaderSettings {
 export const imageResizeAttribute = {
   fromAttribute(value: string | null): ImageResizeOptions | undefined {
     const m = /^\s*(\d*)[x×](\d*)(?:\s+([\w.+-]+\/[\w.+-]+))?(?:\s+(0(?:\.\d+)?|1(?:\.0*)?))?\s*$/i.exec(value ?? '');
-    if (m && (m[1] || m[2])) return { ...(m[1] && { maxWidth: +m[1] }), ...(m[2] && { maxHeight: +m[2] }), ...(m[3] && { type: m[3] }), ...(m[4] && { quality: +m[4] }) };
-    if (value?.trim()) console.warn(`<store-uploader> image-resize="${value}" is not "WIDTHxHEIGHT [type] [quality]": images are sent as they are.`);
+    if (m && (m[1] || m[2]))
+      return {
+        ...(m[1] && { maxWidth: +m[1] }),
+        ...(m[2] && { maxHeight: +m[2] }),
+        ...(m[3] && { type: m[3] }),
+        ...(m[4] && { quality: +m[4] }),
+      };
+    if (value?.trim())
+      console.warn(
+        `<store-uploader> image-resize="${value}" is not "WIDTHxHEIGHT [type] [quality]": images are sent as they are.`,
+      );
     return undefined;
   },
 };
@@ -77,7 +86,8 @@ export class OwnedUploader {
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
   demand(): Uploader | undefined {
-    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted()) return this.#uploader;
+    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted())
+      return this.#uploader;
     this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
     // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.
@@ -115,7 +125,10 @@ export class OwnedUploader {
   whenReady(active: Uploader | undefined, use: () => void): void {
     if (!active) this.demand();
     if (active || !this.#creating) {
-      if (!active) console.warn('<store-uploader> has no uploader (set `uploader` or `base-url`; any error loading it is logged above): picked files are not uploaded.');
+      if (!active)
+        console.warn(
+          '<store-uploader> has no uploader (set `uploader` or `base-url`; any error loading it is logged above): picked files are not uploaded.',
+        );
       use();
     } else void this.#creating.catch(() => undefined).then(use);
   }

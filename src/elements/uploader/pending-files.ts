@@ -17,7 +17,11 @@ const stop = (event: Event): void => event.stopPropagation();
 export function renderPending(
   t: StoreI18n,
   pending: readonly PickedFile[],
-  options: { formats: ImportFormats | undefined; i18n: StoreI18nOverrides | undefined; colorScheme: string | undefined },
+  options: {
+    formats: ImportFormats | undefined;
+    i18n: StoreI18nOverrides | undefined;
+    colorScheme: string | undefined;
+  },
   actions: { upload: () => void; clear: () => void },
 ): TemplateResult {
   return html`

@@ -28,7 +28,9 @@ export function shareThroughService(baseUrl: string, getAccessToken: () => strin
   return async (fileIds, grants) => {
     const { createStoreClient, calls } = await import('../../client/index.ts');
     const client = createStoreClient({ baseUrl, getAccessToken });
-    const list = fileIds.flatMap((id) => grants.map((g) => calls.createPermission(id, g, { sendNotificationEmail: false, fields: 'id' })));
+    const list = fileIds.flatMap((id) =>
+      grants.map((g) => calls.createPermission(id, g, { sendNotificationEmail: false, fields: 'id' })),
+    );
     const outcomes = await client.batch(list);
     return { failed: outcomes.filter((o) => !o.ok).length };
   };

@@ -71,8 +71,14 @@ export class StoreUploader extends StoreUploaderProperties {
 
   readonly #internals = this.attachInternals();
   readonly #controller = new UploaderController(this, () => this.#syncForm());
-  readonly #form = new FormValue(this.#internals, () => this.dispatchEvent(new Event('change', { bubbles: true, composed: true })));
-  readonly #interrupted = new InterruptedUploads(this, () => this.#keepFocus(), () => this.t);
+  readonly #form = new FormValue(this.#internals, () =>
+    this.dispatchEvent(new Event('change', { bubbles: true, composed: true })),
+  );
+  readonly #interrupted = new InterruptedUploads(
+    this,
+    () => this.#keepFocus(),
+    () => this.t,
+  );
   readonly #formats = new ImportFormatsLoader({
     importFormats: () => this.importFormats,
     baseUrl: () => this.baseUrl,
@@ -80,8 +86,13 @@ export class StoreUploader extends StoreUploaderProperties {
     loaded: () => this.requestUpdate(),
   });
   /** An uploader this element created (from `base-url`), and so ends when it leaves the page. */
-  readonly #owned = new OwnedUploader({ element: this, settings: this, getAccessToken: () => this.#tokenSource(), created: (u) => this.#follow(u),
-    stillWanted: () => !this.uploader && this.isConnected });
+  readonly #owned = new OwnedUploader({
+    element: this,
+    settings: this,
+    getAccessToken: () => this.#tokenSource(),
+    created: (u) => this.#follow(u),
+    stillWanted: () => !this.uploader && this.isConnected,
+  });
   constructor() {
     super();
     this.baseUrl = this.token = this.accept = '';
@@ -116,13 +127,25 @@ export class StoreUploader extends StoreUploaderProperties {
     return this.uploader ? Promise.resolve(this.uploader) : this.#owned.ready();
   }
   /** The same without starting a load: what the element itself reads. */
-  get #active(): Uploader | undefined { return this.uploader ?? this.#owned.current; }
+  get #active(): Uploader | undefined {
+    return this.uploader ?? this.#owned.current;
+  }
 
-  /** The form this element belongs to (form association, as a native control has it). */ get form(): HTMLFormElement | null { return this.#internals.form; }
-  /** Invalid (`customError`) while files upload or wait for a conversion choice. */ get validity(): ValidityState { return this.#internals.validity; }
-  /** Why the form cannot submit yet, in the page's language; `''` when valid. */ get validationMessage(): string { return this.#internals.validationMessage; }
-  /** `false` (and an `invalid` event) while uploads are pending. */ checkValidity(): boolean { return this.#internals.checkValidity(); }
-  /** As `checkValidity()`, and shows the message on the dropzone. */ reportValidity(): boolean { return this.#internals.reportValidity(); }
+  /** The form this element belongs to (form association, as a native control has it). */ get form(): HTMLFormElement | null {
+    return this.#internals.form;
+  }
+  /** Invalid (`customError`) while files upload or wait for a conversion choice. */ get validity(): ValidityState {
+    return this.#internals.validity;
+  }
+  /** Why the form cannot submit yet, in the page's language; `''` when valid. */ get validationMessage(): string {
+    return this.#internals.validationMessage;
+  }
+  /** `false` (and an `invalid` event) while uploads are pending. */ checkValidity(): boolean {
+    return this.#internals.checkValidity();
+  }
+  /** As `checkValidity()`, and shows the message on the dropzone. */ reportValidity(): boolean {
+    return this.#internals.reportValidity();
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -138,8 +161,12 @@ export class StoreUploader extends StoreUploaderProperties {
   /** The share step and the files waiting for a conversion choice, when the next render shows them. */
   protected override pendingLoad(): Promise<unknown> | undefined {
     // The uploader's snapshot, not `value`: on the first update `value` is filled in `willUpdate`, after this.
-    const uploaded = this.#form.value.length > 0 || !!this.#active?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
-    const loads = [this.share && uploaded && !shareStep.loaded() && shareStep.load(), this.conversion === 'per-file' && this.pending.length > 0 && !pendingFiles.loaded() && pendingFiles.load()];
+    const uploaded =
+      this.#form.value.length > 0 || !!this.#active?.snapshot.tasks.some((t) => t.state === 'done' && t.file?.id);
+    const loads = [
+      this.share && uploaded && !shareStep.loaded() && shareStep.load(),
+      this.conversion === 'per-file' && this.pending.length > 0 && !pendingFiles.loaded() && pendingFiles.load(),
+    ];
     // eslint-disable-next-line @typescript-eslint/await-thenable -- a load not needed is `false`; Promise.all passes it through.
     return loads.some(Boolean) ? Promise.all(loads) : undefined;
   }
@@ -159,7 +186,8 @@ export class StoreUploader extends StoreUploaderProperties {
   /** Finished rows fetch their files back from `base-url`; one object per URL, so the list re-renders only on a change. */
   #downloadFrom(): DownloadSource | undefined {
     if (!this.baseUrl) return undefined;
-    if (this.#downloads?.baseUrl !== this.baseUrl) this.#downloads = { baseUrl: this.baseUrl, getAccessToken: this.#tokenSource };
+    if (this.#downloads?.baseUrl !== this.baseUrl)
+      this.#downloads = { baseUrl: this.baseUrl, getAccessToken: this.#tokenSource };
     return this.#downloads;
   }
 
@@ -213,15 +241,22 @@ export class StoreUploader extends StoreUploaderProperties {
           .i18n=${this.i18n}
           @store-files-add=${this.#onAdd}
         ></store-dropzone>
-        ${this.conversion === 'per-file' && this.pending.length && pendingFiles.loaded()
-          ? pendingFiles.loaded()!.renderPending(t, this.pending, { formats: this.#formats.now, i18n: this.i18n, colorScheme: this.colorScheme }, {
-              upload: this.#uploadPending,
-              clear: () => {
-                this.pending = [];
-                this.#keepFocus();
-              },
-            })
-          : nothing}
+        ${
+          this.conversion === 'per-file' && this.pending.length && pendingFiles.loaded()
+            ? pendingFiles.loaded()!.renderPending(
+                t,
+                this.pending,
+                { formats: this.#formats.now, i18n: this.i18n, colorScheme: this.colorScheme },
+                {
+                  upload: this.#uploadPending,
+                  clear: () => {
+                    this.pending = [];
+                    this.#keepFocus();
+                  },
+                },
+              )
+            : nothing
+        }
         <store-progress-list
           part="progress-list"
           exportparts=${LIST_PARTS}
@@ -282,7 +317,8 @@ export class StoreUploader extends StoreUploaderProperties {
     }
     const { convertAll, ocrLanguage } = this;
     const add = (formats: ImportFormats | undefined) => {
-      for (const picked of event.detail.files) addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
+      for (const picked of event.detail.files)
+        addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
     };
     const formats = this.#formats.now;
     // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.

@@ -52,10 +52,14 @@ export class IdbSessionStore implements SessionStore {
     }
   }
 
-  private async putRecord(plain: Omit<SessionRecord, 'blob' | 'handle'>, handle: FileSystemFileHandle | undefined): Promise<void> {
+  private async putRecord(
+    plain: Omit<SessionRecord, 'blob' | 'handle'>,
+    handle: FileSystemFileHandle | undefined,
+  ): Promise<void> {
     if (handle && !this.refusesFiles) {
       try {
-        await set(plain.id, { ...plain, handle }, this.db); return;
+        await set(plain.id, { ...plain, handle }, this.db);
+        return;
       } catch {
         this.refusesFiles = true;
       }

@@ -31,7 +31,8 @@ export const xhrHttp: HttpPort = {
           // Its Resource Timing entry is in the buffer when `load` fires (measured in Chromium); `''` where the browser
           // withholds it (another origin without `Timing-Allow-Origin`); where the entry is missing (just cleared), the
           // engine keeps the protocol it heard last.
-          protocol: (performance.getEntriesByName(request.url).pop() as PerformanceResourceTiming | undefined)?.nextHopProtocol,
+          protocol: (performance.getEntriesByName(request.url).pop() as PerformanceResourceTiming | undefined)
+            ?.nextHopProtocol,
         });
       };
       xhr.onerror = () => {

@@ -32,5 +32,8 @@ const counted = (bytes: number) => Math.min(12 * MiB, Math.max(MiB, bytes));
 export function mayStart(bytes: number, running: readonly number[], protocol?: string, concurrency?: number): boolean {
   if (concurrency) return running.length < concurrency;
   // Alone, an upload always fits: it counts at most 12 MiB. (`undefined` reads as its string, which is no match.)
-  return (/^h[23]/.test(protocol as string) || running.length < HTTP1_IN_FLIGHT) && running.reduce((sum, size) => sum + counted(size), counted(bytes)) <= BYTES_IN_FLIGHT;
+  return (
+    (/^h[23]/.test(protocol as string) || running.length < HTTP1_IN_FLIGHT) &&
+    running.reduce((sum, size) => sum + counted(size), counted(bytes)) <= BYTES_IN_FLIGHT
+  );
 }

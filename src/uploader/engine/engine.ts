@@ -7,17 +7,32 @@ import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { bounded } from './bounded.ts';
 import { IdPool } from './id-pool.ts';
-import { type ChannelPort, type ClockPort, type HasherPort, type HttpPort, type LockPort, type OnlinePort, type SessionRecord, type SessionStore } from '../ports.ts';
+import {
+  type ChannelPort,
+  type ClockPort,
+  type HasherPort,
+  type HttpPort,
+  type LockPort,
+  type OnlinePort,
+  type SessionRecord,
+  type SessionStore,
+} from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import { SESSION_LIFETIME_MS, SessionRecords } from './session-records.ts';
-import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo } from '../types.ts';
+import type {
+  AddFolderOptions,
+  AddOptions,
+  InterruptedUpload,
+  StoreFile,
+  TaskSnapshot,
+  UploadErrorInfo,
+} from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
-
 
 /** Everything the engine is built from: ports plus the uploader's options. */
 export interface EngineConfig {
@@ -83,7 +98,15 @@ export class UploadEngine {
   private readonly folderOf: FolderOf = (path, target) => {
     const { store, locks, clock } = this.config;
     this.folders ??= import('./folder-tree.ts').then(
-      ({ FolderTree }) => new FolderTree({ createFolder: (...a) => this.createFolder(...a), ids: this.ids, ...(store && { store }), locks, clock, lifetimeMs: SESSION_LIFETIME_MS }),
+      ({ FolderTree }) =>
+        new FolderTree({
+          createFolder: (...a) => this.createFolder(...a),
+          ids: this.ids,
+          ...(store && { store }),
+          locks,
+          clock,
+          lifetimeMs: SESSION_LIFETIME_MS,
+        }),
     );
     return this.folders.then((tree) => tree.ensure(path, target));
   };
@@ -137,7 +160,8 @@ export class UploadEngine {
     if (resumeId !== undefined) {
       // Bounded: a database or a file that stopped answering fails the task where the user sees it, never leaves it queued.
       record = await this.within(this.record(resumeId), 'the stored session');
-      if (!record || this.busy(record)) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
+      if (!record || this.busy(record))
+        throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
       const problem = await this.resumeProblem(record, file);
       if (problem) throw new UploadError(problem);
     } else {
@@ -190,7 +214,11 @@ export class UploadEngine {
       try {
         return await this.folderOf(path, options.parentId);
       } catch (error) {
-        if (!(error instanceof StoreError && (error.retryable || error.status === 0)) || attempt >= this.deps.maxRetries) throw error;
+        if (
+          !(error instanceof StoreError && (error.retryable || error.status === 0)) ||
+          attempt >= this.deps.maxRetries
+        )
+          throw error;
         await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
       }
     }
@@ -269,8 +297,11 @@ export class UploadEngine {
   async resumeProblem(record: SessionRecord, file: EngineFile): Promise<UploadErrorInfo | undefined> {
     const same =
       fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint &&
-      (record.sample === undefined || record.sample === (await this.within(sampleOf(file.blob), `reading ${file.name}`)));
-    return same ? undefined : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
+      (record.sample === undefined ||
+        record.sample === (await this.within(sampleOf(file.blob), `reading ${file.name}`)));
+    return same
+      ? undefined
+      : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };
   }
 
   /** The stored record, for resuming without the user choosing the file again. */
@@ -298,7 +329,10 @@ export class UploadEngine {
   /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
   private async createFolder(id: string, name: string, parentId: string | undefined): Promise<void> {
     try {
-      await this.config.client.files.create({ id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) }, { fields: 'id' });
+      await this.config.client.files.create(
+        { id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) },
+        { fields: 'id' },
+      );
     } catch (error) {
       if (!(error instanceof StoreError && error.status === 409 && error.reason === 'fileIdInUse')) throw error;
     }
@@ -307,7 +341,12 @@ export class UploadEngine {
   /** `work`, or an `UploadError` once the stall timeout passes without an answer (what the task then shows). */
   private within<T>(work: Promise<T>, what: string): Promise<T> {
     const ms = this.deps.stallTimeoutMs;
-    return bounded(work, ms, this.config.clock, () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }));
+    return bounded(
+      work,
+      ms,
+      this.config.clock,
+      () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }),
+    );
   }
 
   /** The uploader's `parentId` and `flatten` under what the call gave. */
@@ -329,7 +368,10 @@ export class UploadEngine {
 
   private pump(): void {
     const size = (job: UploadJob) => job.snapshot.total;
-    while (this.queue[0] && mayStart(size(this.queue[0]), [...this.runs.values()].map(size), this.protocol, this.config.concurrency)) {
+    while (
+      this.queue[0] &&
+      mayStart(size(this.queue[0]), [...this.runs.values()].map(size), this.protocol, this.config.concurrency)
+    ) {
       const job = this.queue.shift()!;
       const run = job.run().finally(() => {
         this.runs.delete(run);

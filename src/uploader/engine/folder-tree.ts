@@ -66,7 +66,9 @@ export class FolderTree {
       const now = clock.now();
       const remembered = this.records.get(key) ?? (await store?.getFolder?.(key));
       const record: FolderRecord =
-        remembered && now - remembered.updatedAt <= lifetimeMs ? { ...remembered, updatedAt: now } : { key, id: await ids.take(), updatedAt: now };
+        remembered && now - remembered.updatedAt <= lifetimeMs
+          ? { ...remembered, updatedAt: now }
+          : { key, id: await ids.take(), updatedAt: now };
       // Stored before the create goes out: whatever happens to its answer, a later try uses the same ID.
       this.records.set(key, record);
       await store?.putFolder?.(record);

@@ -11,7 +11,10 @@ export class IdPool {
   private ids: string[] = [];
   private refill?: Promise<void>;
 
-  constructor(private readonly client: Pick<StoreClient, 'generateIds'>, private readonly batchSize = 100) {}
+  constructor(
+    private readonly client: Pick<StoreClient, 'generateIds'>,
+    private readonly batchSize = 100,
+  ) {}
 
   /** One unused ID; waits for a batch only when the pool is empty (one fetch at a time). */
   async take(): Promise<string> {

@@ -23,7 +23,10 @@ export class MultipartUpload implements UploadStrategy {
   /** True once a create with `fileId` may have reached the service. */
   private idSent = false;
 
-  constructor(private readonly ctx: UploadContext, private readonly input: UploadInput) {}
+  constructor(
+    private readonly ctx: UploadContext,
+    private readonly input: UploadInput,
+  ) {}
 
   /** One attempt; throws `StoreError`/`Interrupt`/`UploadError` for the job to judge. */
   async run(signal: AbortSignal, token: string): Promise<StoreFile> {
@@ -47,9 +50,20 @@ export class MultipartUpload implements UploadStrategy {
     let response;
     try {
       response = await sendGuarded(
-      ctx.http,
-      { method: update ? 'PATCH' : 'POST', url, headers: { [H_CONTENT_TYPE]: encoded.contentType, [H_AUTHORIZATION]: bearer(token) }, body: [body] },
-      { signal, stallTimeoutMs: ctx.stallTimeoutMs, ...answerWithin(ctx, !!input.options.convertTo, true), bodyLength: body.size, onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)) },
+        ctx.http,
+        {
+          method: update ? 'PATCH' : 'POST',
+          url,
+          headers: { [H_CONTENT_TYPE]: encoded.contentType, [H_AUTHORIZATION]: bearer(token) },
+          body: [body],
+        },
+        {
+          signal,
+          stallTimeoutMs: ctx.stallTimeoutMs,
+          ...answerWithin(ctx, !!input.options.convertTo, true),
+          bodyLength: body.size,
+          onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)),
+        },
       );
     } catch (error) {
       tracker?.close();

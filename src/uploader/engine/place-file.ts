@@ -11,7 +11,8 @@ export type FolderOf = (path: string, target: string | undefined) => Promise<str
 export async function placeFile(options: AddOptions, folderOf: FolderOf, signal: AbortSignal): Promise<AddOptions> {
   if (options.updateFileId || options.metadata?.parents !== undefined) return options;
   const folders = options.flatten ? [] : segmentsOf(options.relativePath ?? '').slice(0, -1);
-  const parent = folders.length > 0 ? await untilAborted(folderOf(folders.join('/'), options.parentId), signal) : options.parentId;
+  const parent =
+    folders.length > 0 ? await untilAborted(folderOf(folders.join('/'), options.parentId), signal) : options.parentId;
   return parent === undefined ? options : { ...options, metadata: { ...options.metadata, parents: [parent] } };
 }
 

@@ -34,7 +34,8 @@ export class ProgressMeter {
       this.sample = { at: now, bytes: position };
     }
     this.snapshot.bytesSent = Math.max(this.snapshot.bytesAcknowledged, Math.min(position, this.snapshot.total));
-    if (this.snapshot.speed > 0) this.snapshot.etaMs = ((this.snapshot.total - this.snapshot.bytesSent) * 1000) / this.snapshot.speed;
+    if (this.snapshot.speed > 0)
+      this.snapshot.etaMs = ((this.snapshot.total - this.snapshot.bytesSent) * 1000) / this.snapshot.speed;
     if (now - this.lastEmit >= 1000 / PROGRESS_PER_SECOND) this.send(now);
   }
 
@@ -51,7 +52,8 @@ export class ProgressMeter {
       for (;;) {
         await this.clock.sleep(HEARTBEAT_MS, signal);
         const now = this.clock.now();
-        if (now - this.lastEmit >= HEARTBEAT_MS && this.snapshot.state === 'uploading' && !this.snapshot.inOtherTab) this.send(now);
+        if (now - this.lastEmit >= HEARTBEAT_MS && this.snapshot.state === 'uploading' && !this.snapshot.inOtherTab)
+          this.send(now);
       }
     } catch {
       // aborted: the attempt ended

@@ -5,7 +5,10 @@ import type { UploadInput } from './upload-context.ts';
  * The metadata JSON of a create or update, and the query of the upload request. A conversion sets the metadata
  * `mimeType` to the native kind while the media keeps its own type (spec §4.8).
  */
-export function requestMetadata(input: UploadInput): { metadata: Record<string, unknown>; query: Record<string, string> } {
+export function requestMetadata(input: UploadInput): {
+  metadata: Record<string, unknown>;
+  query: Record<string, string>;
+} {
   const { options } = input;
   const metadata: Record<string, unknown> = { ...options.metadata };
   if (!input.options.updateFileId && metadata.name === undefined) metadata.name = input.name;
@@ -31,5 +34,7 @@ export function lastModifiedOf(fingerprint: string): number {
  * (or the session's lock); the session then expires on its own. Never rejects.
  */
 export function deleteSession(http: HttpPort, sessionUri: string, stallTimeoutMs: number): Promise<unknown> {
-  return http.send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(stallTimeoutMs) }).catch(() => undefined);
+  return http
+    .send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(stallTimeoutMs) })
+    .catch(() => undefined);
 }

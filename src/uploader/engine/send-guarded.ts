@@ -58,13 +58,19 @@ export async function sendGuarded(http: HttpPort, request: HttpRequest, options:
  * once but not the request — aborted, its answer would be lost while what the service made lingers — and the late
  * answer goes to `late` (the stall timeout still bounds it). Any other interrupt aborts the request as usual.
  */
-export async function sendSurvivingCancel(http: HttpPort, request: HttpRequest, options: GuardOptions, late: (response: HttpResponse) => void): Promise<HttpResponse> {
+export async function sendSurvivingCancel(
+  http: HttpPort,
+  request: HttpRequest,
+  options: GuardOptions,
+  late: (response: HttpResponse) => void,
+): Promise<HttpResponse> {
   const outer = options.signal;
   if (outer.aborted) throw outer.reason;
   const inner = new AbortController();
   let cancelled!: (reason: unknown) => void;
   const cancel = new Promise<never>((_, reject) => (cancelled = reject));
-  const forward = () => (interruptOf(outer.reason)?.kind === 'cancel' ? cancelled(outer.reason) : inner.abort(outer.reason));
+  const forward = () =>
+    interruptOf(outer.reason)?.kind === 'cancel' ? cancelled(outer.reason) : inner.abort(outer.reason);
   outer.addEventListener('abort', forward, { once: true });
   const sending = sendGuarded(http, request, { ...options, signal: inner.signal });
   try {
@@ -84,7 +90,11 @@ const FINAL_ANSWER_FACTOR = 4;
  * The answer timeout of an upload request: the stall timeout for a request that only adds bytes, a few times that
  * for the request that completes the file, and none when the service converts it (OCR takes what it takes).
  */
-export function answerWithin(ctx: { stallTimeoutMs: number }, converting: boolean, final: boolean): { responseTimeoutMs?: number } {
+export function answerWithin(
+  ctx: { stallTimeoutMs: number },
+  converting: boolean,
+  final: boolean,
+): { responseTimeoutMs?: number } {
   if (converting) return {};
   return { responseTimeoutMs: final ? ctx.stallTimeoutMs * FINAL_ANSWER_FACTOR : ctx.stallTimeoutMs };
 }

@@ -1,4 +1,11 @@
-import { sessionLockKey, type ClockPort, type HttpPort, type LockPort, type SessionRecord, type SessionStore } from '../ports.ts';
+import {
+  sessionLockKey,
+  type ClockPort,
+  type HttpPort,
+  type LockPort,
+  type SessionRecord,
+  type SessionStore,
+} from '../ports.ts';
 import type { InterruptedUpload } from '../types.ts';
 import { deleteSession } from './request-metadata.ts';
 

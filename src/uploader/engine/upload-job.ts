@@ -71,7 +71,11 @@ export class UploadJob {
   /** True once `input.options` carries the file's folder. */
   private placed = false;
 
-  constructor(private readonly deps: JobDeps, readonly input: UploadInput, resumeFrom?: SessionRecord) {
+  constructor(
+    private readonly deps: JobDeps,
+    readonly input: UploadInput,
+    resumeFrom?: SessionRecord,
+  ) {
     const file = input.file;
     const resumable = resumeFrom !== undefined || file.size > deps.resumableThreshold;
     this.snapshot = {
@@ -98,7 +102,9 @@ export class UploadJob {
       onSent: (start, sent) => this.meter.sent(start + sent),
       onAcknowledged: (n) => this.meter.acknowledged(n),
     };
-    this.strategy = resumable ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom) : new MultipartUpload(ctx, input);
+    this.strategy = resumable
+      ? new ResumableUpload(ctx, input, new ChunkSizer(deps.chunkSize), resumeFrom)
+      : new MultipartUpload(ctx, input);
   }
 
   /** The outcome of the current attempt at the task (replaced by `rearm` after a failure). */
@@ -147,16 +153,30 @@ export class UploadJob {
           delay = 0;
           if (follow !== undefined) {
             this.set({ state: 'uploading', inOtherTab: true, retry: undefined, speed: 0 }, 'change');
-            const outcome = await followOtherTab(this.deps, this.snapshot, this.strategy, follow, attempt.signal, () => this.deps.emit('progress', this.copy()));
+            const outcome = await followOtherTab(this.deps, this.snapshot, this.strategy, follow, attempt.signal, () =>
+              this.deps.emit('progress', this.copy()),
+            );
             follow = undefined;
-            if (outcome?.type === 'done') { this.finishWith(outcome.file); return; }
+            if (outcome?.type === 'done') {
+              this.finishWith(outcome.file);
+              return;
+            }
             if (outcome?.type === 'cancelled') {
               this.strategy.forget();
-              this.endCancelled(); return;
+              this.endCancelled();
+              return;
             }
           }
           if (pageAttached) {
-            this.set({ state: 'paused', error: { code: 'auth', message: new NoPageAttached(pageAttached).message }, retry: undefined, speed: 0 }, 'change');
+            this.set(
+              {
+                state: 'paused',
+                error: { code: 'auth', message: new NoPageAttached(pageAttached).message },
+                retry: undefined,
+                speed: 0,
+              },
+              'change',
+            );
             await untilOrAborted(pageAttached, signal);
             pageAttached = undefined;
             this.set({ state: 'uploading', error: undefined }, 'change');
@@ -179,8 +199,10 @@ export class UploadJob {
             pageAttached = caught.cause.attached;
             continue; // refreshToken is still set: the token is asked for again once a page is there
           }
-          const interrupt = interruptOf(caught) ?? (attempt.signal.aborted ? interruptOf(attempt.signal.reason) : undefined);
-          if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined) this.deps.client.tokenAccepted(token);
+          const interrupt =
+            interruptOf(caught) ?? (attempt.signal.aborted ? interruptOf(attempt.signal.reason) : undefined);
+          if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined)
+            this.deps.client.tokenAccepted(token);
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
           const failure: Failure = interrupt
             ? { kind: interrupt.kind }
@@ -189,14 +211,25 @@ export class UploadJob {
               : caught instanceof SessionExpired
                 ? { kind: 'session-expired' }
                 : caught instanceof StoreError
-                  ? { kind: 'http', status: caught.status, retryable: caught.retryable, rateLimit: isRateLimit(caught.status, caught.reason), online: this.deps.online.isOnline(), authRetried }
+                  ? {
+                      kind: 'http',
+                      status: caught.status,
+                      retryable: caught.retryable,
+                      rateLimit: isRateLimit(caught.status, caught.reason),
+                      online: this.deps.online.isOnline(),
+                      authRetried,
+                    }
                   : { kind: 'other' };
           const decision = decide(failure);
           switch (decision.action) {
-            case 'pause':
-              { this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change'); return; }
-            case 'cancel':
-              { await this.cancelNow(); return; }
+            case 'pause': {
+              this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change');
+              return;
+            }
+            case 'cancel': {
+              await this.cancelNow();
+              return;
+            }
             case 'stop':
               return;
             case 'wait-online':
@@ -243,7 +276,8 @@ export class UploadJob {
   /** Stops sending; `resume` continues from what the service confirmed. */
   pause(): void {
     if (this.controller) this.controller.abort(new Interrupt('pause'));
-    else if (this.snapshot.state === 'queued' || this.snapshot.state === 'interrupted') this.set({ state: 'paused' }, 'change');
+    else if (this.snapshot.state === 'queued' || this.snapshot.state === 'interrupted')
+      this.set({ state: 'paused' }, 'change');
   }
 
   /** Stops and forgets the upload (the resumable session is cancelled with the service). */
@@ -266,7 +300,8 @@ export class UploadJob {
   /** Makes a paused or failed task runnable again; the engine then calls `run`. */
   rearm(): boolean {
     if (this.cancelling) return false;
-    if (this.snapshot.state !== 'paused' && this.snapshot.state !== 'failed' && this.snapshot.state !== 'interrupted') return false;
+    if (this.snapshot.state !== 'paused' && this.snapshot.state !== 'failed' && this.snapshot.state !== 'interrupted')
+      return false;
     if (this.snapshot.state === 'failed') this.renew(); // the failed attempt's `done` stays rejected
     this.attempts = 0;
     this.set({ state: 'queued', error: undefined, retry: undefined }, 'change');
@@ -296,7 +331,12 @@ export class UploadJob {
       });
     }
     const delayMs = backoffDelay(this.attempts - 1, this.deps.backoff);
-    const retry: RetryInfo = { attempt: this.attempts, delayMs, cause, ...(error && error.status > 0 && { status: error.status }) };
+    const retry: RetryInfo = {
+      attempt: this.attempts,
+      delayMs,
+      cause,
+      ...(error && error.status > 0 && { status: error.status }),
+    };
     this.set({ state: 'retrying', retry, speed: 0 }, 'retry');
     return delayMs;
   }
@@ -325,13 +365,18 @@ export class UploadJob {
 
   private finishWith(file: StoreFile): void {
     this.broadcast((sessionUri) => ({ type: 'done', sessionUri, file }));
-    this.set({ state: 'done', file, finishedAt: this.deps.clock.now(), speed: 0, etaMs: undefined, retry: undefined }, 'success');
+    this.set(
+      { state: 'done', file, finishedAt: this.deps.clock.now(), speed: 0, etaMs: undefined, retry: undefined },
+      'success',
+    );
     this.settle.resolve(file);
   }
 
   private failWith(error: unknown): void {
     const info: UploadErrorInfo =
-      error instanceof UploadError ? error.toJSON() : { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+      error instanceof UploadError
+        ? error.toJSON()
+        : { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
     this.set({ state: 'failed', error: info, finishedAt: this.deps.clock.now(), speed: 0, retry: undefined }, 'error');
     this.settle.reject(error instanceof UploadError ? error : new UploadError(info));
   }

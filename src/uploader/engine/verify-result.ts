@@ -9,7 +9,10 @@ import type { StoreFile } from '../types.ts';
 export function verifyResult(file: StoreFile, sentSize: number, sentMd5: string): void {
   if (isNativeMime(file.mimeType)) return;
   if (file.size !== undefined && Number(file.size) !== sentSize) {
-    throw new UploadError({ code: 'integrity', message: `the service stored ${file.size} bytes; ${sentSize} were sent` });
+    throw new UploadError({
+      code: 'integrity',
+      message: `the service stored ${file.size} bytes; ${sentSize} were sent`,
+    });
   }
   if (file.md5Checksum !== undefined && file.md5Checksum.toLowerCase() !== sentMd5) {
     throw new UploadError({

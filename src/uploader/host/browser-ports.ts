@@ -19,12 +19,18 @@ import { startWorker } from '../trusted-worker.ts';
  * shared workers have none; WebKit's and Firefox's do, but in-thread MD5 is the setup the smoke suite passes there
  * (in Firefox ESR a shared worker's thread was seen hung for good right after it would have started one: issue 20).
  */
-export async function browserPorts(settings: UploaderSettings, { nestedWorkers = true }: { nestedWorkers?: boolean } = {}): Promise<EnginePorts> {
+export async function browserPorts(
+  settings: UploaderSettings,
+  { nestedWorkers = true }: { nestedWorkers?: boolean } = {},
+): Promise<EnginePorts> {
   const md5 = settings.wasm ? 'auto' : 'js';
   // MD5 runs in a second worker where a dedicated worker can start one, so it never holds up the requests' thread.
   const hasher =
     nestedWorkers && typeof Worker === 'function'
-      ? workerHasher(() => startWorker(() => new Worker(new URL('./hashing/hash-worker.js', import.meta.url), { type: 'module' })), md5)
+      ? workerHasher(
+          () => startWorker(() => new Worker(new URL('./hashing/hash-worker.js', import.meta.url), { type: 'module' })),
+          md5,
+        )
       : lazyInThreadHasher(md5);
   return {
     http: xhrHttp,
@@ -32,7 +38,9 @@ export async function browserPorts(settings: UploaderSettings, { nestedWorkers =
     store: settings.persist ? new IdbSessionStore() : new MemorySessionStore(),
     clock: systemClock,
     // Without Web Locks (old browsers) each tab locks alone; that fallback is loaded only there.
-    locks: navigator.locks ? webLocks(navigator.locks) : new (await import('../adapters/memory-locks.ts')).MemoryLocks(),
+    locks: navigator.locks
+      ? webLocks(navigator.locks)
+      : new (await import('../adapters/memory-locks.ts')).MemoryLocks(),
     ...(typeof BroadcastChannel === 'function' && { channel: broadcastChannel() }),
     ...(settings.verify && { hasher }),
   };

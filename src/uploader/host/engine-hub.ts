@@ -109,7 +109,11 @@ export class EngineHub {
     // The newest page first: it is the likeliest to be awake and signed in.
     for (const page of [...this.#pages.values()].reverse()) {
       try {
-        return await withTimeout(Promise.resolve(page.getAccessToken()), TOKEN_TIMEOUT_MS, () => new TokenTimeout(`no token within ${TOKEN_TIMEOUT_MS} ms`));
+        return await withTimeout(
+          Promise.resolve(page.getAccessToken()),
+          TOKEN_TIMEOUT_MS,
+          () => new TokenTimeout(`no token within ${TOKEN_TIMEOUT_MS} ms`),
+        );
       } catch (error) {
         if (!(error instanceof TokenTimeout)) failure ??= error;
       }
@@ -125,4 +129,3 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
-

@@ -12,10 +12,18 @@ import { EngineHubs, UploadWorkerService } from './worker-service.ts';
 /** Held (shared mode) while any upload has not ended: a page that loads then attaches at once (`uploadsRunning`). */
 let releaseBusy: (() => void) | undefined;
 // MD5 in this thread: a nested worker started here can hang this thread in Firefox (see `browserPorts`).
-const hubs = new EngineHubs((settings) => browserPorts(settings, { nestedWorkers: false }), 'shared', (busy) => {
-  if (!busy) return releaseBusy?.();
-  void navigator.locks?.request(BUSY_LOCK, { mode: 'shared' }, () => new Promise<void>((release) => (releaseBusy = release)));
-});
+const hubs = new EngineHubs(
+  (settings) => browserPorts(settings, { nestedWorkers: false }),
+  'shared',
+  (busy) => {
+    if (!busy) return releaseBusy?.();
+    void navigator.locks?.request(
+      BUSY_LOCK,
+      { mode: 'shared' },
+      () => new Promise<void>((release) => (releaseBusy = release)),
+    );
+  },
+);
 
 (globalThis as unknown as { onconnect: ((event: MessageEvent) => void) | null }).onconnect = (event) => {
   for (const port of event.ports) expose(new UploadWorkerService(hubs), port);

@@ -1,7 +1,15 @@
 import { EngineHub, type EnginePorts, type PageEvent } from './engine-hub.ts';
 import { fingerprintOf, lastModifiedOf } from '../engine/request-metadata.ts';
 import { engineKeyOf, type UploaderSettings } from '../settings.ts';
-import type { AddFolderOptions, AddOptions, InterruptedUpload, StoreFile, TaskSnapshot, UploadErrorInfo, UploaderHost } from '../types.ts';
+import type {
+  AddFolderOptions,
+  AddOptions,
+  InterruptedUpload,
+  StoreFile,
+  TaskSnapshot,
+  UploadErrorInfo,
+  UploaderHost,
+} from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import type { UploadEngine } from '../engine/engine.ts';
 import { isFinal } from '../task-state.ts';
@@ -58,7 +66,9 @@ export class EngineHubs {
     const key = engineKeyOf(settings);
     let hub = this.#hubs.get(key);
     if (!hub) {
-      hub = Promise.resolve(this.portsFor(settings)).then((ports) => new EngineHub(settings, ports, (busy) => this.#busy(busy)));
+      hub = Promise.resolve(this.portsFor(settings)).then(
+        (ports) => new EngineHub(settings, ports, (busy) => this.#busy(busy)),
+      );
       this.#hubs.set(key, hub);
       hub.catch(() => this.#hubs.delete(key));
     }
@@ -71,7 +81,11 @@ const sameFile = new Map<string, { pageId: string; taskId: string; added: Promis
 /** Entries of ended tasks are dropped when the map doubles, so 10,000 adds cost linear time. */
 let pruneAt = 256;
 
-function rememberAdd(engine: UploadEngine, key: string, entry: { pageId: string; taskId: string; added: Promise<TaskSnapshot> }): void {
+function rememberAdd(
+  engine: UploadEngine,
+  key: string,
+  entry: { pageId: string; taskId: string; added: Promise<TaskSnapshot> },
+): void {
   sameFile.set(key, entry);
   if (sameFile.size < pruneAt) return;
   for (const [k, { taskId }] of sameFile) {
@@ -130,9 +144,23 @@ export class UploadWorkerService {
    * type) to the same place, this page gets that task instead (its snapshot, with the other task's id): the file is
    * uploaded once.
    */
-  async add(taskId: string, file: Blob, info: FileInfo, options: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+  async add(
+    taskId: string,
+    file: Blob,
+    info: FileInfo,
+    options: AddOptions = {},
+    resumeId?: string,
+  ): Promise<TaskSnapshot> {
     const engine = this.need();
-    const key = JSON.stringify([engineKeyOf(this.hub!.settings), fingerprintOf({ ...info, size: file.size }), options.relativePath, options.parentId, options.updateFileId, options.convertTo, options.flatten]);
+    const key = JSON.stringify([
+      engineKeyOf(this.hub!.settings),
+      fingerprintOf({ ...info, size: file.size }),
+      options.relativePath,
+      options.parentId,
+      options.updateFileId,
+      options.convertTo,
+      options.flatten,
+    ]);
     const other = sameFile.get(key);
     if (other && other.pageId !== this.pageId) {
       const shared = await other.added.catch(() => undefined);
@@ -147,7 +175,14 @@ export class UploadWorkerService {
     return snapshot;
   }
 
-  private async addNow(engine: UploadEngine, taskId: string, file: Blob, info: FileInfo, options: AddOptions, resumeId?: string): Promise<TaskSnapshot> {
+  private async addNow(
+    engine: UploadEngine,
+    taskId: string,
+    file: Blob,
+    info: FileInfo,
+    options: AddOptions,
+    resumeId?: string,
+  ): Promise<TaskSnapshot> {
     const bounds = this.hub!.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
       const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
@@ -164,7 +199,9 @@ export class UploadWorkerService {
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
   async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
     const source = this.hub?.engine.source(taskId);
-    return source && isDecodableImage(source.type) ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size) : undefined;
+    return source && isDecodableImage(source.type)
+      ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size)
+      : undefined;
   }
 
   /** Creates the folders of `path` under the target; resolves with the deepest one's ID (undefined when flattening). */
@@ -177,7 +214,10 @@ export class UploadWorkerService {
     const engine = this.need();
     const result: TaskResult = await engine.done(taskId).then(
       (file) => ({ ok: true, file }),
-      (error: unknown) => ({ ok: false, error: error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) } }),
+      (error: unknown) => ({
+        ok: false,
+        error: error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message: String(error) },
+      }),
     );
     this.batch?.flush();
     return { ...result, ...withSnapshot(engine, taskId) };

@@ -10,7 +10,11 @@ export type BeforeUploadOutcome =
  * hook that throws, rejects or answers something unexpected gives a `hook-error` outcome with a readable message.
  * A replaced file drops `handle` (the handle reads the original, so it could not resume the replacement).
  */
-export async function runBeforeUpload(hook: BeforeUpload, file: File | Blob, options: AddOptions = {}): Promise<BeforeUploadOutcome> {
+export async function runBeforeUpload(
+  hook: BeforeUpload,
+  file: File | Blob,
+  options: AddOptions = {},
+): Promise<BeforeUploadOutcome> {
   const asFile = file instanceof File ? file : new File([file], 'Untitled', { type: file.type });
   let answer: unknown;
   try {
@@ -23,17 +27,26 @@ export async function runBeforeUpload(hook: BeforeUpload, file: File | Blob, opt
   if (answer === true || answer === undefined || answer === null) return { ok: true, file, options };
   if (answer instanceof Blob) {
     const { handle: _handle, ...rest } = options;
-    const replacement = answer instanceof File ? answer : new File([answer], asFile.name, { type: answer.type || asFile.type, lastModified: Date.now() });
+    const replacement =
+      answer instanceof File
+        ? answer
+        : new File([answer], asFile.name, { type: answer.type || asFile.type, lastModified: Date.now() });
     return { ok: true, file: replacement, options: renamedPath(rest, replacement.name) };
   }
   if (typeof answer !== 'object' || !isChanges(answer)) {
-    return { ok: false, reason: 'hook-error', message: `beforeUpload must return false, a File or Blob, or { name, metadata, convertTo }; got ${describe(answer)}` };
+    return {
+      ok: false,
+      reason: 'hook-error',
+      message: `beforeUpload must return false, a File or Blob, or { name, metadata, convertTo }; got ${describe(answer)}`,
+    };
   }
   const next: AddOptions = { ...options };
   if (answer.metadata) next.metadata = { ...options.metadata, ...answer.metadata };
   if (answer.convertTo) next.convertTo = answer.convertTo;
   // A new File of the same bytes (no copy): the list shows the new name, and the service stores it.
-  const renamed = answer.name ? new File([file], answer.name, { type: file.type, lastModified: asFile.lastModified }) : file;
+  const renamed = answer.name
+    ? new File([file], answer.name, { type: file.type, lastModified: asFile.lastModified })
+    : file;
   return { ok: true, file: renamed, options: answer.name ? renamedPath(next, answer.name) : next };
 }
 

@@ -11,17 +11,23 @@ export type { CreateUploaderOptions } from './main-thread-uploader.ts';
  */
 export function createUploader(options: CreateUploaderOptions): Uploader {
   if (typeof options?.getAccessToken !== 'function') {
-    throw new UploadError({ code: 'bad-request', message: 'getAccessToken must be a function that returns the bearer token' });
+    throw new UploadError({
+      code: 'bad-request',
+      message: 'getAccessToken must be a function that returns the bearer token',
+    });
   }
   if (options.beforeUpload !== undefined && typeof options.beforeUpload !== 'function') {
-    throw new UploadError({ code: 'bad-request', message: 'beforeUpload must be a function (file, { relativePath }) => …' });
+    throw new UploadError({
+      code: 'bad-request',
+      message: 'beforeUpload must be a function (file, { relativePath }) => …',
+    });
   }
   if (!options.service && !options.worker && typeof Worker === 'undefined' && typeof SharedWorker === 'undefined') {
     throw new UploadError({
       code: 'bad-request',
-      message: 'createUploader needs a browser with Web Workers (it was called where there is no Worker, e.g. Node or server-side rendering); create it in the browser, after the page loads',
+      message:
+        'createUploader needs a browser with Web Workers (it was called where there is no Worker, e.g. Node or server-side rendering); create it in the browser, after the page loads',
     });
   }
   return new MainThreadUploader(options);
 }
-

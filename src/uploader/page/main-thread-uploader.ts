@@ -86,7 +86,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
     const info = fileInfo(file);
-    if (!this.beforeUpload) return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+    if (!this.beforeUpload)
+      return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
     // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
     const hook = this.beforeUpload;
     const checked = loadBeforeUpload().then((run) => run(hook, file, options));
@@ -100,7 +101,14 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
         const task = this.tasks.get(id);
         if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
           const { convertTo, relativePath } = outcome.options;
-          task.snapshot = { ...task.snapshot, name: next.name, type: next.type, total: outcome.file.size, ...(convertTo && { convertTo }), ...(relativePath && { relativePath }) };
+          task.snapshot = {
+            ...task.snapshot,
+            name: next.name,
+            type: next.type,
+            total: outcome.file.size,
+            ...(convertTo && { convertTo }),
+            ...(relativePath && { relativePath }),
+          };
           this.tasks.update(task);
           this.scheduleChange(0);
         }
@@ -139,7 +147,11 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   resumeAllInterrupted(): Promise<ResumeAllResult> {
-    return resumeAllInterrupted(this.lastInterrupted, () => this.interrupted(), (id) => this.resumeInterrupted(id));
+    return resumeAllInterrupted(
+      this.lastInterrupted,
+      () => this.interrupted(),
+      (id) => this.resumeInterrupted(id),
+    );
   }
 
   async discardInterrupted(id: string): Promise<void> {
@@ -192,7 +204,10 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   /** Commands of a task, sent once `known` (the worker has the task) settles: a `pause()` right after `add()` must not miss it. */
   private commands(known: () => Promise<unknown>, handle: () => TaskHandle): TaskCommands {
-    const command = (run: () => unknown) => void known().then(run).catch(() => undefined);
+    const command = (run: () => unknown) =>
+      void known()
+        .then(run)
+        .catch(() => undefined);
     return {
       pause: (taskId) => command(() => this.remote.pause(taskId)),
       resume: (taskId) => command(() => this.remote.resume(taskId)),
@@ -216,7 +231,13 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
    */
   private adopt(snapshot: TaskSnapshot): void {
     if (this.tasks.has(snapshot.id)) return;
-    const task: TaskHandle = new TaskHandle(snapshot, this.commands(() => this.ready, () => task));
+    const task: TaskHandle = new TaskHandle(
+      snapshot,
+      this.commands(
+        () => this.ready,
+        () => task,
+      ),
+    );
     this.tasks.add(task);
     this.scheduleChange(0);
     if (snapshot.state === 'done' && snapshot.file) task.settle.resolve(snapshot.file);
@@ -234,11 +255,22 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     }
   }
 
-  private start(info: FileInfo, options: AddOptions, send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot, size: number): TaskHandle {
+  private start(
+    info: FileInfo,
+    options: AddOptions,
+    send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot,
+    size: number,
+  ): TaskHandle {
     const id = crypto.randomUUID();
     const snapshot = queuedSnapshot(id, info, options, size);
     let known: Promise<unknown> = Promise.resolve();
-    const task: TaskHandle = new TaskHandle(snapshot, this.commands(() => known, () => task));
+    const task: TaskHandle = new TaskHandle(
+      snapshot,
+      this.commands(
+        () => known,
+        () => task,
+      ),
+    );
     this.tasks.add(task);
     this.latest = undefined;
     this.emit('add', { ...snapshot });
@@ -254,7 +286,13 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
         // A resized image is smaller than the file chosen: take the sizes the worker sends, not the state (its
         // events may already have moved the task on).
         if (first.originalSize === undefined) return;
-        task.snapshot = { ...task.snapshot, name: first.name, type: first.type, total: first.total, originalSize: first.originalSize };
+        task.snapshot = {
+          ...task.snapshot,
+          name: first.name,
+          type: first.type,
+          total: first.total,
+          originalSize: first.originalSize,
+        };
         this.tasks.update(task);
         this.scheduleChange(0);
       })
@@ -278,7 +316,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private async settleWith(id: string, settle: Settle): Promise<void> {
     const result = await this.remote.result(id);
     // Events come through their own port: apply the final snapshot first, so `done` never settles ahead of it.
-    if (result.snapshot) this.onEvent(result.ok ? 'success' : result.snapshot.state === 'failed' ? 'error' : 'change', result.snapshot);
+    if (result.snapshot)
+      this.onEvent(result.ok ? 'success' : result.snapshot.state === 'failed' ? 'error' : 'change', result.snapshot);
     if (result.ok) settle.resolve(result.file);
     else settle.reject(new UploadError(result.error));
   }

@@ -37,7 +37,10 @@ export function navigatorOnline(scope: EventTarget | undefined = globalThis): On
  * back/forward cache (its view of a shared engine's tasks is then stale); returns the function that stops listening.
  */
 export function watchPage(onChange: (online: boolean) => void, onRestored: () => void): () => void {
-  const scope = globalThis as { addEventListener?: EventTarget['addEventListener']; removeEventListener?: EventTarget['removeEventListener'] };
+  const scope = globalThis as {
+    addEventListener?: EventTarget['addEventListener'];
+    removeEventListener?: EventTarget['removeEventListener'];
+  };
   if (typeof scope.addEventListener !== 'function') return () => undefined;
   const stop = navigatorOnline().subscribe(onChange);
   const shown = (event: Event) => (event as PageTransitionEvent).persisted && onRestored();

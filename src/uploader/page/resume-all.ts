@@ -47,7 +47,8 @@ export async function fileToResume(
   if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
   let blob: Blob | undefined = chosen?.file ?? source.blob;
   if (!blob && source.handle) blob = await readHandle(source.handle);
-  if (!blob) throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
+  if (!blob)
+    throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
   const kept = blob as Partial<File>;
   const info = chosen?.info ?? { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
   const problem = await remote.checkInterrupted(id, blob, info);

@@ -41,11 +41,19 @@ export interface EngineLink {
  * one cannot start or answer (unless the app said which: `host: 'dedicated'`, a `worker`, or an in-page `service`).
  */
 export async function connectEngine(
-  options: { host?: 'auto' | 'dedicated'; worker?: Worker | SharedWorker; workerBase?: string | URL; service?: Remote<UploadWorkerService> | UploadWorkerService },
+  options: {
+    host?: 'auto' | 'dedicated';
+    worker?: Worker | SharedWorker;
+    workerBase?: string | URL;
+    service?: Remote<UploadWorkerService> | UploadWorkerService;
+  },
   settings: UploaderSettings,
   page: PageSide,
 ): Promise<EngineLink> {
-  const attach = async (remote: Remote<UploadWorkerService> | UploadWorkerService, started?: StartedHost): Promise<EngineLink> => {
+  const attach = async (
+    remote: Remote<UploadWorkerService> | UploadWorkerService,
+    started?: StartedHost,
+  ): Promise<EngineLink> => {
     const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
     const first = Promise.resolve(
       remote.init(
@@ -62,7 +70,8 @@ export async function connectEngine(
   if (options.service) return attach(options.service);
   const given = options.worker;
   const base = options.workerBase;
-  const shared = options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given, base);
+  const shared =
+    options.host === 'dedicated' || (given && !('port' in given)) ? undefined : startSharedHost(given, base);
   if (shared) {
     try {
       return await attach(shared.remote, shared);
@@ -99,12 +108,29 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
       given ??
       startWorker(
         base
-          ? () => new SharedWorker(copiedWorkerUrl(base, 'shared-worker.js'), { type: 'module', name: SHARED_WORKER_NAME, extendedLifetime: true } as WorkerOptions)
-          : () => new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), { type: 'module', name: 'store-upload-kit', extendedLifetime: true } as WorkerOptions),
+          ? () =>
+              new SharedWorker(copiedWorkerUrl(base, 'shared-worker.js'), {
+                type: 'module',
+                name: SHARED_WORKER_NAME,
+                extendedLifetime: true,
+              } as WorkerOptions)
+          : () =>
+              new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), {
+                type: 'module',
+                name: 'store-upload-kit',
+                extendedLifetime: true,
+              } as WorkerOptions),
         'SharedWorker',
         // Dictionary members the browser knows are read when the options are converted: reading this one means the
         // worker will outlive the page. The literal above stays as bundlers need it.
-        (options) => options && { ...options, get extendedLifetime() { extended = true; return true; } },
+        (options) =>
+          options && {
+            ...options,
+            get extendedLifetime() {
+              extended = true;
+              return true;
+            },
+          },
       );
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
@@ -141,12 +167,21 @@ function startDedicatedHost(given?: Worker, base?: string | URL): StartedHost {
         ? () => new Worker(copiedWorkerUrl(base, 'worker.js'), { type: 'module' })
         : () => new Worker(new URL('../host/worker.js', import.meta.url), { type: 'module' }),
     );
-  return { remote: wrap<UploadWorkerService>(worker), host: 'dedicated', failed: failureOf(worker), end: () => worker.terminate() };
+  return {
+    remote: wrap<UploadWorkerService>(worker),
+    host: 'dedicated',
+    failed: failureOf(worker),
+    end: () => worker.terminate(),
+  };
 }
 
 function failureOf(worker: Worker | SharedWorker): Promise<never> {
   const failed = new Promise<never>((_, reject) =>
-    worker.addEventListener('error', (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')), { once: true }),
+    worker.addEventListener(
+      'error',
+      (event) => reject(new Error((event as ErrorEvent).message || 'worker script failed to load')),
+      { once: true },
+    ),
   );
   failed.catch(() => undefined);
   return failed;

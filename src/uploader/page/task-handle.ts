@@ -24,7 +24,10 @@ export class TaskHandle implements UploadTask {
   /** Settles the current `done`; capture it before waiting, so a late answer never settles a newer attempt. */
   settle!: Settle;
 
-  constructor(public snapshot: TaskSnapshot, private readonly commands: TaskCommands) {
+  constructor(
+    public snapshot: TaskSnapshot,
+    private readonly commands: TaskCommands,
+  ) {
     this.renew();
   }
 

@@ -1,7 +1,8 @@
 import type { Uploader, UploaderEventMap } from '../types.ts';
 
 /** The detail an uploader event of type `K` carries. */
-export type UploaderEventDetail<K extends keyof UploaderEventMap> = UploaderEventMap[K] extends CustomEvent<infer D> ? D : never;
+export type UploaderEventDetail<K extends keyof UploaderEventMap> =
+  UploaderEventMap[K] extends CustomEvent<infer D> ? D : never;
 
 /**
  * An `EventTarget` whose listeners and dispatches are typed by `UploaderEventMap`, the one list of the uploader's

@@ -17,7 +17,6 @@ function zoneOf(el: StoreUploader): StoreDropzone {
   return el.shadowRoot!.querySelector('store-dropzone')!;
 }
 
-
 async function mountUploader(hook: BeforeUpload | undefined, lang = 'en', uploader?: Uploader): Promise<StoreUploader> {
   const wrapper = await fixture(
     html`<div lang=${lang}><store-uploader base-url=${baseUrl} token=${TOKEN} .beforeUpload=${hook} .uploader=${uploader}></store-uploader></div>`,
@@ -37,16 +36,24 @@ async function uploaded(el: StoreUploader, count: number): Promise<{ id: string;
 }
 
 async function description(id: string): Promise<string | undefined> {
-  const res = await fetch(`${baseUrl}/store/v3/files/${id}?fields=description`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files/${id}?fields=description`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   return ((await res.json()) as { description?: string }).description;
 }
 
-const rows = (zone: StoreDropzone) => [...zone.shadowRoot!.querySelectorAll('[part="rejections"] li')].map((li) => [li.getAttribute('data-reason'), text(li)]);
+const rows = (zone: StoreDropzone) =>
+  [...zone.shadowRoot!.querySelectorAll('[part="rejections"] li')].map((li) => [
+    li.getAttribute('data-reason'),
+    text(li),
+  ]);
 
 describe('beforeUpload on the elements', () => {
   it('<store-uploader> skips, renames, describes and replaces files of one drop; the skipped one is listed as refused', async () => {
     const tag = crypto.randomUUID();
-    const replacement = new File([crypto.getRandomValues(new Uint8Array(2048))], `replaced-${tag}.bin`, { type: 'application/octet-stream' });
+    const replacement = new File([crypto.getRandomValues(new Uint8Array(2048))], `replaced-${tag}.bin`, {
+      type: 'application/octet-stream',
+    });
     const seen: string[] = [];
     const el = await mountUploader((file, { relativePath }) => {
       seen.push(relativePath);
@@ -59,10 +66,17 @@ describe('beforeUpload on the elements', () => {
     const rejected = nextEvent(el, 'store-files-reject');
     const added = nextEvent(el, 'store-files-add');
     const names = ['skip', 'rename', 'describe', 'replace'].map((n) => `${n}-${tag}.txt`);
-    chooseFiles(zone, names.map((n) => new File([`body of ${n}`], n, { type: 'text/plain' })));
+    chooseFiles(
+      zone,
+      names.map((n) => new File([`body of ${n}`], n, { type: 'text/plain' })),
+    );
     const refusal = await rejected;
     expect(refusal.detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([[names[0], 'skipped']]);
-    expect((await added).detail.files.map((f) => f.file.name)).to.deep.equal([`renamed-${tag}.txt`, names[2], replacement.name]);
+    expect((await added).detail.files.map((f) => f.file.name)).to.deep.equal([
+      `renamed-${tag}.txt`,
+      names[2],
+      replacement.name,
+    ]);
     expect(seen).to.deep.equal(names);
     await zone.updateComplete;
     expect(rows(zone)).to.deep.equal([['skipped', `${names[0]}: skipped by this page.`]]);
@@ -70,7 +84,9 @@ describe('beforeUpload on the elements', () => {
     const files = await uploaded(el, 3);
     const byName = new Map(files.map((f) => [f.name, f.id]));
     expect([...byName.keys()].sort()).to.deep.equal([`renamed-${tag}.txt`, names[2], replacement.name].sort());
-    expect(new TextDecoder().decode(await download(baseUrl, byName.get(`renamed-${tag}.txt`)!))).to.equal(`body of ${names[1]}`);
+    expect(new TextDecoder().decode(await download(baseUrl, byName.get(`renamed-${tag}.txt`)!))).to.equal(
+      `body of ${names[1]}`,
+    );
     expect(await description(byName.get(names[2])!)).to.equal(`described ${tag}`);
     expect(await sameBytes(replacement, await download(baseUrl, byName.get(replacement.name)!))).to.equal(true);
     expect(await filesNamed(baseUrl, names[0])).to.deep.equal([]);
@@ -88,7 +104,9 @@ describe('beforeUpload on the elements', () => {
     const rejected = nextEvent(el, 'store-files-reject');
     chooseFiles(zone, [new File(['boom'], 'bad.txt'), new File(['fine'], 'good.txt')]);
     const refusal = (await rejected).detail.files;
-    expect(refusal.map((f) => [f.relativePath, f.reason, f.message])).to.deep.equal([['bad.txt', 'hook-error', 'סוג תוכן אסור']]);
+    expect(refusal.map((f) => [f.relativePath, f.reason, f.message])).to.deep.equal([
+      ['bad.txt', 'hook-error', 'סוג תוכן אסור'],
+    ]);
     await zone.updateComplete;
     expect(rows(zone)).to.deep.equal([['hook-error', he.dropzone.reject['hook-error']('bad.txt', 'סוג תוכן אסור')]]);
     expect(text(zone.shadowRoot!.querySelector('[part="rejections"] h2'))).to.equal(he.dropzone.rejectedTitle);
@@ -98,13 +116,17 @@ describe('beforeUpload on the elements', () => {
 
   it('a replacement the hook returns meets the size limits too: a larger one is refused, a smaller one uploaded', async () => {
     const tag = crypto.randomUUID();
-    const el = await mountUploader((file) => (file.name === 'grows.txt' ? new File(['x'.repeat(100)], 'grows.txt') : new File(['ok'], `shrinks-${tag}.txt`)));
+    const el = await mountUploader((file) =>
+      file.name === 'grows.txt' ? new File(['x'.repeat(100)], 'grows.txt') : new File(['ok'], `shrinks-${tag}.txt`),
+    );
     el.maxFileSize = 50;
     await el.updateComplete;
     const zone = zoneOf(el);
     const rejected = nextEvent(el, 'store-files-reject');
     chooseFiles(zone, [new File(['small'], 'grows.txt'), new File(['y'.repeat(40)], 'shrinks.txt')]);
-    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason, f.file.size])).to.deep.equal([['grows.txt', 'size', 100]]);
+    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason, f.file.size])).to.deep.equal([
+      ['grows.txt', 'size', 100],
+    ]);
     const [file] = await uploaded(el, 1);
     expect(file.name).to.equal(`shrinks-${tag}.txt`);
     expect(await sameBytes(new Blob(['ok']), await download(baseUrl, file.id))).to.equal(true);
@@ -116,7 +138,9 @@ describe('beforeUpload on the elements', () => {
     const zone = zoneOf(el);
     const rejected = nextEvent(el, 'store-files-reject');
     chooseFiles(zone, [new File([], 'empty.txt'), new File(['x'], `one-${crypto.randomUUID()}.txt`)]);
-    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([['empty.txt', 'skipped']]);
+    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([
+      ['empty.txt', 'skipped'],
+    ]);
     await zone.updateComplete;
     expect(rows(zone)).to.deep.equal([['skipped', 'empty.txt: skipped by this page.']]);
     await uploaded(el, 1);
@@ -132,7 +156,11 @@ describe('beforeUpload on the elements', () => {
     await zone.addFiles([{ file: new File(['zone bytes'], 'a.txt'), relativePath: 'dir/a.txt' }]);
     const picked = (await added).detail.files[0];
     // The renamed file keeps its folder in the path the list shows.
-    expect([picked.file.name, picked.relativePath, picked.metadata]).to.deep.equal([`zone-${tag}.txt`, `dir/zone-${tag}.txt`, { description: 'from the dropzone' }]);
+    expect([picked.file.name, picked.relativePath, picked.metadata]).to.deep.equal([
+      `zone-${tag}.txt`,
+      `dir/zone-${tag}.txt`,
+      { description: 'from the dropzone' },
+    ]);
     const stored = await uploader.task(uploader.snapshot.tasks[0].id)!.done;
     expect(stored.name).to.equal(`zone-${tag}.txt`);
     expect(await description(stored.id)).to.equal('from the dropzone');

@@ -7,7 +7,6 @@ import { collectFromHandle } from '../../../src/elements/internal/walk-folders.t
 import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import type { AddOptions } from '../../../src/uploader/index.ts';
 
-
 function dragEvent(type: string, files: File[] = []): DragEvent {
   const dt = new DataTransfer();
   for (const f of files) dt.items.add(f);
@@ -40,11 +39,11 @@ describe('<store-dropzone>', () => {
       let opened = 0;
       const bothOpened = new Promise<void>((resolve) => {
         el.shadowRoot!.getElementById('files')!.click = () => {
-      if (++opened === 11) resolve();
-    };
+          if (++opened === 11) resolve();
+        };
         el.shadowRoot!.getElementById('folder')!.click = () => {
-      if ((opened += 10) === 11) resolve();
-    };
+          if ((opened += 10) === 11) resolve();
+        };
       });
       el.shadowRoot!.querySelector<HTMLButtonElement>('[part="browse-button"]')!.click();
       el.shadowRoot!.querySelector<HTMLButtonElement>('[part="folder-button"]')!.click();
@@ -63,7 +62,9 @@ describe('<store-dropzone>', () => {
     await writable.write('picked bytes');
     await writable.close();
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreDropzone>(html`<store-dropzone multiple accept=".txt,text/*" .uploader=${uploader}></store-dropzone>`);
+    const el = await fixture<StoreDropzone>(
+      html`<store-dropzone multiple accept=".txt,text/*" .uploader=${uploader}></store-dropzone>`,
+    );
     const w = window as unknown as { showOpenFilePicker?: unknown };
     const original = w.showOpenFilePicker;
     const asked: unknown[] = [];
@@ -77,18 +78,24 @@ describe('<store-dropzone>', () => {
       const added = oneEvent(el, 'store-files-add');
       browse();
       const event = await added;
-      expect(event.detail.files.map((f) => [f.relativePath, f.file.size, f.handle === handle])).to.deep.equal([[name, 12, true]]);
-      expect(asked).to.deep.equal([{ multiple: true, types: [{ accept: { 'application/octet-stream': ['.txt'], 'text/*': [] } }] }]);
-      expect((uploader.calls.find((c) => c.method === 'add')?.options as AddOptions | undefined)?.handle).to.equal(handle);
+      expect(event.detail.files.map((f) => [f.relativePath, f.file.size, f.handle === handle])).to.deep.equal([
+        [name, 12, true],
+      ]);
+      expect(asked).to.deep.equal([
+        { multiple: true, types: [{ accept: { 'application/octet-stream': ['.txt'], 'text/*': [] } }] },
+      ]);
+      expect((uploader.calls.find((c) => c.method === 'add')?.options as AddOptions | undefined)?.handle).to.equal(
+        handle,
+      );
 
       // A cancel, then a SecurityError: only the second opens the input (the first one's answer is handled first).
       let inputOpened = 0;
       let opened!: () => void;
       const fellBack = new Promise<void>((resolve) => (opened = resolve));
       el.shadowRoot!.getElementById('files')!.click = () => {
-      inputOpened++;
-      opened();
-    };
+        inputOpened++;
+        opened();
+      };
       answer = () => Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
       browse();
       answer = () => Promise.reject(new DOMException('Cross origin sub frames are not allowed', 'SecurityError'));
@@ -107,7 +114,10 @@ describe('<store-dropzone>', () => {
     const top = `folder-${crypto.randomUUID()}`;
     const dir = await root.getDirectoryHandle(top, { create: true });
     const sub = await dir.getDirectoryHandle('2024', { create: true });
-    for (const [parent, name] of [[dir, 'a.txt'], [sub, 'b.txt']] as const) {
+    for (const [parent, name] of [
+      [dir, 'a.txt'],
+      [sub, 'b.txt'],
+    ] as const) {
       const w = await (await parent.getFileHandle(name, { create: true })).createWritable();
       await w.write(name);
       await w.close();
@@ -196,7 +206,9 @@ describe('<store-dropzone>', () => {
     const el = await fixture<StoreDropzone>(html`<store-dropzone></store-dropzone>`);
     const rejected = oneEvent(el, 'store-files-reject');
     chooseFiles(el, [file('one.txt', 1), file('two.txt', 1)]);
-    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([['two.txt', 'multiple']]);
+    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([
+      ['two.txt', 'multiple'],
+    ]);
   });
 
   it('keeps the drag-over state while the pointer crosses children, and clears it on leave and drop', async () => {
@@ -239,7 +251,10 @@ describe('<store-dropzone>', () => {
     const root = await navigator.storage.getDirectory();
     const dir = await root.getDirectoryHandle('photos', { create: true });
     const sub = await dir.getDirectoryHandle('2024', { create: true });
-    for (const [parent, name, text] of [[dir, 'a.txt', 'aa'], [sub, 'b.txt', 'bbb']] as const) {
+    for (const [parent, name, text] of [
+      [dir, 'a.txt', 'aa'],
+      [sub, 'b.txt', 'bbb'],
+    ] as const) {
       const writable = await (await parent.getFileHandle(name, { create: true })).createWritable();
       await writable.write(text);
       await writable.close();
@@ -253,8 +268,8 @@ describe('<store-dropzone>', () => {
   });
 
   it('uses the folder input with its relative paths and in French under lang="fr"', async () => {
-    const el = await fixture<StoreDropzone>(html`<div lang="fr"><store-dropzone></store-dropzone></div>`).then(
-      (d) => d.querySelector('store-dropzone')!,
+    const el = await fixture<StoreDropzone>(html`<div lang="fr"><store-dropzone></store-dropzone></div>`).then((d) =>
+      d.querySelector('store-dropzone')!,
     );
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="folder-button"]')!.textContent.trim()).to.equal('Parcourir un dossier');

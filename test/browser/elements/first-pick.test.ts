@@ -19,7 +19,9 @@ describe('<store-uploader> picked from before its uploader has loaded', () => {
     // The precondition that makes this test mean something: nothing to add to yet.
     expect(el.activeUploader, 'the uploader had already loaded').to.equal(undefined);
     const files = [randomFile(300 * 1024 + 7), randomFile(1000)];
-    const input = el.shadowRoot!.querySelector('store-dropzone')!.shadowRoot!.getElementById('files') as HTMLInputElement;
+    const input = el
+      .shadowRoot!.querySelector('store-dropzone')!
+      .shadowRoot!.getElementById('files') as HTMLInputElement;
     const dt = new DataTransfer();
     for (const file of files) dt.items.add(file);
     input.files = dt.files;
@@ -27,7 +29,8 @@ describe('<store-uploader> picked from before its uploader has loaded', () => {
     while (el.value.length < 2) await oneEvent(el, 'change');
     const tasks = el.activeUploader!.snapshot.tasks;
     expect(tasks.map((t) => t.name)).to.deep.equal(files.map((f) => f.name));
-    for (const [i, file] of files.entries()) expect(await sameBytes(file, await download(baseUrl, tasks[i].file!.id))).to.equal(true);
+    for (const [i, file] of files.entries())
+      expect(await sameBytes(file, await download(baseUrl, tasks[i].file!.id))).to.equal(true);
     el.remove();
   });
 });

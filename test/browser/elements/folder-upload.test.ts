@@ -27,7 +27,10 @@ async function write(dir: FileSystemDirectoryHandle, path: string, text: string)
 
 /** Resolves once every task of the uploader has finished. */
 async function allDone(u: Uploader, count: number): Promise<void> {
-  await eventually(() => u.snapshot.tasks.length === count && u.snapshot.tasks.every((t) => t.state === 'done'), 'every upload to finish');
+  await eventually(
+    () => u.snapshot.tasks.length === count && u.snapshot.tasks.every((t) => t.state === 'done'),
+    'every upload to finish',
+  );
 }
 
 before(async () => {
@@ -52,29 +55,51 @@ describe('dropping a folder', () => {
   it('notes the empty folders of a directory walk', async () => {
     const empty: string[] = [];
     const files = await collectFromHandle(await opfs.getDirectoryHandle(top), '', empty);
-    expect(files.map((f) => f.relativePath)).to.deep.equal([`${top}/a.txt`, `${top}/sub/b.txt`, `${top}/sub/deep/c.txt`]);
+    expect(files.map((f) => f.relativePath)).to.deep.equal([
+      `${top}/a.txt`,
+      `${top}/sub/b.txt`,
+      `${top}/sub/deep/c.txt`,
+    ]);
     expect(empty.sort()).to.deep.equal([`${top}/empty/inner-empty`, `${top}/sub/nothing`]);
   });
 
   it('<store-dropzone parent-id> makes the same tree in the folder, empty folders included', async () => {
     const root = await newFolder(baseUrl);
-    const zone = await fixture<StoreDropzone>(html`<store-dropzone multiple parent-id=${root} .uploader=${uploader}></store-dropzone>`);
+    const zone = await fixture<StoreDropzone>(
+      html`<store-dropzone multiple parent-id=${root} .uploader=${uploader}></store-dropzone>`,
+    );
     const empty: string[] = [];
     const files = await collectFromHandle(await opfs.getDirectoryHandle(top), '', empty);
     const added = nextEvent(zone, 'store-files-add');
     await zone.addFiles(files, empty);
     expect((await added).detail.folders.sort()).to.deep.equal([`${top}/empty/inner-empty`, `${top}/sub/nothing`]);
     await allDone(uploader, 3);
-    const expected = ['', 'a.txt', 'empty/', 'empty/inner-empty/', 'sub/', 'sub/b.txt', 'sub/deep/', 'sub/deep/c.txt', 'sub/nothing/'].map((p) => `${top}/${p}`);
-    await eventually(async () => (await folderTree(baseUrl, root)).paths.length >= expected.length, 'the empty folders to be made');
+    const expected = [
+      '',
+      'a.txt',
+      'empty/',
+      'empty/inner-empty/',
+      'sub/',
+      'sub/b.txt',
+      'sub/deep/',
+      'sub/deep/c.txt',
+      'sub/nothing/',
+    ].map((p) => `${top}/${p}`);
+    await eventually(
+      async () => (await folderTree(baseUrl, root)).paths.length >= expected.length,
+      'the empty folders to be made',
+    );
     const { paths, ids } = await folderTree(baseUrl, root);
     expect(paths).to.deep.equal(expected);
-    for (const picked of files) expect(await sameBytes(picked.file, await download(baseUrl, ids.get(picked.relativePath)!))).to.equal(true);
+    for (const picked of files)
+      expect(await sameBytes(picked.file, await download(baseUrl, ids.get(picked.relativePath)!))).to.equal(true);
   });
 
   it('<store-uploader parent-id flatten> puts every file straight into the folder and makes no folder', async () => {
     const root = await newFolder(baseUrl);
-    const el = await fixture<StoreUploader>(html`<store-uploader conversion="none" parent-id=${root} flatten .uploader=${uploader}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader conversion="none" parent-id=${root} flatten .uploader=${uploader}></store-uploader>`,
+    );
     const zone = el.shadowRoot!.querySelector('store-dropzone')!;
     const empty: string[] = [];
     const files = await collectFromHandle(await opfs.getDirectoryHandle(top), '', empty);

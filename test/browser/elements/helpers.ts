@@ -3,8 +3,13 @@
 import '../../../src/elements/events.ts';
 
 /** Resolves with the next `name` event fired at `target`, typed from `HTMLElementEventMap`. */
-export function nextEvent<K extends keyof HTMLElementEventMap>(target: EventTarget, name: K): Promise<HTMLElementEventMap[K]> {
-  return new Promise((resolve) => target.addEventListener(name, (e) => resolve(e as HTMLElementEventMap[K]), { once: true }));
+export function nextEvent<K extends keyof HTMLElementEventMap>(
+  target: EventTarget,
+  name: K,
+): Promise<HTMLElementEventMap[K]> {
+  return new Promise((resolve) =>
+    target.addEventListener(name, (e) => resolve(e as HTMLElementEventMap[K]), { once: true }),
+  );
 }
 
 /** A file of `size` zero bytes. */

@@ -19,7 +19,9 @@ import { watchMainThread, type MainThreadReport } from './long-tasks.ts';
 import './helpers.ts';
 
 const ROWS = 10_000;
-const rows = (el: StoreProgressList): HTMLElement[] => [...el.shadowRoot!.querySelectorAll<HTMLElement>('[role="listitem"]')];
+const rows = (el: StoreProgressList): HTMLElement[] => [
+  ...el.shadowRoot!.querySelectorAll<HTMLElement>('[role="listitem"]'),
+];
 const scroller = (el: StoreProgressList): HTMLElement => el.shadowRoot!.querySelector<HTMLElement>('[part="list"]')!;
 const frame = (): Promise<void> => new Promise((done) => requestAnimationFrame(() => done()));
 const press = (target: Element, key: string): boolean =>
@@ -41,21 +43,31 @@ describe('<store-progress-list> with many rows', () => {
     for (const count of [1, 5, 8, 12, 200, 201, 10_000]) {
       fixtureCleanup();
       const uploader = new ScriptedUploader({ tasks: manyTasks(count) });
-      const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+      const el = await fixture<StoreProgressList>(
+        html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+      );
       await el.updateComplete;
-      await waitUntil(() => rows(el).length > 0 && rows(el)[0].offsetHeight > 0, `rows of ${count}: ${rows(el).length} rows, list ${scroller(el)?.clientHeight}px, ${scroller(el)?.getAttribute('style')}`);
+      await waitUntil(
+        () => rows(el).length > 0 && rows(el)[0].offsetHeight > 0,
+        `rows of ${count}: ${rows(el).length} rows, list ${scroller(el)?.clientHeight}px, ${scroller(el)?.getAttribute('style')}`,
+      );
       await frame();
       const rowHeight = rows(el)[0].offsetHeight;
       const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
       expect(rowHeight, 'row height').to.be.within(40, 60);
-      expect(scroller(el).clientHeight, `list height at ${count} rows`).to.be.closeTo(Math.min(count * rowHeight, 24 * rem), 2);
+      expect(scroller(el).clientHeight, `list height at ${count} rows`).to.be.closeTo(
+        Math.min(count * rowHeight, 24 * rem),
+        2,
+      );
       expect(visibleRows(el), `visible rows at ${count}`).to.equal(Math.min(count, 8));
     }
   });
 
   it('moves focus with ↑/↓/Home/End and reaches the last of 10,000 virtualized rows', async () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(ROWS) });
-    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    const el = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
     await waitUntil(() => rows(el).length > 0);
     rows(el)[0].focus();
     press(rows(el)[0], 'ArrowDown');
@@ -69,7 +81,9 @@ describe('<store-progress-list> with many rows', () => {
 
   it('renders the rows around the view, in order, while scrolled a little at a time, and keeps the view full as the list shrinks', async () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(1000) });
-    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    const el = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
     await waitUntil(() => rows(el).length > 0 && rows(el)[0].offsetHeight > 0);
     const s = scroller(el);
     const rowHeight = rows(el)[0].offsetHeight;
@@ -81,7 +95,9 @@ describe('<store-progress-list> with many rows', () => {
       const shown = positions();
       expect(shown, 'contiguous rows in order').to.deep.equal(shown.map((_, i) => shown[0] + i));
       const top = Math.floor(s.scrollTop / rowHeight) + 1;
-      expect(shown, `rows ${top}–${top + 8} in view at ${s.scrollTop}px`).to.include.members([top, top + 8].map((n) => Math.min(n, 1000)));
+      expect(shown, `rows ${top}–${top + 8} in view at ${s.scrollTop}px`).to.include.members(
+        [top, top + 8].map((n) => Math.min(n, 1000)),
+      );
       expect(visibleRows(el)).to.be.at.least(8);
       expect(shown.length).to.be.lessThan(25);
     }
@@ -91,7 +107,10 @@ describe('<store-progress-list> with many rows', () => {
     await frame();
     for (const task of uploader.snapshot.tasks) if (task.state === 'done') uploader.remove(task.id);
     const left = uploader.snapshot.tasks.length;
-    await waitUntil(() => positions().includes(left) && rows(el)[0].getAttribute('aria-setsize') === String(left), 'the list did not follow the removals');
+    await waitUntil(
+      () => positions().includes(left) && rows(el)[0].getAttribute('aria-setsize') === String(left),
+      'the list did not follow the removals',
+    );
     await frame();
     await frame();
     expect(visibleRows(el)).to.equal(8);
@@ -100,7 +119,9 @@ describe('<store-progress-list> with many rows', () => {
 
   it('uses the rows that scroll out for those that scroll in, but never hands the focused row to another task', async () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(1000) });
-    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    const el = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
     await waitUntil(() => rows(el).length > 0 && rows(el)[0]!.offsetHeight > 0);
     const s = scroller(el);
     const before = rows(el);
@@ -119,13 +140,23 @@ describe('<store-progress-list> with many rows', () => {
   it('10,000 real uploads: added in slices, live progress while scrolling to the end, ≥ 8 rows visible, last row by keyboard, no task over 50 ms', async function () {
     this.timeout(300_000);
     // Making 10,000 File objects is the test's own work: done before the main thread is watched.
-    const files = Array.from({ length: ROWS }, (_, i) => new File([`file ${i}\n`], `f${String(i).padStart(5, '0')}.txt`, { type: 'text/plain' }));
+    const files = Array.from(
+      { length: ROWS },
+      (_, i) => new File([`file ${i}\n`], `f${String(i).padStart(5, '0')}.txt`, { type: 'text/plain' }),
+    );
     // The default host: the site's shared worker in Chromium (the page's own worker runs the same engine; bench/README.md,
     // render, compares the two), with an engine of this test's own there (its `shareKey`), so no other suite's tasks join.
-    const uploader: Uploader = createUploader({ baseUrl: await serviceUrl(), getAccessToken: () => 'dev-token-alice', concurrency: 6, shareKey: crypto.randomUUID() });
+    const uploader: Uploader = createUploader({
+      baseUrl: await serviceUrl(),
+      getAccessToken: () => 'dev-token-alice',
+      concurrency: 6,
+      shareKey: crypto.randomUUID(),
+    });
     await uploader.interrupted();
-    expect(uploader.host, 'the engine runs in the site\'s shared worker').to.match(/^shared/);
-    const wrapper = await fixture(html`<div><store-dropzone multiple></store-dropzone><store-progress-list></store-progress-list></div>`);
+    expect(uploader.host, "the engine runs in the site's shared worker").to.match(/^shared/);
+    const wrapper = await fixture(
+      html`<div><store-dropzone multiple></store-dropzone><store-progress-list></store-progress-list></div>`,
+    );
     const dropzone = wrapper.querySelector<StoreDropzone>('store-dropzone')!;
     const list = wrapper.querySelector<StoreProgressList>('store-progress-list')!;
     dropzone.uploader = uploader;
@@ -143,7 +174,9 @@ describe('<store-progress-list> with many rows', () => {
 
       // Scroll to the end in steps while uploads run (the first has finished, so they are under way; a fast scroll may
       // end before the next one does), checking the rows on screen at each step.
-      await waitUntil(() => uploader.snapshot.tasks.some((t) => t.state === 'done'), 'no upload finished', { timeout: 60_000 });
+      await waitUntil(() => uploader.snapshot.tasks.some((t) => t.state === 'done'), 'no upload finished', {
+        timeout: 60_000,
+      });
       phase('scroll');
       const s = scroller(list);
       let minVisible = Infinity;
@@ -153,7 +186,10 @@ describe('<store-progress-list> with many rows', () => {
         await frame();
         minVisible = Math.min(minVisible, visibleRows(list));
       }
-      expect(rows(list).some((r) => r.getAttribute('aria-posinset') === String(ROWS)), 'the last row is rendered at the end').to.equal(true);
+      expect(
+        rows(list).some((r) => r.getAttribute('aria-posinset') === String(ROWS)),
+        'the last row is rendered at the end',
+      ).to.equal(true);
       expect(minVisible, 'rows visible at once').to.be.at.least(8);
 
       // Back to the top with the keyboard, then End to the last row.
@@ -190,7 +226,11 @@ describe('<store-progress-list> with many rows', () => {
     console.log(
       `host ${uploader.host}; load average ${loadAverage.join(' → ')}; CPU sampled every ${sampleGapMs.median} ms (at worst ${sampleGapMs.max}); phases (ms): ${phases.join(', ')}\n` +
         `tasks over 50 ms of wall time: ${longTasks.length}, of which over 50 ms of main-thread CPU: ${working.length}` +
-        longTasks.map((t) => `\n  at ${t.at}: ${t.wallMs} ms wall, ${t.cpuMs} ms CPU (samples ≤ ${t.gapMs} ms apart): ${t.what}`).join(''),
+        longTasks
+          .map(
+            (t) => `\n  at ${t.at}: ${t.wallMs} ms wall, ${t.cpuMs} ms CPU (samples ≤ ${t.gapMs} ms apart): ${t.what}`,
+          )
+          .join(''),
     );
     expect(working, 'main-thread tasks with over 50 ms of CPU time').to.deep.equal([]);
   });

@@ -19,7 +19,9 @@ const aboutRequests = (baseUrl: string) =>
 describe('lazily loaded parts of the elements', () => {
   it('renders up to 200 rows plainly, then virtualizes once the list grows past 200', async () => {
     const uploader = new ScriptedUploader({ tasks: manyTasks(200) });
-    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    const el = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
     expect(rows(el)).to.have.length(200);
     expect(rows(el)[199].getAttribute('aria-posinset')).to.equal('200');
     uploader.add(makeFile('one-more.txt', 1));
@@ -29,14 +31,18 @@ describe('lazily loaded parts of the elements', () => {
   });
 
   it('virtualizes from the first render when the list starts long, without an empty first render', async () => {
-    const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: manyTasks(1000) })}></store-progress-list>`);
+    const el = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${new ScriptedUploader({ tasks: manyTasks(1000) })}></store-progress-list>`,
+    );
     // `fixture` waited for `updateComplete`, which covers loading the virtualizer: rows are laid out next frame.
     await waitUntil(() => rows(el).length > 0, 'no rows');
     expect(rows(el).length).to.be.lessThan(100);
   });
 
   it('renders French from the first render under lang="fr" (its words load on demand)', async () => {
-    const wrapper = await fixture(html`<div lang="fr-CA"><store-progress-list .uploader=${new ScriptedUploader()}></store-progress-list></div>`);
+    const wrapper = await fixture(
+      html`<div lang="fr-CA"><store-progress-list .uploader=${new ScriptedUploader()}></store-progress-list></div>`,
+    );
     const el = wrapper.querySelector('store-progress-list')!;
     await el.updateComplete;
     expect(text(el.shadowRoot!.querySelector('[part="empty"]'))).to.equal('Aucun envoi pour l’instant.');
@@ -45,7 +51,9 @@ describe('lazily loaded parts of the elements', () => {
   it('asks the service for its import formats only once conversion is switched on, and converts files dropped right away', async () => {
     const baseUrl = await serviceUrl();
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader base-url=${baseUrl} token=${TOKEN} .uploader=${uploader}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader base-url=${baseUrl} token=${TOKEN} .uploader=${uploader}></store-uploader>`,
+    );
     await new Promise((r) => setTimeout(r, 0));
     expect(aboutRequests(baseUrl)).to.equal(0);
     el.shadowRoot!.querySelector<HTMLInputElement>('[part="conversion"] input[type="checkbox"]')!.click();

@@ -62,7 +62,8 @@ export async function watchMainThread(limitMs = 50): Promise<MainThreadWatch> {
   const taskObserver = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
   taskObserver.observe({ type: 'longtask' });
   const frameObserver = new PerformanceObserver((list) => frames.push(...(list.getEntries() as LongFrame[])));
-  if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) frameObserver.observe({ type: 'long-animation-frame' });
+  if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
+    frameObserver.observe({ type: 'long-animation-frame' });
   const describe = (task: PerformanceEntry): string => {
     const end = task.startTime + task.duration;
     const frame = frames.find((f) => f.startTime <= task.startTime + 1 && f.startTime + f.duration >= end - 1);
@@ -71,8 +72,12 @@ export async function watchMainThread(limitMs = 50): Promise<MainThreadWatch> {
       .filter((s) => s.duration >= 1)
       .sort((a, b) => b.duration - a.duration)
       .slice(0, 4)
-      .map((s) => `${s.invoker} → ${s.sourceFunctionName || '(anonymous)'} ${file(s.sourceURL)} ${Math.round(s.duration)} ms${s.forcedStyleAndLayoutDuration >= 1 ? ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)})` : ''}`);
-    const render = frame.renderStart > 0 ? `; rendering ${Math.round(frame.startTime + frame.duration - frame.renderStart)} ms` : '';
+      .map(
+        (s) =>
+          `${s.invoker} → ${s.sourceFunctionName || '(anonymous)'} ${file(s.sourceURL)} ${Math.round(s.duration)} ms${s.forcedStyleAndLayoutDuration >= 1 ? ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)})` : ''}`,
+      );
+    const render =
+      frame.renderStart > 0 ? `; rendering ${Math.round(frame.startTime + frame.duration - frame.renderStart)} ms` : '';
     return `${scripts.join('; ') || 'no script of 5 ms or more'}${render}`;
   };
   return {
@@ -83,12 +88,26 @@ export async function watchMainThread(limitMs = 50): Promise<MainThreadWatch> {
       frameObserver.disconnect();
       const long = tasks.filter((t) => t.duration > limitMs);
       const origin = performance.timeOrigin;
-      const measured = await executeServerCommand<{ cpuMs: (number | null)[]; gapMs: (number | null)[]; loadAverage: [number, number]; sampleGapMs: { median: number; max: number } }, unknown>('main-thread-cpu', {
+      const measured = await executeServerCommand<
+        {
+          cpuMs: (number | null)[];
+          gapMs: (number | null)[];
+          loadAverage: [number, number];
+          sampleGapMs: { median: number; max: number };
+        },
+        unknown
+      >('main-thread-cpu', {
         action: 'stop',
         intervals: long.map((t) => ({ start: origin + t.startTime, end: origin + t.startTime + t.duration })),
       });
       return {
-        longTasks: long.map((t, i) => ({ at: Math.round(t.startTime), wallMs: Math.round(t.duration), cpuMs: measured.cpuMs[i] ?? null, gapMs: measured.gapMs[i] ?? null, what: describe(t) })),
+        longTasks: long.map((t, i) => ({
+          at: Math.round(t.startTime),
+          wallMs: Math.round(t.duration),
+          cpuMs: measured.cpuMs[i] ?? null,
+          gapMs: measured.gapMs[i] ?? null,
+          what: describe(t),
+        })),
         loadAverage: measured.loadAverage,
         sampleGapMs: measured.sampleGapMs,
       };

@@ -14,11 +14,11 @@ import type { StoreUploader } from '../../../src/elements/uploader/store-uploade
 import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
-const fetched = (module: RegExp) => performance.getEntriesByType('resource').filter((e) => module.test(new URL(e.name).pathname)).length;
+const fetched = (module: RegExp) =>
+  performance.getEntriesByType('resource').filter((e) => module.test(new URL(e.name).pathname)).length;
 const INTAKE = /\/internal\/intake\.ts$/;
 const ENGLISH_LATER = /\/i18n\/en-later\.ts$/;
 const PENDING_FILES = /\/uploader\/pending-files\.ts$/;
-
 
 describe('parts loaded on demand', () => {
   it('loads the intake on intent and the words of rows with the first row; both still work as if always there', async () => {
@@ -59,7 +59,10 @@ describe('parts loaded on demand', () => {
       .importFormats=${{ 'text/csv': ['application/vnd.svc-apps.spreadsheet'] }}></store-uploader>`);
     expect(fetched(PENDING_FILES)).to.equal(0);
     chooseFiles(el.shadowRoot!.querySelector('store-dropzone')!, [makeFile('a.csv', 3, 'text/csv')]);
-    await waitUntil(() => el.shadowRoot!.querySelector('[part="pending"] store-conversion-picker'), 'the waiting file was not listed');
+    await waitUntil(
+      () => el.shadowRoot!.querySelector('[part="pending"] store-conversion-picker'),
+      'the waiting file was not listed',
+    );
     expect(fetched(PENDING_FILES)).to.equal(1);
     expect(text(el.shadowRoot!.querySelector('[part="pending"] button.primary'))).to.equal('Upload 1 file');
   });

@@ -12,7 +12,11 @@ import { formatBytes } from '../../../src/elements/internal/format.ts';
 import { serviceUrl, TOKEN } from '../uploader/helpers.ts';
 import { makeFile, nextEvent, text } from './helpers.ts';
 
-const rows = (zone: StoreDropzone) => [...zone.shadowRoot!.querySelectorAll('[part="rejections"] li')].map((li) => [li.getAttribute('data-reason'), text(li)]);
+const rows = (zone: StoreDropzone) =>
+  [...zone.shadowRoot!.querySelectorAll('[part="rejections"] li')].map((li) => [
+    li.getAttribute('data-reason'),
+    text(li),
+  ]);
 const picked = (...files: File[]) => files.map((file) => ({ file, relativePath: file.name }));
 
 describe('size restrictions', () => {
@@ -35,7 +39,9 @@ describe('size restrictions', () => {
   });
 
   it('min-file-size and max-total-size speak Arabic under lang="ar" (sizes by Intl)', async () => {
-    const wrapper = await fixture(html`<div lang="ar"><store-dropzone multiple min-file-size="5" max-total-size="2000"></store-dropzone></div>`);
+    const wrapper = await fixture(
+      html`<div lang="ar"><store-dropzone multiple min-file-size="5" max-total-size="2000"></store-dropzone></div>`,
+    );
     const zone = wrapper.querySelector<StoreDropzone>('store-dropzone')!;
     await zone.addFiles(picked(makeFile('a.txt', 2), makeFile('b.txt', 1500), makeFile('c.txt', 600)));
     await zone.updateComplete;
@@ -49,7 +55,9 @@ describe('size restrictions', () => {
   // Each in its page's own engine: the site's shared one lists what earlier tests' uploaders left, and these count.
   it('<store-uploader max-total-size> counts the uploads in its list, not cancelled or removed ones, in Hebrew too', async () => {
     const baseUrl = await serviceUrl();
-    const wrapper = await fixture(html`<div lang="he"><store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000" min-file-size="2"></store-uploader></div>`);
+    const wrapper = await fixture(
+      html`<div lang="he"><store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000" min-file-size="2"></store-uploader></div>`,
+    );
     const el = wrapper.querySelector<StoreUploader>('store-uploader')!;
     await waitUntil(() => el.activeUploader, 'the uploader was not created');
     const uploader = el.activeUploader!;
@@ -57,7 +65,9 @@ describe('size restrictions', () => {
     expect([zone.maxTotalSize, zone.minFileSize]).to.deep.equal([1000, 2]);
 
     await zone.addFiles(picked(makeFile(`first-${crypto.randomUUID()}.txt`, 600)));
-    await waitUntil(() => uploader.snapshot.tasks[0]?.state === 'done', 'the first upload did not finish', { timeout: 30_000 });
+    await waitUntil(() => uploader.snapshot.tasks[0]?.state === 'done', 'the first upload did not finish', {
+      timeout: 30_000,
+    });
 
     // 600 listed + 300 fits; 200 more would make 1100.
     const rejected = nextEvent(el, 'store-files-reject');
@@ -71,9 +81,13 @@ describe('size restrictions', () => {
       ['total-size', he.dropzone.reject['total-size']('third.txt', formatBytes(1000, 'he'))],
       ['min-size', he.dropzone.reject['min-size']('one-byte.txt', formatBytes(2, 'he'))],
     ]);
-    await waitUntil(() => uploader.snapshot.tasks.length === 2 && uploader.snapshot.tasks.every((t) => t.state === 'done'), 'the second upload did not finish', {
-      timeout: 30_000,
-    });
+    await waitUntil(
+      () => uploader.snapshot.tasks.length === 2 && uploader.snapshot.tasks.every((t) => t.state === 'done'),
+      'the second upload did not finish',
+      {
+        timeout: 30_000,
+      },
+    );
 
     // Removing the first upload from the list frees its 600 bytes.
     uploader.remove(uploader.snapshot.tasks[0].id);
@@ -83,12 +97,16 @@ describe('size restrictions', () => {
     expect((await added).detail.files.map((f) => f.relativePath)).to.deep.equal(['third.txt']);
     expect(rows(zone)).to.deep.equal([]);
     // Ended before the next test: the site's shared engine would list a running upload in its element too.
-    await waitUntil(() => uploader.snapshot.tasks.every((t) => t.state === 'done'), 'the third upload did not finish', { timeout: 30_000 });
+    await waitUntil(() => uploader.snapshot.tasks.every((t) => t.state === 'done'), 'the third upload did not finish', {
+      timeout: 30_000,
+    });
   });
 
   it('a cancelled upload does not count towards max-total-size', async () => {
     const baseUrl = await serviceUrl();
-    const el = await fixture<StoreUploader>(html`<store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000"></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader host="dedicated" base-url=${baseUrl} token=${TOKEN} max-total-size="1000"></store-uploader>`,
+    );
     await waitUntil(() => el.activeUploader, 'the uploader was not created');
     const uploader = el.activeUploader!;
     const zone = el.shadowRoot!.querySelector('store-dropzone')!;
@@ -101,7 +119,9 @@ describe('size restrictions', () => {
     const rejected = nextEvent(zone, 'store-files-reject');
     const added = nextEvent(zone, 'store-files-add');
     await zone.addFiles(picked(makeFile('over.txt', 1001), makeFile('fits.txt', 800)));
-    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([['over.txt', 'total-size']]);
+    expect((await rejected).detail.files.map((f) => [f.relativePath, f.reason])).to.deep.equal([
+      ['over.txt', 'total-size'],
+    ]);
     expect((await added).detail.files.map((f) => f.relativePath)).to.deep.equal(['fits.txt']);
   });
 });

@@ -18,7 +18,9 @@ const uploader = testUploaders({ persist: false });
 const row = (el: StoreProgressList, id: string) => el.shadowRoot!.querySelector<HTMLElement>(`[data-id="${id}"]`);
 
 async function thumbnailOf(el: StoreProgressList, id: string): Promise<HTMLImageElement> {
-  await waitUntil(() => row(el, id)?.querySelector('img[part="thumbnail"]'), `no thumbnail for ${id}`, { timeout: 20_000 });
+  await waitUntil(() => row(el, id)?.querySelector('img[part="thumbnail"]'), `no thumbnail for ${id}`, {
+    timeout: 20_000,
+  });
   const img = row(el, id)!.querySelector<HTMLImageElement>('img[part="thumbnail"]')!;
   await img.decode();
   return img;
@@ -33,7 +35,9 @@ describe('thumbnails', () => {
     const u = uploader();
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${u}></store-progress-list>`);
     const png = new File([await canvasImage(120, 80, 'image/png')], 'wide.png', { type: 'image/png' });
-    const jpeg = new File([await withExifOrientation(await canvasImage(200, 100, 'image/jpeg'), 6)], 'phone.jpg', { type: 'image/jpeg' });
+    const jpeg = new File([await withExifOrientation(await canvasImage(200, 100, 'image/jpeg'), 6)], 'phone.jpg', {
+      type: 'image/jpeg',
+    });
     const textFile = new File(['just words\n'], 'notes.txt', { type: 'text/plain' });
     const tasks = [u.add(png), u.add(jpeg), u.add(textFile)];
     await Promise.all(tasks.map((t) => t.done));
@@ -96,7 +100,12 @@ describe('thumbnails of a long list', () => {
     let running = 0;
     let most = 0;
     const u = new ScriptedUploader({
-      tasks: Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, name: `photo-${i}.png`, type: 'image/png', total: 1000 })),
+      tasks: Array.from({ length: 40 }, (_, i) => ({
+        id: `t${i}`,
+        name: `photo-${i}.png`,
+        type: 'image/png',
+        total: 1000,
+      })),
       thumbnail: async () => {
         running++;
         most = Math.max(most, running);
@@ -125,10 +134,14 @@ describe('imageResize', () => {
     const u = uploader({ imageResize: { maxWidth: 800, maxHeight: 600, type: 'image/jpeg', quality: 0.9 } });
     const el = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${u}></store-progress-list>`);
     // 2000 × 1000 with orientation 6: upright it is 1000 × 2000, which fits 800 × 600 at 300 × 600.
-    const original = new File([await withExifOrientation(await canvasImage(2000, 1000, 'image/jpeg', true), 6)], 'big.jpg', {
-      type: 'image/jpeg',
-      lastModified: 1_700_000_000_000,
-    });
+    const original = new File(
+      [await withExifOrientation(await canvasImage(2000, 1000, 'image/jpeg', true), 6)],
+      'big.jpg',
+      {
+        type: 'image/jpeg',
+        lastModified: 1_700_000_000_000,
+      },
+    );
     const task = u.add(original);
     const file = await task.done;
     const snapshot = task.snapshot;
@@ -139,7 +152,9 @@ describe('imageResize', () => {
     expect(stored.length).to.equal(snapshot.total);
     expect(await imageSize(new Blob([stored as Uint8Array<ArrayBuffer>]))).to.deep.equal({ width: 300, height: 600 });
     // The engine compared the service's MD5 with the bytes it sent (verify is on): `done` resolved, so they matched.
-    const meta = await fetch(`${baseUrl}/store/v3/files/${file.id}?fields=md5Checksum,size,mimeType`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const meta = await fetch(`${baseUrl}/store/v3/files/${file.id}?fields=md5Checksum,size,mimeType`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const resource = (await meta.json()) as { md5Checksum: string; size: string; mimeType: string };
     expect(resource.size).to.equal(String(stored.length));
     expect(resource.md5Checksum).to.match(/^[0-9a-f]{32}$/);
@@ -161,12 +176,21 @@ describe('imageResize', () => {
   });
 
   it('keeps the resized image with its session, so it resumes in a new uploader without the file', async () => {
-    const options = { persist: true, resumableThreshold: 0, chunkSize: 256 * 1024, imageResize: { maxWidth: 1600, maxHeight: 1600, quality: 0.98 } } as const;
+    const options = {
+      persist: true,
+      resumableThreshold: 0,
+      chunkSize: 256 * 1024,
+      imageResize: { maxWidth: 1600, maxHeight: 1600, quality: 0.98 },
+    } as const;
     const first = uploader(options);
-    const original = new File([await canvasImage(2400, 1800, 'image/jpeg', true, 0.98)], `resume-${crypto.randomUUID()}.jpg`, {
-      type: 'image/jpeg',
-      lastModified: 1_700_000_000_000,
-    });
+    const original = new File(
+      [await canvasImage(2400, 1800, 'image/jpeg', true, 0.98)],
+      `resume-${crypto.randomUUID()}.jpg`,
+      {
+        type: 'image/jpeg',
+        lastModified: 1_700_000_000_000,
+      },
+    );
     const task = first.add(original);
     await new Promise<void>((resolve) => {
       const onProgress = () => {
@@ -198,7 +222,9 @@ describe('imageResize', () => {
 
 describe('image-resize attribute of <store-uploader>', () => {
   it('reads bounds, type and quality, and refuses what it cannot read', async () => {
-    const el = await fixture<StoreUploader>(html`<store-uploader image-resize="1920x1080 image/webp 0.8"></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader image-resize="1920x1080 image/webp 0.8"></store-uploader>`,
+    );
     expect(el.imageResize).to.deep.equal({ maxWidth: 1920, maxHeight: 1080, type: 'image/webp', quality: 0.8 });
     el.setAttribute('image-resize', 'x1200');
     expect(el.imageResize).to.deep.equal({ maxHeight: 1200 });
@@ -209,9 +235,16 @@ describe('image-resize attribute of <store-uploader>', () => {
   });
 
   it('makes the uploader it creates send images scaled into the bounds', async () => {
-    const el = await fixture<StoreUploader>(html`<store-uploader base-url=${baseUrl} token=${TOKEN} image-resize="400x300 image/jpeg 0.9"></store-uploader>`);
-    const original = new File([await canvasImage(1600, 1200, 'image/jpeg', true)], 'photo.jpg', { type: 'image/jpeg', lastModified: 1_700_000_000_000 });
-    const input = el.shadowRoot!.querySelector('store-dropzone')!.shadowRoot!.getElementById('files') as HTMLInputElement;
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader base-url=${baseUrl} token=${TOKEN} image-resize="400x300 image/jpeg 0.9"></store-uploader>`,
+    );
+    const original = new File([await canvasImage(1600, 1200, 'image/jpeg', true)], 'photo.jpg', {
+      type: 'image/jpeg',
+      lastModified: 1_700_000_000_000,
+    });
+    const input = el
+      .shadowRoot!.querySelector('store-dropzone')!
+      .shadowRoot!.getElementById('files') as HTMLInputElement;
     const dt = new DataTransfer();
     dt.items.add(original);
     input.files = dt.files;

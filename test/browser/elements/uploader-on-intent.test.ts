@@ -88,7 +88,23 @@ describe('<store-uploader> loads its uploader on intent', () => {
   it('starts it at once when an earlier page life left an upload session', async () => {
     const before = started.length;
     const now = Date.now();
-    await set('left-over', { id: 'left-over', sessionUri: `${await serviceUrl()}/upload/files?uploadType=resumable&upload_id=gone`, fingerprint: 'left.bin:1000:0:', name: 'left.bin', type: 'application/octet-stream', total: 1000, metadata: { name: 'left.bin' }, acknowledged: 0, hashedTo: 0, createdAt: now, updatedAt: now }, sessions());
+    await set(
+      'left-over',
+      {
+        id: 'left-over',
+        sessionUri: `${await serviceUrl()}/upload/files?uploadType=resumable&upload_id=gone`,
+        fingerprint: 'left.bin:1000:0:',
+        name: 'left.bin',
+        type: 'application/octet-stream',
+        total: 1000,
+        metadata: { name: 'left.bin' },
+        acknowledged: 0,
+        hashedTo: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+      sessions(),
+    );
     try {
       expect(await hasStoredSessions()).to.equal(true);
       const el = await mount();
@@ -101,7 +117,7 @@ describe('<store-uploader> loads its uploader on intent', () => {
 });
 
 describe('hasStoredSessions', () => {
-  it('answers false where there is no database, and creates it with the kit\'s store, as the uploader would', async () => {
+  it("answers false where there is no database, and creates it with the kit's store, as the uploader would", async () => {
     const name = `never-made-${crypto.randomUUID()}`;
     expect(await hasStoredSessions(name, 'sessions')).to.equal(false);
     expect((await indexedDB.databases()).map((d) => d.name)).to.include(name);

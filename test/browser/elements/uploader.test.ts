@@ -7,7 +7,10 @@ import type { ShareGrant } from '../../../src/elements/events.ts';
 import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import { makeFile, nextEvent, text, chooseFiles as chooseInZone } from './helpers.ts';
 
-const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'], 'image/png': ['application/vnd.svc-apps.document'] };
+const FORMATS = {
+  'text/csv': ['application/vnd.svc-apps.spreadsheet'],
+  'image/png': ['application/vnd.svc-apps.document'],
+};
 
 function chooseFiles(el: StoreUploader, files: File[]): void {
   chooseInZone(el.shadowRoot!.querySelector('store-dropzone')!, files);
@@ -32,13 +35,19 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 describe('<store-uploader>', () => {
   it('adds dropped files to its uploader, converting where asked, with controls in a sensible tab order', async () => {
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`,
+    );
     const checkbox = el.shadowRoot!.querySelector<HTMLInputElement>('[part="conversion"] input[type="checkbox"]')!;
     checkbox.click();
     await el.updateComplete;
     el.shadowRoot!.querySelector<HTMLSelectElement>('#ocr')!.value = 'fr';
     el.shadowRoot!.querySelector<HTMLSelectElement>('#ocr')!.dispatchEvent(new Event('change'));
-    chooseFiles(el, [makeFile('a.csv', 3, 'text/csv'), makeFile('b.zip', 4, 'application/zip'), makeFile('scan.png', 2, 'image/png')]);
+    chooseFiles(el, [
+      makeFile('a.csv', 3, 'text/csv'),
+      makeFile('b.zip', 4, 'application/zip'),
+      makeFile('scan.png', 2, 'image/png'),
+    ]);
     const adds = () => uploader.calls.filter((c) => c.method === 'add');
     await waitUntil(() => adds().length === 3);
     expect(adds().map((c) => [(c.file as File).name, c.options])).to.deep.equal([
@@ -49,14 +58,21 @@ describe('<store-uploader>', () => {
     // The list renders its first rows once their code has loaded (the first time a list has a row).
     await el.shadowRoot!.querySelector('store-progress-list')!.updateComplete;
     const order = focusables(el.shadowRoot!);
-    expect(order.slice(0, 4)).to.deep.equal(['Convert files to native formats where possible', 'Text recognition language', 'Browse files', 'Browse folder']);
+    expect(order.slice(0, 4)).to.deep.equal([
+      'Convert files to native formats where possible',
+      'Text recognition language',
+      'Browse files',
+      'Browse folder',
+    ]);
     // Then the list: its bulk actions in the header, then the first row's controls.
     expect(order.slice(4, 8)).to.deep.equal(['Pause all', 'Cancel all', 'Pause a.csv', 'Cancel a.csv']);
   });
 
   it('lets the page cancel store-files-add', async () => {
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader .uploader=${uploader} @store-files-add=${(e: Event) => e.preventDefault()}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader .uploader=${uploader} @store-files-add=${(e: Event) => e.preventDefault()}></store-uploader>`,
+    );
     chooseFiles(el, [makeFile('a.txt', 1)]);
     await flush();
     await flush();
@@ -65,15 +81,21 @@ describe('<store-uploader>', () => {
 
   it('per-file conversion: files wait with a picker each until "Upload" is pressed', async () => {
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`,
+    );
     chooseFiles(el, [makeFile('a.csv', 3, 'text/csv'), makeFile('b.csv', 4, 'text/csv')]);
     await waitUntil(() => el.shadowRoot!.querySelectorAll('store-conversion-picker').length === 2);
     expect(el.checkValidity()).to.equal(false);
     const [first] = [...el.shadowRoot!.querySelectorAll<StoreConversionPicker>('store-conversion-picker')];
     first.value = 'application/vnd.svc-apps.spreadsheet';
-    const upload = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Upload 2 files')!;
+    const upload = [...el.shadowRoot!.querySelectorAll('button')].find(
+      (b) => b.textContent.trim() === 'Upload 2 files',
+    )!;
     upload.click();
-    expect(uploader.calls.filter((c) => c.method === 'add').map((c) => [(c.file as File).name, c.options])).to.deep.equal([
+    expect(
+      uploader.calls.filter((c) => c.method === 'add').map((c) => [(c.file as File).name, c.options]),
+    ).to.deep.equal([
       ['a.csv', { convertTo: 'application/vnd.svc-apps.spreadsheet' }],
       ['b.csv', {}],
     ]);
@@ -83,7 +105,9 @@ describe('<store-uploader>', () => {
 
   it('is form-associated: invalid while uploads are pending, then submits the uploaded file IDs', async () => {
     const uploader = new ScriptedUploader({ autoComplete: true });
-    const form = await fixture<HTMLFormElement>(html`<form><store-uploader name="ids" .uploader=${uploader}></store-uploader></form>`);
+    const form = await fixture<HTMLFormElement>(
+      html`<form><store-uploader name="ids" .uploader=${uploader}></store-uploader></form>`,
+    );
     const el = form.querySelector('store-uploader')!;
     expect(el.checkValidity()).to.equal(true);
     chooseFiles(el, [makeFile('a.txt', 10), makeFile('b.txt', 20)]);
@@ -105,7 +129,15 @@ describe('<store-uploader>', () => {
       interrupted: [
         { id: 'a', name: 'a.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: true },
         { id: 'b', name: 'b.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: true },
-        { id: 'c', name: 'c.bin', type: '', total: 10, bytesAcknowledged: 4, updatedAt: 0, canResumeWithoutFile: false },
+        {
+          id: 'c',
+          name: 'c.bin',
+          type: '',
+          total: 10,
+          bytesAcknowledged: 4,
+          updatedAt: 0,
+          canResumeWithoutFile: false,
+        },
       ],
       changedOnResume: ['b'],
     });
@@ -122,21 +154,51 @@ describe('<store-uploader>', () => {
       ['resumeInterrupted', 'a'],
     ]);
     expect(item('b')!.getAttribute('data-error')).to.equal('file-changed');
-    expect(text(item('b')!.querySelector('[part="interrupted-changed"]'))).to.equal('b.bin changed since its upload began: choose it again or discard it.');
+    expect(text(item('b')!.querySelector('[part="interrupted-changed"]'))).to.equal(
+      'b.bin changed since its upload began: choose it again or discard it.',
+    );
     expect(item('b')!.querySelector('[data-action="rechoose"]')).to.not.equal(null);
-    expect(text(el.shadowRoot!.querySelector('[part="interrupted"] [role="status"]'))).to.equal('b.bin changed since its upload began: choose it again or discard it.');
+    expect(text(el.shadowRoot!.querySelector('[part="interrupted"] [role="status"]'))).to.equal(
+      'b.bin changed since its upload began: choose it again or discard it.',
+    );
     expect(item('c')!.querySelector('[data-action="rechoose"]')).to.not.equal(null);
     // Nothing is left to resume without a file: the button goes, and focus stays inside the list.
     expect(all()).to.equal(null);
-    await waitUntil(() => (el.shadowRoot!.activeElement as HTMLElement | null)?.closest('[part="interrupted"]') != null);
+    await waitUntil(
+      () => (el.shadowRoot!.activeElement as HTMLElement | null)?.closest('[part="interrupted"]') != null,
+    );
   });
 
   it('offers interrupted uploads for resume: resume with a kept handle, re-choose otherwise, or discard', async () => {
     const uploader = new ScriptedUploader({
       interrupted: [
-        { id: 'u1', name: 'big.iso', type: '', total: 4_000_000, bytesAcknowledged: 1_048_576, updatedAt: 0, canResumeWithoutFile: true },
-        { id: 'u2', name: 'video.mp4', type: 'video/mp4', total: 3, bytesAcknowledged: 0, updatedAt: 0, canResumeWithoutFile: false },
-        { id: 'u3', name: 'old.bin', type: '', total: 1, bytesAcknowledged: 0, updatedAt: 0, canResumeWithoutFile: false },
+        {
+          id: 'u1',
+          name: 'big.iso',
+          type: '',
+          total: 4_000_000,
+          bytesAcknowledged: 1_048_576,
+          updatedAt: 0,
+          canResumeWithoutFile: true,
+        },
+        {
+          id: 'u2',
+          name: 'video.mp4',
+          type: 'video/mp4',
+          total: 3,
+          bytesAcknowledged: 0,
+          updatedAt: 0,
+          canResumeWithoutFile: false,
+        },
+        {
+          id: 'u3',
+          name: 'old.bin',
+          type: '',
+          total: 1,
+          bytesAcknowledged: 0,
+          updatedAt: 0,
+          canResumeWithoutFile: false,
+        },
       ],
     });
     const el = await fixture<StoreUploader>(html`<store-uploader .uploader=${uploader}></store-uploader>`);
@@ -179,7 +241,9 @@ describe('<store-uploader>', () => {
     });
     const shared: [string[], ShareGrant[]][] = [];
     const share = async (ids: string[], grants: ShareGrant[]) => void shared.push([ids, grants]);
-    const el = await fixture<StoreUploader>(html`<store-uploader share .uploader=${uploader} .shareFiles=${share}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader share .uploader=${uploader} .shareFiles=${share}></store-uploader>`,
+    );
     const form = el.shadowRoot!.querySelector<HTMLFormElement>('[part="share"]')!;
     const emails = form.querySelector<HTMLInputElement>('#emails')!;
     expect(emails.labels?.[0]?.textContent).to.equal('E-mail addresses or domains');
@@ -211,9 +275,21 @@ describe('<store-uploader>', () => {
         { id: 'a', name: 'a.txt', total: 100, state: 'uploading', bytesSent: 40, speed: 1000, etaMs: 60000 },
         { id: 'b', name: 'b.txt', total: 1, state: 'done', file: { id: 'F2' } },
       ],
-      interrupted: [{ id: 'u1', name: 'big.iso', type: '', total: 4, bytesAcknowledged: 1, updatedAt: 0, canResumeWithoutFile: true }],
+      interrupted: [
+        {
+          id: 'u1',
+          name: 'big.iso',
+          type: '',
+          total: 4,
+          bytesAcknowledged: 1,
+          updatedAt: 0,
+          canResumeWithoutFile: true,
+        },
+      ],
     });
-    const el = await fixture<StoreUploader>(html`<store-uploader share .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader share .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`,
+    );
     await waitUntil(() => el.shadowRoot!.querySelector('[part="interrupted"]'));
     await expect(el).to.be.accessible();
     el.colorScheme = 'dark';

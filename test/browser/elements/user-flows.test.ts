@@ -13,7 +13,6 @@ import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
 const FORMATS = { 'text/csv': ['application/vnd.svc-apps.spreadsheet'] };
 
-
 const innerZone = (el: StoreUploader): StoreDropzone => el.shadowRoot!.querySelector('store-dropzone')!;
 const innerList = (el: StoreUploader): StoreProgressList => el.shadowRoot!.querySelector('store-progress-list')!;
 
@@ -43,7 +42,12 @@ function listenOnDocument(names: string[]): { heard: Event[]; stop(): void } {
 
 describe('elements as a page meets them', () => {
   it('every store-* event reaches a document listener, bubbling and composed, with its typed detail', async () => {
-    const names: StoreEventName[] = ['store-files-add', 'store-files-reject', 'store-task-action', 'store-share-complete'];
+    const names: StoreEventName[] = [
+      'store-files-add',
+      'store-files-reject',
+      'store-task-action',
+      'store-share-complete',
+    ];
     const doc = listenOnDocument(names);
     try {
       const uploader = new ScriptedUploader({
@@ -52,7 +56,9 @@ describe('elements as a page meets them', () => {
           { id: 'e', name: 'e.txt', total: 1, state: 'failed' },
         ],
       });
-      const el = await fixture<StoreUploader>(html`<store-uploader share accept=".txt" .uploader=${uploader} .shareFiles=${async () => undefined}></store-uploader>`);
+      const el = await fixture<StoreUploader>(
+        html`<store-uploader share accept=".txt" .uploader=${uploader} .shareFiles=${async () => undefined}></store-uploader>`,
+      );
       await waitUntil(() => el.shadowRoot!.querySelector('[part="share"]'));
       chooseFiles(innerZone(el), [makeFile('a.txt', 1), makeFile('b.png', 1, 'image/png')]);
       await waitUntil(() => uploader.calls.some((c) => c.method === 'add'));
@@ -69,8 +75,15 @@ describe('elements as a page meets them', () => {
         ['store-share-complete', true, true],
       ]);
       const detail = (type: string) => (doc.heard.find((e) => e.type === type) as CustomEvent).detail;
-      expect(detail('store-files-reject').files.map((f: { relativePath: string; reason: string }) => [f.relativePath, f.reason])).to.deep.equal([['b.png', 'type']]);
-      expect(detail('store-files-add').files.map((f: { relativePath: string }) => f.relativePath)).to.deep.equal(['a.txt']);
+      expect(
+        detail('store-files-reject').files.map((f: { relativePath: string; reason: string }) => [
+          f.relativePath,
+          f.reason,
+        ]),
+      ).to.deep.equal([['b.png', 'type']]);
+      expect(detail('store-files-add').files.map((f: { relativePath: string }) => f.relativePath)).to.deep.equal([
+        'a.txt',
+      ]);
       expect(detail('store-task-action')).to.deep.equal({ taskId: 'e', action: 'remove' });
       expect(detail('store-share-complete').fileIds).to.deep.equal(['F1']);
     } finally {
@@ -91,7 +104,9 @@ describe('elements as a page meets them', () => {
       document.removeEventListener('store-files-add', cancel);
       chooseFiles(innerZone(el), [makeFile('b.txt', 1)]);
       await waitUntil(() => uploader.calls.some((c) => c.method === 'add'), 'the second choice was never added');
-      expect(uploader.calls.filter((c) => c.method === 'add').map((c) => (c as { file: File }).file.name)).to.deep.equal(['b.txt']);
+      expect(
+        uploader.calls.filter((c) => c.method === 'add').map((c) => (c as { file: File }).file.name),
+      ).to.deep.equal(['b.txt']);
     } finally {
       document.removeEventListener('store-files-add', cancel);
     }
@@ -99,7 +114,9 @@ describe('elements as a page meets them', () => {
 
   it("the uploader's change means its value changed: inner pickers' changes do not leak out as the uploader's", async () => {
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`,
+    );
     chooseFiles(innerZone(el), [makeFile('a.csv', 3, 'text/csv')]);
     await waitUntil(() => el.shadowRoot!.querySelector('store-conversion-picker'));
     const picker = el.shadowRoot!.querySelector<StoreConversionPicker>('store-conversion-picker')!;
@@ -170,8 +187,12 @@ describe('elements as a page meets them', () => {
     `;
     document.head.append(style);
     try {
-      const uploader = new ScriptedUploader({ tasks: [{ id: 'a', name: 'a.bin', total: 10, state: 'uploading', bytesSent: 5 }] });
-      const el = await fixture<StoreUploader>(html`<store-uploader class="themed" .uploader=${uploader}></store-uploader>`);
+      const uploader = new ScriptedUploader({
+        tasks: [{ id: 'a', name: 'a.bin', total: 10, state: 'uploading', bytesSent: 5 }],
+      });
+      const el = await fixture<StoreUploader>(
+        html`<store-uploader class="themed" .uploader=${uploader}></store-uploader>`,
+      );
       const zone = innerZone(el);
       await zone.updateComplete;
       const list = innerList(el);
@@ -189,7 +210,9 @@ describe('elements as a page meets them', () => {
 
   it('a forced dark uploader is dark inside too, per-file pickers included', async () => {
     const uploader = new ScriptedUploader();
-    const el = await fixture<StoreUploader>(html`<store-uploader color-scheme="dark" conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`);
+    const el = await fixture<StoreUploader>(
+      html`<store-uploader color-scheme="dark" conversion="per-file" .uploader=${uploader} .importFormats=${FORMATS}></store-uploader>`,
+    );
     chooseFiles(innerZone(el), [makeFile('a.csv', 3, 'text/csv')]);
     await waitUntil(() => el.shadowRoot!.querySelector('store-conversion-picker'));
     const picker = el.shadowRoot!.querySelector<StoreConversionPicker>('store-conversion-picker')!;
@@ -220,8 +243,11 @@ describe('elements as a page meets them', () => {
         { id: 'b', name: 'b.bin', total: 1, state: 'done' },
       ],
     });
-    const list = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
-    const button = (id: string) => list.shadowRoot!.querySelector<HTMLButtonElement>(`[data-id="${id}"] [data-action="remove"]`);
+    const list = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
+    const button = (id: string) =>
+      list.shadowRoot!.querySelector<HTMLButtonElement>(`[data-id="${id}"] [data-action="remove"]`);
     button('a')!.focus();
     button('a')!.click();
     await waitUntil(() => !button('a'));
@@ -235,8 +261,12 @@ describe('elements as a page meets them', () => {
   });
 
   it('failed rows tie their error text to the row and to its progress bar', async () => {
-    const uploader = new ScriptedUploader({ tasks: [{ id: 'f', name: 'f.bin', total: 5, state: 'failed', error: { code: 'too-large', message: '' } }] });
-    const list = await fixture<StoreProgressList>(html`<store-progress-list .uploader=${uploader}></store-progress-list>`);
+    const uploader = new ScriptedUploader({
+      tasks: [{ id: 'f', name: 'f.bin', total: 5, state: 'failed', error: { code: 'too-large', message: '' } }],
+    });
+    const list = await fixture<StoreProgressList>(
+      html`<store-progress-list .uploader=${uploader}></store-progress-list>`,
+    );
     const row = list.shadowRoot!.querySelector('[data-id="f"]')!;
     const bar = row.querySelector('[role="progressbar"]')!;
     const described = bar.getAttribute('aria-describedby')!;
@@ -245,8 +275,12 @@ describe('elements as a page meets them', () => {
   });
 
   it('right to left: the progress bar fills from the right, and row buttons mirror', async () => {
-    const uploader = new ScriptedUploader({ tasks: [{ id: 'a', name: 'a.bin', total: 100, state: 'uploading', bytesSent: 30 }] });
-    const list = await fixture<StoreProgressList>(html`<store-progress-list dir="rtl" .uploader=${uploader}></store-progress-list>`);
+    const uploader = new ScriptedUploader({
+      tasks: [{ id: 'a', name: 'a.bin', total: 100, state: 'uploading', bytesSent: 30 }],
+    });
+    const list = await fixture<StoreProgressList>(
+      html`<store-progress-list dir="rtl" .uploader=${uploader}></store-progress-list>`,
+    );
     const row = list.shadowRoot!.querySelector('[data-id="a"]')!;
     const track = row.querySelector('[part="progress"]')!.getBoundingClientRect();
     const bar = row.querySelector('[part="progress-bar"]')!.getBoundingClientRect();

@@ -4,15 +4,31 @@
 import { expect } from '@open-wc/testing';
 import { createUploader } from '../../../src/uploader/index.ts';
 import type { Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { baseUrl, download, filesNamed, randomFile, sameBytes, storedRecords, testUploaders, TOKEN } from './helpers.ts';
+import {
+  baseUrl,
+  download,
+  filesNamed,
+  randomFile,
+  sameBytes,
+  storedRecords,
+  testUploaders,
+  TOKEN,
+} from './helpers.ts';
 
 const KiB = 1024;
 const uploader = testUploaders();
 
 /** An uploader whose getAccessToken answers `tokens` in turn (the last repeats), counting the calls. */
-function withTokens(tokens: string[], options: Partial<Parameters<typeof createUploader>[0]> = {}): { u: Uploader; calls: () => number } {
+function withTokens(
+  tokens: string[],
+  options: Partial<Parameters<typeof createUploader>[0]> = {},
+): { u: Uploader; calls: () => number } {
   let calls = 0;
-  const u = uploader({ getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)], backoff: { baseMs: 20, capMs: 100 }, ...options });
+  const u = uploader({
+    getAccessToken: async () => tokens[Math.min(calls++, tokens.length - 1)],
+    backoff: { baseMs: 20, capMs: 100 },
+    ...options,
+  });
   return { u, calls: () => calls };
 }
 
@@ -53,7 +69,14 @@ describe('acceptance: options and tokens', () => {
     const { u, calls } = withTokens(['bad-token']);
     const retries: unknown[] = [];
     u.addEventListener('retry', (e) => retries.push(e));
-    const errors = await Promise.all([randomFile(KiB), randomFile(2 * KiB)].map((f) => u.add(f).done.then(() => undefined, (e: UploadError) => e)));
+    const errors = await Promise.all(
+      [randomFile(KiB), randomFile(2 * KiB)].map((f) =>
+        u.add(f).done.then(
+          () => undefined,
+          (e: UploadError) => e,
+        ),
+      ),
+    );
     for (const error of errors) {
       expect(error?.code).to.equal('auth');
       expect(error?.status).to.equal(401);

@@ -10,10 +10,11 @@ const uploader = (beforeUpload: BeforeUpload): Uploader => make({ beforeUpload }
 
 /** The stored file's metadata, read back from the service. */
 async function stored(id: string): Promise<{ name: string; description?: string; size: string; mimeType: string }> {
-  const res = await fetch(`${baseUrl}/store/v3/files/${id}?fields=name,description,size,mimeType`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files/${id}?fields=name,description,size,mimeType`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   return res.json();
 }
-
 
 describe('createUploader beforeUpload', () => {
   it('skips a file: a reject event, done rejects with code rejected, the task leaves the list, nothing stored', async () => {
@@ -27,7 +28,13 @@ describe('createUploader beforeUpload', () => {
       (e: UploadError) => e,
     ))!;
     expect([error.name, error.code, error.reason]).to.deep.equal(['UploadError', 'rejected', 'skipped']);
-    expect(await rejected).to.deep.equal({ taskId: task.id, name: file.name, relativePath: `folder/${file.name}`, reason: 'skipped', message: 'skipped by beforeUpload' });
+    expect(await rejected).to.deep.equal({
+      taskId: task.id,
+      name: file.name,
+      relativePath: `folder/${file.name}`,
+      reason: 'skipped',
+      message: 'skipped by beforeUpload',
+    });
     expect(u.snapshot.tasks).to.deep.equal([]);
     expect(await filesNamed(baseUrl, file.name)).to.deep.equal([]);
   });
@@ -40,11 +47,20 @@ describe('createUploader beforeUpload', () => {
       return { name: `renamed-${first}.txt`, metadata: { description: `from ${relativePath}` } };
     });
     const tag = crypto.randomUUID();
-    const renamed = u.add(new File([tag], 'original.txt', { type: 'text/plain' }), { relativePath: 'docs/original.txt' });
+    const renamed = u.add(new File([tag], 'original.txt', { type: 'text/plain' }), {
+      relativePath: 'docs/original.txt',
+    });
     const replaced = u.add(new File(['replace me'], 'photo.bin', { type: 'application/octet-stream' }));
     const [a, b] = await Promise.all([renamed.done, replaced.done]);
-    expect(await stored(a.id)).to.deep.include({ name: `renamed-${tag}.txt`, description: 'from docs/original.txt', size: String(tag.length) });
-    expect([renamed.snapshot.name, renamed.snapshot.relativePath]).to.deep.equal([`renamed-${tag}.txt`, `docs/renamed-${tag}.txt`]);
+    expect(await stored(a.id)).to.deep.include({
+      name: `renamed-${tag}.txt`,
+      description: 'from docs/original.txt',
+      size: String(tag.length),
+    });
+    expect([renamed.snapshot.name, renamed.snapshot.relativePath]).to.deep.equal([
+      `renamed-${tag}.txt`,
+      `docs/renamed-${tag}.txt`,
+    ]);
     // A File replacement brings its own name; its bytes are what the service keeps.
     expect(b.name).to.equal(replacement.name);
     expect(await sameBytes(replacement, await download(baseUrl, b.id))).to.equal(true);
@@ -64,12 +80,18 @@ describe('createUploader beforeUpload', () => {
     expect([result.name, result.mimeType]).to.deep.equal([name, 'text/plain']);
     expect(new TextDecoder().decode(await download(baseUrl, result.id))).to.equal('converted text');
     const refusal = await rejected;
-    expect([refusal.taskId, refusal.reason, refusal.message]).to.deep.equal([bad.id, 'hook-error', 'files named bad- are not allowed']);
+    expect([refusal.taskId, refusal.reason, refusal.message]).to.deep.equal([
+      bad.id,
+      'hook-error',
+      'files named bad- are not allowed',
+    ]);
     const error = await bad.done.catch((e: UploadError) => e);
     expect((error as UploadError).code).to.equal('rejected');
   });
 
   it('refuses a function-less beforeUpload at createUploader', () => {
-    expect(() => createUploader({ baseUrl, getAccessToken: () => TOKEN, beforeUpload: 'no' as unknown as BeforeUpload })).to.throw(/beforeUpload must be a function/);
+    expect(() =>
+      createUploader({ baseUrl, getAccessToken: () => TOKEN, beforeUpload: 'no' as unknown as BeforeUpload }),
+    ).to.throw(/beforeUpload must be a function/);
   });
 });

@@ -18,9 +18,12 @@ describe('dist/browser/store-upload-kit.js', () => {
       const stored = await uploader.add(file).done;
       expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
       const client = kit.createStoreClient({ baseUrl, getAccessToken: () => TOKEN });
-      expect((await client.files.get(stored.id, { fields: ['id', 'md5Checksum'] })).md5Checksum).to.equal(stored.md5Checksum);
+      expect((await client.files.get(stored.id, { fields: ['id', 'md5Checksum'] })).md5Checksum).to.equal(
+        stored.md5Checksum,
+      );
       // A relative path with a folder loads the worker's folder-tree chunk, beside the worker in the build.
-      const inFolder = await uploader.add(randomFile(1000), { relativePath: `bundle-${crypto.randomUUID()}/x.bin` }).done;
+      const inFolder = await uploader.add(randomFile(1000), { relativePath: `bundle-${crypto.randomUUID()}/x.bin` })
+        .done;
       const folder = await client.files.get(inFolder.parents![0], { fields: ['name', 'mimeType'] });
       expect(folder.mimeType).to.equal('application/vnd.svc-apps.folder');
       expect(folder.name).to.match(/^bundle-/);

@@ -5,24 +5,46 @@ import { expect } from '@open-wc/testing';
 import { createStore, get, set, values } from 'idb-keyval';
 import { FOLDER_DB } from '../../../src/uploader/index.ts';
 import type { TaskSnapshot } from '../../../src/uploader/index.ts';
-import { addFault, baseUrl, clearFaults, download, eventually, folderTree as tree, newFolder as target, nextEvent, sameBytes, storedRecords, testUploaders } from './helpers.ts';
+import {
+  addFault,
+  baseUrl,
+  clearFaults,
+  download,
+  eventually,
+  folderTree as tree,
+  newFolder as target,
+  nextEvent,
+  sameBytes,
+  storedRecords,
+  testUploaders,
+} from './helpers.ts';
 
 const KiB = 1024;
 
 // Page lives end with `destroy()`: dedicated workers, whose uploads stop with their page.
-const uploader = testUploaders({ host: 'dedicated', concurrency: 3, chunkSize: 256 * KiB, resumableThreshold: 600 * KiB, backoff: { baseMs: 20, capMs: 200 } });
+const uploader = testUploaders({
+  host: 'dedicated',
+  concurrency: 3,
+  chunkSize: 256 * KiB,
+  resumableThreshold: 600 * KiB,
+  backoff: { baseMs: 20, capMs: 200 },
+});
 
 /** A file of random bytes at `path` in a dropped folder. */
 function picked(path: string, size: number): { file: File; path: string } {
   const bytes = new Uint8Array(size);
   for (let at = 0; at < size; at += 65536) crypto.getRandomValues(bytes.subarray(at, Math.min(size, at + 65536)));
   const name = path.split('/').pop()!;
-  return { file: new File([bytes], name, { type: 'application/octet-stream', lastModified: 1_700_000_000_000 + size }), path };
+  return {
+    file: new File([bytes], name, { type: 'application/octet-stream', lastModified: 1_700_000_000_000 + size }),
+    path,
+  };
 }
 
 /** Checks the stored bytes of every file against what was sent. */
 async function expectBytes(ids: Map<string, string>, files: { file: File; path: string }[]): Promise<void> {
-  for (const { file, path } of files) expect(await sameBytes(file, await download(baseUrl, ids.get(path)!)), path).to.equal(true);
+  for (const { file, path } of files)
+    expect(await sameBytes(file, await download(baseUrl, ids.get(path)!)), path).to.equal(true);
 }
 
 /** The folder records kept in IndexedDB. */
@@ -32,7 +54,6 @@ function folderRecords(): Promise<{ key: string; id: string }[]> {
 
 /** A unique top folder name: file names alone must not match an earlier test's sessions. */
 const unique = () => `top-${crypto.randomUUID().slice(0, 8)}`;
-
 
 describe('folder trees', () => {
   it('uploads a dropped tree with nested and empty folders into the target, three at a time, each folder once', async () => {
@@ -80,7 +101,9 @@ describe('folder trees', () => {
     expect(most).to.equal(3);
     expect(emptyId).to.equal(ids.get(`${top}/empty/`));
     expect(emptyTooId).to.equal(ids.get(`${top}/sub/empty-too/`));
-    expect(stored.map((f) => f.parents)).to.deep.equal(files.map(({ path }) => [path.includes('/') ? ids.get(path.slice(0, path.lastIndexOf('/') + 1)) : root]));
+    expect(stored.map((f) => f.parents)).to.deep.equal(
+      files.map(({ path }) => [path.includes('/') ? ids.get(path.slice(0, path.lastIndexOf('/') + 1)) : root]),
+    );
     await expectBytes(ids, files);
     expect(tasks.map((t) => t.snapshot.relativePath)).to.deep.equal(files.map((f) => f.path));
   });
@@ -88,13 +111,20 @@ describe('folder trees', () => {
   it('flattens: every file directly in the target, and no folder made', async () => {
     const root = await target(baseUrl);
     const top = unique();
-    const files = [picked(`${top}/x.bin`, 3 * KiB), picked(`${top}/sub/y.bin`, 4 * KiB), picked(`${top}/sub/deep/z.bin`, 700 * KiB)];
+    const files = [
+      picked(`${top}/x.bin`, 3 * KiB),
+      picked(`${top}/sub/y.bin`, 4 * KiB),
+      picked(`${top}/sub/deep/z.bin`, 700 * KiB),
+    ];
     const u = uploader({ parentId: root, flatten: true });
     expect(await u.addFolder(`${top}/empty`)).to.equal(undefined);
     await Promise.all(files.map(({ file, path }) => u.add(file, { relativePath: path }).done));
     const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal(['x.bin', 'y.bin', 'z.bin']);
-    await expectBytes(ids, files.map(({ file }) => ({ file, path: file.name })));
+    await expectBytes(
+      ids,
+      files.map(({ file }) => ({ file, path: file.name })),
+    );
   });
 
   it('takes the target and flattening per file too', async () => {
@@ -117,7 +147,11 @@ describe('folder trees', () => {
     const top = unique();
     const files = [picked(`${top}/one.bin`, 6 * KiB), picked(`${top}/inner/two.bin`, 7 * KiB)];
     // The first folder create is held by the service while the page goes: the next page life must use its ID.
-    await addFault(baseUrl, { match: { method: 'POST', pathPrefix: '/store/v3/files' }, action: { type: 'delay', ms: 1500 }, times: 1 });
+    await addFault(baseUrl, {
+      match: { method: 'POST', pathPrefix: '/store/v3/files' },
+      action: { type: 'delay', ms: 1500 },
+      times: 1,
+    });
     const before = uploader({ parentId: root });
     for (const { file, path } of files) before.add(file, { relativePath: path });
     const key = JSON.stringify([root, top]);
@@ -135,8 +169,16 @@ describe('folder trees', () => {
   it('drops folder records past their lifetime (a week unused) when it next uploads a folder, and keeps the rest', async () => {
     const folders = createStore(FOLDER_DB, 'folders');
     const week = 7 * 24 * 3600 * 1000;
-    const stale = { key: JSON.stringify(['stale-target', unique()]), id: 'stale-id', updatedAt: Date.now() - week - 60_000 };
-    const recent = { key: JSON.stringify(['recent-target', unique()]), id: 'recent-id', updatedAt: Date.now() - week + 3_600_000 };
+    const stale = {
+      key: JSON.stringify(['stale-target', unique()]),
+      id: 'stale-id',
+      updatedAt: Date.now() - week - 60_000,
+    };
+    const recent = {
+      key: JSON.stringify(['recent-target', unique()]),
+      id: 'recent-id',
+      updatedAt: Date.now() - week + 3_600_000,
+    };
     await set(stale.key, stale, folders);
     await set(recent.key, recent, folders);
     const root = await target(baseUrl);
@@ -159,7 +201,11 @@ describe('folder trees', () => {
       picked(`${top}/b/c/five.bin`, 30 * KiB),
       picked(`${top}/six.bin`, 20 * KiB),
     ];
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 100,
+    });
     const first = uploader({ parentId: root });
     const finished = new Set<string>();
     first.addEventListener('success', (event) => finished.add(event.detail.name));
@@ -177,7 +223,9 @@ describe('folder trees', () => {
 
     const next = uploader({ parentId: root });
     // Sessions the first page life started are resumed once its worker has let go of them.
-    const started = (await storedRecords()).filter((r) => left.some(({ file }) => file.name === r.name)).map((r) => r.name);
+    const started = (await storedRecords())
+      .filter((r) => left.some(({ file }) => file.name === r.name))
+      .map((r) => r.name);
     expect(started.length).to.be.at.least(1);
     await eventually(async () => {
       const free = (await next.interrupted()).map((x) => x.name);
@@ -187,7 +235,18 @@ describe('folder trees', () => {
     await Promise.all(tasks.map((t) => t.done));
     const { paths, ids } = await tree(baseUrl, root);
     expect(paths).to.deep.equal(
-      [`${top}/`, `${top}/a/`, `${top}/a/one.bin`, `${top}/a/two.bin`, `${top}/b/`, `${top}/b/c/`, `${top}/b/c/five.bin`, `${top}/b/c/four.bin`, `${top}/b/three.bin`, `${top}/six.bin`].sort(),
+      [
+        `${top}/`,
+        `${top}/a/`,
+        `${top}/a/one.bin`,
+        `${top}/a/two.bin`,
+        `${top}/b/`,
+        `${top}/b/c/`,
+        `${top}/b/c/five.bin`,
+        `${top}/b/c/four.bin`,
+        `${top}/b/three.bin`,
+        `${top}/six.bin`,
+      ].sort(),
     );
     await expectBytes(ids, files);
     expect(ids.get(`${top}/`)).to.equal(made.ids.get(`${top}/`));

@@ -25,7 +25,12 @@ describe('a session database someone else opened first', () => {
     expect([...empty.objectStoreNames]).to.deep.equal([]);
     empty.close();
 
-    const u = createUploader({ baseUrl: await serviceUrl(), getAccessToken: () => TOKEN, chunkSize: 256 * KiB, resumableThreshold: 0 });
+    const u = createUploader({
+      baseUrl: await serviceUrl(),
+      getAccessToken: () => TOKEN,
+      chunkSize: 256 * KiB,
+      resumableThreshold: 0,
+    });
     try {
       const file = randomFile(2 * 1024 * KiB);
       u.add(file);

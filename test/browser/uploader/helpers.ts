@@ -22,14 +22,22 @@ export const baseUrl = await serviceUrl();
  * `shareKey` of its own, unless the test gives one); tests of "a next page life" ask for `host: 'dedicated'`, whose
  * engine stops with `destroy()` as a page's does when it goes.
  */
-export function testUploaders(defaults: Partial<CreateUploaderOptions> = {}): (options?: Partial<CreateUploaderOptions>) => Uploader {
+export function testUploaders(
+  defaults: Partial<CreateUploaderOptions> = {},
+): (options?: Partial<CreateUploaderOptions>) => Uploader {
   const made: Uploader[] = [];
   afterEach(async () => {
     for (const u of made.splice(0)) u.destroy();
     await clearFaults(baseUrl);
   });
   return (options = {}) => {
-    const u = createUploader({ baseUrl, getAccessToken: () => TOKEN, shareKey: crypto.randomUUID(), ...defaults, ...options });
+    const u = createUploader({
+      baseUrl,
+      getAccessToken: () => TOKEN,
+      shareKey: crypto.randomUUID(),
+      ...defaults,
+      ...options,
+    });
     made.push(u);
     return u;
   };
@@ -44,7 +52,9 @@ export function randomFile(size: number, type = 'application/octet-stream'): Fil
 
 /** The stored bytes of a file. */
 export async function download(baseUrl: string, fileId: string): Promise<Uint8Array> {
-  const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   if (res.status !== 200) throw new Error(`download: ${res.status} ${await res.text()}`);
   return new Uint8Array(await res.arrayBuffer());
 }
@@ -59,12 +69,18 @@ export async function sameBytes(file: Blob, stored: Uint8Array): Promise<boolean
 
 export async function filesNamed(baseUrl: string, name: string): Promise<{ id: string }[]> {
   const q = encodeURIComponent(`name = '${name}'`);
-  const res = await fetch(`${baseUrl}/store/v3/files?q=${q}&fields=files(id)`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files?q=${q}&fields=files(id)`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   return ((await res.json()) as { files: { id: string }[] }).files;
 }
 
 export async function addFault(baseUrl: string, fault: unknown): Promise<void> {
-  const res = await fetch(`${baseUrl}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+  const res = await fetch(`${baseUrl}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
   if (!res.ok) throw new Error(`fault: ${res.status} ${await res.text()}`);
 }
 
@@ -73,7 +89,11 @@ export async function clearFaults(baseUrl: string): Promise<void> {
 }
 
 /** Resolves with the detail of the first `type` event for which `accept` is true. */
-export function nextEvent<T>(target: EventTarget, type: string, accept: (detail: T) => boolean = () => true): Promise<T> {
+export function nextEvent<T>(
+  target: EventTarget,
+  type: string,
+  accept: (detail: T) => boolean = () => true,
+): Promise<T> {
   return new Promise((resolve) => {
     const listener = (event: Event) => {
       const detail = (event as CustomEvent<T>).detail;
@@ -89,10 +109,14 @@ export function nextEvent<T>(target: EventTarget, type: string, accept: (detail:
  * The session records the uploader keeps in IndexedDB, read directly (the worker and the page share the origin),
  * each with the file copy kept beside it (its own database) as `blob`.
  */
-export async function storedRecords(): Promise<{ id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown; blob?: Blob }[]> {
+export async function storedRecords(): Promise<
+  { id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown; blob?: Blob }[]
+> {
   const { createStore, entries, values } = await import('idb-keyval');
   const copies = new Map(await entries<string, Blob>(createStore('store-upload-kit-files', 'files')));
-  const records = await values<{ id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown }>(createStore('store-upload-kit', 'sessions'));
+  const records = await values<{ id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown }>(
+    createStore('store-upload-kit', 'sessions'),
+  );
   return records.map((r) => (copies.has(r.id) ? { ...r, blob: copies.get(r.id) } : r));
 }
 
@@ -109,7 +133,10 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
 const FOLDER_MIME = 'application/vnd.svc-apps.folder';
 
 async function api<T>(baseUrl: string, path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(baseUrl + path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers } });
+  const res = await fetch(baseUrl + path, {
+    ...init,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers },
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -121,9 +148,17 @@ export async function newFolder(baseUrl: string): Promise<string> {
 }
 
 /** Every path under `folderId` as the service lists it, folders ending in `/`, sorted (a twin folder shows twice). */
-export async function folderTree(baseUrl: string, folderId: string, prefix = '', ids = new Map<string, string>()): Promise<{ paths: string[]; ids: Map<string, string> }> {
+export async function folderTree(
+  baseUrl: string,
+  folderId: string,
+  prefix = '',
+  ids = new Map<string, string>(),
+): Promise<{ paths: string[]; ids: Map<string, string> }> {
   const q = encodeURIComponent(`'${folderId}' in parents`);
-  const { files } = await api<{ files: { id: string; name: string; mimeType: string }[] }>(baseUrl, `/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType)`);
+  const { files } = await api<{ files: { id: string; name: string; mimeType: string }[] }>(
+    baseUrl,
+    `/store/v3/files?q=${q}&pageSize=1000&fields=files(id,name,mimeType)`,
+  );
   const paths: string[] = [];
   for (const entry of files) {
     const folder = entry.mimeType === FOLDER_MIME;

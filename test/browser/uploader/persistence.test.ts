@@ -4,17 +4,39 @@
 import { expect } from '@open-wc/testing';
 import { createStore, set } from 'idb-keyval';
 import type { InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, baseUrl, clearFaults, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, storedRecords, testUploaders } from './helpers.ts';
+import {
+  addFault,
+  baseUrl,
+  clearFaults,
+  download,
+  eventually,
+  filesNamed,
+  nextEvent,
+  randomFile,
+  sameBytes,
+  storedRecords,
+  testUploaders,
+} from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const DAY = 24 * 3600 * 1000;
 
 // Page lives end with `destroy()`: dedicated workers, whose uploads stop with their page.
-const uploader = testUploaders({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
+const uploader = testUploaders({
+  host: 'dedicated',
+  chunkSize: 256 * KiB,
+  resumableThreshold: 0,
+  backoff: { baseMs: 20, capMs: 200 },
+});
 
 /** Starts an upload, lets the service acknowledge some of it, then ends that "page life". */
-async function interruptAfter(u: Uploader, file: File, bytes: number, options: Parameters<Uploader['add']>[1] = {}): Promise<void> {
+async function interruptAfter(
+  u: Uploader,
+  file: File,
+  bytes: number,
+  options: Parameters<Uploader['add']>[1] = {},
+): Promise<void> {
   u.add(file, options);
   await nextEvent<TaskSnapshot>(u, 'progress', (s) => s.bytesAcknowledged >= bytes);
   u.destroy();
@@ -23,10 +45,12 @@ async function interruptAfter(u: Uploader, file: File, bytes: number, options: P
 /** The next page life's view of the upload, once the previous worker has let go of it. */
 async function findInterrupted(u: Uploader, name: string): Promise<InterruptedUpload> {
   let found: InterruptedUpload | undefined;
-  await eventually(async () => (found = (await u.interrupted()).find((x) => x.name === name)) !== undefined, `${name} to be interrupted`);
+  await eventually(
+    async () => (found = (await u.interrupted()).find((x) => x.name === name)) !== undefined,
+    `${name} to be interrupted`,
+  );
   return found!;
 }
-
 
 describe('persistence', () => {
   // First in the file: the request is made once per page, by whichever uploader comes first.
@@ -56,7 +80,11 @@ describe('persistence', () => {
     await writable.write(randomFile(2 * MiB + 5));
     await writable.close();
     const file = await handle.getFile();
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 100,
+    });
     await interruptAfter(uploader(), file, 512 * KiB, { handle });
 
     const [record] = (await storedRecords()).filter((r) => r.name === name);
@@ -88,7 +116,11 @@ describe('persistence', () => {
     const rewritten = await opfs(`rewritten-${tag}.bin`, randomFile(MiB + 2));
     const copied = randomFile(MiB + 3);
     const alone = randomFile(MiB + 4);
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 200 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 200,
+    });
     await interruptAfter(uploader(), await kept.getFile(), 256 * KiB, { handle: kept });
     await interruptAfter(uploader(), await rewritten.getFile(), 256 * KiB, { handle: rewritten });
     await interruptAfter(uploader(), copied, 256 * KiB);
@@ -99,9 +131,16 @@ describe('persistence', () => {
 
     const next = uploader();
     const names = [kept.name, rewritten.name, copied.name, alone.name];
-    await eventually(async () => (await next.interrupted()).filter((u) => names.includes(u.name)).length === 4, 'four interrupted uploads');
+    await eventually(
+      async () => (await next.interrupted()).filter((u) => names.includes(u.name)).length === 4,
+      'four interrupted uploads',
+    );
     const result = await next.resumeAllInterrupted();
-    const mine = (list: { name: string }[]) => list.map((u) => u.name).filter((n) => names.includes(n)).sort();
+    const mine = (list: { name: string }[]) =>
+      list
+        .map((u) => u.name)
+        .filter((n) => names.includes(n))
+        .sort();
     expect(mine(result.changed)).to.deep.equal([rewritten.name]);
     expect(mine(result.needFile)).to.deep.equal([alone.name]);
     expect(mine(result.resumed.map((t) => t.snapshot))).to.deep.equal([copied.name, kept.name].sort());
@@ -117,7 +156,11 @@ describe('persistence', () => {
   });
 
   it('keeps files under blobQuotaBytes as Blobs, and only those', async () => {
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 100,
+    });
     const persist = { blobQuotaBytes: 2 * MiB };
     const small = randomFile(2 * MiB);
     const large = randomFile(2 * MiB + 1);
@@ -129,7 +172,10 @@ describe('persistence', () => {
 
     const next = uploader({ persist });
     expect((await findInterrupted(next, large.name)).canResumeWithoutFile).to.equal(false);
-    const refused = await next.resumeInterrupted((await findInterrupted(next, large.name)).id).then(() => undefined, (e: UploadError) => e);
+    const refused = await next.resumeInterrupted((await findInterrupted(next, large.name)).id).then(
+      () => undefined,
+      (e: UploadError) => e,
+    );
     expect(refused?.code).to.equal('file-changed');
     const found = await findInterrupted(next, small.name);
     expect(found.canResumeWithoutFile).to.equal(true);
@@ -141,10 +187,15 @@ describe('persistence', () => {
   });
 
   it('keeps a copy of files up to 64 MiB by default, in its own store, and deletes it when the upload ends', async () => {
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 100,
+    });
     const file = randomFile(MiB + 3);
     await interruptAfter(uploader(), file, 256 * KiB);
-    const copies = async () => (await (await import('idb-keyval')).keys(createStore('store-upload-kit-files', 'files'))).length;
+    const copies = async () =>
+      (await (await import('idb-keyval')).keys(createStore('store-upload-kit-files', 'files'))).length;
     const [record] = (await storedRecords()).filter((r) => r.name === file.name);
     expect(record?.blob?.size).to.equal(file.size);
     expect(await copies()).to.equal(1);
@@ -159,7 +210,11 @@ describe('persistence', () => {
   });
 
   it('leaves no record behind after a success or a cancel', async () => {
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 50 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 50 },
+      times: 100,
+    });
     const u = uploader();
     const done = randomFile(MiB + 1);
     const cancelled = randomFile(MiB + 2);
@@ -169,7 +224,12 @@ describe('persistence', () => {
     const names = async () => (await storedRecords()).map((r) => r.name);
     expect(await names()).to.include.members([done.name, cancelled.name]);
     cancelling.cancel();
-    expect(await cancelling.done.then(() => 'resolved', (e: UploadError) => e.code)).to.equal('cancelled');
+    expect(
+      await cancelling.done.then(
+        () => 'resolved',
+        (e: UploadError) => e.code,
+      ),
+    ).to.equal('cancelled');
     await finishing.done;
     const left = await names();
     expect(left).to.not.include(done.name);

@@ -2,7 +2,18 @@
 // origin. Only one of them may upload a session; the other follows its progress and ends with its file.
 import { expect } from '@open-wc/testing';
 import type { TaskSnapshot } from '../../../src/uploader/index.ts';
-import { addFault, baseUrl, download, eventually, filesNamed, nextEvent, randomFile, sameBytes, storedRecords, testUploaders } from './helpers.ts';
+import {
+  addFault,
+  baseUrl,
+  download,
+  eventually,
+  filesNamed,
+  nextEvent,
+  randomFile,
+  sameBytes,
+  storedRecords,
+  testUploaders,
+} from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -10,11 +21,20 @@ const LOCK_PREFIX = 'store-upload-kit:session:';
 
 /** Each uploader a tab of its own, as far as locks and channels go. */
 // Two tabs of one page life each: dedicated workers, as in browsers without shared workers.
-const tab = testUploaders({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0, backoff: { baseMs: 20, capMs: 200 } });
+const tab = testUploaders({
+  host: 'dedicated',
+  chunkSize: 256 * KiB,
+  resumableThreshold: 0,
+  backoff: { baseMs: 20, capMs: 200 },
+});
 
 describe('two tabs, one session', () => {
   it('the second tab waits on the session lock, mirrors the first tab’s progress and ends with its file', async () => {
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 80 }, times: 100 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 80 },
+      times: 100,
+    });
     const first = tab();
     const second = tab();
     const file = randomFile(2 * MiB + 11);
@@ -23,7 +43,11 @@ describe('two tabs, one session', () => {
     expect((await second.interrupted()).map((u) => u.name)).to.not.include(file.name);
 
     const following = second.add(file);
-    const mirrored = await nextEvent<TaskSnapshot>(second, 'progress', (s) => s.inOtherTab === true && s.bytesAcknowledged >= 512 * KiB);
+    const mirrored = await nextEvent<TaskSnapshot>(
+      second,
+      'progress',
+      (s) => s.inOtherTab === true && s.bytesAcknowledged >= 512 * KiB,
+    );
     expect(mirrored.state).to.equal('uploading');
     // One holder of the session's lock (the first tab's worker), one waiter (the second's).
     const state = await navigator.locks.query();

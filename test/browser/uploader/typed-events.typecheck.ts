@@ -1,6 +1,11 @@
 // Typecheck-only (tsconfig.browser.json, strict): the uploader's events are typed by name, as the README shows.
 // Nothing here runs; `npm run typecheck` fails if the typing regresses (an `@ts-expect-error` left unused fails too).
-import { createUploader, type InterruptedUpload, type TaskSnapshot, type UploaderSnapshot } from '../../../src/uploader/index.ts';
+import {
+  createUploader,
+  type InterruptedUpload,
+  type TaskSnapshot,
+  type UploaderSnapshot,
+} from '../../../src/uploader/index.ts';
 
 export function typedEvents(): void {
   const uploader = createUploader({ baseUrl: 'https://store.example', getAccessToken: () => 'token' });
@@ -26,7 +31,12 @@ export function typedEvents(): void {
   createUploader({
     baseUrl: 'https://store.example',
     getAccessToken: () => 'token',
-    beforeUpload: async (file, { relativePath }) => (file.size === 0 ? false : relativePath.endsWith('.txt') ? new Blob(['x']) : { name: file.name, metadata: { description: relativePath } }),
+    beforeUpload: async (file, { relativePath }) =>
+      file.size === 0
+        ? false
+        : relativePath.endsWith('.txt')
+          ? new Blob(['x'])
+          : { name: file.name, metadata: { description: relativePath } },
   });
   // @ts-expect-error a hook answers a boolean, a File/Blob or changes, not a string
   createUploader({ baseUrl: 'https://store.example', getAccessToken: () => 'token', beforeUpload: () => 'skip' });

@@ -29,7 +29,7 @@ describe('createUploader (worker)', () => {
   it('uploads a large file resumable in chunks with progress per acknowledged chunk', async () => {
     const u = uploader({ chunkSize: 256 * KiB, resumableThreshold: MiB });
     const acknowledged: number[] = [];
-    u.addEventListener('progress', (e) => acknowledged.push((e).detail.bytesAcknowledged));
+    u.addEventListener('progress', (e) => acknowledged.push(e.detail.bytesAcknowledged));
     const file = randomFile(MiB + 100 * KiB);
     const stored = await u.add(file).done;
     expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
@@ -39,7 +39,11 @@ describe('createUploader (worker)', () => {
 
   it('pauses after an acknowledged chunk and resumes to a byte-identical file', async () => {
     const u = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 50 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 100 },
+      times: 50,
+    });
     const file = randomFile(MiB);
     const task = u.add(file);
     await nextEvent<TaskSnapshot>(u, 'progress', (s) => s.bytesAcknowledged >= 256 * KiB);
@@ -53,12 +57,19 @@ describe('createUploader (worker)', () => {
 
   it('cancel rejects done with code cancelled and leaves no file', async () => {
     const u = uploader({ chunkSize: 256 * KiB, resumableThreshold: 0 });
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 50 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 100 },
+      times: 50,
+    });
     const file = randomFile(MiB);
     const task = u.add(file);
     await nextEvent<TaskSnapshot>(u, 'progress', (s) => s.bytesAcknowledged >= 256 * KiB);
     task.cancel();
-    const error = await task.done.then(() => undefined, (e: UploadError) => e);
+    const error = await task.done.then(
+      () => undefined,
+      (e: UploadError) => e,
+    );
     expect(error?.code).to.equal('cancelled');
     expect(await filesNamed(baseUrl, file.name)).to.deep.equal([]);
     expect(await u.interrupted()).to.deep.equal([]);
@@ -67,11 +78,19 @@ describe('createUploader (worker)', () => {
   it('retries a burst of 503s and connection cuts, then succeeds byte-identically', async () => {
     const u = uploader({ resumableThreshold: 0 });
     const file = randomFile(2 * MiB + 7);
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'status', status: 503 }, times: 2 });
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'cut', afterBytes: 700 * KiB }, times: 3 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'status', status: 503 },
+      times: 2,
+    });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'cut', afterBytes: 700 * KiB },
+      times: 3,
+    });
     // A status query (empty PUT) may take one of the cuts without being cut: three make sure a data PUT is.
     const retries: string[] = [];
-    u.addEventListener('retry', (e) => retries.push(String((e).detail.retry?.cause)));
+    u.addEventListener('retry', (e) => retries.push(String(e.detail.retry?.cause)));
     const stored = await u.add(file).done;
     expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
     expect(retries.slice(0, 2)).to.deep.equal(['server-error', 'server-error']);
@@ -82,14 +101,21 @@ describe('createUploader (worker)', () => {
   it('lists an upload cut short by an earlier uploader and resumes it with the same file', async () => {
     // A page life that ends with `destroy()`: a dedicated worker, whose uploads stop with it.
     const first = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 50 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 100 },
+      times: 50,
+    });
     const file = randomFile(MiB + 3);
     first.add(file);
     await nextEvent<TaskSnapshot>(first, 'progress', (s) => s.bytesAcknowledged >= 512 * KiB);
     first.destroy();
 
     const second = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
-    const found = await nextEvent<{ name: string; id: string; bytesAcknowledged: number }[]>(second, 'interrupted-found');
+    const found = await nextEvent<{ name: string; id: string; bytesAcknowledged: number }[]>(
+      second,
+      'interrupted-found',
+    );
     const mine = found.find((u) => u.name === file.name)!;
     expect(mine.bytesAcknowledged).to.be.at.least(512 * KiB);
     const task = await second.resumeInterrupted(mine.id, file);
@@ -100,7 +126,10 @@ describe('createUploader (worker)', () => {
 
   it('fails an update of a missing file with code not-found', async () => {
     const u = uploader();
-    const error = await u.add(randomFile(KiB), { updateFileId: 'missing' }).done.then(() => undefined, (e: UploadError) => e);
+    const error = await u.add(randomFile(KiB), { updateFileId: 'missing' }).done.then(
+      () => undefined,
+      (e: UploadError) => e,
+    );
     expect(error?.code).to.equal('not-found');
     expect(error?.status).to.equal(404);
   });

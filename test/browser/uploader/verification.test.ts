@@ -9,8 +9,25 @@ import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { xhrHttp } from '../../../src/uploader/adapters/xhr-http.ts';
 import { Md5Tracker } from '../../../src/uploader/engine/hashing/md5-tracker.ts';
 import { UploadWorkerService } from '../../../src/uploader/index.ts';
-import type { CreateUploaderOptions, HasherPort, SessionRecord, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, baseUrl, clearFaults, download, eventually, nextEvent, randomFile, sameBytes, testUploaders } from './helpers.ts';
+import type {
+  CreateUploaderOptions,
+  HasherPort,
+  SessionRecord,
+  TaskSnapshot,
+  Uploader,
+  UploadError,
+} from '../../../src/uploader/index.ts';
+import {
+  addFault,
+  baseUrl,
+  clearFaults,
+  download,
+  eventually,
+  nextEvent,
+  randomFile,
+  sameBytes,
+  testUploaders,
+} from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -34,10 +51,15 @@ function countingHasher(): HasherPort & { opened: number; bytes(): number } {
 
 /** An uploader over an in-page service with real adapters and the counting hasher. */
 function inPage(hasher: HasherPort, options: Partial<CreateUploaderOptions>): Uploader {
-  const service = new UploadWorkerService(() => ({ http: xhrHttp, store: new MemorySessionStore(), clock: systemClock, locks: new MemoryLocks(), hasher }));
+  const service = new UploadWorkerService(() => ({
+    http: xhrHttp,
+    store: new MemorySessionStore(),
+    clock: systemClock,
+    locks: new MemoryLocks(),
+    hasher,
+  }));
   return uploader({ service, persist: false, ...options });
 }
-
 
 describe('verification', () => {
   it('verify: false hashes nothing, chunked or whole', async () => {
@@ -64,7 +86,11 @@ describe('verification', () => {
   it('progress arrives soon after the request and keeps arriving while the service holds it and the hash runs', async () => {
     const u = uploader({ resumableThreshold: 0, wasm: false, persist: false });
     // The service sits on the one PUT for 1.5 s: the browser reports no upload progress meanwhile.
-    await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 1500 }, times: 1 });
+    await addFault(baseUrl, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 1500 },
+      times: 1,
+    });
     const times: number[] = [];
     let started = 0;
     u.addEventListener('start', () => (started = performance.now()));
@@ -82,7 +108,11 @@ describe('verification', () => {
     const db = createStore('store-upload-kit', 'sessions');
     const interrupt = async (file: File): Promise<SessionRecord> => {
       const first = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
-      await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms: 100 }, times: 40 });
+      await addFault(baseUrl, {
+        match: { method: 'PUT', uploadType: 'resumable' },
+        action: { type: 'delay', ms: 100 },
+        times: 40,
+      });
       first.add(file);
       await nextEvent<TaskSnapshot>(first, 'progress', (s) => s.bytesAcknowledged >= 512 * KiB);
       first.destroy();
@@ -97,7 +127,10 @@ describe('verification', () => {
     };
     const resume = async (id: string, file: File) => {
       const second = uploader({ host: 'dedicated', chunkSize: 256 * KiB, resumableThreshold: 0 });
-      await eventually(async () => (await second.interrupted()).some((x) => x.id === id), 'the upload to be interrupted');
+      await eventually(
+        async () => (await second.interrupted()).some((x) => x.id === id),
+        'the upload to be interrupted',
+      );
       return (await second.resumeInterrupted(id, file)).done;
     };
 
@@ -107,8 +140,15 @@ describe('verification', () => {
     const zeros = new Blob([new Uint8Array(record.hashedTo)]);
     const other = await Md5Tracker.open('auto');
     await other.hashTo(zeros, record.hashedTo);
-    await set(record.id, { ...(await get<SessionRecord>(record.id, db))!, hashState: await other.stateAt(zeros, record.hashedTo) }, db);
-    const error = await resume(record.id, tampered).then(() => undefined, (e: UploadError) => e);
+    await set(
+      record.id,
+      { ...(await get<SessionRecord>(record.id, db))!, hashState: await other.stateAt(zeros, record.hashedTo) },
+      db,
+    );
+    const error = await resume(record.id, tampered).then(
+      () => undefined,
+      (e: UploadError) => e,
+    );
     expect(error?.code).to.equal('integrity');
 
     const honest = randomFile(2 * MiB);

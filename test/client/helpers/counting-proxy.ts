@@ -35,14 +35,15 @@ export interface CountingProxy {
 
 export async function startCountingProxy(target: string, rate?: number): Promise<CountingProxy> {
   const upstream = new URL(target);
-  const waiters: { match: (r: ProxiedRequest) => boolean; answered: boolean; resolve: (r: ProxiedRequest) => void }[] = [];
+  const waiters: { match: (r: ProxiedRequest) => boolean; answered: boolean; resolve: (r: ProxiedRequest) => void }[] =
+    [];
   const notify = () => {
     for (const w of [...waiters]) {
       const found = proxy.requests.find((r) => w.match(r) && (!w.answered || r.status !== undefined));
       if (found) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(found);
-    }
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(found);
+      }
     }
   };
   const wait = (answered: boolean) => (match: (r: ProxiedRequest) => boolean) =>
@@ -50,17 +51,34 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       waiters.push({ match, answered, resolve });
       notify();
     });
-  const proxy: CountingProxy = { url: '', requests: [], rate, arrived: wait(false), answered: wait(true), close: async () => undefined };
+  const proxy: CountingProxy = {
+    url: '',
+    requests: [],
+    rate,
+    arrived: wait(false),
+    answered: wait(true),
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
-    const entry: ProxiedRequest = { method: req.method ?? '', url: req.url ?? '', received: 0, forwarded: 0, cut: false, arrivals: [] };
+    const entry: ProxiedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      received: 0,
+      forwarded: 0,
+      cut: false,
+      arrivals: [],
+    };
     proxy.requests.push(entry);
     notify();
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      entry.status = answer.statusCode;
-      notify();
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        entry.status = answer.statusCode;
+        notify();
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     const began = Date.now();
     let ended = false;
@@ -99,5 +117,7 @@ export async function startCountingProxy(target: string, rate?: number): Promise
 
 /** Body bytes sent to resumable sessions (data PUTs), summed over every request. */
 export function sessionBytes(requests: readonly ProxiedRequest[]): number {
-  return requests.filter((r) => r.method === 'PUT' && r.url.includes('upload_id=')).reduce((sum, r) => sum + r.received, 0);
+  return requests
+    .filter((r) => r.method === 'PUT' && r.url.includes('upload_id='))
+    .reduce((sum, r) => sum + r.received, 0);
 }

@@ -58,7 +58,11 @@ export function harness(baseUrl: string, overrides: Partial<EngineConfig> = {}):
 }
 
 /** Random bytes as an engine file (a Blob plus File fields). */
-export function randomFile(size: number, name = `f-${randomBytes(6).toString('hex')}.bin`, type = 'application/octet-stream'): EngineFile & { bytes: Buffer } {
+export function randomFile(
+  size: number,
+  name = `f-${randomBytes(6).toString('hex')}.bin`,
+  type = 'application/octet-stream',
+): EngineFile & { bytes: Buffer } {
   const bytes = randomBytes(size);
   return { blob: new Blob([bytes], { type }), name, type, lastModified: 1_700_000_000_000, bytes };
 }
@@ -69,7 +73,9 @@ export function md5(bytes: Uint8Array): string {
 
 /** The stored content of a file, downloaded with `alt=media`. */
 export async function download(baseUrl: string, fileId: string): Promise<Buffer> {
-  const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   if (res.status !== 200) throw new Error(`download ${fileId}: ${res.status} ${await res.text()}`);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -77,14 +83,20 @@ export async function download(baseUrl: string, fileId: string): Promise<Buffer>
 /** Files of the caller with this exact name (to prove there is no duplicate). */
 export async function filesNamed(baseUrl: string, name: string): Promise<{ id: string }[]> {
   const q = encodeURIComponent(`name = '${name}'`);
-  const res = await fetch(`${baseUrl}/store/v3/files?q=${q}&fields=files(id)`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${baseUrl}/store/v3/files?q=${q}&fields=files(id)`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   const body = (await res.json()) as { files: { id: string }[] };
   return body.files;
 }
 
 /** Schedules admin faults on the service (`POST /__admin/faults`). */
 export async function addFault(baseUrl: string, fault: unknown): Promise<void> {
-  const res = await fetch(`${baseUrl}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+  const res = await fetch(`${baseUrl}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
   if (!res.ok) throw new Error(`fault rejected: ${res.status} ${await res.text()}`);
 }
 
@@ -93,6 +105,10 @@ export async function clearFaults(baseUrl: string): Promise<void> {
 }
 
 export async function advanceClock(baseUrl: string, advanceMs: number): Promise<void> {
-  const res = await fetch(`${baseUrl}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs }) });
+  const res = await fetch(`${baseUrl}/__admin/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceMs }),
+  });
   if (!res.ok) throw new Error(`clock: ${res.status} ${await res.text()}`);
 }

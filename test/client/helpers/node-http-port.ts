@@ -8,12 +8,15 @@ export const nodeHttp: HttpPort = {
   send(req: HttpRequest, hooks: HttpHooks): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       if (hooks.signal.aborted) return reject(hooks.signal.reason);
-      const pieces = (req.body ?? []).map((piece) => (typeof piece === 'string' ? new TextEncoder().encode(piece) : piece));
+      const pieces = (req.body ?? []).map((piece) =>
+        typeof piece === 'string' ? new TextEncoder().encode(piece) : piece,
+      );
       const length = pieces.reduce((sum, piece) => sum + (piece instanceof Blob ? piece.size : piece.length), 0);
       const url = new URL(req.url);
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = send(url, { method: req.method, headers: { ...req.headers, 'content-length': String(length) } });
-      const onAbort = () => outgoing.destroy(hooks.signal.reason instanceof Error ? hooks.signal.reason : new Error('aborted'));
+      const onAbort = () =>
+        outgoing.destroy(hooks.signal.reason instanceof Error ? hooks.signal.reason : new Error('aborted'));
       hooks.signal.addEventListener('abort', onAbort, { once: true });
       const fail = (error: Error) => {
         hooks.signal.removeEventListener('abort', onAbort);

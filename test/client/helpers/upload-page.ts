@@ -39,7 +39,12 @@ export function strictCsp(serviceOrigin: string, reportUri: string): string {
   return `default-src 'self'; script-src 'self'; style-src 'self'; worker-src 'self'; connect-src 'self' ${serviceOrigin}; report-uri ${reportUri}`;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.wasm': 'application/wasm', '.css': 'text/css' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+};
 
 export interface UploadPage {
   origin: string;
@@ -52,7 +57,8 @@ export interface UploadPage {
 
 /** Starts the page server; fails clearly when the bundle was not built. */
 export async function startUploadPage(options: { csp?: boolean } = {}): Promise<UploadPage> {
-  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js'))) throw new Error(`No bundle in ${BUNDLE_DIR}: run npx vite build first`);
+  if (!existsSync(join(BUNDLE_DIR, 'store-upload-kit.js')))
+    throw new Error(`No bundle in ${BUNDLE_DIR}: run npx vite build first`);
   const reports: Record<string, unknown>[] = [];
   let origin = '';
   /** The page's service, remembered from the page's URL: the policy names its origin in `connect-src`. */
@@ -65,7 +71,9 @@ export async function startUploadPage(options: { csp?: boolean } = {}): Promise<
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         try {
-          reports.push((JSON.parse(body) as { 'csp-report'?: Record<string, unknown> })['csp-report'] ?? JSON.parse(body));
+          reports.push(
+            (JSON.parse(body) as { 'csp-report'?: Record<string, unknown> })['csp-report'] ?? JSON.parse(body),
+          );
         } catch {
           reports.push({ unreadable: body });
         }
@@ -73,7 +81,8 @@ export async function startUploadPage(options: { csp?: boolean } = {}): Promise<
       });
       return;
     }
-    if (path === '/' && url.searchParams.get('service')) serviceOrigin = new URL(url.searchParams.get('service')!).origin;
+    if (path === '/' && url.searchParams.get('service'))
+      serviceOrigin = new URL(url.searchParams.get('service')!).origin;
     // Every response carries the policy: a worker's policy comes with its own script.
     const csp = options.csp ? { 'content-security-policy': strictCsp(serviceOrigin, `${origin}/__csp-report`) } : {};
     if (path === '/') {
@@ -81,15 +90,26 @@ export async function startUploadPage(options: { csp?: boolean } = {}): Promise<
       return;
     }
     if (path === '/page.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', ...csp }).end(PAGE_SCRIPT);
+      res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', ...csp })
+        .end(PAGE_SCRIPT);
       return;
     }
     const file = join(BUNDLE_DIR, path.replace(/^\/dist\/browser\//, '/'));
-    if (!path.startsWith('/dist/browser/') || !file.startsWith(BUNDLE_DIR) || !existsSync(file) || !statSync(file).isFile()) {
+    if (
+      !path.startsWith('/dist/browser/') ||
+      !file.startsWith(BUNDLE_DIR) ||
+      !existsSync(file) ||
+      !statSync(file).isFile()
+    ) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${path}`);
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...csp });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      ...csp,
+    });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -97,7 +117,8 @@ export async function startUploadPage(options: { csp?: boolean } = {}): Promise<
   return {
     origin,
     reports,
-    url: (service, options = {}) => `${origin}/?service=${encodeURIComponent(service)}&options=${encodeURIComponent(JSON.stringify(options))}`,
+    url: (service, options = {}) =>
+      `${origin}/?service=${encodeURIComponent(service)}&options=${encodeURIComponent(JSON.stringify(options))}`,
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

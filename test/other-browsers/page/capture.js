@@ -8,7 +8,9 @@
       : String(value);
   window.addEventListener('error', (e) => errors.push(`error: ${e.message} (${e.filename}:${e.lineno})`));
   window.addEventListener('unhandledrejection', (e) => errors.push(`unhandled rejection: ${text(e.reason)}`));
-  document.addEventListener('securitypolicyviolation', (e) => errors.push(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  document.addEventListener('securitypolicyviolation', (e) =>
+    errors.push(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+  );
   const original = console.error.bind(console);
   console.error = (...args) => {
     errors.push(`console.error: ${args.map(text).join(' ')}`);

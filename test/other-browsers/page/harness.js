@@ -15,9 +15,11 @@ function bytesOf(size, seed) {
   const words = new Uint32Array(bytes.buffer, 0, size >>> 2);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < words.length; i++) {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     words[i] = x;
   }
   for (let i = words.length * 4; i < size; i++) bytes[i] = (i * 31 + seed) & 0xff;
@@ -47,10 +49,20 @@ const h = {
   ready: true,
   errors: () => window.__smokeErrors.slice(),
   userAgent: () => navigator.userAgent,
-  features: () => ({ showOpenFilePicker: 'showOpenFilePicker' in window, locks: 'locks' in navigator, storage: 'storage' in navigator }),
-  defined: () => ['store-uploader', 'store-dropzone', 'store-progress-list', 'store-conversion-picker'].filter((n) => customElements.get(n)),
+  features: () => ({
+    showOpenFilePicker: 'showOpenFilePicker' in window,
+    locks: 'locks' in navigator,
+    storage: 'storage' in navigator,
+  }),
+  defined: () =>
+    ['store-uploader', 'store-dropzone', 'store-progress-list', 'store-conversion-picker'].filter((n) =>
+      customElements.get(n),
+    ),
   makeFile(name, size, seed = 1) {
-    files.set(name, new File([bytesOf(size, seed)], name, { type: 'application/octet-stream', lastModified: 1700000000000 + seed }));
+    files.set(
+      name,
+      new File([bytesOf(size, seed)], name, { type: 'application/octet-stream', lastModified: 1700000000000 + seed }),
+    );
     return files.get(name).size;
   },
   async sha256(name) {
@@ -58,9 +70,16 @@ const h = {
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   },
   create(options = {}) {
-    h.uploader = kit.createUploader({ baseUrl: service, getAccessToken: () => TOKEN, backoff: { baseMs: 50, capMs: 400 }, ...options });
+    h.uploader = kit.createUploader({
+      baseUrl: service,
+      getAccessToken: () => TOKEN,
+      backoff: { baseMs: 50, capMs: 400 },
+      ...options,
+    });
     h.uploader.addEventListener('success', (e) => results.set(e.detail.id, { ok: true, file: e.detail.file }));
-    h.uploader.addEventListener('error', (e) => results.set(e.detail.id, { ok: false, code: e.detail.error?.code, message: e.detail.error?.message }));
+    h.uploader.addEventListener('error', (e) =>
+      results.set(e.detail.id, { ok: false, code: e.detail.error?.code, message: e.detail.error?.message }),
+    );
     return true;
   },
   add(name) {
@@ -103,7 +122,13 @@ const h = {
   result: (id) => results.get(id) ?? null,
   results: () => [...results.values()],
   async interrupted() {
-    return (await h.uploader.interrupted()).map((u) => ({ id: u.id, name: u.name, bytesAcknowledged: u.bytesAcknowledged, total: u.total, canResumeWithoutFile: u.canResumeWithoutFile }));
+    return (await h.uploader.interrupted()).map((u) => ({
+      id: u.id,
+      name: u.name,
+      bytesAcknowledged: u.bytesAcknowledged,
+      total: u.total,
+      canResumeWithoutFile: u.canResumeWithoutFile,
+    }));
   },
 
   // <store-uploader>
@@ -146,16 +171,30 @@ const h = {
   elementState() {
     const el = h.element();
     const tasks = el.activeUploader?.snapshot?.tasks ?? [];
-    return { value: [...(el.value ?? [])], tasks: tasks.map((t) => ({ name: t.name, state: t.state, error: t.error?.code ?? null, file: t.file ?? null })), text: deepText(el) };
+    return {
+      value: [...(el.value ?? [])],
+      tasks: tasks.map((t) => ({ name: t.name, state: t.state, error: t.error?.code ?? null, file: t.file ?? null })),
+      text: deepText(el),
+    };
   },
   /** The element's "interrupted" offer: names shown and which buttons each has. */
   offered() {
     const items = h.element()?.shadowRoot?.querySelectorAll('[part=interrupted] li') ?? [];
-    return [...items].map((li) => ({ id: li.dataset.id, text: deepText(li), actions: [...li.querySelectorAll('button')].map((b) => b.dataset.action) }));
+    return [...items].map((li) => ({
+      id: li.dataset.id,
+      text: deepText(li),
+      actions: [...li.querySelectorAll('button')].map((b) => b.dataset.action),
+    }));
   },
   /** Results so far, with the uploader's tasks and the element's offer: what a stuck resume is diagnosed from. */
   resumeState() {
-    const tasks = h.uploader.snapshot.tasks.map((t) => ({ id: t.id, state: t.state, bytesAcknowledged: t.bytesAcknowledged, inOtherTab: t.inOtherTab ?? false, error: t.error?.code ?? null }));
+    const tasks = h.uploader.snapshot.tasks.map((t) => ({
+      id: t.id,
+      state: t.state,
+      bytesAcknowledged: t.bytesAcknowledged,
+      inOtherTab: t.inOtherTab ?? false,
+      error: t.error?.code ?? null,
+    }));
     return { results: h.results(), tasks, offered: h.offered() };
   },
   /**
@@ -163,7 +202,9 @@ const h = {
    * IndexedDB stores answer a read and a write, each within 2 s (a stuck upload waits on one of them).
    */
   async diag() {
-    const within = (promise) => Promise.race([promise, new Promise((r) => setTimeout(() => r('no answer within 2 s'), 2000))]);
+    const within = (promise) =>
+      // eslint-disable-next-line no-restricted-syntax -- time-wait: a diagnosis bounds each probe; it is not a synchronisation
+      Promise.race([promise, new Promise((r) => setTimeout(() => r('no answer within 2 s'), 2000))]);
     const idb = (db, store, mode) =>
       new Promise((resolve) => {
         const open = indexedDB.open(db);
@@ -172,7 +213,8 @@ const h = {
         open.onsuccess = () => {
           try {
             const tx = open.result.transaction(store, mode);
-            const request = mode === 'readonly' ? tx.objectStore(store).count() : tx.objectStore(store).put(1, '__diag');
+            const request =
+              mode === 'readonly' ? tx.objectStore(store).count() : tx.objectStore(store).put(1, '__diag');
             if (mode === 'readwrite') tx.objectStore(store).delete('__diag'); // the write is the probe; nothing stays
             tx.oncomplete = () => resolve(`${mode} ok (${request.result})`);
             tx.onerror = () => resolve(`${mode} failed: ${tx.error}`);
@@ -183,8 +225,18 @@ const h = {
           }
         };
       });
-    const engine = h.uploader?.remote?.tasks ? await within(h.uploader.remote.tasks().then((list) => list.map((t) => [t.id, t.state, t.bytesSent, t.inOtherTab ?? false]), String)) : null;
-    const locks = await within(navigator.locks.query().then(({ held, pending }) => ({ held: held.map((l) => l.name), pending: pending.map((l) => l.name) }), String));
+    const engine = h.uploader?.remote?.tasks
+      ? await within(
+          h.uploader.remote
+            .tasks()
+            .then((list) => list.map((t) => [t.id, t.state, t.bytesSent, t.inOtherTab ?? false]), String),
+        )
+      : null;
+    const locks = await within(
+      navigator.locks
+        .query()
+        .then(({ held, pending }) => ({ held: held.map((l) => l.name), pending: pending.map((l) => l.name) }), String),
+    );
     return {
       host: h.uploader?.host ?? null,
       engine,
@@ -210,7 +262,13 @@ const h = {
   },
   /** What the second document's uploader lists. */
   secondTasks() {
-    return h.frame.uploader.snapshot.tasks.map((t) => ({ id: t.id, name: t.name, state: t.state, bytesSent: t.bytesSent, host: h.frame.uploader.host ?? null }));
+    return h.frame.uploader.snapshot.tasks.map((t) => ({
+      id: t.id,
+      name: t.name,
+      state: t.state,
+      bytesSent: t.bytesSent,
+      host: h.frame.uploader.host ?? null,
+    }));
   },
   cancelInSecond(id) {
     h.frame.uploader.task(id).cancel();

@@ -54,7 +54,8 @@ export function h2Request(
       else out[name.toLowerCase()] = value;
     }
     // As browsers and Node's HTTP/1.1 client do for a body of known size.
-    if ((typeof body === 'string' || body instanceof Uint8Array) && out['content-length'] === undefined) out['content-length'] = Buffer.byteLength(body);
+    if ((typeof body === 'string' || body instanceof Uint8Array) && out['content-length'] === undefined)
+      out['content-length'] = Buffer.byteLength(body);
     const stream = sessionFor(target.origin).request(out, { endStream: body === undefined });
     let status = 0;
     let answerHeaders: H2Answer['headers'] = {};

@@ -29,7 +29,11 @@ export function openRaw(baseUrl: string): Promise<RawConnection> {
     const waiters = new Set<() => void>();
     const wake = () => waiters.forEach((w) => w());
     /** Re-runs `check` on every event until it settles, or fails after `timeoutMs`. */
-    const until = <T>(timeoutMs: number, timeoutMessage: () => string, check: () => { value: T } | { error: string } | undefined): Promise<T> =>
+    const until = <T>(
+      timeoutMs: number,
+      timeoutMessage: () => string,
+      check: () => { value: T } | { error: string } | undefined,
+    ): Promise<T> =>
       new Promise<T>((res, rej) => {
         const run = () => {
           const r = check();
@@ -69,16 +73,22 @@ export function openRaw(baseUrl: string): Promise<RawConnection> {
             socket.write(bytes, (e) => (e ? rej(e) : res()));
           }),
         waitFor(test, timeoutMs = 10_000, what = 'the expected answer') {
-          return until<string>(timeoutMs, () => `no ${what} within ${timeoutMs} ms; received:\n${conn.received().toString('latin1').slice(0, 2000)}`, () => {
-            const text = conn.received().toString('latin1');
-            if (test(text)) return { value: text };
-            if (ended) return { error: `the connection closed before ${what}; received:\n${text.slice(0, 2000)}` };
-            return undefined;
-          });
+          return until<string>(
+            timeoutMs,
+            () => `no ${what} within ${timeoutMs} ms; received:\n${conn.received().toString('latin1').slice(0, 2000)}`,
+            () => {
+              const text = conn.received().toString('latin1');
+              if (test(text)) return { value: text };
+              if (ended) return { error: `the connection closed before ${what}; received:\n${text.slice(0, 2000)}` };
+              return undefined;
+            },
+          );
         },
         closed(timeoutMs = 10_000) {
-          return until<string>(timeoutMs, () => `the server kept the connection open for ${timeoutMs} ms`, () =>
-            ended ? { value: conn.received().toString('latin1') } : undefined,
+          return until<string>(
+            timeoutMs,
+            () => `the server kept the connection open for ${timeoutMs} ms`,
+            () => (ended ? { value: conn.received().toString('latin1') } : undefined),
           );
         },
         drop: () => socket.destroy(),

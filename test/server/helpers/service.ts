@@ -84,16 +84,30 @@ export interface ServiceHandle {
 }
 
 /** Sends one HTTP request (HTTP/2 to an `https:` URL) and collects the raw response. */
-export function httpRequest(method: string, url: string, headers: Record<string, string>, body?: ApiOptions['body']): Promise<ApiResult> {
+export function httpRequest(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: ApiOptions['body'],
+): Promise<ApiResult> {
   if (url.startsWith('https:')) {
-    const sent = body === undefined || typeof body === 'string' || body instanceof Uint8Array || body instanceof Readable || Symbol.asyncIterator in body ? body : JSON.stringify(body);
-    return h2Request(method, url, headers, sent as Parameters<typeof h2Request>[3]).then(({ status, headers: h, body: buf }) => ({
-      status,
-      headers: h,
-      body: buf,
-      text: buf.toString('utf8'),
-      json: () => JSON.parse(buf.toString('utf8')),
-    }));
+    const sent =
+      body === undefined ||
+      typeof body === 'string' ||
+      body instanceof Uint8Array ||
+      body instanceof Readable ||
+      Symbol.asyncIterator in body
+        ? body
+        : JSON.stringify(body);
+    return h2Request(method, url, headers, sent as Parameters<typeof h2Request>[3]).then(
+      ({ status, headers: h, body: buf }) => ({
+        status,
+        headers: h,
+        body: buf,
+        text: buf.toString('utf8'),
+        json: () => JSON.parse(buf.toString('utf8')),
+      }),
+    );
   }
   return new Promise((resolvePromise, reject) => {
     const req = request(url, { method, headers }, (res) => {
@@ -115,7 +129,9 @@ export function httpRequest(method: string, url: string, headers: Record<string,
     if (body === undefined) req.end();
     else if (typeof body === 'string' || body instanceof Uint8Array) req.end(body);
     else if (body instanceof Readable || Symbol.asyncIterator in body) {
-      Readable.from(body as AsyncIterable<Uint8Array>).on('error', reject).pipe(req);
+      Readable.from(body as AsyncIterable<Uint8Array>)
+        .on('error', reject)
+        .pipe(req);
     } else req.end(JSON.stringify(body));
   });
 }
@@ -130,7 +146,15 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     configPath = join(dataDir, '..', `${dataDir.split('/').pop()}-config.json`);
     writeFileSync(configPath, JSON.stringify(options.config));
   }
-  const args = [BIN, '--port', '0', '--data', dataDir, ...(options.admin === false ? [] : ['--admin']), ...(OVER_HTTP2 ? ['--https'] : [])];
+  const args = [
+    BIN,
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    ...(options.admin === false ? [] : ['--admin']),
+    ...(OVER_HTTP2 ? ['--https'] : []),
+  ];
   if (configPath) args.push('--config', configPath);
   args.push(...(options.args ?? []));
 
@@ -215,13 +239,19 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
       if (crash) return Promise.reject(crash);
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       const token = opts.token === undefined ? 'dev-token-alice' : opts.token;
-      if (token !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Bearer ${token}`;
+      if (token !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization'))
+        headers.Authorization = `Bearer ${token}`;
       let body = opts.body;
       const isJson =
-        body !== undefined && typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof Readable) && !(Symbol.asyncIterator in body);
+        body !== undefined &&
+        typeof body === 'object' &&
+        !(body instanceof Uint8Array) &&
+        !(body instanceof Readable) &&
+        !(Symbol.asyncIterator in body);
       if (isJson) {
         body = JSON.stringify(body);
-        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+          headers['Content-Type'] = 'application/json';
       }
       return httpRequest(method, path.startsWith('http') ? path : url + path, headers, body);
     },

@@ -10,7 +10,15 @@ export function deferredTracker(opening: Promise<HashTracker>): HashTracker {
     hashTo: (source, end) => opening.then((t) => t.hashTo(source, end)),
     stateAt: (source, offset) => opening.then((t) => t.stateAt(source, offset)),
     digest: (source, offset) => opening.then((t) => t.digest(source, offset)),
-    abort: () => void opening.then((t) => t.abort(), () => undefined),
-    close: () => void opening.then((t) => t.close(), () => undefined),
+    abort: () =>
+      void opening.then(
+        (t) => t.abort(),
+        () => undefined,
+      ),
+    close: () =>
+      void opening.then(
+        (t) => t.close(),
+        () => undefined,
+      ),
   };
 }

@@ -10,7 +10,12 @@ export function decodeUpright(blob: Blob): Promise<ImageBitmap> {
 }
 
 /** `width` × `height` scaled to fit inside `maxWidth` × `maxHeight`, at least 1 × 1, never enlarged. */
-export function fitWithin(width: number, height: number, maxWidth: number, maxHeight: number): { width: number; height: number } {
+export function fitWithin(
+  width: number,
+  height: number,
+  maxWidth: number,
+  maxHeight: number,
+): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / width, maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -19,7 +24,13 @@ export function fitWithin(width: number, height: number, maxWidth: number, maxHe
  * Scales an upright bitmap to `width` × `height` (a bitmap source carries no EXIF, so the resize options cannot be
  * confused by orientation) and encodes it. Closes `bitmap`.
  */
-export async function encodeScaled(bitmap: ImageBitmap, width: number, height: number, type: string, quality?: number): Promise<Blob> {
+export async function encodeScaled(
+  bitmap: ImageBitmap,
+  width: number,
+  height: number,
+  type: string,
+  quality?: number,
+): Promise<Blob> {
   const scaled = await createImageBitmap(bitmap, { resizeWidth: width, resizeHeight: height, resizeQuality: 'high' });
   bitmap.close();
   const canvas = new OffscreenCanvas(width, height);

@@ -22,6 +22,11 @@ export function thumbnailOf(blob: Blob, size: number): Promise<Blob | undefined>
 }
 
 /** `resizeImage`, at most two decodes at a time. */
-export function resizedOf(blob: Blob, name: string, type: string, options: ImageResizeOptions): Promise<ResizedImage | undefined> {
+export function resizedOf(
+  blob: Blob,
+  name: string,
+  type: string,
+  options: ImageResizeOptions,
+): Promise<ResizedImage | undefined> {
   return decoding(() => resizeImage(blob, name, type, options));
 }

@@ -18,7 +18,12 @@ export interface ResizedImage {
  * `undefined` when there is nothing to do: the image already fits, is animated (GIF, whose frames would be lost),
  * does not decode, or this thread cannot process images. A changed type changes the name's extension.
  */
-export async function resizeImage(blob: Blob, name: string, given: string, options: ImageResizeOptions): Promise<ResizedImage | undefined> {
+export async function resizeImage(
+  blob: Blob,
+  name: string,
+  given: string,
+  options: ImageResizeOptions,
+): Promise<ResizedImage | undefined> {
   const type = given === 'image/jpg' ? 'image/jpeg' : given;
   if (!canProcessImages() || type === 'image/gif') return undefined;
   let bitmap: ImageBitmap;
