@@ -30,3 +30,4 @@ export { MemoryLocks } from './adapters/memory-locks.ts';
 export { broadcastChannel } from './adapters/broadcast-channel.ts';
 export type * from './ports.ts';
 export type * from './types.ts';
+export type * from './options.ts';

@@ -1,4 +1,4 @@
-import type { ImageResizeOptions, UploaderOptions } from './types.ts';
+import type { ImageResizeOptions, UploaderOptions } from './options.ts';
 import { validateOptions } from './validate-options.ts';
 
 /** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */

@@ -1,5 +1,5 @@
 import { BLOCK_SIZE } from '../protocol/blocks.ts';
-import type { UploaderOptions } from './types.ts';
+import type { UploaderOptions } from './options.ts';
 import { UploadError } from './upload-error.ts';
 
 /** The options both `createUploader` and the engine check, with the backoff tuning tests and apps may pass. */

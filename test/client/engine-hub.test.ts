@@ -11,7 +11,8 @@ import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-s
 import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
 import type { PageEvent } from '../../src/uploader/host/engine-hub.ts';
 import { resolveSettings } from '../../src/uploader/settings.ts';
-import type { TaskSnapshot, UploaderOptions } from '../../src/uploader/types.ts';
+import type { TaskSnapshot } from '../../src/uploader/types.ts';
+import type { UploaderOptions } from '../../src/uploader/options.ts';
 import { EngineHubs, UploadWorkerService } from '../../src/uploader/host/worker-service.ts';
 import { addFault, clearFaults, download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';

@@ -1,19 +1,19 @@
 import type { UploadClient } from '../../client/index.ts';
-import { StoreError, isRateLimit } from '../../client/store-error.ts';
+import { StoreError } from '../../client/store-error.ts';
 import { TokenError } from '../../client/token-source.ts';
 import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
-import { errorCodeOf } from './error-code.ts';
+import { failureOf, finalError } from './attempt-failure.ts';
 import { placeFile, type FolderOf } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
-import { Interrupt, interruptOf } from './interrupt.ts';
+import { Interrupt } from './interrupt.ts';
 import { isFinal } from '../task-state.ts';
 import { NoPageAttached } from './no-page.ts';
 import { MultipartUpload } from './multipart-upload.ts';
 import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from '../ports.ts';
 import { ProgressMeter } from './progress-meter.ts';
-import { HeldElsewhere, ResumableUpload, SessionExpired } from './resumable-upload.ts';
-import { decide, type Failure } from './retry-policy.ts';
+import { HeldElsewhere, ResumableUpload } from './resumable-upload.ts';
+import { decide } from './retry-policy.ts';
 import type { RetryInfo, StoreFile, TaskSnapshot, UploadErrorInfo } from '../types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { UploadError } from '../upload-error.ts';
@@ -199,28 +199,12 @@ export class UploadJob {
             pageAttached = caught.cause.attached;
             continue; // refreshToken is still set: the token is asked for again once a page is there
           }
-          const interrupt =
-            interruptOf(caught) ?? (attempt.signal.aborted ? interruptOf(attempt.signal.reason) : undefined);
           if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined)
             this.deps.client.tokenAccepted(token);
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
-          const failure: Failure = interrupt
-            ? { kind: interrupt.kind }
-            : caught instanceof HeldElsewhere
-              ? { kind: 'held-elsewhere' }
-              : caught instanceof SessionExpired
-                ? { kind: 'session-expired' }
-                : caught instanceof StoreError
-                  ? {
-                      kind: 'http',
-                      status: caught.status,
-                      retryable: caught.retryable,
-                      rateLimit: isRateLimit(caught.status, caught.reason),
-                      online: this.deps.online.isOnline(),
-                      authRetried,
-                    }
-                  : { kind: 'other' };
-          const decision = decide(failure);
+          const decision = decide(
+            failureOf(caught, attempt.signal, { online: this.deps.online.isOnline(), authRetried }),
+          );
           switch (decision.action) {
             case 'pause': {
               this.set({ state: 'paused', retry: undefined, speed: 0 }, 'change');
@@ -248,17 +232,7 @@ export class UploadJob {
               delay = this.backoff(decision.cause, caught instanceof StoreError ? caught : undefined);
               continue;
             case 'fail':
-              if (caught instanceof StoreError) {
-                throw new UploadError({
-                  code: errorCodeOf(caught, !!this.input.options.convertTo),
-                  message: caught.message,
-                  status: caught.status,
-                  ...(caught.reason !== undefined && { reason: caught.reason }),
-                });
-              }
-              // The app's token getter failed: nothing was sent, and the user must sign in again.
-              if (caught instanceof TokenError) throw new UploadError({ code: 'auth', message: caught.message });
-              throw caught;
+              throw finalError(caught, !!this.input.options.convertTo);
           }
         } finally {
           signal.removeEventListener('abort', forward);

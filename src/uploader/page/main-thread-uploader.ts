@@ -5,7 +5,7 @@ import { fileToResume, resumeAllInterrupted } from './resume-all.ts';
 import { ChangeSignal } from './change-signal.ts';
 import { UploaderEvents } from './uploader-events.ts';
 import { TaskHandle, type Settle, type TaskCommands } from './task-handle.ts';
-import { queuedSnapshot, TaskTable } from './task-table.ts';
+import { fileInfo, queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
 import { resolveSettings } from '../settings.ts';
 import { connectEngine, holdPageLock, type StartedHost } from './start-host.ts';
@@ -18,10 +18,10 @@ import type {
   TaskSnapshot,
   Uploader,
   UploaderHost,
-  UploaderOptions,
   UploaderSnapshot,
   UploadTask,
 } from '../types.ts';
+import type { UploaderOptions } from '../options.ts';
 import { UploadError } from '../upload-error.ts';
 import { isFinal } from '../task-state.ts';
 import type { TaskEvent } from '../host/event-batch.ts';
@@ -378,13 +378,10 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   private failAll(error: unknown): void {
-    const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
-    this.latest = undefined;
-    for (const task of this.tasks.values()) {
-      task.snapshot = { ...task.snapshot, state: 'failed', error: { code: 'unknown', message } };
-      this.tasks.update(task);
-      task.settle.reject(new UploadError({ code: 'unknown', message }));
-    }
+    this.tasks.failEvery({
+      code: 'unknown',
+      message: `the upload worker did not start: ${(error as Error)?.message ?? error}`,
+    });
     this.scheduleChange(0);
   }
 
@@ -398,9 +395,4 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       () => void this.catchUp().catch(() => undefined),
     );
   }
-}
-
-function fileInfo(file: File | Blob): FileInfo {
-  const asFile = file as Partial<File>;
-  return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
 }

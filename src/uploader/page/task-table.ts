@@ -1,5 +1,6 @@
 import type { TaskHandle } from './task-handle.ts';
-import type { AddOptions, TaskSnapshot } from '../types.ts';
+import type { AddOptions, TaskSnapshot, UploadErrorInfo } from '../types.ts';
+import { UploadError } from '../upload-error.ts';
 import type { FileInfo } from '../host/worker-service.ts';
 
 /**
@@ -52,6 +53,15 @@ export class TaskTable {
   }
 
   /** Every task's snapshot in a new array, and the totals. */
+  /** Fails every task (the worker never started): each row shows `error`, each `done` rejects with it. */
+  failEvery(error: UploadErrorInfo): void {
+    for (const task of this.#handles.values()) {
+      task.snapshot = { ...task.snapshot, state: 'failed', error };
+      this.update(task);
+      task.settle.reject(new UploadError(error));
+    }
+  }
+
   read(): { tasks: TaskSnapshot[]; totalBytes: number; sentBytes: number } {
     if (this.#stale) this.#rebuild();
     return { tasks: this.#snapshots.slice(), totalBytes: this.#totalBytes, sentBytes: this.#sentBytes };
@@ -81,4 +91,10 @@ export function queuedSnapshot(id: string, info: FileInfo, options: AddOptions, 
     speed: 0,
     ...(options.convertTo && { convertTo: options.convertTo }),
   };
+}
+
+/** Name, type and date of what `add` was given (a `Blob` has only a type). */
+export function fileInfo(file: File | Blob): FileInfo {
+  const asFile = file as Partial<File>;
+  return { name: asFile.name ?? 'Untitled', type: file.type, lastModified: asFile.lastModified ?? 0 };
 }

@@ -6,7 +6,7 @@
 import { limiter } from './limiter.ts';
 import { makeThumbnail } from './thumbnail.ts';
 import { resizeImage, type ResizedImage } from './resize.ts';
-import type { ImageResizeOptions } from '../../types.ts';
+import type { ImageResizeOptions } from '../../options.ts';
 
 const decoding = limiter(2);
 /** Thumbnails by source and size, made once; they go with the task's Blob. */

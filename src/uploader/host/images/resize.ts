@@ -1,4 +1,4 @@
-import type { ImageResizeOptions } from '../../types.ts';
+import type { ImageResizeOptions } from '../../options.ts';
 import { canProcessImages, decodeUpright, encodeScaled, fitWithin } from './bitmap.ts';
 
 /** Types a canvas encodes in every current browser; others (GIF, BMP, AVIF) are re-encoded as PNG unless asked. */
