@@ -112,12 +112,20 @@ for (const [layer, rule] of Object.entries(rules)) {
  * The uploader is laid out by thread (ARCHITECTURE.md): `page/` runs on the main thread, `host/` holds the workers'
  * entries and their comlink services, `engine/` the upload state machine. What the page loads must not pull the
  * engine, a host or an adapter onto the main thread (type-only imports cost nothing), and the engine sees only its
- * own modules, the uploader's shared contract (ports, types, settings, errors), the client and the protocol.
+ * own modules, the uploader's shared contract (ports, types, options, settings, errors, timeouts), the client and
+ * the protocol.
  */
 const UPLOADER = 'src/uploader';
-const CONTRACT = ['ports.ts', 'types.ts', 'upload-error.ts', 'task-state.ts', 'settings.ts', 'validate-options.ts'].map(
-  (f) => `${UPLOADER}/${f}`,
-);
+const CONTRACT = [
+  'ports.ts',
+  'types.ts',
+  'options.ts',
+  'upload-error.ts',
+  'task-state.ts',
+  'settings.ts',
+  'validate-options.ts',
+  'with-timeout.ts',
+].map((f) => `${UPLOADER}/${f}`);
 
 /** Value imports (not `import type`) of a file, as repository paths. */
 function valueImports(file: string): string[] {

@@ -5,7 +5,7 @@ import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
-import { bounded } from './bounded.ts';
+import { withTimeout } from '../with-timeout.ts';
 import { IdPool } from './id-pool.ts';
 import {
   type ChannelPort,
@@ -341,11 +341,11 @@ export class UploadEngine {
   /** `work`, or an `UploadError` once the stall timeout passes without an answer (what the task then shows). */
   private within<T>(work: Promise<T>, what: string): Promise<T> {
     const ms = this.deps.stallTimeoutMs;
-    return bounded(
+    return withTimeout(
       work,
       ms,
-      this.config.clock,
       () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }),
+      this.config.clock,
     );
   }
 

@@ -15,7 +15,7 @@ import {
 } from '../../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
-import { bounded } from './bounded.ts';
+import { withTimeout } from '../with-timeout.ts';
 import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
@@ -231,7 +231,7 @@ export class ResumableUpload implements UploadStrategy {
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
     // Bounded: a file the browser stopped reading fails the attempt as a stall (the task retries, visibly) instead of
     // waiting forever, and the session the service made meanwhile is cancelled, not left for a week.
-    const sampling = bounded(sampleOf(input.file), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
+    const sampling = withTimeout(sampleOf(input.file), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     const began = ctx.clock.now();
     const starting = sendSurvivingCancel(
       ctx.http,
@@ -299,7 +299,7 @@ export class ResumableUpload implements UploadStrategy {
     // copy: the user is asked for the file again. The writer is closed (its write awaited) before the record is
     // deleted at the end, so the copy never outlives the session.
     if (ctx.store)
-      await bounded(ctx.store.put(this.record), ctx.stallTimeoutMs, ctx.clock, () => new Interrupt('stall'));
+      await withTimeout(ctx.store.put(this.record), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     if (input.keepBlob && ctx.store) {
       this.record.blob = input.file;
       this.writerFor(this.record).schedule();
