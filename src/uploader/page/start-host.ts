@@ -100,7 +100,10 @@ export interface StartedHost {
  * where there is none or it cannot start here.
  */
 function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost | undefined {
-  if (!given && typeof SharedWorker !== 'function') return undefined;
+  // Firefox: its shared worker's reads of a later page's large Blobs hang (Firefox ESR 153, issue 20: until a 30 s stall
+  // timeout retries them, or for good), so uploads stall at 0 bytes; the page's own worker reads them at once. Not
+  // started there at all, so no worker loads only to be let go.
+  if (!given && (typeof SharedWorker !== 'function' || stallsOnPageBlobs())) return undefined;
   let extended = false;
   let worker: SharedWorker;
   try {
@@ -135,13 +138,7 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
-  // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit), except in
-  // Firefox: there its reads of a later page's large Blobs hang (Firefox ESR 153, issue 20: until a 30 s stall
-  // timeout retries them, or for good), so uploads stall at 0 bytes; the page's own worker reads them at once.
-  if (!extended && !given && stallsOnPageBlobs()) {
-    worker.port.close();
-    return undefined;
-  }
+  // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit).
   return {
     remote: wrap<UploadWorkerService>(worker.port),
     host: extended ? 'shared-extended' : 'shared',
