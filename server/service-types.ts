@@ -10,8 +10,7 @@ import type { PushService } from './push/push-service.ts';
 import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
-import type { SessionBytes } from './store/session-bytes.ts';
-import type { UploadSessionRows } from './store/sessions.ts';
+import type { ResumableSessions } from './store/resumable-sessions.ts';
 
 /** How to create a service. */
 export interface ServiceOptions {
@@ -33,10 +32,8 @@ export interface Service {
   readonly events: FileEvents;
   readonly blobs: BlobStore;
   readonly files: FileStore;
-  /** Resumable sessions' rows and locks. */
-  readonly sessions: UploadSessionRows;
-  /** Resumable sessions' bytes on disk: path, append, cut back, hash, adopt into a blob, delete, crash recovery. */
-  readonly sessionBytes: SessionBytes;
+  /** Resumable sessions: their rows and locks (`sessions.ts`) and their bytes on disk (`session-bytes.ts`). */
+  readonly resumable: ResumableSessions;
   readonly faults: FaultRegistry;
   /** Push: channels, the change log per user, delivery (spec §5–6). */
   readonly push: PushService;

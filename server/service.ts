@@ -16,6 +16,7 @@ import { routeModules } from './routes/index.ts';
 import { BlobStore } from './store/blobs.ts';
 import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
+import { ResumableSessions } from './store/resumable-sessions.ts';
 import { SessionBytes } from './store/session-bytes.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
@@ -37,12 +38,12 @@ export function createService(options: ServiceOptions): Service {
   const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
   const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
   const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
+  const resumable = new ResumableSessions(sessions, sessionBytes, blobs);
   // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
   // means the completion committed.
-  sessionBytes.recover(sessions.openIds(), (id, blob) => {
+  resumable.recover((blob) => {
     const row = files.withBlob(blob);
-    if (row) sessions.complete(id, files.resource(row));
-    return row !== undefined;
+    return row && files.resource(row);
   });
   blobs.collectGarbage(new Set([...files.referencedBlobs()]));
   const closers: (() => void | Promise<void>)[] = [];
@@ -69,8 +70,7 @@ export function createService(options: ServiceOptions): Service {
     events,
     blobs,
     files,
-    sessions,
-    sessionBytes,
+    resumable,
     faults: new FaultRegistry(),
     push,
     convert,

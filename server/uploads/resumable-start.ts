@@ -32,7 +32,7 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
   // Refused now rather than after the client has sent every byte.
   if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
   const id = newUploadId();
-  ctx.svc.sessions.create({
+  ctx.svc.resumable.start({
     id,
     user: who.email,
     client: who.client,

@@ -4,6 +4,7 @@ export * from './headers.ts';
 export * from './errors.ts';
 export * from './content-range.ts';
 export * from './blocks.ts';
+export * from './session-put-rules.ts';
 export * from './backoff.ts';
 export * from './native.ts';
 export * from './export-extension.ts';

@@ -1,6 +1,7 @@
 // Issue 22, "one owner, one name": a resumable session's bytes on disk have one owner, `server/store/session-bytes.ts`.
 // Checked on the source text: only it names a part file or touches the file system for one; the rows-and-locks
-// module and the upload handlers reach those bytes only through it.
+// module does not know it, and the upload handlers reach a session (rows and bytes) only through its one door,
+// `server/store/resumable-sessions.ts`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -30,4 +31,13 @@ test('the session rows and the upload handlers do not touch the file system', ()
 test('the session rows do not know the bytes owner, and the bytes owner does not know the rows', () => {
   assert.ok(!specifiers('server/store/sessions.ts').some((s) => s.includes('session-bytes')));
   assert.ok(!specifiers(OWNER).some((s) => s.includes('sessions.ts')));
+});
+
+test('the upload handlers reach sessions only through store/resumable-sessions.ts', () => {
+  const reaching = sources('server')
+    .filter((f) => f !== 'server/service.ts' && !f.startsWith('server/store/'))
+    .filter((f) => specifiers(f).some((s) => /store\/(session-bytes|sessions)\.ts$/.test(s)));
+  assert.deepEqual(reaching, []);
+  const handler = code('server/uploads/resumable-put.ts');
+  assert.ok(!/sessionBytes|\.sessions\./.test(handler), 'resumable-put.ts asks the session store, not its parts');
 });
