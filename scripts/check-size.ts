@@ -219,6 +219,11 @@ export const LAZY_CHUNKS: Readonly<
     firstUpload: false,
     why: 'only where a worker cannot start the hash worker (then MD5 runs beside the requests in the same thread)',
   },
+  'src/uploader/host/readable-blob.ts': {
+    label: "copy of a page's in-memory Blob (Firefox's shared worker)",
+    firstUpload: false,
+    why: 'only in Firefox, whose shared worker cannot slice a Blob a page made in memory (issue 20)',
+  },
   'src/uploader/engine/hashing/wasm-md5.ts': {
     label: 'hash-wasm MD5 (WebAssembly inline)',
     firstUpload: false,

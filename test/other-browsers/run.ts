@@ -257,12 +257,6 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
         Boolean,
         15_000,
       );
-      if (host === 'dedicated' && ctx.driver.name === 'firefox') {
-        throw new Skip(
-          "the kit keeps Firefox on each page's own worker: its shared worker's reads of a later page's large Blobs hang " +
-            '(until a 30 s stall timeout, or for good), seen in this suite with the shared host on (issue 20, src/uploader/page/start-host.ts)',
-        );
-      }
       assert(host === 'shared' || host === 'shared-extended', `uploader.host is ${host}`);
       console.log(`    host: ${host}`);
       const fault = await ctx.service.api('POST', '/__admin/faults', {

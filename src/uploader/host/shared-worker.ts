@@ -25,6 +25,14 @@ const hubs = new EngineHubs(
   },
 );
 
+// Firefox: slices of a page's in-memory Blobs hang in this worker, so each page's service copies those first (issue
+// 20); loaded there only. A port keeps its messages until comlink listens.
+const copiesPageBlobs = /\bFirefox\//.test(navigator.userAgent);
+
 (globalThis as unknown as { onconnect: ((event: MessageEvent) => void) | null }).onconnect = (event) => {
-  for (const port of event.ports) expose(new UploadWorkerService(hubs), port);
+  for (const port of event.ports) {
+    const service = new UploadWorkerService(hubs);
+    if (copiesPageBlobs) void import('./readable-blob.ts').then((lazy) => expose(lazy.readingCopies(service), port));
+    else expose(service, port);
+  }
 };

@@ -2,9 +2,8 @@
  * Page side: starts the worker that hosts the engine, and attaches the page to it. One module `SharedWorker` for the whole site where the browser
  * has them (every page names and configures it alike, or Chromium refuses the connection), asked for
  * `extendedLifetime` so it outlives navigations and, for a while, the last page (where the browser ignores it, a plain
- * shared worker still serves every open page: WebKit); a dedicated worker of the page's own where there is no
- * `SharedWorker`, it cannot start (a script from another origin), Firefox (see `stallsOnPageBlobs`), or the app asked
- * for one.
+ * shared worker still serves every open page: WebKit, Firefox); a dedicated worker of the page's own where there is
+ * no `SharedWorker`, it cannot start (a script from another origin), or the app asked for one.
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import type { PageEvent } from '../host/engine-hub.ts';
@@ -100,10 +99,7 @@ export interface StartedHost {
  * where there is none or it cannot start here.
  */
 function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost | undefined {
-  // Firefox: its shared worker's reads of a later page's large Blobs hang (Firefox ESR 153, issue 20: until a 30 s stall
-  // timeout retries them, or for good), so uploads stall at 0 bytes; the page's own worker reads them at once. Not
-  // started there at all, so no worker loads only to be let go.
-  if (!given && (typeof SharedWorker !== 'function' || stallsOnPageBlobs())) return undefined;
+  if (!given && typeof SharedWorker !== 'function') return undefined;
   let extended = false;
   let worker: SharedWorker;
   try {
@@ -138,21 +134,14 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
   } catch {
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
-  // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit).
+  // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit, Firefox; there
+  // the worker copies a page's in-memory Blobs before slicing them: host/readable-blob.ts).
   return {
     remote: wrap<UploadWorkerService>(worker.port),
     host: extended ? 'shared-extended' : 'shared',
     failed: failureOf(worker),
     end: () => worker.port.close(),
   };
-}
-
-/**
- * Firefox (Gecko), whose shared workers stall on the page's Blobs: a browser's bug, not a feature one can detect
- * without uploading, hence the user agent. Drop it once Firefox ESR passes the smoke suite's shared-host checks.
- */
-function stallsOnPageBlobs(): boolean {
-  return /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '');
 }
 
 /** Starts a worker of this page's own (from the app's copy of the kit's workers when it names one, `base`). */
