@@ -131,12 +131,14 @@ const KB = 1000;
 // of queueing forever), chunks sized from the session start's round trip and the resume copy written while the
 // bytes go out (issue 21), and the Resource Timing buffer emptied so a long-lived shared worker keeps learning the
 // protocol. Each is a behaviour a user sees; none was found to trim without losing it.
+// Then the shared worker +0.1 kB (17.1 → 17.2 kB): Firefox's shared worker hosts the engine too (issue 20); its entry
+// names Firefox and loads `host/readable-blob.ts`, which copies a page's in-memory Blobs that would not slice there.
 export const BUDGETS = {
   kit: 53.5 * KB,
   mainThread: 36.5 * KB,
   mainThreadUpFront: 20 * 1024,
   worker: 17.1 * KB,
-  sharedWorker: 17.1 * KB,
+  sharedWorker: 17.2 * KB,
 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
