@@ -51,8 +51,11 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
-/** Opens `html` at `/` in Chromium, the bundle under `/kit/`, the service's routes passed through; CPU sampling on. */
-export async function openBenchPage(html: string): Promise<BenchPage> {
+/**
+ * Opens `html` at `/` in Chromium, the bundle under `/kit/`, the service's routes passed through; CPU sampling on once
+ * the custom element `ready` is defined (null: a page without the kit, at once).
+ */
+export async function openBenchPage(html: string, ready: string | null = 'store-progress-list'): Promise<BenchPage> {
   const { chromium } = await import('playwright-core');
   const { CHROMIUM_ARGS, CHROMIUM_PATH } = (await import(
     pathToFileURL(resolve(ROOT, 'test/browser/chromium.js')).href
@@ -81,12 +84,13 @@ export async function openBenchPage(html: string): Promise<BenchPage> {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.origin}/`);
-  await page.waitForFunction(
-    () =>
-      (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get(
-        'store-progress-list',
-      ) !== undefined,
-  );
+  if (ready)
+    await page.waitForFunction(
+      (name) =>
+        (globalThis as unknown as { customElements: { get(n: string): unknown } }).customElements.get(name) !==
+        undefined,
+      ready,
+    );
   const cpu = await sampleMainThreadCpu();
   let sampling = true;
   return {
