@@ -3,7 +3,8 @@
  * fixed 3rem row height in a 24rem scroller (as `<store-progress-list>`), each row with what a kit row shows (an icon,
  * the name, the size, a progress bar, the state and two buttons) — and nothing uploading. It is scrolled and driven
  * by keyboard with the same steps as the kit's list (`render-steps.ts`): what a long task costs here at a given load
- * is the floor any page has on this machine.
+ * is the floor any page has on this machine. `RENDER_BASELINE=uploading` scrolls it while the same 10,000 files upload
+ * through the kit's engine (no kit element on the page): the floor of a list beside those uploads.
  */
 import { PAGE_STEPS } from './render-steps.ts';
 
@@ -70,17 +71,38 @@ globalThis.runRenderBench = async ({ rows: n, baseline }) => {
     if (windowed) place();
     (e.key === 'Home' ? near()[0] : near().at(-1)).focus();
   });
-  await frame();
-  await frame();
-  await pause(1000);
+  // 'uploading': the same 10,000 small files go up through the kit's engine (no element of the kit on the page), so
+  // the plain list scrolls beside the same uploads as the kit's list: the floor of that case.
+  let uploader;
+  let t0 = 0;
+  if (baseline === 'uploading') {
+    const { createUploader } = await import('/kit/store-upload-kit.js');
+    uploader = createUploader({ baseUrl: location.origin, getAccessToken: () => 'dev-token-alice', concurrency: 6 });
+    await uploader.interrupted();
+    const files = Array.from({ length: n }, (_, i) => new File(['file ' + i + '\\n'], 'f' + String(i).padStart(5, '0') + '.txt', { type: 'text/plain' }));
+    enter('add');
+    t0 = performance.now();
+    for (let i = 0; i < n; i += 100) { for (const f of files.slice(i, i + 100)) uploader.add(f); await frame(); }
+  } else {
+    await frame();
+    await frame();
+    await pause(1000);
+  }
   enter('scroll');
   const { minVisibleRows, maxRenderedRows } = await scrollToEnd(list, near);
   enter('keyboard');
   await homeEnd(document, list, near, n);
+  let allDoneMs = 0;
+  if (uploader) {
+    enter('upload');
+    await until(() => uploader.snapshot.tasks.every((t) => t.state === 'done'), 'all done');
+    allDoneMs = performance.now() - t0;
+    uploader.destroy();
+  }
   enter('end');
   await frame();
   await pause(200);
-  return { addMs: 0, minVisibleRows, maxRenderedRows, lastRowFocused: true, allDoneMs: 0, origin: performance.timeOrigin, longTasks, phases, frames, host: baseline === 'all-rows' ? 'none, all rows' : 'none, windowed' };
+  return { addMs: 0, minVisibleRows, maxRenderedRows, lastRowFocused: true, allDoneMs, origin: performance.timeOrigin, longTasks, phases, frames, host: baseline === 'all-rows' ? 'none, all rows' : baseline === 'uploading' ? 'none, windowed, uploading through the kit' : 'none, windowed' };
 };
 `;
 
