@@ -35,17 +35,27 @@ const openBodies = new WeakMap<Socket, OpenBody>();
 export interface BodyFraming {
   /** The 400 to answer with once the bytes parsed before the error are read; undefined while the framing holds. */
   readonly error: ApiError | undefined;
-  /** Rejects with {@link error}; a reader waiting for bytes races it. */
-  readonly broken: Promise<never>;
+  /**
+   * Calls `listener` once when the framing breaks; returns what stops listening. A reader subscribes for each wait
+   * and unsubscribes after it: racing one long-lived promise for every chunk would keep a reaction, and with it the
+   * chunk it resolved to, for each of them until the body ends (a 1 GiB upload held whole in memory).
+   */
+  onBroken(listener: (error: ApiError) => void): () => void;
 }
 
 /** Registers `req`'s body as the one its connection is receiving (see {@link failMalformedBody}). */
 export function watchBody(req: IncomingMessage): BodyFraming {
-  let fail: (e: ApiError) => void = () => undefined;
-  const broken = new Promise<never>((_, reject) => (fail = reject));
-  // Nobody may be waiting when the failure comes; the reader's next wait sees it.
-  broken.catch(() => undefined);
-  const open: OpenBody = { req, error: undefined, broken, fail };
+  // Nobody may be waiting when the failure comes; the reader's next wait sees `error`.
+  const listeners = new Set<(error: ApiError) => void>();
+  const fail = (error: ApiError): void => {
+    for (const listener of listeners) listener(error);
+    listeners.clear();
+  };
+  const onBroken = (listener: (error: ApiError) => void): (() => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  const open: OpenBody = { req, error: undefined, onBroken, fail };
   if (!req.complete) openBodies.set(req.socket, open);
   return open;
 }

@@ -92,7 +92,7 @@ async function* chunksOf(req: NodeRequest, idleMs: number, framing: BodyFraming)
       try {
         // Bytes parsed before a framing error are read first; then the error.
         if (framing.error && req.readableLength === 0) throw framing.error;
-        next = await (req.readableLength > 0 ? it.next() : Promise.race([it.next(), framing.broken]));
+        next = await (req.readableLength > 0 ? it.next() : untilBroken(it.next(), framing));
       } catch (e) {
         early = false;
         throw e;
@@ -107,6 +107,17 @@ async function* chunksOf(req: NodeRequest, idleMs: number, framing: BodyFraming)
     }
   } finally {
     if (early) await it.return?.();
+  }
+}
+
+/** `next`, or the framing's 400 if the body's framing breaks first; nothing of this wait outlives it. */
+async function untilBroken<T>(next: Promise<T>, framing: BodyFraming): Promise<T> {
+  let stop = (): unknown => undefined;
+  const broken = new Promise<never>((_, reject) => (stop = framing.onBroken(reject)));
+  try {
+    return await Promise.race([next, broken]);
+  } finally {
+    stop();
   }
 }
 
