@@ -6,8 +6,8 @@
  * chose (kept on disk), slice fine. Seen in Firefox ESR 153; test/other-browsers/blob-repro/ shows it alone.
  *
  * The engine slices (each chunk, the resume sample, the MD5 read after a rewind), so such a Blob is first copied into
- * this worker by one read from its start. A large Blob whose last byte reads at once is used as given: a file on disk
- * is not copied. Small ones are copied without asking: near 1 MiB a page's Blob sometimes answers and then hangs.
+ * this worker by one read from its start. A large Blob whose last byte reads before that copy ends is used as given: a
+ * file on disk is not copied. Small ones are copied without asking: near 1 MiB a page's Blob sometimes answers and then hangs.
  */
 
 import type { UploadWorkerService } from './worker-service.ts';
@@ -15,8 +15,6 @@ import type { UploadWorkerService } from './worker-service.ts';
 const MiB = 1024 * 1024;
 /** Copied without a probe: at most this costs ~40 ms and 8 MiB of memory. */
 const COPY_UP_TO = 8 * MiB;
-/** How long the last byte of a Blob that slices may take (a disk on a busy machine); then its copy is awaited. */
-const PROBE_MS = 3_000;
 /** How long the copy may wait for its next bytes: the page that gave the Blob may have gone. */
 const READ_MS = 30_000;
 
@@ -36,8 +34,9 @@ async function readableBlob(blob: Blob): Promise<Blob> {
   const reader = blob.stream().getReader();
   const copied = copyOf(reader, blob.type);
   if (blob.size <= COPY_UP_TO) return copied;
-  // The copy starts with the probe, so a page's Blob costs no wait for the probe to give up; one that answers (within
-  // milliseconds, from disk) is used as given and its copy stopped.
+  // The copy starts with the probe and whichever ends first wins: a page's Blob (whose probe never answers) costs no
+  // wait for a probe to give up, and a file on disk, however slow its disk, is used as given and its copy stopped
+  // (never a whole large file read into memory because a busy disk answered late).
   copied.catch(() => undefined);
   const answered = await Promise.race([slicesAnswer(blob), copied.then(() => false)]);
   if (!answered) return copied;
@@ -55,16 +54,15 @@ async function copyOf(reader: ReadableStreamDefaultReader<Uint8Array>, type: str
   }
 }
 
-async function slicesAnswer(blob: Blob): Promise<boolean> {
-  // A read that fails is an answer too: the engine meets the same error and reports it.
-  const last = blob
+/** True once a read of `blob`'s last byte settles (a read that fails is an answer too: the engine reports it). */
+function slicesAnswer(blob: Blob): Promise<boolean> {
+  return blob
     .slice(blob.size - 1)
     .arrayBuffer()
     .then(
       () => true,
       () => true,
     );
-  return (await within(last, PROBE_MS)) ?? false;
 }
 
 /**
