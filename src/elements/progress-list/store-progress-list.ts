@@ -2,7 +2,7 @@ import { adoptStyles, html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues } from 'lit';
 import { emit } from '../events.ts';
 import type { TaskAction } from '../events.ts';
-import { Announcer } from '../internal/announcer.ts';
+import type { Announcer } from '../internal/announcer.ts';
 import { keepFocus } from '../internal/keep-focus.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -93,10 +93,11 @@ export class StoreProgressList extends StoreElement {
   /** What the live region says now (exposed for tests and custom announcers). */
   declare announcement: string;
 
-  readonly #announcer = new Announcer();
+  /** Made with the row code and primed with the tasks listed then: a list without rows has nothing to announce. */
+  #announcer: Announcer | undefined;
   readonly #controller = new UploaderController(this, (snapshot) => {
-    const messages = this.#announcer.update(snapshot.tasks, this.t);
-    if (messages.length) this.announcement = messages.join(' ');
+    const messages = this.#announcer?.update(snapshot.tasks, this.t);
+    if (messages?.length) this.announcement = messages.join(' ');
   });
   #rechooseFor: string | undefined;
   /** A row being removed whose button had focus, and where it was: focus moves on once the row is gone. */
@@ -139,7 +140,7 @@ export class StoreProgressList extends StoreElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('uploader')) {
       this.#thumbnails?.clear();
-      this.#announcer.reset();
+      this.#announcer?.reset();
       this.#controller.uploader = this.uploader;
     }
   }
@@ -159,6 +160,7 @@ export class StoreProgressList extends StoreElement {
     if (rows && !this.#window) {
       this.#window = new rows.RowWindow(() => this.requestUpdate());
       this.#slots = new rows.RowSlots();
+      (this.#announcer = new rows.Announcer()).update(tasks, t);
       adoptStyles(this.renderRoot as ShadowRoot, [
         ...(this.constructor as typeof StoreProgressList).elementStyles,
         rows.rowStyles,

@@ -2,9 +2,10 @@ import type { Remote } from 'comlink';
 import { loadBeforeUpload } from './before-upload-loader.ts';
 import type { PageEvent } from '../host/engine-hub.ts';
 import { fileToResume, resumeAllInterrupted } from './resume-all.ts';
+import { AddBatch } from './add-batch.ts';
 import { ChangeSignal } from './change-signal.ts';
 import { UploaderEvents } from './uploader-events.ts';
-import { TaskHandle, type Settle, type TaskCommands } from './task-handle.ts';
+import { TaskHandle, type TaskCommands } from './task-handle.ts';
 import { fileInfo, queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
 import { resolveSettings } from '../settings.ts';
@@ -50,6 +51,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   /** The latest list of interrupted uploads: `resumeAllInterrupted` asks for their handles' permission at once. */
   private lastInterrupted: InterruptedUpload[] = [];
   private readonly pageLock = holdPageLock();
+  private readonly adds: AddBatch;
   host?: UploaderHost;
 
   constructor(options: CreateUploaderOptions) {
@@ -58,6 +60,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.online = nav?.onLine !== false;
     this.beforeUpload = options.beforeUpload;
+    this.adds = new AddBatch(() => this.remote, settings.imageResize !== undefined);
     this.ready = connectEngine(options, settings, {
       getAccessToken: options.getAccessToken,
       onEvent: (event, snapshot) => this.onEvent(event, snapshot),
@@ -69,6 +72,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       this.started = started;
       this.host = started?.host ?? attachment.host;
       for (const snapshot of attachment.tasks) this.adopt(snapshot);
+      // An adopted task's end may have come on the events' port ahead of the attachment: asked for once, for all.
+      if (attachment.tasks.length) void this.catchUp().catch(() => undefined);
     });
     this.ready.catch((error: unknown) => this.failAll(error));
     this.detach = this.watchPage();
@@ -87,7 +92,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
     const info = fileInfo(file);
     if (!this.beforeUpload)
-      return this.start(info, options, (id) => this.remote.add(id, file, info, options), file.size);
+      return this.start(info, options, (id) => this.adds.send(id, file, info, options), file.size);
     // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
     const hook = this.beforeUpload;
     const checked = loadBeforeUpload().then((run) => run(hook, file, options));
@@ -112,7 +117,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
           this.tasks.update(task);
           this.scheduleChange(0);
         }
-        return this.remote.add(id, outcome.file, next, outcome.options);
+        return this.adds.send(id, outcome.file, next, outcome.options);
       },
       file.size,
     );
@@ -212,14 +217,12 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       pause: (taskId) => command(() => this.remote.pause(taskId)),
       resume: (taskId) => command(() => this.remote.resume(taskId)),
       cancel: (taskId) => command(() => this.remote.cancel(taskId)),
-      // The worker re-arms the task (and its own `done`) before the new result is awaited: calls arrive in order.
-      retry: (taskId, settle) => {
-        // The handle has just set its snapshot back to queued.
+      // The handle has just set its snapshot back to queued, with a new `done` that the attempt's end settles.
+      retry: (taskId) => {
         this.tasks.update(handle());
         this.scheduleChange(0);
         void known()
           .then(() => this.remote.resume(taskId))
-          .then(() => this.settleWith(taskId, settle))
           .catch((error: unknown) => this.failTask(handle(), error));
       },
     };
@@ -240,13 +243,10 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     );
     this.tasks.add(task);
     this.scheduleChange(0);
-    if (snapshot.state === 'done' && snapshot.file) task.settle.resolve(snapshot.file);
-    else if (snapshot.state === 'failed' || snapshot.state === 'cancelled') {
-      task.settle.reject(new UploadError(snapshot.error ?? { code: 'cancelled', message: 'the upload was cancelled' }));
-    } else void this.settleWith(snapshot.id, task.settle).catch(() => undefined);
+    if (isFinal(snapshot.state)) task.settleFrom(snapshot);
   }
 
-  /** Every task as the engine has it now: a page back from the back/forward cache missed its events meanwhile. */
+  /** Every task as the engine has it now, for events this page missed (the back/forward cache) or had too early. */
   private async catchUp(): Promise<void> {
     await this.ready;
     for (const snapshot of await this.remote.tasks()) {
@@ -255,6 +255,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     }
   }
 
+  /** Lists a task and hands it to the engine with `send`; its end arrives as an event (`onEvent`) and settles `done`. */
   private start(
     info: FileInfo,
     options: AddOptions,
@@ -275,51 +276,26 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     this.emit('add', { ...snapshot });
     this.scheduleChange(0);
-    const settle = task.settle;
     const sent = this.ready.then(() => send(id));
     known = sent;
     this.known.set(id, sent);
     void sent
-      .then((first) => {
-        // Another page of the site was adding the same file to the same place: this task becomes that one.
-        if (first.id !== id) return this.becomeShared(task, first, settle);
-        // A resized image is smaller than the file chosen: take the sizes the worker sends, not the state (its
-        // events may already have moved the task on).
-        if (first.originalSize === undefined) return;
-        task.snapshot = {
-          ...task.snapshot,
-          name: first.name,
-          type: first.type,
-          total: first.total,
-          originalSize: first.originalSize,
-        };
-        this.tasks.update(task);
-        this.scheduleChange(0);
-      })
-      .then((shared) => (shared ? undefined : this.settleWith(id, settle)))
+      // Another page of the site was adding the same file to the same place: this task becomes that one. (A resized
+      // image's sizes come as an event: `UploadWorkerService.add`.)
+      .then((first) => first.id !== id && this.becomeShared(task, first))
       .catch((error: unknown) => this.failTask(task, error));
     return task;
   }
 
   /** `task` (added here) turned out to be `first`, another page's task for the same file: one row, one upload. */
-  private becomeShared(task: TaskHandle, first: TaskSnapshot, settle: Settle): true {
+  private becomeShared(task: TaskHandle, first: TaskSnapshot): void {
     this.tasks.delete(task.id);
     this.tasks.delete(first.id);
     task.snapshot = first;
     this.tasks.add(task);
     this.scheduleChange(0);
-    void this.settleWith(first.id, settle).catch(() => undefined);
-    return true;
-  }
-
-  /** Waits in the worker for the end of the task's current attempt and settles that attempt's `done`. */
-  private async settleWith(id: string, settle: Settle): Promise<void> {
-    const result = await this.remote.result(id);
-    // Events come through their own port: apply the final snapshot first, so `done` never settles ahead of it.
-    if (result.snapshot)
-      this.onEvent(result.ok ? 'success' : result.snapshot.state === 'failed' ? 'error' : 'change', result.snapshot);
-    if (result.ok) settle.resolve(result.file);
-    else settle.reject(new UploadError(result.error));
+    // Its events before this answer went to a handle of its own, or (its end) nowhere: asked for once.
+    void this.catchUp().catch(() => undefined);
   }
 
   /**
@@ -368,6 +344,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     if (repeat) return;
     if (event !== 'change') this.emit(event, snapshot);
+    // Every task's end comes this way, in order after its other events: one message a frame for all of them, not a
+    // request and an answer per task.
+    if (isFinal(snapshot.state)) task.settleFrom(snapshot);
     this.scheduleChange(event === 'progress' ? 100 : 0);
   }
 

@@ -1,12 +1,13 @@
 import type { StoreFile, TaskSnapshot, UploadTask } from '../types.ts';
+import { UploadError } from '../upload-error.ts';
 
 /** The commands a task handle forwards (to the worker). */
 export interface TaskCommands {
   pause(id: string): void;
   resume(id: string): void;
   cancel(id: string): void;
-  /** Runs a failed task again; the handle has already replaced its `done` with `settle`. */
-  retry(id: string, settle: Settle): void;
+  /** Runs a failed task again; the handle has already set its snapshot back to queued, with a new `done`. */
+  retry(id: string): void;
 }
 
 /** Settles one attempt's `done`. */
@@ -65,7 +66,18 @@ export class TaskHandle implements UploadTask {
     this.renew();
     const { error: _error, retry: _retry, ...rest } = this.snapshot;
     this.snapshot = { ...rest, state: 'queued' };
-    this.commands.retry(this.id, this.settle);
+    this.commands.retry(this.id);
+  }
+
+  /** Settles the current `done` from the task's final snapshot: its file, its error, or cancelled. */
+  settleFrom({ state, file, error }: TaskSnapshot): void {
+    if (state === 'done' && file) this.settle.resolve(file);
+    else if (state === 'failed' || state === 'cancelled')
+      this.settle.reject(
+        new UploadError(
+          error && state === 'failed' ? error : { code: 'cancelled', message: 'the upload was cancelled' },
+        ),
+      );
   }
 
   private renew(): void {

@@ -1,0 +1,57 @@
+import type { AddOptions, TaskSnapshot } from '../types.ts';
+import { UploadError } from '../upload-error.ts';
+import type { AddAnswer, AddRequest, FileInfo } from '../host/worker-service.ts';
+
+/** What the batch calls: the engine's service (a comlink remote across threads, or the object in the page). */
+interface AddingEngine {
+  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot>;
+  addMany(requests: AddRequest[]): Promise<AddAnswer[]>;
+}
+
+interface Waiting {
+  request: AddRequest;
+  resolve(snapshot: TaskSnapshot): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Hands the files added in one turn of the page's event loop to the engine in one call (`addMany`): across threads a
+ * call is a message and its reply, and a drop of 10,000 files, one call each, kept the main thread busy with 20,000
+ * of them in the seconds after the drop, while the person scrolls the new list.
+ */
+export class AddBatch {
+  #waiting: Waiting[] = [];
+
+  constructor(
+    private readonly engine: () => AddingEngine,
+    /** The engine resizes images: each goes alone, as a batch is answered only once its slowest add is queued. */
+    private readonly resizes: boolean,
+  ) {}
+
+  /** Queues one file; resolves with its task's first snapshot once the engine has it. */
+  send(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
+    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, file, info, options);
+    return new Promise((resolve, reject) => {
+      const first = this.#waiting.push({ request: [taskId, file, info, options], resolve, reject }) === 1;
+      // After the adds of this turn: `add` is synchronous, so a loop or a drop's slice lands in one call.
+      if (first) queueMicrotask(() => this.#flush());
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#waiting.splice(0);
+    this.engine()
+      .addMany(batch.map((waiting) => waiting.request))
+      .then(
+        // One answer per request, in order (`UploadWorkerService.addMany`).
+        (answers) =>
+          answers.forEach((answer, i) => {
+            if (answer.ok) batch[i].resolve(answer.snapshot);
+            else batch[i].reject(new UploadError(answer.error));
+          }),
+        (error: unknown) => {
+          for (const waiting of batch) waiting.reject(error as Error);
+        },
+      );
+  }
+}
