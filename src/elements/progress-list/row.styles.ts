@@ -75,10 +75,12 @@ export const rowStyles = css`
   .scroller.virtual::after {
     content: '';
     display: block;
-    block-size: calc(var(--_before, 0) * var(--_row-height));
+    --_store-pad-before: inherit;
+    --_store-pad-after: inherit;
+    block-size: calc(var(--_store-pad-before, 0) * var(--_row-height));
   }
   .scroller.virtual::after {
-    block-size: calc(var(--_after, 0) * var(--_row-height));
+    block-size: calc(var(--_store-pad-after, 0) * var(--_row-height));
   }
   .scroller.virtual > .row {
     contain: layout paint style;

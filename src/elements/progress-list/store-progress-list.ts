@@ -93,11 +93,13 @@ export class StoreProgressList extends StoreElement {
   /** What the live region says now (exposed for tests and custom announcers). */
   declare announcement: string;
 
-  /** Made with the row code and primed with the tasks listed then: a list without rows has nothing to announce. */
+  /** Made once the row code is there (a list without rows has nothing to announce). */
   #announcer: Announcer | undefined;
-  readonly #controller = new UploaderController(this, (snapshot) => {
-    const messages = this.#announcer?.update(snapshot.tasks, this.t);
-    if (messages?.length) this.announcement = messages.join(' ');
+  /** Until then, the tasks of the first snapshot: what was listed before, not news (a page opening with 10,000). */
+  #baseline: readonly TaskSnapshot[] | undefined;
+  readonly #controller = new UploaderController(this, ({ tasks }) => {
+    if (this.#announcer) this.#say(tasks);
+    else this.#baseline ??= tasks;
   });
   #rechooseFor: string | undefined;
   /** A row being removed whose button had focus, and where it was: focus moves on once the row is gone. */
@@ -138,9 +140,16 @@ export class StoreProgressList extends StoreElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    const rows = loadedRows();
+    if (rows && !this.#announcer) {
+      // Primed with the first snapshot, then told what happened since: a first upload is heard starting.
+      (this.#announcer = new rows.Announcer()).update(this.#baseline ?? [], this.t);
+      this.#say(this.#controller.snapshot.tasks);
+    }
     if (changed.has('uploader')) {
       this.#thumbnails?.clear();
       this.#announcer?.reset();
+      this.#baseline = undefined;
       this.#controller.uploader = this.uploader;
     }
   }
@@ -160,7 +169,6 @@ export class StoreProgressList extends StoreElement {
     if (rows && !this.#window) {
       this.#window = new rows.RowWindow(() => this.requestUpdate());
       this.#slots = new rows.RowSlots();
-      (this.#announcer = new rows.Announcer()).update(tasks, t);
       adoptStyles(this.renderRoot as ShadowRoot, [
         ...(this.constructor as typeof StoreProgressList).elementStyles,
         rows.rowStyles,
@@ -175,7 +183,7 @@ export class StoreProgressList extends StoreElement {
           count && rows
             ? html`<div part="list" class="scroller ${this.#virtualized ? 'virtual' : ''}" role="list" tabindex="-1"
               aria-label=${t.list.label} @keydown=${this.#onKeydown} @scroll=${this.#window!.onScroll}
-              ${cssomStyle({ '--_rows': String(count), '--_before': String(first), '--_after': String(count - end) })}>
+              ${cssomStyle({ '--_rows': String(count), '--_store-pad-before': String(first), '--_store-pad-after': String(count - end) })}>
               ${this.#renderRows(rows, tasks, first, end, t)}
             </div>`
             : count
@@ -186,6 +194,11 @@ export class StoreProgressList extends StoreElement {
         <input id="rechoose" type="file" hidden tabindex="-1" @change=${this.#onRechosen} />
       </div>
     `;
+  }
+
+  #say(tasks: readonly TaskSnapshot[]): void {
+    const messages = this.#announcer!.update(tasks, this.t);
+    if (messages.length) this.announcement = messages.join(' ');
   }
 
   /** What the header's bulk buttons call: the uploader's, and clearing finished rows. */
