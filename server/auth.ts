@@ -1,18 +1,18 @@
 /** Bearer-token authentication (spec §5, supplement §7). */
 import { MESSAGES } from 'store-upload-kit/protocol';
 import { principalFor, type Principal } from './access.ts';
-import type { ServiceConfig } from './config.ts';
+import type { TokenGrants } from './token-grants.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * Resolves the `Authorization` header: `undefined` when absent; a {@link Principal} for a known bearer token;
+ * Resolves the `Authorization` header: `undefined` when absent; a {@link Principal} for a bearer token valid now (issued, not revoked);
  * throws 401 `authError` for anything else.
  */
-export function authenticate(headers: Readonly<Record<string, string>>, config: ServiceConfig): Principal | undefined {
+export function authenticate(headers: Readonly<Record<string, string>>, tokens: TokenGrants): Principal | undefined {
   const header = headers['authorization'];
   if (header === undefined || header.trim() === '') return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const grant = m ? config.tokens[m[1]] : undefined;
+  const grant = m ? tokens.get(m[1]) : undefined;
   if (!m || !grant) {
     throw new ApiError(401, 'authError', MESSAGES.invalidCredentials, {
       where: { location: 'Authorization', locationType: 'header' },

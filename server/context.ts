@@ -32,7 +32,7 @@ export function createContext(req: ApiRequest, params: Record<string, string>, s
     params,
     svc,
     user() {
-      principal ??= authenticate(req.headers, svc.config);
+      principal ??= authenticate(req.headers, svc.tokens);
       if (!principal) throw loginRequired();
       return principal;
     },

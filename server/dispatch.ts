@@ -52,7 +52,7 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
     }
     const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
     if (!open) {
-      if (!authenticate(req.headers, svc.config)) throw loginRequired();
+      if (!authenticate(req.headers, svc.tokens)) throw loginRequired();
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);

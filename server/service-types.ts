@@ -11,6 +11,7 @@ import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { ResumableSessions } from './store/resumable-sessions.ts';
+import type { TokenGrants } from './token-grants.ts';
 
 /** How to create a service. */
 export interface ServiceOptions {
@@ -23,6 +24,8 @@ export interface ServiceOptions {
 /** A running service instance (transport-independent). */
 export interface Service {
   readonly config: ServiceConfig;
+  /** The bearer tokens valid now: the configuration's, as changed at run time by `/__admin/tokens`. */
+  readonly tokens: TokenGrants;
   readonly dataDir: string;
   readonly admin: boolean;
   readonly db: Db;

@@ -20,6 +20,7 @@ import { ResumableSessions } from './store/resumable-sessions.ts';
 import { SessionBytes } from './store/session-bytes.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
+import { TokenGrants } from './token-grants.ts';
 
 /** Opens the data directory, recovers after a crash, and registers every route module. */
 export function createService(options: ServiceOptions): Service {
@@ -62,6 +63,7 @@ export function createService(options: ServiceOptions): Service {
   closers.push(() => terminateOcr());
   const svc: Service = {
     config: options.config,
+    tokens: new TokenGrants(options.config.tokens),
     dataDir: options.dataDir,
     admin: options.admin,
     db,

@@ -4,6 +4,7 @@
  */
 import type { RouteModule } from '../router.ts';
 import { registerAdminRoutes } from './admin.ts';
+import { registerAdminTokenRoutes } from './admin-tokens.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerUploadRoutes } from './uploads.ts';
 import { registerPushRoutes } from '../push/routes.ts';
@@ -17,6 +18,7 @@ export const routeModules: readonly RouteModule[] = [
   registerFileRoutes,
   registerUploadRoutes,
   registerAdminRoutes,
+  registerAdminTokenRoutes,
   registerPermissionRoutes,
   registerAboutRoutes,
   registerExportRoutes,

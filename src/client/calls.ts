@@ -70,7 +70,7 @@ export function generateIds(count = 10): ApiCall<StoreGeneratedIds> {
   return { method: 'GET', path: GENERATE_IDS_PATH, query: { count, space: 'drive', type: 'files' } };
 }
 
-function about(options: { fields?: FieldsOption } = {}): ApiCall<StoreAbout> {
+export function about(options: { fields?: FieldsOption } = {}): ApiCall<StoreAbout> {
   return { method: 'GET', path: ABOUT_PATH, ...fieldsPart(options.fields) };
 }
 

@@ -5,14 +5,8 @@ export { loadBeforeUpload } from './page/before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './page/before-upload.ts';
 export { UploadEngine, type EngineConfig, type EngineFile } from './engine/engine.ts';
 export { SESSION_LIFETIME_MS } from './engine/session-records.ts';
-export {
-  UploadWorkerService,
-  EngineHubs,
-  type TaskResult,
-  type FileInfo,
-  type EnginePorts,
-  type Attachment,
-} from './host/worker-service.ts';
+export { UploadWorkerService, EngineHubs, type EnginePorts } from './host/worker-service.ts';
+export type { TaskResult, FileInfo, Attachment, SignOutUploads } from './worker-contract.ts';
 export { resolveSettings, type UploaderSettings } from './settings.ts';
 export { NoPageAttached } from './engine/no-page.ts';
 /** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */

@@ -81,9 +81,17 @@ export interface UploaderOptions {
    */
   host?: 'auto' | 'dedicated';
   /**
-   * Pages of the site whose uploaders have the same options and the same `shareKey` share one engine, its tasks and
-   * its access tokens (asked of any page attached to it). A site where one browser can act for several accounts at
-   * once passes the signed-in account's ID, so no page's upload is ever sent with another account's token.
+   * The signed-in account's ID, as the app knows it. Uploads belong to the account that chose them: a page sees,
+   * hears and controls only its account's uploads, and a task is sent only with tokens of its own account. Left out,
+   * the uploader asks the service whose each token is (`about.user`, once per token), so an app that says nothing is
+   * safe too; naming it saves that round trip before a page's first list. Tokens are still checked against the
+   * account before use. Name it on every page of the site or on none: `'u42'` and the same user found by token are
+   * two accounts to the uploader.
+   */
+  account?: string;
+  /**
+   * Pages of the site whose uploaders have the same options and the same `shareKey` share one engine per account, its
+   * tasks and its access tokens. Accounts are kept apart without it (see `account`).
    */
   shareKey?: string;
   /**

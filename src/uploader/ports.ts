@@ -82,6 +82,11 @@ export interface SessionRecord {
   /** Browser file handle (Chromium drops and pickers) or a small file kept as a Blob, to resume without asking. */
   handle?: FileSystemFileHandle;
   blob?: Blob;
+  /**
+   * The account the upload belongs to (`host/principals.ts`); only its pages list or resume it. Records written
+   * before accounts were kept have none and are shown to no one (they go when their session expires).
+   */
+  principal?: string;
 }
 
 /**

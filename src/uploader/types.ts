@@ -286,6 +286,22 @@ export interface Uploader extends EventTarget {
   cancelAll(): void;
   /** Tries every failed task again (each gets a fresh `done`, as `task.retry()` gives). */
   retryFailed(): void;
+  /**
+   * The account signs out on this page. Its uploads leave this page's list at once, and:
+   * - `'cancel'` (default): each is cancelled with the service, and every stored session and file copy of the
+   *   account is deleted from this browser — what a shared or public computer needs;
+   * - `'finish'`: running and queued uploads end with the tokens already given (no page is asked for another; one the
+   *   service refuses fails with `auth`), then the account's stored sessions are forgotten;
+   * - `'keep'`: they go on, and wait (paused, `auth`) when a new token is needed, until a page of the account is open.
+   * Resolves once that is done. Another account's page never sees, controls or sends them, whichever is chosen.
+   */
+  signOut(options?: { uploads?: 'cancel' | 'finish' | 'keep' }): Promise<void>;
+  /**
+   * The page's account may have changed without a new uploader: `getAccessToken` now gives another account's token,
+   * or the app names another `account`. The list then shows that account's uploads only. (`<store-uploader>` calls it
+   * when its `token` or `account` changes.)
+   */
+  accountChanged(account?: string): Promise<void>;
   destroy(): void;
   /** Typed for the uploader's own events: `e.detail` is the snapshot (or list) that event carries. */
   addEventListener<K extends keyof UploaderEventMap>(

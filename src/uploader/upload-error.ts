@@ -22,3 +22,12 @@ export class UploadError extends Error implements UploadErrorInfo {
     return info;
   }
 }
+
+/**
+ * Any failure as plain data that crosses threads: an `UploadError` as it is, anything else as `unknown` with its
+ * message. The one conversion every thread uses (the job's failure, the worker's answers, the page's own failures).
+ */
+export function errorInfoOf(error: unknown): UploadErrorInfo {
+  if (error instanceof UploadError) return error.toJSON();
+  return { code: 'unknown', message: String((error as Error | undefined)?.message ?? error) };
+}

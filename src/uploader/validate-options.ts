@@ -6,7 +6,14 @@ import { UploadError } from './upload-error.ts';
 export type CheckedOptions = Partial<
   Pick<
     UploaderOptions,
-    'baseUrl' | 'concurrency' | 'chunkSize' | 'resumableThreshold' | 'stallTimeoutMs' | 'maxRetries' | 'imageResize'
+    | 'baseUrl'
+    | 'concurrency'
+    | 'chunkSize'
+    | 'resumableThreshold'
+    | 'stallTimeoutMs'
+    | 'maxRetries'
+    | 'imageResize'
+    | 'account'
   >
 > & {
   backoff?: { baseMs?: number; capMs?: number };
@@ -37,6 +44,8 @@ export function validateOptions(options: CheckedOptions): void {
       bad(`chunkSize must be a multiple of 256 KiB or 'adaptive'; got ${JSON.stringify(chunkSize)}`);
     validateChunkSize(chunkSize);
   }
+  if (options.account !== undefined && (typeof options.account !== 'string' || options.account === ''))
+    bad(`account must be a non-empty string naming the signed-in account; got ${JSON.stringify(options.account)}`);
   integer(options.concurrency, 'concurrency', 1, bad);
   integer(options.maxRetries, 'maxRetries', 0, bad);
   integer(options.resumableThreshold, 'resumableThreshold', 0, bad);

@@ -9,12 +9,14 @@ import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
-import type { PageEvent } from '../../src/uploader/host/engine-hub.ts';
+import type { PageEvent } from '../../src/uploader/worker-contract.ts';
 import { resolveSettings } from '../../src/uploader/settings.ts';
 import type { TaskSnapshot } from '../../src/uploader/types.ts';
 import type { UploaderOptions } from '../../src/uploader/options.ts';
 import { EngineHubs, UploadWorkerService } from '../../src/uploader/host/worker-service.ts';
 import { addFault, clearFaults, download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
+import { grantToken, revokeToken } from './helpers/accounts.ts';
+import { userOfToken, userPrincipal } from '../../src/uploader/host/principals.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';
 
 const KiB = 1024;
@@ -42,6 +44,8 @@ async function page(
   hubs: EngineHubs,
   options: Partial<UploaderOptions> = {},
   getAccessToken: () => string | Promise<string> = () => TOKEN,
+  /** The page's token when it attaches (what `createUploader` sends with `init`). */
+  initToken = TOKEN,
 ) {
   const events: [PageEvent, TaskSnapshot][] = [];
   const waiters: { test: (e: PageEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
@@ -54,14 +58,20 @@ async function page(
     ...options,
   });
   const connection = new UploadWorkerService(hubs);
-  const attachment = await connection.init(settings, getAccessToken, (event, snapshot) => {
-    events.push([event, snapshot]);
-    for (const w of [...waiters])
-      if (w.test(event, snapshot)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(snapshot);
-      }
-  });
+  const attachment = await connection.init(
+    settings,
+    getAccessToken,
+    (event, snapshot) => {
+      events.push([event, snapshot]);
+      for (const w of [...waiters])
+        if (w.test(event, snapshot)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(snapshot);
+        }
+    },
+    undefined,
+    { token: initToken },
+  );
   const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) =>
     new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
   return { connection, attachment, events, when, settings };
@@ -101,19 +111,25 @@ test('pages with the same settings share one engine: a page attaching later list
   assert.deepEqual((await page(hubs)).attachment.tasks, []);
 });
 
-test('with no page attached, a task that needs a new token pauses with code auth and goes on when a page attaches', async () => {
+test('with no page of its account attached, a task that needs a new token pauses with code auth and goes on when one attaches', async () => {
   const hubs = sharedWorker();
-  let first: Awaited<ReturnType<typeof page>> | undefined;
-  // The first page's token is refused; the page is gone (detached) before the 401 comes back.
-  // eslint-disable-next-line prefer-const -- the token callback reads `first` in a microtask that may run before `page` resolves; a const would throw there.
-  first = await page(hubs, {}, () => {
-    queueMicrotask(() => first?.connection.detach());
-    return 'a-token-the-service-refuses';
+  // A token of Alice's that is revoked (a sign-out elsewhere) while its page is gone.
+  const revocable = `tok-${randomUUID()}`;
+  await grantToken(service.url, revocable, 'alice@example.com');
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 100 },
+    times: 4,
   });
+  // One at a time: the second file starts after the sign-out, and its first request needs a token (a running
+  // session's URI is a capability and needs none).
+  const first = await page(hubs, { concurrency: 1 }, () => revocable, revocable);
+  const running = randomFile(8 * 256 * KiB);
+  const runningId = randomUUID();
   const file = randomFile(3 * 256 * KiB);
   const taskId = randomUUID();
   // A detached page hears nothing: the hub's own fan-out is watched instead (it still tells every page it has).
-  const hub = await hubs.hubFor(first.settings);
+  const hub = await hubs.hubFor(first.settings, userPrincipal(await userOfToken(service.url, TOKEN)));
   const tell = hub.send.bind(hub);
   const paused = new Promise<TaskSnapshot>((resolve) => {
     hub.send = (event, snapshot) => {
@@ -121,10 +137,14 @@ test('with no page attached, a task that needs a new token pauses with code auth
       if (snapshot.id === taskId && snapshot.state === 'paused') resolve(snapshot);
     };
   });
+  await first.connection.add(runningId, running.blob, running);
   await first.connection.add(taskId, file.blob, file);
+  await first.when((e, s) => e === 'progress' && s.id === runningId && s.bytesAcknowledged > 0);
+  first.connection.detach();
+  await revokeToken(service.url, revocable);
   assert.equal((await paused).error?.code, 'auth');
 
-  const second = await page(hubs);
+  const second = await page(hubs, { concurrency: 1 });
   const done = await second.when((e, s) => e === 'success' && s.id === taskId);
   assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
   assert.equal((await filesNamed(service.url, file.name)).length, 1);
@@ -150,14 +170,23 @@ test('the same file added by two pages at once is one task, uploaded once; the s
   assert.notEqual(twice[0].id, twice[1].id);
 });
 
-test('a token comes from the newest page that gives one; a page that fails is passed over', async () => {
+test('a new token comes from the newest page that gives one; a page that fails is passed over', async () => {
   const hubs = sharedWorker();
+  // Both pages attached with a token that expires (is revoked) before the upload: a new one is needed.
+  const expiring = `tok-${randomUUID()}`;
+  await grantToken(service.url, expiring, 'alice@example.com');
   const asked: string[] = [];
-  await page(hubs, {}, () => (asked.push('old'), TOKEN));
-  const newest = await page(hubs, {}, () => {
-    asked.push('new');
-    throw new Error('signed out in this tab');
-  });
+  await page(hubs, {}, () => (asked.push('old'), TOKEN), expiring);
+  const newest = await page(
+    hubs,
+    {},
+    () => {
+      asked.push('new');
+      throw new Error('signed out in this tab');
+    },
+    expiring,
+  );
+  await revokeToken(service.url, expiring);
   const file = randomFile(KiB);
   const taskId = randomUUID();
   await newest.connection.add(taskId, file.blob, file);

@@ -13,6 +13,7 @@ export interface OwnedUploaderSettings {
   imageResize: ImageResizeOptions | undefined;
   host: 'auto' | 'dedicated' | undefined;
   workerBase: string | undefined;
+  account: string | undefined;
 }
 
 /**
@@ -99,7 +100,8 @@ export class OwnedUploader {
     const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
-    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase } = this.host.settings;
+    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account } =
+      this.host.settings;
     this.#uploader = createUploader({
       baseUrl,
       getAccessToken: this.host.getAccessToken,
@@ -110,6 +112,7 @@ export class OwnedUploader {
       ...(imageResize ? { imageResize } : {}),
       ...(host === 'dedicated' ? { host } : {}),
       ...(workerBase ? { workerBase } : {}),
+      ...(account ? { account } : {}),
     });
     this.host.created(this.#uploader);
   }

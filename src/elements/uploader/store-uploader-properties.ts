@@ -14,6 +14,7 @@ export abstract class StoreUploaderProperties extends StoreElement {
   static override properties: PropertyDeclarations = {
     baseUrl: { attribute: 'base-url' },
     token: {},
+    account: {},
     concurrency: { type: Number },
     chunkSize: { type: Number, attribute: 'chunk-size' },
     resumableThreshold: { type: Number, attribute: 'resumable-threshold' },
@@ -46,6 +47,11 @@ export abstract class StoreUploaderProperties extends StoreElement {
   declare baseUrl: string;
   /** A development bearer token (use `getAccessToken` in production). */
   declare token: string;
+  /**
+   * The signed-in account's ID (`UploaderOptions.account`): the list shows only its uploads. Unset, the account is
+   * learned from the token. Changing it, `token` or `getAccessToken` shows the new account's uploads only.
+   */
+  declare account: string | undefined;
   /** Files uploaded at once by a created uploader. */
   declare concurrency: number | undefined;
   /** Bytes per resumable request of a created uploader (a multiple of 256 KiB). */

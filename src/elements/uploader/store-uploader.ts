@@ -171,13 +171,32 @@ export class StoreUploader extends StoreUploaderProperties {
     return loads.some(Boolean) ? Promise.all(loads) : undefined;
   }
 
+  /**
+   * The signed-in account signs out (see `Uploader.signOut`): its uploads leave the list, and are cancelled with their
+   * stored sessions (`'cancel'`, the default), end first (`'finish'`) or wait for the account (`'keep'`). Call it
+   * before the page signs out, and set the next account's `token` (or `account`) after.
+   */
+  async signOut(options?: { uploads?: 'cancel' | 'finish' | 'keep' }): Promise<void> {
+    await this.#accountChange(this.#active?.signOut(options));
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('baseUrl') && this.isConnected) this.#owned.want(!this.uploader);
+    // Another account signed in on this page: the list shows its uploads only (the first update sets, not changes).
+    if (this.hasUpdated && (changed.has('token') || changed.has('getAccessToken') || changed.has('account')))
+      void this.#accountChange(this.#active?.accountChanged(this.account || undefined));
     if (changed.has('uploader')) this.#follow(this.#active);
     if (changed.has('baseUrl')) this.#formats.reset();
     // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
     // on load: a page whose users never convert never loads the service client on the main thread.
     if (this.conversion === 'per-file' ? this.pending.length > 0 : this.convertAll) void this.#formats.load();
+  }
+
+  /** The interrupted uploads listed are the last account's: gone at once, and asked for again once `change` is done. */
+  async #accountChange(change: Promise<void> | undefined): Promise<void> {
+    this.#interrupted.set([]);
+    await change;
+    this.#interrupted.follow(this.#active);
   }
 
   #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);

@@ -14,13 +14,13 @@ import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord 
 import { ProgressMeter } from './progress-meter.ts';
 import { HeldElsewhere, ResumableUpload } from './resumable-upload.ts';
 import { decide } from './retry-policy.ts';
-import type { RetryInfo, StoreFile, TaskSnapshot, UploadErrorInfo } from '../types.ts';
+import type { RetryInfo, StoreFile, TaskSnapshot } from '../types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
-import { UploadError } from '../upload-error.ts';
+import { errorInfoOf, UploadError } from '../upload-error.ts';
+import type { JobEvent } from '../worker-contract.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
-/** Events a job reports; `progress` is throttled by the job, the others are sent as they happen. */
-export type JobEvent = 'start' | 'progress' | 'retry' | 'success' | 'error' | 'change';
+export type { JobEvent } from '../worker-contract.ts';
 
 /** What a job needs from the engine. */
 export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
@@ -139,8 +139,8 @@ export class UploadJob {
     let token: string | undefined;
     let delay = 0;
     let follow: string | undefined;
-    /** Set when a new token is needed and no page is there to give one: resolves when a page attaches. */
-    let pageAttached: Promise<void> | undefined;
+    /** Set when a new token is needed and no page of the account is there to give one: waits for one to attach. */
+    let noPage: NoPageAttached | undefined;
     try {
       for (;;) {
         const ackBefore = this.snapshot.bytesAcknowledged;
@@ -167,18 +167,13 @@ export class UploadJob {
               return;
             }
           }
-          if (pageAttached) {
+          if (noPage) {
             this.set(
-              {
-                state: 'paused',
-                error: { code: 'auth', message: new NoPageAttached(pageAttached).message },
-                retry: undefined,
-                speed: 0,
-              },
+              { state: 'paused', error: { code: 'auth', message: noPage.message }, retry: undefined, speed: 0 },
               'change',
             );
-            await untilOrAborted(pageAttached, signal);
-            pageAttached = undefined;
+            await untilOrAborted(noPage.attached, signal);
+            noPage = undefined;
             this.set({ state: 'uploading', error: undefined }, 'change');
           }
           if (!this.deps.online.isOnline()) await this.waitOnline(signal);
@@ -196,14 +191,16 @@ export class UploadJob {
           return;
         } catch (caught) {
           if (caught instanceof TokenError && caught.cause instanceof NoPageAttached) {
-            pageAttached = caught.cause.attached;
+            noPage = caught.cause;
             continue; // refreshToken is still set: the token is asked for again once a page is there
           }
-          if (caught instanceof StoreError && caught.status > 0 && caught.status !== 401 && token !== undefined)
+          // The engine could not learn whose a new token is (the service did not answer): judged as that answer.
+          const failure = caught instanceof TokenError && caught.cause instanceof StoreError ? caught.cause : caught;
+          if (failure instanceof StoreError && failure.status > 0 && failure.status !== 401 && token !== undefined)
             this.deps.client.tokenAccepted(token);
           if (this.snapshot.bytesAcknowledged > ackBefore) this.attempts = 0; // progress renews the budget
           const decision = decide(
-            failureOf(caught, attempt.signal, { online: this.deps.online.isOnline(), authRetried }),
+            failureOf(failure, attempt.signal, { online: this.deps.online.isOnline(), authRetried }),
           );
           switch (decision.action) {
             case 'pause': {
@@ -219,7 +216,7 @@ export class UploadJob {
             case 'wait-online':
               continue; // the loop waits for `online`, spending nothing
             case 'follow-other-tab':
-              follow = (caught as HeldElsewhere).sessionUri;
+              follow = (failure as HeldElsewhere).sessionUri;
               continue;
             case 'refresh-token':
               authRetried = refreshToken = true;
@@ -229,10 +226,10 @@ export class UploadJob {
               delay = this.backoff(decision.cause);
               continue;
             case 'back-off':
-              delay = this.backoff(decision.cause, caught instanceof StoreError ? caught : undefined);
+              delay = this.backoff(decision.cause, failure instanceof StoreError ? failure : undefined);
               continue;
             case 'fail':
-              throw finalError(caught, !!this.input.options.convertTo);
+              throw finalError(failure, !!this.input.options.convertTo);
           }
         } finally {
           signal.removeEventListener('abort', forward);
@@ -347,10 +344,7 @@ export class UploadJob {
   }
 
   private failWith(error: unknown): void {
-    const info: UploadErrorInfo =
-      error instanceof UploadError
-        ? error.toJSON()
-        : { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+    const info = errorInfoOf(error);
     this.set({ state: 'failed', error: info, finishedAt: this.deps.clock.now(), speed: 0, retry: undefined }, 'error');
     this.settle.reject(error instanceof UploadError ? error : new UploadError(info));
   }

@@ -1,12 +1,9 @@
 import type { TaskSnapshot } from '../types.ts';
-import type { JobEvent } from '../engine/upload-job.ts';
-
-/** One task event as it crosses to the main thread. */
-export type TaskEvent = readonly [event: JobEvent, snapshot: TaskSnapshot];
+import type { PageEvent, TaskEvent } from '../worker-contract.ts';
 
 /** Collects task events and sends them in batches: `push` is the engine's `onEvent`; `flush` sends at once. */
 export interface EventBatch {
-  push: (event: JobEvent, snapshot: TaskSnapshot) => void;
+  push: (event: PageEvent, snapshot: TaskSnapshot) => void;
   flush(): void;
 }
 

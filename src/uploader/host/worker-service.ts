@@ -1,92 +1,35 @@
-import { EngineHub, type EnginePorts, type PageEvent } from './engine-hub.ts';
+import type { EngineHub, EnginePorts } from './engine-hub.ts';
+import { EngineHubs } from './engine-hubs.ts';
 import { fingerprintOf, lastModifiedOf } from '../engine/request-metadata.ts';
 import { engineKeyOf, type UploaderSettings } from '../settings.ts';
-import type {
-  AddFolderOptions,
-  AddOptions,
-  InterruptedUpload,
-  StoreFile,
-  TaskSnapshot,
-  UploadErrorInfo,
-  UploaderHost,
-} from '../types.ts';
-import { UploadError } from '../upload-error.ts';
+import type { AddFolderOptions, AddOptions, InterruptedUpload, TaskSnapshot, UploadErrorInfo } from '../types.ts';
+import { errorInfoOf, UploadError } from '../upload-error.ts';
 import type { UploadEngine } from '../engine/engine.ts';
 import { isFinal } from '../task-state.ts';
 import type { SessionRecord } from '../ports.ts';
+import type {
+  AddAnswer,
+  AddRequest,
+  Attachment,
+  FileInfo,
+  PageEvent,
+  PageState,
+  SignOutUploads,
+  TaskEvent,
+  TaskResult,
+} from '../worker-contract.ts';
 import { isDecodableImage } from './images/decodable.ts';
-import { eventBatch, type EventBatch, type TaskEvent } from './event-batch.ts';
+import { eventBatch, type EventBatch } from './event-batch.ts';
+import { PageBinding } from './page-binding.ts';
 
 export type { EnginePorts } from './engine-hub.ts';
-
-/** How a task ended, as plain data (an Error's class and code do not survive structured clone). */
-export type TaskResult = ({ ok: true; file: StoreFile } | { ok: false; error: UploadErrorInfo }) & {
-  /** The task's final snapshot: events travel on their own channel and may arrive after this answer. */
-  snapshot?: TaskSnapshot;
-};
-
-/** One file for `addMany`: the arguments of `add`. */
-export type AddRequest = readonly [taskId: string, file: Blob, info: FileInfo, options: AddOptions];
-
-/** How one add of `addMany` went: the task's first snapshot, or why it was not queued. */
-export type AddAnswer = { ok: true; snapshot: TaskSnapshot } | { ok: false; error: UploadErrorInfo };
-
-/** The File fields the engine reads, sent beside the Blob (a Blob sent alone loses them). */
-export interface FileInfo {
-  name: string;
-  type: string;
-  lastModified: number;
-}
-
-/** What a page learns when it attaches: which host runs the engine, and every task it already has. */
-export interface Attachment {
-  host: UploaderHost;
-  tasks: TaskSnapshot[];
-}
+export { EngineHubs } from './engine-hubs.ts';
 
 /**
- * The engines of one worker, one per distinct settings: every page connected to a shared worker with the same
- * settings attaches to the same `EngineHub`. `host` says what the worker is; a dedicated worker's engine ends with
- * its page, a shared worker's goes on while the worker lives.
+ * How long a page's `init` waits to learn its account before it answers with its own adds only (the account's tasks
+ * then arrive as events): a service that does not answer must not keep the page from handing files over.
  */
-export class EngineHubs {
-  readonly #hubs = new Map<string, Promise<EngineHub>>();
-
-  constructor(
-    private readonly portsFor: (settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>,
-    readonly host: UploaderHost = 'dedicated',
-    /** Told when the worker's first task starts and when its last one ends. */
-    private readonly onBusy?: (busy: boolean) => void,
-  ) {}
-
-  #busyHubs = 0;
-
-  #busy(busy: boolean): void {
-    const before = this.#busyHubs;
-    this.#busyHubs += busy ? 1 : -1;
-    if ((before === 0) !== (this.#busyHubs === 0)) this.onBusy?.(this.#busyHubs > 0);
-  }
-
-  /** The hub running these settings, made on first use. */
-  hubFor(settings: UploaderSettings): Promise<EngineHub> {
-    const key = engineKeyOf(settings);
-    let hub = this.#hubs.get(key);
-    if (!hub) {
-      hub = Promise.resolve(this.portsFor(settings)).then(
-        (ports) => new EngineHub(settings, ports, (busy) => this.#busy(busy)),
-      );
-      this.#hubs.set(key, hub);
-      hub.catch(() => this.#hubs.delete(key));
-    }
-    return hub;
-  }
-}
-
-/** An error as plain data that crosses threads (structured clone keeps neither an Error's class nor its code). */
-function errorInfo(error: unknown): UploadErrorInfo {
-  if (error instanceof UploadError) return error.toJSON();
-  return { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
-}
+const ACCOUNT_WAIT_MS = 5_000;
 
 /** Two adds of the same file to the same place by two pages at once: the second gets the first's task. */
 const sameFile = new Map<string, { pageId: string; taskId: string; added: Promise<TaskSnapshot> }>();
@@ -109,15 +52,18 @@ function rememberAdd(
 
 /**
  * Everything one page asks of the engine it attaches to: `worker.ts` and `shared-worker.ts` expose one instance per
- * connected page with comlink; `Remote<UploadWorkerService>` is the cross-thread protocol, so there are no hand-kept
- * message types. Also usable in the page itself (tests, or where workers are unavailable), with any HTTP port and
- * session store.
+ * connected page with comlink; `Remote<UploadWorkerService>` is the cross-thread protocol, and its arguments and
+ * answers are `worker-contract.ts`. The page is attached to its account's engine only (`page-binding.ts`): what it
+ * lists, hears and controls are that account's tasks. Also usable in the page itself (tests, or where workers are
+ * unavailable), with any HTTP port and session store.
  */
 export class UploadWorkerService {
-  private hub?: EngineHub;
   private readonly hubs: EngineHubs;
   private readonly pageId = crypto.randomUUID();
   private batch?: EventBatch;
+  private binding?: PageBinding;
+  /** Where this page's events go (the batch, or `onEvent` itself). */
+  private send?: (event: PageEvent, snapshot: TaskSnapshot) => void;
 
   /** `source`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
   constructor(source: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
@@ -125,47 +71,58 @@ export class UploadWorkerService {
   }
 
   /**
-   * Must be called first: attaches the page to the engine for `settings` (made on first use). `getAccessToken` and
-   * `onEvent` are comlink proxies to the page. With `onEvents` (what `createUploader` passes) events arrive in
-   * batches through it instead, at most one call a frame: across threads each call is a message and its reply.
-   * `pageLock`: a Web Lock the page holds while it lives; once the worker is granted it, the page is gone.
+   * Must be called first: attaches the page to the engine for `settings` and its account (made on first use).
+   * `getAccessToken` and `onEvent` are comlink proxies to the page. With `onEvents` (what `createUploader` passes)
+   * events arrive in batches through it instead, at most one call a frame: across threads each call is a message and
+   * its reply. `state.token` (the page's token now) or `state.account` names the account without asking the page back.
    */
   async init(
     settings: UploaderSettings,
     getAccessToken: () => string | Promise<string>,
     onEvent: (event: PageEvent, snapshot: TaskSnapshot) => void,
     onEvents?: (events: TaskEvent[]) => void,
-    state: { online?: boolean; pageLock?: string } = {},
+    state: PageState = {},
   ): Promise<Attachment> {
     if (onEvents) this.batch = eventBatch(onEvents);
-    const hub = await this.hubs.hubFor(settings);
-    this.hub = hub;
-    const tasks = hub.attach(this.pageId, { getAccessToken, send: this.batch?.push ?? onEvent }, state.online ?? true);
+    const send = this.batch?.push ?? onEvent;
+    this.send = send;
+    this.binding = new PageBinding(
+      this.hubs,
+      settings,
+      this.pageId,
+      { getAccessToken, send },
+      state.online ?? true,
+      state.account,
+    );
     const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
     if (state.pageLock && locks) void locks.request(state.pageLock, () => this.detach()).catch(() => undefined);
+    const tasks = await this.binding.firstList(state.token, ACCOUNT_WAIT_MS);
     return { host: this.hubs.host, tasks };
   }
 
-  /** Every task's snapshot now (a page back from the back/forward cache catches up with it). */
+  /** Every task of the page's account now (a page back from the back/forward cache catches up with it). */
   tasks(): TaskSnapshot[] {
-    return this.need().snapshots();
+    return this.need().hub?.engine.snapshots() ?? [];
   }
 
   /**
-   * Queues a file. When another page of a shared engine is adding or uploading the same file (name, size, date,
-   * type) to the same place, this page gets that task instead (its snapshot, with the other task's id): the file is
-   * uploaded once.
+   * Queues a file for the account whose `token` came with it (or, without one, the page's account now). When another
+   * page of that account is adding or uploading the same file (name, size, date, type) to the same place, this page
+   * gets that task instead (its snapshot, with the other task's id): the file is uploaded once.
    */
   async add(
     taskId: string,
     file: Blob,
     info: FileInfo,
     options: AddOptions = {},
-    resumeId?: string,
+    token?: string,
   ): Promise<TaskSnapshot> {
-    const engine = this.need();
+    const binding = this.need();
+    const hub = await binding.hubOf(token);
+    const engine = hub.engine;
     const key = JSON.stringify([
-      engineKeyOf(this.hub!.settings),
+      engineKeyOf(hub.settings),
+      hub.principal,
       fingerprintOf({ ...info, size: file.size }),
       options.relativePath,
       options.parentId,
@@ -179,102 +136,123 @@ export class UploadWorkerService {
       const now = shared && engine.snapshot(shared.id);
       if (now && !isFinal(now.state)) return now;
     }
-    const added = this.addNow(engine, taskId, file, info, options, resumeId);
+    const added = this.addNow(hub, taskId, file, info, options);
     if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
     const snapshot = await added;
     // The other pages attached to a shared engine learn of the task now, not when it starts; this page too when the
-    // task is a resized image, whose sizes are not the file's it chose. As it is now: its events may have moved it on.
+    // task is a resized image, whose sizes are not the file's it chose, or when it was added to an engine this page
+    // is not attached to (its account changed meanwhile: the task leaves its list). As it is now: its events may have
+    // moved it on.
     const now = engine.snapshot(taskId) ?? snapshot;
-    this.hub!.send('change', now, snapshot.originalSize === undefined ? this.pageId : undefined);
+    if (binding.hub !== hub) this.send?.('left', now);
+    hub.send('change', now, snapshot.originalSize === undefined ? this.pageId : undefined);
     return snapshot;
   }
 
   /**
    * `add` for many files in one call, answered when every one is queued: across threads each call is a message and
-   * its reply, and a page adding 10,000 files one call each kept its main thread busy with 20,000 of them.
+   * its reply, and a page adding 10,000 files one call each kept its main thread busy with 20,000 of them. `token`:
+   * the page's token when the files were chosen; they belong to its account.
    */
-  addMany(requests: readonly AddRequest[]): Promise<AddAnswer[]> {
+  addMany(requests: readonly AddRequest[], token?: string): Promise<AddAnswer[]> {
     return Promise.all(
       requests.map(([taskId, file, info, options]) =>
-        this.add(taskId, file, info, options).then(
+        this.add(taskId, file, info, options, token).then(
           (snapshot): AddAnswer => ({ ok: true, snapshot }),
-          (error: unknown): AddAnswer => ({ ok: false, error: errorInfo(error) }),
+          (error: unknown): AddAnswer => ({ ok: false, error: errorInfoOf(error) }),
         ),
       ),
     );
   }
 
   private async addNow(
-    engine: UploadEngine,
+    hub: EngineHub,
     taskId: string,
     file: Blob,
     info: FileInfo,
     options: AddOptions,
-    resumeId?: string,
   ): Promise<TaskSnapshot> {
-    const bounds = this.hub!.settings.imageResize;
+    const bounds = hub.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
       const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
       if (resized) {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
         const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
-        return engine.add(taskId, { ...sent, originalSize: file.size, keepBlob: true }, rest, resumeId);
+        return hub.engine.add(taskId, { ...sent, originalSize: file.size, keepBlob: true }, rest);
       }
     }
-    return engine.add(taskId, { blob: file, ...info }, options, resumeId);
+    return hub.engine.add(taskId, { blob: file, ...info }, options);
   }
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
   async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
-    const source = this.hub?.engine.source(taskId);
+    const source = this.binding?.hub?.engine.source(taskId);
     return source && isDecodableImage(source.type)
       ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size)
       : undefined;
   }
 
   /** Creates the folders of `path` under the target; resolves with the deepest one's ID (undefined when flattening). */
-  addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
-    return this.need().addFolder(path, options);
+  async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
+    return (await this.engine()).addFolder(path, options);
   }
 
   /** Resolves when the task ends, never rejects: the result says how. */
   async result(taskId: string): Promise<TaskResult> {
-    const engine = this.need();
+    const engine = await this.engine();
     const result: TaskResult = await engine.done(taskId).then(
       (file) => ({ ok: true, file }),
-      (error: unknown) => ({ ok: false, error: errorInfo(error) }),
+      (error: unknown) => ({ ok: false, error: errorInfoOf(error) }),
     );
     this.batch?.flush();
     return { ...result, ...withSnapshot(engine, taskId) };
   }
 
-  pause(taskId: string): void {
-    this.need().pause(taskId);
+  async pause(taskId: string): Promise<void> {
+    (await this.engine()).pause(taskId);
   }
-  resume(taskId: string): void {
-    this.need().resume(taskId);
+  async resume(taskId: string): Promise<void> {
+    (await this.engine()).resume(taskId);
   }
-  cancel(taskId: string): Promise<void> {
-    return this.need().cancel(taskId);
+  async cancel(taskId: string): Promise<void> {
+    await (await this.engine()).cancel(taskId);
   }
-  pauseAll(): void {
-    this.need().pauseAll();
+  async pauseAll(): Promise<void> {
+    (await this.engine()).pauseAll();
   }
-  resumeAll(): void {
-    this.need().resumeAll();
+  async resumeAll(): Promise<void> {
+    (await this.engine()).resumeAll();
   }
-  /** Drops a finished task, for every page. */
-  remove(taskId: string): void {
-    const snapshot = this.need().snapshot(taskId);
-    this.need().remove(taskId);
-    if (snapshot && !this.need().snapshot(taskId)) this.hub!.send('removed', snapshot);
+  /** Drops a finished task, for every page of the account. */
+  async remove(taskId: string): Promise<void> {
+    const hub = await this.need().hubOf();
+    const snapshot = hub.engine.snapshot(taskId);
+    hub.engine.remove(taskId);
+    if (snapshot && !hub.engine.snapshot(taskId)) hub.send('removed', snapshot);
   }
   setOnline(online: boolean): void {
-    this.hub?.setOnline(online);
+    this.binding?.setOnline(online);
   }
-  interrupted(): Promise<InterruptedUpload[]> {
-    return this.need().interrupted();
+  async interrupted(): Promise<InterruptedUpload[]> {
+    return (await this.engine()).interrupted();
+  }
+
+  /**
+   * The page's account may have changed: its token is now another account's, or it names another `account`. The
+   * page leaves the first account's tasks and is shown the new one's.
+   */
+  async rebind(token?: string, account?: string): Promise<void> {
+    await this.need().rebind(token, account);
+  }
+
+  /**
+   * The account signs out on this page (see `Uploader.signOut`): the page leaves its engine, whose uploads are
+   * cancelled with their stored sessions and copies (`cancel`), end with the tokens given (`finish`), or wait for the
+   * account to come back (`keep`). The page's next token finds its account anew.
+   */
+  signOut(uploads: SignOutUploads): Promise<void> {
+    return this.need().signOut(uploads);
   }
 
   /**
@@ -284,7 +262,7 @@ export class UploadWorkerService {
   async interruptedSource(
     id: string,
   ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined> {
-    const record = await this.need().record(id);
+    const record = await (await this.engine()).record(id);
     if (!record) return undefined;
     return {
       ...(record.blob && { blob: record.blob }),
@@ -299,9 +277,10 @@ export class UploadWorkerService {
    * `file-changed` (name, size, `lastModified`, type or the sampled slices differ from the file the upload began with).
    */
   async checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
-    const record = await this.need().record(id);
+    const engine = await this.engine();
+    const record = await engine.record(id);
     if (!record) return { code: 'not-found', message: `no interrupted upload ${id}` };
-    return this.need().resumeProblem(record, { blob: file, ...info });
+    return engine.resumeProblem(record, { blob: file, ...info });
   }
 
   /**
@@ -309,15 +288,16 @@ export class UploadWorkerService {
    * engine refuses a file that is not the one the upload began with (`file-changed`).
    */
   async resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot> {
-    const record = await this.need().record(id);
+    const engine = await this.engine();
+    const record = await engine.record(id);
     if (!record) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
     // A resized image resumes from the Blob kept with its session, kept again for the next page life.
     const resized = record.originalSize !== undefined && { originalSize: record.originalSize, keepBlob: true };
-    return this.need().add(taskId, { blob: file, ...info, ...resized }, optionsOf(record), id);
+    return engine.add(taskId, { blob: file, ...info, ...resized }, optionsOf(record), id);
   }
 
-  discardInterrupted(id: string): Promise<void> {
-    return this.need().discard(id);
+  async discardInterrupted(id: string): Promise<void> {
+    await (await this.engine()).discard(id);
   }
 
   /**
@@ -325,19 +305,26 @@ export class UploadWorkerService {
    * record (the facade then ends the worker); in a shared one the page only detaches, and its uploads go on.
    */
   async destroy(): Promise<void> {
+    const hub = this.binding?.hub;
     this.detach();
-    if (this.hubs.host === 'dedicated') await this.hub?.engine.destroy();
+    if (this.hubs.host === 'dedicated') await hub?.engine.destroy();
   }
 
   /** The page is gone (its lock was released, or it said so): it hears nothing more, and gives no more tokens. */
   detach(): void {
-    this.hub?.detach(this.pageId);
+    this.binding?.detach();
     this.batch = undefined;
+    this.send = undefined;
   }
 
-  private need(): UploadEngine {
-    if (!this.hub) throw new Error('UploadWorkerService.init must be called first');
-    return this.hub.engine;
+  private need(): PageBinding {
+    if (!this.binding) throw new Error('UploadWorkerService.init must be called first');
+    return this.binding;
+  }
+
+  /** The engine of the page's account (waiting, as the page's adds do, until the account is known). */
+  private async engine(): Promise<UploadEngine> {
+    return (await this.need().hubOf()).engine;
   }
 }
 

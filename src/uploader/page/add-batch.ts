@@ -1,11 +1,11 @@
 import type { AddOptions, TaskSnapshot } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
-import type { AddAnswer, AddRequest, FileInfo } from '../host/worker-service.ts';
+import type { AddAnswer, AddRequest, FileInfo } from '../worker-contract.ts';
 
 /** What the batch calls: the engine's service (a comlink remote across threads, or the object in the page). */
 interface AddingEngine {
-  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot>;
-  addMany(requests: AddRequest[]): Promise<AddAnswer[]>;
+  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions, token?: string): Promise<TaskSnapshot>;
+  addMany(requests: AddRequest[], token?: string): Promise<AddAnswer[]>;
 }
 
 interface Waiting {
@@ -26,11 +26,14 @@ export class AddBatch {
     private readonly engine: () => AddingEngine,
     /** The engine resizes images: each goes alone, as a batch is answered only once its slowest add is queued. */
     private readonly resizes: boolean,
+    /** The page's token as the files are chosen: they belong to its account (undefined when the getter failed). */
+    private readonly token: () => Promise<string | undefined>,
   ) {}
 
   /** Queues one file; resolves with its task's first snapshot once the engine has it. */
   send(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
-    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, file, info, options);
+    if (this.resizes && info.type.startsWith('image/'))
+      return this.token().then((token) => this.engine().add(taskId, file, info, options, token));
     return new Promise((resolve, reject) => {
       const first = this.#waiting.push({ request: [taskId, file, info, options], resolve, reject }) === 1;
       // After the adds of this turn: `add` is synchronous, so a loop or a drop's slice lands in one call.
@@ -40,8 +43,13 @@ export class AddBatch {
 
   #flush(): void {
     const batch = this.#waiting.splice(0);
-    this.engine()
-      .addMany(batch.map((waiting) => waiting.request))
+    void this.token()
+      .then((token) =>
+        this.engine().addMany(
+          batch.map((waiting) => waiting.request),
+          token,
+        ),
+      )
       .then(
         // One answer per request, in order (`UploadWorkerService.addMany`).
         (answers) =>

@@ -1,6 +1,5 @@
 import type { Remote } from 'comlink';
-import { loadBeforeUpload } from './before-upload-loader.ts';
-import type { PageEvent } from '../host/engine-hub.ts';
+import { hookedSend } from './hooked-add.ts';
 import { fileToResume, resumeAllInterrupted } from './resume-all.ts';
 import { AddBatch } from './add-batch.ts';
 import { ChangeSignal } from './change-signal.ts';
@@ -9,7 +8,7 @@ import { TaskHandle, type TaskCommands } from './task-handle.ts';
 import { fileInfo, queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
 import { resolveSettings } from '../settings.ts';
-import { connectEngine, holdPageLock, type StartedHost } from './start-host.ts';
+import { connectEngine, holdPageLock, tokenNow, type StartedHost } from './start-host.ts';
 import type {
   AddFolderOptions,
   AddOptions,
@@ -23,10 +22,10 @@ import type {
   UploadTask,
 } from '../types.ts';
 import type { UploaderOptions } from '../options.ts';
-import { UploadError } from '../upload-error.ts';
+import { errorInfoOf, UploadError } from '../upload-error.ts';
 import { isFinal } from '../task-state.ts';
-import type { TaskEvent } from '../host/event-batch.ts';
-import type { FileInfo, UploadWorkerService } from '../host/worker-service.ts';
+import type { UploadWorkerService } from '../host/worker-service.ts';
+import type { FileInfo, PageEvent, SignOutUploads, TaskEvent } from '../worker-contract.ts';
 
 /** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
@@ -52,6 +51,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private lastInterrupted: InterruptedUpload[] = [];
   private readonly pageLock = holdPageLock();
   private readonly adds: AddBatch;
+  /** The account the app named (`account`), or undefined: the worker asks the service whose the token is. */
+  private account: string | undefined;
+  private readonly getAccessToken: () => string | Promise<string>;
   host?: UploaderHost;
 
   constructor(options: CreateUploaderOptions) {
@@ -60,9 +62,13 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.online = nav?.onLine !== false;
     this.beforeUpload = options.beforeUpload;
-    this.adds = new AddBatch(() => this.remote, settings.imageResize !== undefined);
+    this.account = options.account;
+    this.getAccessToken = options.getAccessToken;
+    this.adds = new AddBatch(() => this.remote, settings.imageResize !== undefined, this.token);
     this.ready = connectEngine(options, settings, {
       getAccessToken: options.getAccessToken,
+      account: this.account,
+      token: () => this.token(),
       onEvent: (event, snapshot) => this.onEvent(event, snapshot),
       onEvents: (events) => this.onEvents(events),
       online: this.online,
@@ -93,34 +99,22 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     const info = fileInfo(file);
     if (!this.beforeUpload)
       return this.start(info, options, (id) => this.adds.send(id, file, info, options), file.size);
-    // The task is listed (queued) at once, as `add` promises; the worker hears of it once the hook has decided.
-    const hook = this.beforeUpload;
-    const checked = loadBeforeUpload().then((run) => run(hook, file, options));
-    return this.start(
-      info,
-      options,
-      async (id) => {
-        const outcome = await checked;
-        if (!outcome.ok) throw new UploadError({ code: 'rejected', message: outcome.message, reason: outcome.reason });
-        const next = fileInfo(outcome.file);
-        const task = this.tasks.get(id);
-        if (task && (outcome.file !== file || outcome.options.convertTo !== options.convertTo)) {
-          const { convertTo, relativePath } = outcome.options;
-          task.snapshot = {
-            ...task.snapshot,
-            name: next.name,
-            type: next.type,
-            total: outcome.file.size,
-            ...(convertTo && { convertTo }),
-            ...(relativePath && { relativePath }),
-          };
+    const send = hookedSend(
+      {
+        snapshot: (id) => this.tasks.get(id)?.snapshot,
+        amend: (id, snapshot) => {
+          const task = this.tasks.get(id)!;
+          task.snapshot = snapshot;
           this.tasks.update(task);
           this.scheduleChange(0);
-        }
-        return this.adds.send(id, outcome.file, next, outcome.options);
+        },
+        send: (id, next, nextInfo, nextOptions) => this.adds.send(id, next, nextInfo, nextOptions),
       },
-      file.size,
+      this.beforeUpload,
+      file,
+      options,
     );
+    return this.start(info, options, send, file.size);
   }
 
   async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
@@ -191,6 +185,34 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   retryFailed(): void {
     for (const task of this.tasks.values()) if (task.state === 'failed') task.retry();
+  }
+
+  async signOut({ uploads = 'cancel' }: { uploads?: SignOutUploads } = {}): Promise<void> {
+    // Files chosen on this page and still on their way to the engine go the way of the account's other uploads.
+    await Promise.allSettled(this.known.values());
+    await this.ready;
+    await this.remote.signOut(uploads);
+    for (const task of [...this.tasks.values()]) this.leave(task);
+  }
+
+  async accountChanged(account?: string): Promise<void> {
+    this.account = account;
+    await this.ready;
+    await this.remote.rebind(await this.token(), account);
+  }
+
+  /** The page's token now: files chosen now belong to its account. */
+  private token = () => tokenNow(this.getAccessToken);
+
+  /** A task that is not this page's account's (any more) leaves the list; its upload goes on under its own account. */
+  private leave(task: TaskHandle): void {
+    this.tasks.delete(task.id);
+    this.known.delete(task.id);
+    if (!isFinal(task.snapshot.state))
+      task.settle.reject(
+        new UploadError({ code: 'auth', message: 'the upload belongs to another account than the one signed in here' }),
+      );
+    this.scheduleChange(0);
   }
 
   /**
@@ -312,9 +334,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       this.scheduleChange(0);
       return;
     }
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- a thrown value may be anything; String() makes sure the message is text.
-    const message = String((error as Error)?.message ?? error);
-    const info = error instanceof UploadError ? error.toJSON() : { code: 'unknown' as const, message };
+    const info = errorInfoOf(error);
     task.snapshot = { ...task.snapshot, state: 'failed', error: info };
     this.tasks.update(task);
     this.latest = undefined;
@@ -334,6 +354,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       if (task && isFinal(task.snapshot.state)) this.forget(snapshot.id);
       return;
     }
+    if (event === 'left') return task && this.leave(task);
     // A task another page added after this one attached (an ended one is one this page removed: not back).
     if (!task) return isFinal(snapshot.state) ? undefined : this.adopt(snapshot);
     // A late event of an attempt that has ended must not move the task back, nor announce the end twice.

@@ -1,7 +1,8 @@
 import type { Remote } from 'comlink';
 import { askToRead, readHandle } from './read-handle.ts';
 import type { AddOptions, InterruptedUpload, ResumeAllResult, UploadTask } from '../types.ts';
-import type { FileInfo, UploadWorkerService } from '../host/worker-service.ts';
+import type { UploadWorkerService } from '../host/worker-service.ts';
+import type { FileInfo } from '../worker-contract.ts';
 import { UploadError } from '../upload-error.ts';
 
 /**

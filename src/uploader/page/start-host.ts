@@ -6,14 +6,13 @@
  * no `SharedWorker`, it cannot start (a script from another origin), or the app asked for one.
  */
 import { proxy, wrap, type Remote } from 'comlink';
-import type { PageEvent } from '../host/engine-hub.ts';
-import type { TaskEvent } from '../host/event-batch.ts';
 import { copiedWorkerUrl } from './copied-workers.ts';
 import { workerAnswer } from './page-environment.ts';
 import type { UploaderSettings } from '../settings.ts';
 import { startWorker } from '../trusted-worker.ts';
 import type { TaskSnapshot, UploaderHost } from '../types.ts';
-import type { Attachment, UploadWorkerService } from '../host/worker-service.ts';
+import type { UploadWorkerService } from '../host/worker-service.ts';
+import type { Attachment, PageEvent, TaskEvent } from '../worker-contract.ts';
 
 /** The one name every page gives the site's shared worker. */
 const SHARED_WORKER_NAME = 'store-upload-kit';
@@ -26,6 +25,20 @@ export interface PageSide {
   online: boolean;
   /** The Web Lock this page holds while it lives (see `holdPageLock`). */
   pageLock: Promise<string | undefined>;
+  /** The account the app named, if it did (`UploaderOptions.account`). */
+  account: string | undefined;
+  /** The page's token now, if the app's getter gives one (the worker learns the account without asking back). */
+  token: () => Promise<string | undefined>;
+}
+
+/** The page's token now, as the worker is told it with files and at attach; undefined when the app's getter failed. */
+export async function tokenNow(getAccessToken: () => string | Promise<string>): Promise<string | undefined> {
+  try {
+    const token = await getAccessToken();
+    return typeof token === 'string' && token !== '' ? token : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The page's link to its engine, once attached. */
@@ -54,13 +67,19 @@ export async function connectEngine(
     started?: StartedHost,
   ): Promise<EngineLink> => {
     const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
+    const token = page.account === undefined ? await page.token() : undefined;
     const first = Promise.resolve(
       remote.init(
         settings,
         proxy(() => page.getAccessToken()),
         proxy((event: PageEvent, snapshot: TaskSnapshot) => page.onEvent(event, snapshot)),
         proxy((events: TaskEvent[]) => page.onEvents(events)),
-        { online: page.online, ...(pageLock && { pageLock }) },
+        {
+          online: page.online,
+          ...(pageLock && { pageLock }),
+          ...(page.account !== undefined && { account: page.account }),
+          ...(token !== undefined && { token }),
+        },
       ),
     );
     const attachment = await workerAnswer(started ? Promise.race([first, started.failed]) : first);

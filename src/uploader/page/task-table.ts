@@ -1,7 +1,7 @@
 import type { TaskHandle } from './task-handle.ts';
 import type { AddOptions, TaskSnapshot, UploadErrorInfo } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
-import type { FileInfo } from '../host/worker-service.ts';
+import type { FileInfo } from '../worker-contract.ts';
 
 /**
  * The main thread's tasks in the order they were added, with each task's latest snapshot kept in an array at an index

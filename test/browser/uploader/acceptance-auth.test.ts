@@ -8,7 +8,9 @@ import {
   baseUrl,
   download,
   filesNamed,
+  grantToken,
   randomFile,
+  revokeToken,
   sameBytes,
   storedRecords,
   testUploaders,
@@ -54,10 +56,18 @@ describe('acceptance: options and tokens', () => {
   });
 
   it('three parallel uploads hitting 401 with an expired token ask for a new token once', async () => {
-    const { u, calls } = withTokens(['expired-token', TOKEN], { resumableThreshold: 0 });
+    // A token that expires (is revoked) after the page learned its account: the app's getter keeps returning it until
+    // asked again after the 401s, as an app with a cached token does.
+    const expiring = `tok-${crypto.randomUUID()}`;
+    await grantToken(expiring, 'alice@example.com');
+    const { u, calls } = withTokens([expiring, expiring, TOKEN], { resumableThreshold: 0 });
+    await u.interrupted(); // attached: the page gave its token once (its account is learned from it)
+    await revokeToken(expiring);
     const files = [randomFile(300 * KiB), randomFile(200 * KiB), randomFile(100 * KiB)];
     const stored = await Promise.all(files.map((file) => u.add(file).done));
-    expect(calls()).to.equal(2);
+    // Once as the page attached, once with the files (they belong to its account), once after the 401s: three
+    // uploads refused at once ask for one new token.
+    expect(calls()).to.equal(3);
     for (const [i, file] of files.entries()) {
       expect(await sameBytes(file, await download(baseUrl, stored[i].id))).to.equal(true);
       expect(await filesNamed(baseUrl, file.name)).to.deep.equal([{ id: stored[i].id }]);
@@ -65,7 +75,7 @@ describe('acceptance: options and tokens', () => {
     expect(await storedRecords()).to.deep.equal([]);
   });
 
-  it('a token that never works: each task fails with auth, the app is asked twice in all', async () => {
+  it('a token that never works: each task fails with auth, the app is asked three times in all', async () => {
     const { u, calls } = withTokens(['bad-token']);
     const retries: unknown[] = [];
     u.addEventListener('retry', (e) => retries.push(e));
@@ -81,7 +91,8 @@ describe('acceptance: options and tokens', () => {
       expect(error?.code).to.equal('auth');
       expect(error?.status).to.equal(401);
     }
-    expect(calls()).to.equal(2);
+    // At attach, and once more after the refusal; then once with the files, whose refused token fails them at once.
+    expect(calls()).to.equal(3);
     expect(retries).to.deep.equal([]);
   });
 });

@@ -11,15 +11,19 @@ import {
   clearFaults,
   download,
   eventually,
+  folderKey,
   folderTree as tree,
   newFolder as target,
   nextEvent,
+  principalOf,
   sameBytes,
   storedRecords,
   testUploaders,
 } from './helpers.ts';
 
 const KiB = 1024;
+/** The test token's account: remembered folders are kept per account. */
+const alice = await principalOf();
 
 // Page lives end with `destroy()`: dedicated workers, whose uploads stop with their page.
 const uploader = testUploaders({
@@ -154,7 +158,7 @@ describe('folder trees', () => {
     });
     const before = uploader({ parentId: root });
     for (const { file, path } of files) before.add(file, { relativePath: path });
-    const key = JSON.stringify([root, top]);
+    const key = folderKey(alice, root, top);
     await eventually(async () => (await folderRecords()).some((r) => r.key === key), 'the folder ID to be remembered');
     before.destroy();
 
@@ -187,7 +191,7 @@ describe('folder trees', () => {
     await u.add(picked(`${top}/a.bin`, 3 * KiB).file, { relativePath: `${top}/a.bin` }).done;
     await eventually(async () => (await get(stale.key, folders)) === undefined, 'the stale record to be dropped');
     expect(await get(recent.key, folders)).to.deep.equal(recent);
-    expect((await folderRecords()).some((r) => r.key === JSON.stringify([root, top]))).to.equal(true);
+    expect((await folderRecords()).some((r) => r.key === folderKey(alice, root, top))).to.equal(true);
   });
 
   it('resumes a tree interrupted mid-upload in a next page life into the same folders', async () => {
@@ -219,7 +223,7 @@ describe('folder trees', () => {
     const made = await tree(baseUrl, root);
     expect(made.paths).to.include(`${top}/`);
     const remembered = new Map((await folderRecords()).map((r) => [r.key, r.id]));
-    expect(made.ids.get(`${top}/`)).to.equal(remembered.get(JSON.stringify([root, top])));
+    expect(made.ids.get(`${top}/`)).to.equal(remembered.get(folderKey(alice, root, top)));
 
     const next = uploader({ parentId: root });
     // Sessions the first page life started are resumed once its worker has let go of them.

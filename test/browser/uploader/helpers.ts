@@ -169,3 +169,32 @@ export async function folderTree(
   }
   return { paths: paths.sort(), ids };
 }
+
+/** The account the kit binds `token`'s uploads to (`host/principals.ts`): `user:` and the service's permission ID. */
+export async function principalOf(token = TOKEN): Promise<string> {
+  const res = await fetch(`${baseUrl}/store/v3/about?fields=user(permissionId)`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return `user:${((await res.json()) as { user: { permissionId: string } }).user.permissionId}`;
+}
+
+/** How a remembered folder's key reads in IndexedDB: the account, then the engine's `[target, path]`. */
+export function folderKey(principal: string, target: string, path: string): string {
+  return JSON.stringify([principal, JSON.stringify([target, path])]);
+}
+
+/** Issues `token` for `user` at the service until it is revoked (a sign-in). */
+export async function grantToken(token: string, user: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/__admin/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, user }),
+  });
+  if (res.status !== 201) throw new Error(`grant ${token}: ${res.status} ${await res.text()}`);
+}
+
+/** Revokes `token` at the service: every later request with it gets 401 (a sign-out). */
+export async function revokeToken(token: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/__admin/tokens/${encodeURIComponent(token)}`, { method: 'DELETE' });
+  if (res.status !== 204) throw new Error(`revoke ${token}: ${res.status} ${await res.text()}`);
+}

@@ -2,7 +2,7 @@
 // in IndexedDB with their session, persistent storage asked for once, records that expire after a week without
 // activity and never outlive a finished or cancelled upload. Records are read straight from IndexedDB.
 import { expect } from '@open-wc/testing';
-import { createStore, set } from 'idb-keyval';
+import { createStore, del, set } from 'idb-keyval';
 import type { InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
 import {
   addFault,
@@ -12,6 +12,7 @@ import {
   eventually,
   filesNamed,
   nextEvent,
+  principalOf,
   randomFile,
   sameBytes,
   storedRecords,
@@ -238,7 +239,9 @@ describe('persistence', () => {
 
   it('drops records after one week without activity', async () => {
     const db = createStore('store-upload-kit', 'sessions');
-    const record = (id: string, updatedAt: number) => ({
+    const principal = await principalOf();
+    const record = (id: string, updatedAt: number, owner: string | null = principal) => ({
+      ...(owner !== null && { principal: owner }),
       id,
       sessionUri: `${baseUrl}/upload/store/v3/files?uploadType=resumable&upload_id=${id}`,
       fingerprint: JSON.stringify([id, 10, 0, '']),
@@ -253,11 +256,24 @@ describe('persistence', () => {
     });
     await set('stale', record('stale', Date.now() - 7 * DAY - 60_000), db);
     await set('recent', record('recent', Date.now() - 6 * DAY), db);
+    // Records from before accounts were kept (no principal) are no one's: never listed, dropped once expired.
+    await set('legacy-stale', record('legacy-stale', Date.now() - 7 * DAY - 60_000, null), db);
+    await set('legacy-recent', record('legacy-recent', Date.now() - 6 * DAY, null), db);
+    // Another account's record is not this one's to list.
+    await set('bob-recent', record('bob-recent', Date.now() - 6 * DAY, await principalOf('dev-token-bob')), db);
     const u = uploader();
     await findInterrupted(u, 'recent');
-    expect((await u.interrupted()).map((x) => x.id)).to.not.include('stale');
-    expect((await storedRecords()).map((r) => r.id)).to.not.include('stale');
+    expect((await u.interrupted()).map((x) => x.id)).to.deep.equal(['recent']);
+    const kept = (await storedRecords()).map((r) => r.id);
+    expect(kept).to.not.include('stale');
+    expect(kept).to.not.include('legacy-stale');
+    expect(kept).to.include('legacy-recent');
+    expect(kept).to.include('bob-recent');
     await u.discardInterrupted('recent');
+    // Another account's record cannot be discarded from here either.
+    await u.discardInterrupted('bob-recent');
     expect((await storedRecords()).map((r) => r.id)).to.not.include('recent');
+    expect((await storedRecords()).map((r) => r.id)).to.include('bob-recent');
+    for (const id of ['legacy-recent', 'bob-recent']) await del(id, db);
   });
 });
