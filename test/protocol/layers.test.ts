@@ -125,6 +125,7 @@ const CONTRACT = [
   'settings.ts',
   'validate-options.ts',
   'with-timeout.ts',
+  'worker-contract.ts',
 ].map((f) => `${UPLOADER}/${f}`);
 
 /** Value imports (not `import type`) of a file, as repository paths. */
