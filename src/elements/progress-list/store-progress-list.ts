@@ -199,7 +199,13 @@ export class StoreProgressList extends StoreElement {
   #say(tasks: readonly TaskSnapshot[]): void {
     const messages = this.#announcer!.update(tasks, this.t);
     if (messages.length) this.announcement = messages.join(' ');
+    // Rows left (cleared, or the uploads of an account that signed out here): what was said of them goes too.
+    else if (tasks.length < this.#listed) this.announcement = '';
+    this.#listed = tasks.length;
   }
+
+  /** How many tasks the last announcement was made over. */
+  #listed = 0;
 
   /** What the header's bulk buttons call: the uploader's, and clearing finished rows. */
   #bulk = (run: (uploader: Uploader) => void): void => {
