@@ -232,7 +232,10 @@ function records(p: Page): Promise<{ name: string; sessionUri: string }[]> {
         open.onerror = () => reject(new Error(String(open.error)));
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) return resolve([]);
+          if (!db.objectStoreNames.contains('sessions')) {
+            resolve([]);
+            return;
+          }
           const all = db.transaction('sessions').objectStore('sessions').getAll();
           all.onsuccess = () =>
             resolve(
