@@ -145,13 +145,15 @@ const KB = 1000;
 // learned from its token (`host/principals.ts`: the about call and its cache), the page is bound to that account's
 // engine and moved when its account changes (`host/page-binding.ts`), each engine sees its account's stored sessions
 // only (`host/principal-store.ts`) and checks every token it is given before use; the page sends its token with the
-// files it adds, and has `signOut` and `accountChanged`. What a user relies on to keep two accounts apart.
+// files it adds, and has `signOut` and `accountChanged`. What a user relies on to keep two accounts apart. With the
+// first instant after a choice (a file handed to the worker as soon as the page's attach is posted, navigation held
+// from the pick to `add` while the uploader loads): up front 20,416 bytes, main thread 37.5 kB, kit 56.2 kB.
 export const BUDGETS = {
-  kit: 56.0 * KB,
-  mainThread: 37.3 * KB,
+  kit: 56.3 * KB,
+  mainThread: 37.6 * KB,
   mainThreadUpFront: 20 * 1024,
-  worker: 18.7 * KB,
-  sharedWorker: 18.9 * KB,
+  worker: 18.8 * KB,
+  sharedWorker: 19.0 * KB,
 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */

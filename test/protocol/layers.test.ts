@@ -65,10 +65,13 @@ const DIRECT_OK = new Set(['src/client → src/protocol', 'src/uploader → src/
  * Single modules of a lower layer that a higher one may name directly, for the same reason: the elements ask whether
  * uploads were left unfinished before they load the uploader, and through `src/uploader/index.ts` a bundler that
  * splits by file (esbuild) would put the whole uploader facade into every page's first chunk. The facade they load
- * on demand names its two modules, or esbuild counts every module the entry re-exports as reached from it.
+ * on demand names its two modules, or esbuild counts every module the entry re-exports as reached from it. And the
+ * navigation hold: the dropzone and the uploader element hold a leaving page from the pick until the uploader has the
+ * files, before the uploader has loaded.
  */
 const DIRECT_MODULES = new Set([
   'src/uploader/stored-sessions.ts',
+  'src/uploader/page/navigation-hold.ts',
   'src/uploader/page/create-uploader.ts',
   'src/uploader/page/before-upload-loader.ts',
 ]);

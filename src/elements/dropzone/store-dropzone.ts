@@ -12,6 +12,7 @@ import { pickWithHandles } from '../internal/pick-with-handles.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import type { BeforeUpload, Uploader } from '../../uploader/index.ts';
+import { holdingNavigation } from '../../uploader/page/navigation-hold.ts';
 import { dropzoneStyles } from './store-dropzone.styles.ts';
 
 /**
@@ -189,7 +190,12 @@ export class StoreDropzone extends StoreElement {
    * are the paths of empty folders to create beside them (`photos/empty`). Rejects only when the code that checks
    * them cannot load (the page went offline before any sign of intent).
    */
-  async addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
+  addFiles(files: readonly PickedFile[], folders: readonly string[] = []): Promise<void> {
+    // From the pick to the uploader's `add` (which holds on until its worker has the files), leaving is confirmed.
+    return holdingNavigation(this.#addFiles(files, folders));
+  }
+
+  async #addFiles(files: readonly PickedFile[], folders: readonly string[]): Promise<void> {
     if (this.disabled || files.length + folders.length === 0) return;
     // Once loaded (at the first sign of intent), the checks run and `store-files-add` fires in the caller's task.
     const { applyRestrictions, inSlices } = loadedIntake() ?? (await loadIntake());
@@ -331,14 +337,16 @@ export class StoreDropzone extends StoreElement {
     this.#setDragging(false);
     if (this.disabled || !event.dataTransfer) return;
     event.preventDefault();
-    void collectFromDataTransfer(event.dataTransfer).then(({ files, folders }) => this.addFiles(files, folders));
+    void holdingNavigation(collectFromDataTransfer(event.dataTransfer)).then(({ files, folders }) =>
+      this.addFiles(files, folders),
+    );
   };
 
   #onPaste = (event: ClipboardEvent): void => {
     const data = event.clipboardData;
     if (this.disabled || !data || !Array.from(data.types).includes('Files')) return;
     event.preventDefault();
-    void collectFromDataTransfer(data).then(({ files, folders }) => this.addFiles(files, folders));
+    void holdingNavigation(collectFromDataTransfer(data)).then(({ files, folders }) => this.addFiles(files, folders));
   };
 
   #setDragging(on: boolean): void {

@@ -26,6 +26,7 @@ import { shareHostOf } from './share-host.ts';
 import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
 import { StoreUploaderProperties } from './store-uploader-properties.ts';
+import { holdNavigation } from '../../uploader/page/navigation-hold.ts';
 
 /**
  * Combines `<store-dropzone>`, `<store-conversion-picker>` (one global switch, or one picker per file with
@@ -320,9 +321,18 @@ export class StoreUploader extends StoreUploaderProperties {
   #onAdd = (event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void => {
     // The dropzone has no uploader here: this element adds, with conversion options. Waiting for the dispatch to
     // finish lets a page listener cancel the event (still bubbling now) like any other `store-files-add`.
+    // Leaving is confirmed until the files are the uploader's (which holds on until its worker has them): the
+    // uploader may still be loading.
+    const release = holdNavigation();
     queueMicrotask(() => {
-      if (event.defaultPrevented) return;
-      this.#owned.whenReady(this.#active, () => this.#add(event));
+      if (event.defaultPrevented) return release();
+      this.#owned.whenReady(this.#active, () => {
+        try {
+          this.#add(event);
+        } finally {
+          release();
+        }
+      });
     });
   };
 

@@ -21,6 +21,8 @@ interface Waiting {
  */
 export class AddBatch {
   #waiting: Waiting[] = [];
+  /** Batches sent and not yet answered, with the engine they went to (`resend` if it is replaced). */
+  readonly #inFlight = new Map<Waiting[], { engine: AddingEngine; token: string | undefined }>();
 
   constructor(
     private readonly engine: () => AddingEngine,
@@ -41,23 +43,39 @@ export class AddBatch {
     });
   }
 
+  /**
+   * The engine the batches went to was replaced (the site's shared worker never answered, and the page's own worker
+   * took over): the batches it did not answer go to the new one.
+   */
+  resend(): void {
+    const engine = this.engine();
+    for (const [batch, sent] of this.#inFlight) if (sent.engine !== engine) this.#post(batch, engine, sent.token);
+  }
+
   #flush(): void {
     const batch = this.#waiting.splice(0);
-    void this.token()
-      .then((token) =>
-        this.engine().addMany(
-          batch.map((waiting) => waiting.request),
-          token,
-        ),
+    void this.token().then((token) => this.#post(batch, this.engine(), token));
+  }
+
+  #post(batch: Waiting[], engine: AddingEngine, token: string | undefined): void {
+    this.#inFlight.set(batch, { engine, token });
+    const answered = (sent: AddingEngine) => this.#inFlight.get(batch)?.engine === sent && this.#inFlight.delete(batch);
+    engine
+      .addMany(
+        batch.map((waiting) => waiting.request),
+        token,
       )
       .then(
         // One answer per request, in order (`UploadWorkerService.addMany`).
-        (answers) =>
+        (answers) => {
+          if (!answered(engine)) return;
           answers.forEach((answer, i) => {
             if (answer.ok) batch[i].resolve(answer.snapshot);
             else batch[i].reject(new UploadError(answer.error));
-          }),
+          });
+        },
         (error: unknown) => {
+          if (!answered(engine)) return;
           for (const waiting of batch) waiting.reject(error as Error);
         },
       );

@@ -40,6 +40,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private readonly known = new Map<string, Promise<unknown>>();
   private remote!: Remote<UploadWorkerService> | UploadWorkerService;
   private readonly ready: Promise<void>;
+  /** Settles once the page's attach is on its way (to `early`): files are handed over then, not after its answer. */
+  private readonly posted: Promise<void>;
+  private early?: typeof this.remote;
   private started?: StartedHost;
   private online = true;
   private readonly changes = new ChangeSignal(() => this.emit('change', this.snapshot));
@@ -51,9 +54,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private lastInterrupted: InterruptedUpload[] = [];
   private readonly pageLock = holdPageLock();
   private readonly adds: AddBatch;
-  /** The account the app named (`account`), or undefined: the worker asks the service whose the token is. */
-  private account: string | undefined;
-  private readonly getAccessToken: () => string | Promise<string>;
+  /** The page's token now: files chosen now belong to its account. */
+  private readonly token: () => Promise<string | undefined>;
   host?: UploaderHost;
 
   constructor(options: CreateUploaderOptions) {
@@ -62,13 +64,19 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.online = nav?.onLine !== false;
     this.beforeUpload = options.beforeUpload;
-    this.account = options.account;
-    this.getAccessToken = options.getAccessToken;
-    this.adds = new AddBatch(() => this.remote, settings.imageResize !== undefined, this.token);
+    this.token = () => tokenNow(options.getAccessToken);
+    this.adds = new AddBatch(() => this.early ?? this.remote, settings.imageResize !== undefined, this.token);
+    let posted!: () => void;
+    this.posted = new Promise((resolve) => (posted = resolve));
     this.ready = connectEngine(options, settings, {
       getAccessToken: options.getAccessToken,
-      account: this.account,
+      account: options.account,
       token: () => this.token(),
+      posted: (remote) => {
+        this.early = remote;
+        posted();
+        this.adds.resend(); // batches sent to a worker that never answered (the shared one) go to this one
+      },
       onEvent: (event, snapshot) => this.onEvent(event, snapshot),
       onEvents: (events) => this.onEvents(events),
       online: this.online,
@@ -165,7 +173,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     void this.ready.then(() => this.remote.remove(id));
   }
 
-  private forget(id: string): void {
+  /** Drops a task from the list; `leaving`: one another account's, whose `done` rejects if it still waits. */
+  private forget(id: string, leaving?: TaskHandle): void {
+    if (leaving) this.tasks.leave(leaving);
     this.tasks.delete(id);
     this.known.delete(id);
     this.scheduleChange(0);
@@ -192,27 +202,12 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     await Promise.allSettled(this.known.values());
     await this.ready;
     await this.remote.signOut(uploads);
-    for (const task of [...this.tasks.values()]) this.leave(task);
+    for (const task of [...this.tasks.values()]) this.forget(task.id, task);
   }
 
   async accountChanged(account?: string): Promise<void> {
-    this.account = account;
     await this.ready;
     await this.remote.rebind(await this.token(), account);
-  }
-
-  /** The page's token now: files chosen now belong to its account. */
-  private token = () => tokenNow(this.getAccessToken);
-
-  /** A task that is not this page's account's (any more) leaves the list; its upload goes on under its own account. */
-  private leave(task: TaskHandle): void {
-    this.tasks.delete(task.id);
-    this.known.delete(task.id);
-    if (!isFinal(task.snapshot.state))
-      task.settle.reject(
-        new UploadError({ code: 'auth', message: 'the upload belongs to another account than the one signed in here' }),
-      );
-    this.scheduleChange(0);
   }
 
   /**
@@ -298,7 +293,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     this.emit('add', { ...snapshot });
     this.scheduleChange(0);
-    const sent = this.ready.then(() => send(id));
+    // Handed over as soon as the page's attach is on its way, not after its answer: a page may be leaving.
+    const sent = this.posted.then(() => send(id));
     known = sent;
     this.known.set(id, sent);
     void sent
@@ -354,7 +350,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       if (task && isFinal(task.snapshot.state)) this.forget(snapshot.id);
       return;
     }
-    if (event === 'left') return task && this.leave(task);
+    // Not this page's account's (any more): it leaves the list, and goes on under its own account.
+    if (event === 'left') return task && this.forget(task.id, task);
     // A task another page added after this one attached (an ended one is one this page removed: not back).
     if (!task) return isFinal(snapshot.state) ? undefined : this.adopt(snapshot);
     // A late event of an attempt that has ended must not move the task back, nor announce the end twice.

@@ -29,6 +29,11 @@ export interface PageSide {
   account: string | undefined;
   /** The page's token now, if the app's getter gives one (the worker learns the account without asking back). */
   token: () => Promise<string | undefined>;
+  /**
+   * Told once the page's attach is on its way to `remote`: calls made from here on queue behind it in the worker, so
+   * a chosen file is handed over without waiting for the answer (a page may be leaving).
+   */
+  posted(remote: Remote<UploadWorkerService> | UploadWorkerService): void;
 }
 
 /** The page's token now, as the worker is told it with files and at attach; undefined when the app's getter failed. */
@@ -82,6 +87,7 @@ export async function connectEngine(
         },
       ),
     );
+    page.posted(remote);
     const attachment = await workerAnswer(started ? Promise.race([first, started.failed]) : first);
     return { remote, ...(started && { started }), attachment };
   };

@@ -1,6 +1,7 @@
 import type { TaskHandle } from './task-handle.ts';
 import type { AddOptions, TaskSnapshot, UploadErrorInfo } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
+import { isFinal } from '../task-state.ts';
 import type { FileInfo } from '../worker-contract.ts';
 
 /**
@@ -52,7 +53,18 @@ export class TaskTable {
     this.#sentBytes += task.snapshot.bytesSent - before.bytesSent;
   }
 
-  /** Every task's snapshot in a new array, and the totals. */
+  /**
+   * The task is no longer this page's to show (another account's): it leaves the list, and a `done` still waiting
+   * rejects with `auth`. Its upload goes on under its own account.
+   */
+  leave(task: TaskHandle): void {
+    this.delete(task.id);
+    if (!isFinal(task.snapshot.state))
+      task.settle.reject(
+        new UploadError({ code: 'auth', message: 'the upload belongs to another account than the one signed in here' }),
+      );
+  }
+
   /** Fails every task (the worker never started): each row shows `error`, each `done` rejects with it. */
   failEvery(error: UploadErrorInfo): void {
     for (const task of this.#handles.values()) {
