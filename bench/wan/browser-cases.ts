@@ -5,7 +5,7 @@
  * file checked byte for byte (size and MD5) against the file on disk.
  */
 import { Agent, request } from 'node:https';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { CountedService, SeenRequest } from './counted-service.ts';
 import type { Link, LinkStats } from './link.ts';
 import { PAGE_CLIENTS, TIMING_INIT } from './page-clients.ts';
@@ -101,17 +101,71 @@ async function checkStored(service: CountedService, stored: Stored[], files: Dis
   }
 }
 
+/**
+ * Slows this case's CPU `rate`-fold (`Emulation.setCPUThrottlingRate`, BENCH_WAN_CPU_THROTTLE): the page, and each
+ * worker of its context (the kit's engine runs in the site's shared worker, its own target), each through a session
+ * of the browser's (a worker's is non-flat: see worker-heap.ts) kept attached until the case ends. Returns the
+ * targets throttled, and a function that detaches.
+ */
+async function throttleCpu(
+  browser: Browser,
+  page: Page,
+  rate: number,
+): Promise<{ throttled: string[]; end: () => Promise<void> }> {
+  const pageCdp = await page.context().newCDPSession(page);
+  await pageCdp.send('Emulation.setCPUThrottlingRate', { rate });
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const context = targetInfos.find((t) => t.type === 'page' && t.url === page.url())?.browserContextId;
+  const throttled = ['page'];
+  for (const t of targetInfos.filter(
+    (x) => (x.type === 'shared_worker' || x.type === 'worker') && x.browserContextId === context,
+  )) {
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
+    const reply = new Promise<{ error?: unknown }>((resolve) => {
+      const heard = (event: { sessionId: string; message: string }) => {
+        const message = JSON.parse(event.message) as { id?: number; error?: unknown };
+        if (event.sessionId !== sessionId || message.id !== 1) return;
+        cdp.off('Target.receivedMessageFromTarget', heard);
+        resolve(message);
+      };
+      cdp.on('Target.receivedMessageFromTarget', heard);
+    });
+    const message = JSON.stringify({ id: 1, method: 'Emulation.setCPUThrottlingRate', params: { rate } });
+    await cdp.send('Target.sendMessageToTarget', { sessionId, message });
+    const answer = await reply;
+    // Chromium refuses it for workers ("only supported for pages"): a worker is slowed only if it shares the page's
+    // renderer process (a dedicated worker's; the site's shared worker runs in a process of its own).
+    throttled.push(answer.error ? `not ${t.type}` : t.type);
+  }
+  return {
+    throttled,
+    end: async () => {
+      await Promise.all([pageCdp.detach(), cdp.detach()]).catch(() => undefined);
+    },
+  };
+}
+
 /** Runs one case. */
 export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader): Promise<CaseFigures> {
   const { browser, pageUrl, service, link, url: serviceUrl, rttMs } = setup;
   const context = await browser.newContext();
+  const ends: (() => Promise<void>)[] = [];
   try {
     const page = await context.newPage();
     await page.addInitScript(TIMING_INIT);
-    await page.goto(pageUrl(serviceUrl, who.kind === 'kit' ? who.options : {}));
+    // BENCH_WAN_KIT_HOST=dedicated: the kit's engine in a worker of the page's own (in the page's renderer process).
+    const host = process.env.BENCH_WAN_KIT_HOST;
+    await page.goto(pageUrl(serviceUrl, who.kind === 'kit' ? { ...who.options, ...(host && { host }) } : {}));
     await page.waitForFunction(() => 'kit' in globalThis);
     await page.evaluate(PAGE_CLIENTS);
     if (who.kind === 'peer') await page.addScriptTag({ content: setup.peerScript });
+    const rate = Number(process.env.BENCH_WAN_CPU_THROTTLE ?? 1);
+    if (rate > 1) {
+      const { throttled, end } = await throttleCpu(browser, page, rate);
+      ends.push(end);
+      console.error(`wan: CPU ${rate}× slower in ${throttled.join(', ')}`);
+    }
     link?.resetStats();
     await service.takeRequests();
     const t0 = performance.now();
@@ -156,6 +210,7 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
       idleGapSeconds: long.reduce((a, b) => a + b, 0) / 1000,
     };
   } finally {
+    for (const end of ends) await end();
     await context.close();
   }
 }

@@ -102,20 +102,26 @@ export class ResumableUpload implements UploadStrategy {
     }
     const record = this.record!;
     const writer = this.writerFor(record);
+    // Queued, not awaited: the hash follows the requests from its own reads; nothing waits for it until the end. It
+    // starts once the bytes flow and keeps HASH_AHEAD past what was sent, not racing to the end (a burst of MD5 took
+    // the CPU from the upload on busy cores; bench/README.md, wan), into the next request (its end a guess: adaptive
+    // chunks may change size) so its bytes are hashed in the pause while the service answers this one, not beside its
+    // own transfer (issue 32), passing each request's end, whose state the session record takes.
+    let hashed = record.acknowledged;
+    const hashAhead = (to: number) => {
+      if (to <= hashed) return;
+      hashed = to;
+      this.openTracker()
+        ?.hashTo(this.input.file, to)
+        .catch(() => undefined);
+    };
     for (let stuck = 0; ;) {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
-      // Queued, not awaited: the hash follows the request from its own reads; nothing waits for it until the end.
-      // It starts once this request's bytes flow and keeps HASH_AHEAD past what was sent rather than racing to the
-      // end: the hash worker's start and a burst of MD5 at full speed took the CPU from the upload itself on two
-      // busy cores (the first byte 30–130 ms later, the PUT 0.2 s longer at 20 ms / 200 Mbit/s; bench/README.md, wan).
-      let hashed = start;
-      const hashAhead = (to: number) => {
-        if (to <= hashed) return;
-        hashed = to;
-        this.openTracker()
-          ?.hashTo(this.input.file, to)
-          .catch(() => undefined);
+      const nextEnd = end < total ? this.sizer.next(end, total) : total;
+      const lead = (to: number) => {
+        if (to > end) hashAhead(end);
+        hashAhead(Math.min(nextEnd, to));
       };
       this.needsStatus = true;
       const began = this.ctx.clock.now();
@@ -137,7 +143,7 @@ export class ResumableUpload implements UploadStrategy {
             ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
             onProgress: (sent) => {
-              if (sent > 0) hashAhead(Math.min(end, start + sent + HASH_AHEAD));
+              if (sent > 0) lead(start + sent + HASH_AHEAD);
               this.ctx.onSent(start, sent);
             },
           },
@@ -147,7 +153,7 @@ export class ResumableUpload implements UploadStrategy {
         this.sizer.shrink();
         throw error;
       }
-      hashAhead(end);
+      lead(end + HASH_AHEAD);
       if (response.status === 200 || response.status === 201)
         return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);

@@ -3,6 +3,20 @@ import { createMd5 } from './choose-md5.ts';
 import type { Md5Engine, Md5Preference, SavedHash } from './md5-engine.ts';
 import type { HashTracker } from '../../ports.ts';
 
+/** How many bytes are hashed between two yields to the thread's other tasks (about 2 ms of MD5 here). */
+const YIELD_BYTES = 1024 * 1024;
+
+/**
+ * Lets the thread's waiting tasks run (`scheduler.yield`, where the browser has it; elsewhere nothing: the hash's reads
+ * resolve as microtasks while the stream holds bytes, so without it a hash in the engine's own thread runs until the
+ * stream's queue is empty). Chromium's shared worker has no nested workers, so its MD5 runs in the thread that also
+ * answers each chunk's `load`: without yielding, a 308 waited for the hash of the chunk ahead (issue 32).
+ */
+const yieldToTasks: (() => Promise<void>) | undefined = (() => {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? () => scheduler.yield!() : undefined;
+})();
+
 /** Saved states are kept at these offsets (and at every request's end), so a rewind re-hashes at most this much. */
 const CHECKPOINT_BYTES = 1024 * 1024;
 
@@ -122,11 +136,17 @@ export class Md5Tracker implements HashTracker {
    * and hashed in 0.72 s through a stream against 1.12 s in 2 MiB `arrayBuffer()` reads.
    */
   private async read(source: Blob, end: number, generation?: number): Promise<void> {
+    let sinceYield = 0;
     while (this.offset < end) {
       if (generation !== undefined && generation !== this.generation) return;
       const bytes = await this.cursor.next(source, this.offset, end - this.offset);
       if (!bytes) return;
       this.update(bytes);
+      sinceYield += bytes.byteLength;
+      if (yieldToTasks && sinceYield >= YIELD_BYTES) {
+        sinceYield = 0;
+        await yieldToTasks();
+      }
     }
   }
 

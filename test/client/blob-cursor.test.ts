@@ -1,0 +1,47 @@
+// The hash's one forward read of a Blob: a byte stream is read into one buffer of the cursor's, handed back and forth
+// (no ArrayBuffer per piece), and every byte comes out once and in order whatever the callers' limits; a stream
+// without BYOB reads (a browser whose Blob stream is not a byte stream) is read the default way.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { BlobCursor } from '../../src/uploader/engine/hashing/blob-cursor.ts';
+
+const MiB = 1024 * 1024;
+const bytes = randomBytes(3 * MiB + 4321);
+
+/** Reads `blob` whole through `cursor` with `limit`s that cut across the stream's pieces; each piece checked at once. */
+async function readAll(cursor: BlobCursor, blob: Blob, limits: number[]): Promise<number[]> {
+  const buffers: number[] = [];
+  for (let at = 0, i = 0; ; i++) {
+    const piece = await cursor.next(blob, at, limits[i % limits.length]);
+    if (!piece) break;
+    // Compared before the next call: a piece may be a view of the cursor's buffer, which the next read reuses.
+    assert.ok(piece.byteLength > 0 && piece.byteLength <= limits[i % limits.length]);
+    assert.ok(Buffer.from(piece).equals(bytes.subarray(at, at + piece.byteLength)), `bytes at ${at}`);
+    buffers.push(piece.buffer.byteLength); // read now: the next read takes (detaches) a buffer it reuses
+    at += piece.byteLength;
+    if (at === bytes.length) assert.equal(await cursor.next(blob, at, 1), undefined);
+  }
+  return buffers;
+}
+
+test('a byte stream is read into one reused buffer, every byte once and in order across odd limits', async () => {
+  const cursor = new BlobCursor(256 * 1024);
+  const buffers = await readAll(cursor, new Blob([bytes]), [100_003, 7, 300_000, 65_536]);
+  // Without BYOB reads each piece is a view of an ArrayBuffer the stream made for it (Node's are 64 KiB); with them,
+  // of the cursor's own buffer, which goes back and forth (a transfer gives the same memory a new handle each time).
+  assert.deepEqual(new Set(buffers), new Set([256 * 1024]), 'every piece is a view of the cursor-sized buffer');
+  cursor.close();
+});
+
+test('a stream without BYOB reads is read the default way', async () => {
+  const blob = new Blob([bytes]);
+  // The same bytes through a default (not byte) stream: getReader({ mode: 'byob' }) throws on it.
+  const plain = {
+    size: blob.size,
+    slice: (start?: number) => ({ stream: () => blob.slice(start).stream().pipeThrough(new TransformStream()) }),
+  } as unknown as Blob;
+  const cursor = new BlobCursor(256 * 1024);
+  await readAll(cursor, plain, [1_000_000, 3]);
+  cursor.close();
+});
