@@ -32,9 +32,28 @@ export function readDemoConfig(doc: Document = document, search: string = locati
   const pick = (key: keyof DemoConfig, param: string): string => query.get(param) ?? injected[key] ?? DEFAULTS[key];
   return {
     serviceUrl: pick('serviceUrl', 'service').replace(/\/+$/, ''),
-    token: pick('token', 'token'),
+    token: query.get('token') ?? rememberedToken() ?? pick('token', 'token'),
     relayUrl: resolveRelay(pick('relayUrl', 'relay')),
   };
+}
+
+const SIGNED_IN = 'store-demo-token';
+
+/** The account signed in on this browser with the demo's account switch, for every page of the site. */
+export function rememberToken(token: string): void {
+  try {
+    localStorage.setItem(SIGNED_IN, token);
+  } catch {
+    // Storage refused (a private window's quota): the switch holds for this page only.
+  }
+}
+
+function rememberedToken(): string | undefined {
+  try {
+    return localStorage.getItem(SIGNED_IN) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A relay given as a path (`/relay`, proxied by the dev server) becomes absolute, as the watcher needs. */

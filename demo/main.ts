@@ -9,6 +9,7 @@ import { StoredFiles } from './stored-files.ts';
 import { startLiveFeed } from './live-feed.ts';
 import { rerenderStoreElements } from './rerender.ts';
 import { byId, setUpSite } from './site.ts';
+import { rememberToken } from './config.ts';
 
 const { config, uploader } = setUpSite();
 
@@ -22,6 +23,21 @@ void stored.refresh();
 uploader.addEventListener('change', () => void stored.refresh());
 uploader.addEventListener('store-share-complete', () => void stored.refresh());
 byId('refresh').addEventListener('click', () => void stored.refresh());
+
+// Signing in as another account on this browser: the first one's uploads leave the list (kept for its next sign-in
+// here, `signOut({ uploads: 'keep' })`) and the other's show; every page of the site follows (`config.ts`).
+const account = byId<HTMLSelectElement>('account');
+if (![...account.options].some((option) => option.value === config.token)) account.add(new Option(config.token));
+account.value = config.token;
+account.addEventListener('change', () => {
+  void uploader.signOut({ uploads: 'keep' }).then(() => {
+    config.token = account.value;
+    rememberToken(account.value);
+    uploader.token = account.value;
+    byId('token').textContent = account.value;
+    void stored.refresh();
+  });
+});
 
 // Light, dark, or the system's choice; the elements follow through their `color-scheme` attribute.
 const scheme = byId<HTMLSelectElement>('scheme');
