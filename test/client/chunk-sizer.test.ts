@@ -37,16 +37,41 @@ test('non-final adaptive chunks are whole blocks and the chunks cover the file',
   }
 });
 
-test('each chunk boundary costs at most 2 % of the transfer once the link is measured', () => {
+/** How long `bytes` take at `mbit`, in ms. */
+const transferMs = (bytes: number, mbit: number) => (bytes * 8) / (mbit * 1000);
+
+test('each chunk boundary costs at most 2 % of the transfer once the link is measured: ≥ 64 round trips a chunk', () => {
   for (const [rtt, mbit] of [
     [100, 40],
-    [20, 200],
+    [60, 200],
     [50, 100],
   ] as const) {
-    const sizes = chunks(256 * MiB, rtt, mbit);
-    // After the first (guessed) chunk, every non-final chunk lasts ≥ 50 round trips.
-    for (const s of sizes.slice(1, -1))
-      assert.ok((s * 8) / (mbit * 1000) >= 49 * rtt, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    const sizes = chunks(1024 * MiB, rtt, mbit);
+    const middle = sizes.slice(1, -1);
+    assert.ok(middle.length >= 2, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    // After the first (guessed) chunk, every non-final chunk lasts ≥ 64 round trips, short of less than one block
+    // (a chunk is a whole number of blocks, rounded down), and not one block more than that.
+    for (const s of middle) {
+      const detail = `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`;
+      assert.ok(transferMs(s + BLOCK_SIZE, mbit) > 64 * rtt, detail);
+      assert.ok(transferMs(s - BLOCK_SIZE, mbit) < 64 * rtt, detail);
+    }
+  }
+});
+
+test('on a link with a tiny round trip a chunk still lasts about 3 s, not 64 round trips', () => {
+  for (const [rtt, mbit] of [
+    [1, 100],
+    [10, 40],
+  ] as const) {
+    const sizes = chunks(1024 * MiB, rtt, mbit);
+    const middle = sizes.slice(1, -1);
+    assert.ok(middle.length >= 2, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    for (const s of middle) {
+      const detail = `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`;
+      assert.ok(transferMs(s + BLOCK_SIZE, mbit) > 3000, detail);
+      assert.ok(transferMs(s - BLOCK_SIZE, mbit) < 3000, detail);
+    }
   }
 });
 
