@@ -101,3 +101,27 @@ test('whole-file and fixed modes are left alone', () => {
   assert.equal(fixed.next(0, 64 * MiB), 8 * MiB);
   assert.equal(fixed.next(60 * MiB, 64 * MiB), 64 * MiB);
 });
+
+// Each of these pins a rule that mutation testing (npm run mutation) found unchecked.
+test('adaptive before any round trip is measured (a resumed session): 1 MiB chunks, a tail of one chunk not folded in', () => {
+  const sizer = new ChunkSizer('adaptive');
+  assert.equal(sizer.next(0, 64 * MiB), MiB);
+  assert.equal(sizer.next(0, 2 * MiB), MiB, 'a tail as long as the chunk gets its own request');
+  assert.equal(sizer.next(0, 2 * MiB - 1), 2 * MiB - 1, 'a shorter tail rides with this one');
+});
+
+test('a chunk shorter than the current size (the last) teaches nothing', () => {
+  const sizer = new ChunkSizer('adaptive');
+  sizer.observeRoundTrip(100);
+  const size = sizer.next(0, 1024 * MiB);
+  sizer.record(size / 2, 1);
+  assert.equal(sizer.next(0, 1024 * MiB), size);
+});
+
+test('fixed chunks: validated, no tail folded in, not halved by a failure', () => {
+  assert.throws(() => new ChunkSizer(1000), /multiple of 262144/);
+  const fixed = new ChunkSizer(8 * MiB);
+  assert.equal(fixed.next(0, 12 * MiB), 8 * MiB);
+  fixed.shrink();
+  assert.equal(fixed.next(0, 64 * MiB), 8 * MiB);
+});

@@ -138,3 +138,23 @@ test('a heartbeat sends a snapshot every 125 ms while nothing else did, only whi
   await clock.advance(1000);
   assert.equal(emitted.length, 4, 'nothing after the abort');
 });
+
+test('the heartbeat counts from the last snapshot of any kind: exactly 125 ms after it, one goes out', async () => {
+  const { clock, emitted, m } = meter();
+  const stop = new AbortController();
+  await clock.advance(250);
+  // A snapshot at 1250, then a heartbeat started with it: it wakes at 1375, exactly 125 ms later.
+  m.acknowledged(1);
+  const beating = m.heartbeat(stop.signal);
+  await clock.advance(124);
+  assert.deepEqual(emitted, [1250]);
+  await clock.advance(1);
+  assert.deepEqual(emitted, [1250, 1375]);
+  // An acknowledgement 5 ms later: the wake-up at 1500 is 120 ms after it, so none.
+  await clock.advance(5);
+  m.acknowledged(2);
+  await clock.advance(120);
+  assert.deepEqual(emitted, [1250, 1375, 1380]);
+  stop.abort(new Error('attempt ended'));
+  await beating;
+});
