@@ -63,8 +63,10 @@ export default {
   nodeResolve: true,
   concurrency: 1,
   concurrentBrowsers: 1,
+  // A hang fails in minutes, naming the test (mocha's 60 s) or its file (6 min: above the one test that sets its own
+  // 5 min, test/browser/elements/large-list.test.ts's 10,000 uploads).
   testFramework: { config: { timeout: 60000 } },
-  testsFinishTimeout: 600000,
+  testsFinishTimeout: 360000,
   middleware: [tsForJs()],
   plugins: [
     storeServicePlugin(),

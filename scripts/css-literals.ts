@@ -6,12 +6,13 @@
  */
 import { transform } from 'esbuild';
 
-// A template with an interpolation or an escape is left as written: its text is not plain CSS.
-const CSS_LITERAL = /\bcss`([^`$\\]*)`/g;
+// A template with an interpolation or an escape is left as written: its text is not plain CSS. tsc emits the tag
+// and its template with a space between them (`css \`…\``), as dist/lib has them.
+const CSS_LITERAL = /\bcss\s*`([^`$\\]*)`/g;
 
 /** `code` with the text of each plain css`…` template minified. */
 export async function minifyCssLiterals(code: string): Promise<string> {
-  if (!code.includes('css`')) return code;
+  if (!/\bcss\s*`/.test(code)) return code;
   let out = '';
   let last = 0;
   for (const match of code.matchAll(CSS_LITERAL)) {

@@ -7,11 +7,12 @@
 # The frameworks' apps (Next.js, Nuxt, Angular, SvelteKit) share the one install and build side by side; each step
 # prints how long it took.
 set -euo pipefail
-# Prints a step's wall time after running it: `timed <label> <command…>`.
+# Prints a step's wall time after running it: `timed <label> <command…>`. It returns the command's failure itself:
+# errexit is off inside a function called from an && list or an if, so it cannot be left to stop the step.
 timed() {
   local label=$1 start=$SECONDS
   shift
-  "$@"
+  "$@" || return
   echo "   $label: $((SECONDS - start)) s"
 }
 cd "$(dirname "$0")/.."
@@ -53,14 +54,22 @@ echo "   node_modules: $(du -s --apparent-size -m node_modules | cut -f1) MB of 
 test ! -L node_modules/store-upload-kit
 test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
 # The elements' styles ship minified (scripts/css-literals.ts): no indented declarations left.
-! grep -q '^ *display: block;' node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js
+# (`! cmd` is not checked by errexit: the test is an if.)
+if grep -q '^ *display: block;' node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js; then
+  echo "the packed elements' styles are not minified (indented declarations in store-progress-list.styles.js)"
+  exit 1
+fi
 
 echo "== typecheck (strict) and build each app"
 export NEXT_TELEMETRY_DISABLED=1 NUXT_TELEMETRY_DISABLED=1 NG_CLI_ANALYTICS=false
 # The frameworks' builds run in the background, each logging to its own file, while the Vite and webpack apps build.
 frameworks=(next nuxt angular sveltekit)
 build_next() { cd apps/next && timed "next build" ../../node_modules/.bin/next build; }
-build_nuxt() { cd apps/nuxt && timed "nuxi typecheck" ../../node_modules/.bin/nuxi typecheck && timed "nuxi build" ../../node_modules/.bin/nuxi build; }
+build_nuxt() {
+  cd apps/nuxt
+  timed "nuxi typecheck" ../../node_modules/.bin/nuxi typecheck
+  timed "nuxi build" ../../node_modules/.bin/nuxi build
+}
 # Angular copies assets only from inside its workspace: the app's `node_modules` is a link to the shared install, so
 # angular.json names the kit's workers as an app of its own would (`node_modules/store-upload-kit/dist/workers`).
 build_angular() { cd apps/angular && ln -sfn ../../node_modules node_modules && timed "ng build (strict templates)" ../../node_modules/.bin/ng build; }

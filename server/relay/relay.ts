@@ -25,6 +25,7 @@ import {
   type PushEvent,
 } from 'store-upload-kit/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createClock, type Clock } from '../clock.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { sameSecret, SubscriptionStore, type SubscriptionGrant } from './subscriptions.ts';
 
@@ -46,6 +47,8 @@ export interface RelayOptions {
   createPerMinute?: number;
   /** Interval of SSE keep-alive comments, ms. Default 15 000. */
   keepAliveMs?: number;
+  /** Where the relay reads time (server/clock.ts). Default: real time. */
+  clock?: Clock;
 }
 
 /** A Node request handler with a `close()` that ends open event streams. */
@@ -105,16 +108,17 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
     maxPerClient: options.maxSubscriptionsPerClient ?? 50,
     idleMs: options.subscriptionIdleMs ?? 3_600_000,
   });
+  const clock = options.clock ?? createClock();
   const creations = new RateLimiter(options.createBurst ?? 30, options.createPerMinute ?? 60);
   // Expired subscriptions are also swept when one is created; this bounds memory on a quiet relay.
-  const sweeper = setInterval(() => store.sweep(Date.now()), Math.min(60_000, store.limits.idleMs));
+  const sweeper = setInterval(() => store.sweep(clock.now()), Math.min(60_000, store.limits.idleMs));
   sweeper.unref();
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const streams = new Set<ServerResponse>();
 
   function subscribe(req: IncomingMessage, res: ServerResponse): void {
     const client = req.socket.remoteAddress ?? '';
-    const now = Date.now();
+    const now = clock.now();
     const wait = creations.take(client, now);
     if (wait > 0) {
       res.setHeader('retry-after', String(Math.ceil(wait / 1000)));
@@ -188,7 +192,7 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
       return typeof v === 'string' ? v : '';
     };
     send(res, 200);
-    store.accept(sub, {
+    store.accept(sub, clock.now(), {
       channelId,
       resourceId: header(H_SVC_RESOURCE_ID),
       resourceUri: header(H_SVC_RESOURCE_URI),
@@ -230,13 +234,13 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
       res.write(sseFrame(event));
     };
     sub.listeners.add(listener);
-    sub.lastActive = Date.now();
+    sub.lastActive = clock.now();
     streams.add(res);
     const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
     res.on('close', () => {
       clearInterval(timer);
       sub.listeners.delete(listener);
-      sub.lastActive = Date.now();
+      sub.lastActive = clock.now();
       streams.delete(res);
     });
   }

@@ -121,15 +121,15 @@ export class SubscriptionStore {
 
   /**
    * Records a received message unless it is a duplicate by (channel id, message number); returns the new event or
-   * undefined for a duplicate. Listeners hear it at once.
+   * undefined for a duplicate. Listeners hear it at once; `now` (the relay's clock) is the subscription's last activity.
    */
-  accept(sub: Subscription, message: Omit<PushEvent, 'sequence'>): PushEvent | undefined {
+  accept(sub: Subscription, now: number, message: Omit<PushEvent, 'sequence'>): PushEvent | undefined {
     const key = `${message.channelId}\n${message.messageNumber}`;
     if (sub.seen.has(key)) return undefined;
     sub.seen.set(key, true);
     if (sub.seen.size > this.limits.dedupeSize) sub.seen.delete(sub.seen.keys().next().value!);
     const event: PushEvent = { sequence: sub.nextSequence++, ...message };
-    sub.lastActive = Date.now();
+    sub.lastActive = now;
     sub.events.push(event);
     if (sub.events.length > this.limits.bufferSize) sub.events.shift();
     for (const listener of sub.listeners) listener(event);

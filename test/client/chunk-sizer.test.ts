@@ -37,16 +37,41 @@ test('non-final adaptive chunks are whole blocks and the chunks cover the file',
   }
 });
 
-test('each chunk boundary costs at most 2 % of the transfer once the link is measured', () => {
+/** How long `bytes` take at `mbit`, in ms. */
+const transferMs = (bytes: number, mbit: number) => (bytes * 8) / (mbit * 1000);
+
+test('each chunk boundary costs at most 2 % of the transfer once the link is measured: ≥ 64 round trips a chunk', () => {
   for (const [rtt, mbit] of [
     [100, 40],
-    [20, 200],
+    [60, 200],
     [50, 100],
   ] as const) {
-    const sizes = chunks(256 * MiB, rtt, mbit);
-    // After the first (guessed) chunk, every non-final chunk lasts ≥ 50 round trips.
-    for (const s of sizes.slice(1, -1))
-      assert.ok((s * 8) / (mbit * 1000) >= 49 * rtt, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    const sizes = chunks(1024 * MiB, rtt, mbit);
+    const middle = sizes.slice(1, -1);
+    assert.ok(middle.length >= 2, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    // After the first (guessed) chunk, every non-final chunk lasts ≥ 64 round trips, short of less than one block
+    // (a chunk is a whole number of blocks, rounded down), and not one block more than that.
+    for (const s of middle) {
+      const detail = `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`;
+      assert.ok(transferMs(s + BLOCK_SIZE, mbit) > 64 * rtt, detail);
+      assert.ok(transferMs(s - BLOCK_SIZE, mbit) < 64 * rtt, detail);
+    }
+  }
+});
+
+test('on a link with a tiny round trip a chunk still lasts about 3 s, not 64 round trips', () => {
+  for (const [rtt, mbit] of [
+    [1, 100],
+    [10, 40],
+  ] as const) {
+    const sizes = chunks(1024 * MiB, rtt, mbit);
+    const middle = sizes.slice(1, -1);
+    assert.ok(middle.length >= 2, `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`);
+    for (const s of middle) {
+      const detail = `${rtt}/${mbit}: ${sizes.map((x) => x / MiB).join()}`;
+      assert.ok(transferMs(s + BLOCK_SIZE, mbit) > 3000, detail);
+      assert.ok(transferMs(s - BLOCK_SIZE, mbit) < 3000, detail);
+    }
   }
 });
 
@@ -75,4 +100,28 @@ test('whole-file and fixed modes are left alone', () => {
   fixed.record(8 * MiB, 10);
   assert.equal(fixed.next(0, 64 * MiB), 8 * MiB);
   assert.equal(fixed.next(60 * MiB, 64 * MiB), 64 * MiB);
+});
+
+// Each of these pins a rule that mutation testing (npm run mutation) found unchecked.
+test('adaptive before any round trip is measured (a resumed session): 1 MiB chunks, a tail of one chunk not folded in', () => {
+  const sizer = new ChunkSizer('adaptive');
+  assert.equal(sizer.next(0, 64 * MiB), MiB);
+  assert.equal(sizer.next(0, 2 * MiB), MiB, 'a tail as long as the chunk gets its own request');
+  assert.equal(sizer.next(0, 2 * MiB - 1), 2 * MiB - 1, 'a shorter tail rides with this one');
+});
+
+test('a chunk shorter than the current size (the last) teaches nothing', () => {
+  const sizer = new ChunkSizer('adaptive');
+  sizer.observeRoundTrip(100);
+  const size = sizer.next(0, 1024 * MiB);
+  sizer.record(size / 2, 1);
+  assert.equal(sizer.next(0, 1024 * MiB), size);
+});
+
+test('fixed chunks: validated, no tail folded in, not halved by a failure', () => {
+  assert.throws(() => new ChunkSizer(1000), /multiple of 262144/);
+  const fixed = new ChunkSizer(8 * MiB);
+  assert.equal(fixed.next(0, 12 * MiB), 8 * MiB);
+  fixed.shrink();
+  assert.equal(fixed.next(0, 64 * MiB), 8 * MiB);
 });

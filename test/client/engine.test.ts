@@ -7,6 +7,10 @@ import { UploadError } from '../../src/uploader/upload-error.ts';
 import { createStoreClient } from '../../src/client/index.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
+import { nodeHttp } from './helpers/node-http-port.ts';
+import { BLOCK_SIZE } from '../../src/protocol/blocks.ts';
+import { H_CONTENT_RANGE } from '../../src/protocol/headers.ts';
+import type { HttpPort } from '../../src/uploader/ports.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -56,8 +60,45 @@ describe('strategies', () => {
     for (const at of [256 * KiB, 512 * KiB, 768 * KiB, MiB]) assert.ok(acks.includes(at), `acknowledged ${at}`);
   });
 
-  test('adaptive chunks finish the upload byte-identically', async () => {
-    await uploadAndCheck(3 * MiB + 17, { chunkSize: 'adaptive', resumableThreshold: 0 });
+  test('adaptive chunks: the first sized from the round trip, a cut halves it, the measured link grows it', async () => {
+    await clearFaults(service.url);
+    // The first data PUT is cut after 1 MiB: the retry must send half the first chunk, and once that chunk's timing
+    // is measured (loopback: fast) the rest goes in one request. 34 MiB, so the first chunk is not the whole file.
+    await addFault(service.url, {
+      match: { method: 'PUT', uploadType: 'resumable' },
+      action: { type: 'cut', afterBytes: MiB },
+      times: 1,
+    });
+    const ranges: string[] = [];
+    const http: HttpPort = {
+      send: (req, hooks) => {
+        const range = req.headers[H_CONTENT_RANGE];
+        if (req.method === 'PUT' && range?.startsWith('bytes ') && !range.startsWith('bytes */')) ranges.push(range);
+        return nodeHttp.send(req, hooks);
+      },
+    };
+    const size = 34 * MiB + 17;
+    try {
+      await uploadAndCheck(size, { chunkSize: 'adaptive', resumableThreshold: 0, http });
+    } finally {
+      await clearFaults(service.url);
+    }
+    const spans = ranges.map((range) => {
+      const [, first, last] = /^bytes (\d+)-(\d+)\/\d+$/.exec(range)!.map(Number);
+      return { first, length: last - first + 1 };
+    });
+    const detail = ranges.join('; ');
+    assert.equal(spans.length, 3, detail);
+    // Guessed before anything is measured: 3 s at 40 Mbit/s of whole blocks, 16 MiB at most.
+    assert.ok(spans[0].length >= 57 * BLOCK_SIZE && spans[0].length <= 64 * BLOCK_SIZE, detail);
+    assert.equal(spans[0].length % BLOCK_SIZE, 0, detail);
+    // After the cut: resumed from what the service kept, with half the chunk (whole blocks).
+    assert.ok(spans[1].first <= MiB, detail);
+    assert.equal(spans[1].length, Math.floor(spans[0].length / 2 / BLOCK_SIZE) * BLOCK_SIZE, detail);
+    // Measured fast: the chunk grew past the rest, which went in one final request.
+    assert.equal(spans[2].first, spans[1].first + spans[1].length, detail);
+    assert.equal(spans[2].first + spans[2].length, size, detail);
+    assert.ok(spans[2].length > spans[1].length, detail);
   });
 
   test('a chunkSize that is not a multiple of 256 KiB is refused with a message', () => {

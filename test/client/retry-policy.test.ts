@@ -24,6 +24,8 @@ const rows: [string, Failure, Decision][] = [
   ['network error while online', http(0), { action: 'back-off', cause: 'network' }],
   ['network error while offline', http(0, { online: false }), { action: 'wait-online' }],
   ['500', http(500), { action: 'back-off', cause: 'server-error' }],
+  // An answer came: the network works whatever the browser says about being online.
+  ['503 while reported offline', http(503, { online: false }), { action: 'back-off', cause: 'server-error' }],
   ['503', http(503), { action: 'back-off', cause: 'server-error' }],
   [
     '403 rate limit (retryable)',

@@ -108,7 +108,7 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    test(`the kit's defaults: ${protocol === 'h2' ? 'more than 6' : 'at most 6'} uploads at once, the snapshot says ${protocol}, every file intact`, async () => {
+    test(`the kit's defaults: ${protocol === 'h2' ? 'more than 6' : 'exactly 6'} uploads at once, the snapshot says ${protocol}, every file intact`, async () => {
       const files = Array.from({ length: FILES }, (_, i) => {
         const bytes = randomBytes(SIZE, 300 + i);
         const path = join(dir, `small-${i}.bin`);
@@ -163,8 +163,10 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
         expect(service.most).toBeGreaterThan(6);
         expect(mostUploading).toBeGreaterThan(6);
       } else {
+        // Chromium itself opens at most 6 HTTP/1.1 connections a host, so what the service counts cannot show the kit's
+        // own limit; the tasks the page sees uploading at once can: exactly the kit's HTTP/1.1 limit (6), no more.
+        expect(mostUploading).toBe(6);
         expect(service.most).toBeLessThanOrEqual(6);
-        expect(mostUploading).toBeLessThanOrEqual(6);
         expect(service.most).toBeGreaterThan(3); // more than the old fixed default of 3
       }
 

@@ -93,3 +93,81 @@ describe('a PUT judged by what its body delivered', () => {
     assert.deepEqual(judgeSessionPut(plan, stored, 3 * B), { kind: 'complete', size: 3 * B, total: 3 * B });
   });
 });
+
+// Each of these pins a rule that mutation testing (npm run mutation) found unchecked.
+describe('the rules at their edges', () => {
+  const refused = (verdict: { kind: string; message?: string }): string =>
+    verdict.kind === 'refuse' ? (verdict.message ?? '') : '';
+
+  it('a stream chunk (`F-*/T`) with a Content-Length is bytes, not a length mismatch', () => {
+    assert.equal(planSessionPut(`bytes 0-*/${3 * B}`, 2 * B, empty).kind, 'data');
+  });
+
+  it('messages name the range and its length from a non-zero offset', () => {
+    const sizes = { ...empty, stored: B };
+    assert.equal(
+      refused(planSessionPut(`bytes ${B}-${2 * B - 1}/*`, B + 1, sizes)),
+      `Content-Length is ${B + 1} but Content-Range bytes ${B}-${2 * B - 1}/* covers ${B} byte(s).`,
+    );
+    assert.equal(
+      refused(judgeSessionPut(data(`bytes ${B}-${2 * B - 1}/*`, undefined, sizes), sizes, 10)),
+      `The body has 10 byte(s) but Content-Range bytes ${B}-${2 * B - 1}/* covers ${B}.`,
+    );
+    assert.match(refused(planSessionPut(`bytes ${B}-${B + 99}/*`, 100, sizes)), /this one has 100 byte\(s\)/);
+  });
+
+  it('a non-final chunk of exactly one block is accepted, planned and judged', () => {
+    const plan = data(`bytes 0-${B - 1}/*`, B, empty);
+    assert.deepEqual(judgeSessionPut(plan, empty, B), { kind: 'keep', size: B, total: undefined });
+    const stream = data(`bytes 0-*/${3 * B}`, undefined, empty);
+    assert.deepEqual(judgeSessionPut(stream, empty, B), { kind: 'keep', size: B, total: 3 * B });
+  });
+
+  it('a short chunk that names a total it does not reach is not final, and is refused', () => {
+    assert.match(refused(planSessionPut(`bytes 0-99/${10 * B}`, 100, empty)), /multiple of 262144/);
+  });
+
+  it('a whole file with its Content-Length is planned as bytes however small; as long as what is stored completes', () => {
+    assert.equal(planSessionPut(undefined, 10, empty).kind, 'data');
+    const stored = { ...empty, stored: 2 * B };
+    assert.deepEqual(judgeSessionPut(data(undefined, undefined, stored), stored, 2 * B), {
+      kind: 'complete',
+      size: 2 * B,
+      total: 2 * B,
+    });
+  });
+
+  it('a total already known is not recorded again, and matching totals are no contradiction', () => {
+    const sizes = { stored: B, total: 3 * B, declaredLength: 3 * B };
+    const plan = data(`bytes ${B}-${2 * B - 1}/${3 * B}`, B, sizes);
+    assert.deepEqual(judgeSessionPut(plan, sizes, B), { kind: 'keep', size: 2 * B, total: undefined });
+    // A chunk that does not repeat the total is fine too.
+    assert.equal(planSessionPut(`bytes ${B}-${2 * B - 1}/*`, B, sizes).kind, 'data');
+  });
+
+  it('a total below what is stored, or a range ending at the total, is refused with its reason', () => {
+    assert.equal(
+      refused(planSessionPut(`bytes */${B}`, 0, { ...empty, stored: 2 * B })),
+      `The total size ${B} is smaller than the ${2 * B} byte(s) already stored for this upload.`,
+    );
+    assert.equal(
+      refused(planSessionPut(`bytes 0-${B}/${B}`, B + 1, empty)),
+      `The range ends at byte ${B}, beyond the total of ${B} byte(s).`,
+    );
+  });
+
+  it('a whole file must match a declared length or a total given earlier, and completes when it does', () => {
+    const plan = data(undefined, undefined, empty);
+    assert.deepEqual(judgeSessionPut(plan, { ...empty, declaredLength: 10 }, 10), {
+      kind: 'complete',
+      size: 10,
+      total: 10,
+    });
+    const told = { ...empty, total: 3 * B };
+    assert.equal(
+      refused(judgeSessionPut(plan, told, 2 * B)),
+      `The upload has ${2 * B} byte(s) but its total was given as ${3 * B}.`,
+    );
+    assert.deepEqual(judgeSessionPut(plan, told, 3 * B), { kind: 'complete', size: 3 * B, total: undefined });
+  });
+});

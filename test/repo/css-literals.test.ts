@@ -18,3 +18,10 @@ test('leaves templates with an interpolation or an escape as written, and code w
   assert.equal(await minifyCssLiterals(code), code);
   assert.equal(await minifyCssLiterals('const x = 1;'), 'const x = 1;');
 });
+
+test("minifies tsc's emit too, where a space separates the tag from its template (dist/lib)", async () => {
+  assert.equal(
+    await minifyCssLiterals('const a = css `\n  :host {\n    display: block;\n  }\n`;'),
+    'const a = css`:host{display:block}`;',
+  );
+});

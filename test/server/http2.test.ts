@@ -122,6 +122,26 @@ test('an admin cut resets its own stream (RST_STREAM); another request on the sa
   assert.equal((await h2({ ':method': 'GET', ':path': '/store/v3/about?fields=user' })).status, 200);
 });
 
+test('the tuned flow-control windows reach the client: 8 MiB a stream (SETTINGS), 32 MiB the connection (WINDOW_UPDATE)', async () => {
+  // server/http/https-server.ts tunes both (Node's default is 64 KiB each, one round trip of a fast link's upload).
+  const MiB = 1024 * 1024;
+  const fresh = connect(svc.url, { ca });
+  try {
+    const answer = await new Promise<number>((resolve, reject) => {
+      const stream = fresh.request({ ...AUTH, ':method': 'GET', ':path': '/store/v3/about?fields=user' });
+      stream.on('response', (h) => resolve(Number(h[':status'])));
+      stream.on('error', reject);
+      stream.resume();
+    });
+    assert.equal(answer, 200);
+    // Frames arrive in order: the server's SETTINGS and its WINDOW_UPDATE came before this answer's HEADERS.
+    assert.equal(fresh.remoteSettings.initialWindowSize, 8 * MiB);
+    assert.equal(fresh.state.remoteWindowSize, 32 * MiB, 'this client sent no DATA: the whole connection window');
+  } finally {
+    fresh.destroy();
+  }
+});
+
 test('a restart keeps the CA', async () => {
   await svc.restart();
   assert.equal(readFileSync(join(svc.dataDir, 'tls', 'ca.pem'), 'utf8'), ca);

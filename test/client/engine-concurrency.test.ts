@@ -1,0 +1,74 @@
+// How many uploads run at once when the app sets no `concurrency`: the engine following the rule of
+// src/uploader/engine/concurrency-policy.ts (its own test: concurrency-policy.test.ts) against the real service, with
+// the protocol its HTTP port reports.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HTTP1_IN_FLIGHT } from '../../src/uploader/engine/concurrency-policy.ts';
+import type { HttpPort } from '../../src/uploader/ports.ts';
+import type { TaskSnapshot } from '../../src/uploader/types.ts';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { download, harness, md5, randomFile } from './helpers/engine-harness.ts';
+import { nodeHttp } from './helpers/node-http-port.ts';
+
+const KiB = 1024;
+
+describe('the engine', () => {
+  let service: ServiceHandle;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service.stop();
+  });
+
+  /** The Node port, telling `protocol` with every answer as the browser's does. */
+  const speaking = (protocol: string): HttpPort => ({
+    send: (request, hooks) => nodeHttp.send(request, hooks).then((response) => ({ ...response, protocol })),
+  });
+
+  /** Uploads `count` small files and returns the most tasks under way at once, every task's last snapshot checked. */
+  async function peak(
+    count: number,
+    overrides: Parameters<typeof harness>[1],
+  ): Promise<{ peak: number; last: TaskSnapshot[] }> {
+    const h = harness(service.url, overrides);
+    const running = new Set<string>();
+    let most = 0;
+    const files = Array.from({ length: count }, (_, i) => randomFile(16 * KiB + i));
+    await Promise.all(files.map((file, i) => h.engine.add(`t${i}`, file)));
+    const stored = await Promise.all(files.map((_, i) => h.engine.done(`t${i}`)));
+    for (const { event, snapshot } of h.events) {
+      if (event === 'start') running.add(snapshot.id);
+      if (event === 'success' || event === 'error') running.delete(snapshot.id);
+      most = Math.max(most, running.size);
+    }
+    for (const [i, file] of files.entries()) {
+      assert.equal(stored[i]!.md5Checksum, md5(file.bytes));
+      assert.equal(md5(await download(service.url, stored[i]!.id)), md5(file.bytes));
+    }
+    return { peak: most, last: files.map((_, i) => h.engine.snapshot(`t${i}`)!) };
+  }
+
+  test('over HTTP/2 more than 6 run at once once the first answer tells the protocol; each task reports it', async () => {
+    const { peak: most, last } = await peak(40, { http: speaking('h2') });
+    assert.ok(most > HTTP1_IN_FLIGHT && most <= 32, `peak ${most}`);
+    assert.deepEqual(new Set(last.map((s) => s.protocol)), new Set(['h2']));
+  });
+
+  test('over HTTP/1.1 never more than 6', async () => {
+    const { peak: most, last } = await peak(20, { http: speaking('http/1.1') });
+    assert.ok(most >= 2 && most <= HTTP1_IN_FLIGHT, `peak ${most}`);
+    assert.deepEqual(new Set(last.map((s) => s.protocol)), new Set(['http/1.1']));
+  });
+
+  test('where the port does not tell the protocol, as over HTTP/1.1, and no task claims one', async () => {
+    const { peak: most, last } = await peak(12, {});
+    assert.ok(most <= HTTP1_IN_FLIGHT, `peak ${most}`);
+    assert.deepEqual(new Set(last.map((s) => 'protocol' in s)), new Set([false]));
+  });
+
+  test("the app's concurrency stays exact over HTTP/2", async () => {
+    const { peak: most } = await peak(12, { http: speaking('h2'), concurrency: 2 });
+    assert.equal(most, 2);
+  });
+});
