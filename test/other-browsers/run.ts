@@ -295,6 +295,44 @@ const checks: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       }
     },
   },
+  {
+    name: 'shared host: two accounts in two documents at once: each lists only its own upload, each file lands in its own drive',
+    async run(ctx) {
+      await open(ctx, 'plain');
+      const options = { chunkSize: 256 * KiB, resumableThreshold: 0 };
+      await ctx.driver.evaluate(`h.create(${js(options)})`);
+      await ctx.driver.evaluate(`h.second(${js({ ...options, token: 'dev-token-bob' })})`);
+      const alice = await makeFile(ctx, 'alice', 2 * MiB + 3, 6);
+      const bob = await makeFile(ctx, 'bob', 2 * MiB + 4, 7);
+      const idA = await ctx.driver.evaluate<string>(`h.add(${js(alice.name)})`);
+      const idB = await ctx.driver.evaluate<string>(`h.addInSecond(${js(bob.name)})`);
+      type Listed = { id: string; name: string; state: string };
+      await until(
+        "the second document's upload to end",
+        () => ctx.driver.evaluate<Listed[]>('h.secondTasks()'),
+        (l) => l.some((t) => t.id === idB && ['done', 'failed', 'cancelled'].includes(t.state)),
+        60_000,
+      );
+      const result = await waitResult(ctx, idA);
+      assert(result.ok, `the first document's upload ended ${js(result)}`);
+      const first = await ctx.driver.evaluate<Listed[]>('h.tasks()');
+      const second = await ctx.driver.evaluate<Listed[]>('h.secondTasks()');
+      assert(second.find((t) => t.id === idB)?.state === 'done', `second document: ${js(second)}`);
+      assert(!first.some((t) => t.name === bob.name), `the first document lists Bob's upload: ${js(first)}`);
+      assert(!second.some((t) => t.name === alice.name), `the second document lists Alice's upload: ${js(second)}`);
+      const named = async (token: string, name: string) =>
+        (
+          await ctx.service.api('GET', `/store/v3/files?q=${encodeURIComponent(`name = '${name}'`)}&fields=files(id)`, {
+            token,
+          })
+        ).json<{ files: unknown[] }>().files.length;
+      assert((await named('dev-token-alice', alice.name)) === 1, "Alice's file is not in her drive");
+      assert((await named('dev-token-bob', bob.name)) === 1, "Bob's file is not in his drive");
+      assert((await named('dev-token-bob', alice.name)) === 0, "Alice's file landed in Bob's drive");
+      assert((await named('dev-token-alice', bob.name)) === 0, "Bob's file landed in Alice's drive");
+      await expectNoErrors(ctx, 'with two accounts');
+    },
+  },
   ...([true, false] as const).map((quota) => ({
     name: `reload mid-upload: <store-uploader> offers the interrupted upload, it resumes to identical bytes (${quota ? 'persist.blobQuotaBytes' : 'file chosen again'})`,
     async run(ctx: Ctx) {

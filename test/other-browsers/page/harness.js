@@ -69,10 +69,11 @@ const h = {
     const digest = await crypto.subtle.digest('SHA-256', await files.get(name).arrayBuffer());
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   },
-  create(options = {}) {
+  /** `options.token`: the signed-in account's token (default Alice's); the rest are `createUploader`'s options. */
+  create({ token = TOKEN, ...options } = {}) {
     h.uploader = kit.createUploader({
       baseUrl: service,
-      getAccessToken: () => TOKEN,
+      getAccessToken: () => token,
       backoff: { baseMs: 50, capMs: 400 },
       ...options,
     });
@@ -269,6 +270,14 @@ const h = {
       bytesSent: t.bytesSent,
       host: h.frame.uploader.host ?? null,
     }));
+  },
+  /** Adds a file made in this document to the second document's uploader (its account's). */
+  addInSecond(name) {
+    return h.frame.uploader.add(files.get(name)).id;
+  },
+  /** The names and states this document's uploader lists. */
+  tasks() {
+    return h.uploader.snapshot.tasks.map((t) => ({ id: t.id, name: t.name, state: t.state }));
   },
   cancelInSecond(id) {
     h.frame.uploader.task(id).cancel();
