@@ -5,6 +5,16 @@ import { validateOptions } from './validate-options.ts';
 const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The defaults of the options the engine also reads when it is built without settings (Node, custom environments):
+ * one definition, applied here and by `UploadEngine` for what its config leaves out.
+ */
+export const ENGINE_DEFAULTS = {
+  stallTimeoutMs: 30_000,
+  maxRetries: 8,
+  resumableThreshold: 5 * 1024 * 1024,
+} as const;
+
+/**
  * The uploader's options as the engine runs them: checked and with every default applied, once, on the page
  * (`resolveSettings`), then passed as they are to whichever worker hosts the engine. Plain data, so it crosses
  * threads by structured clone, and its JSON names the engine that pages with the same settings share.
@@ -47,13 +57,13 @@ export function resolveSettings(options: UploaderOptions): UploaderSettings {
     baseUrl: options.baseUrl,
     concurrency: options.concurrency,
     chunkSize: options.chunkSize,
-    resumableThreshold: options.resumableThreshold ?? 5 * 1024 * 1024,
+    resumableThreshold: options.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
     verify: options.verify ?? true,
     wasm: options.wasm ?? true,
     persist: persist !== false,
     blobQuotaBytes: quota,
-    stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
-    maxRetries: options.maxRetries ?? 8,
+    stallTimeoutMs: options.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
+    maxRetries: options.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
     backoff: options.backoff,
     parentId: options.parentId,
     flatten: options.flatten ?? false,

@@ -33,6 +33,7 @@ import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
+import { ENGINE_DEFAULTS } from '../settings.ts';
 
 /** Everything the engine is built from: ports plus the uploader's options. */
 export interface EngineConfig {
@@ -129,13 +130,13 @@ export class UploadEngine {
       ...(config.store && { store: config.store }),
       locks: config.locks,
       ...(config.channel && { channel: config.channel }),
-      stallTimeoutMs: config.stallTimeoutMs ?? 30_000,
+      stallTimeoutMs: config.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
       ...(hasher && { hasher }),
       online: config.online,
       clock: config.clock,
-      maxRetries: config.maxRetries ?? 8,
+      maxRetries: config.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
       ...(config.backoff && { backoff: config.backoff }),
-      resumableThreshold: config.resumableThreshold ?? 5 * 1024 * 1024,
+      resumableThreshold: config.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
       chunkSize: config.chunkSize,
       folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
