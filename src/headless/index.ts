@@ -3,7 +3,7 @@
  * over `createUploader` with `subscribe` / `getSnapshot`, shared per options; the React, Vue, Svelte and Angular
  * bindings wrap it. See README, "Your own UI".
  */
-export { uploadStore, optionsKey } from './registry.ts';
+export { uploadStore, optionsKey, storeFor } from './registry.ts';
 export { UploadStore } from './upload-store.ts';
 export { EMPTY_UPLOADS, type TaskView, type TaskBase, type UploadsSnapshot } from './task-view.ts';
 export { pickFiles, type PickOptions } from './pick-files.ts';

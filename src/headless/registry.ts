@@ -2,7 +2,7 @@
  * One store (so one uploader and one subscription to it) per serialisable options: every component that names the
  * same options — the same service, account, share key, settings — shares it, whatever functions it passes.
  */
-import type { CreateUploaderOptions } from '../uploader/index.ts';
+import type { CreateUploaderOptions, Uploader } from '../uploader/index.ts';
 import { inBrowser, UploadStore } from './upload-store.ts';
 
 const stores = new Map<string, UploadStore>();
@@ -43,5 +43,20 @@ export function uploadStore(options: CreateUploaderOptions): UploadStore {
     store = new UploadStore(options, () => stores.delete(key));
     stores.set(key, store);
   } else store.setOptions(options);
+  return store;
+}
+
+const wrapped = new WeakMap<Uploader, UploadStore>();
+
+/**
+ * The store of an uploader the app already has (one it shares with `<store-uploader>`, or a scripted one in stories
+ * and tests): one store per uploader, which follows it and never creates another.
+ */
+export function storeFor(uploader: Uploader): UploadStore {
+  let store = wrapped.get(uploader);
+  if (!store) {
+    store = new UploadStore(undefined, () => wrapped.delete(uploader), uploader);
+    wrapped.set(uploader, store);
+  }
   return store;
 }

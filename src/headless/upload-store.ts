@@ -36,7 +36,7 @@ function view(s: UploaderSnapshot): UploadsSnapshot {
  * someone subscribes, and leaving does not stop its uploads (`destroy()` does that).
  */
 export class UploadStore {
-  #options: CreateUploaderOptions;
+  #options?: CreateUploaderOptions;
   #uploader?: Uploader;
   #listeners = new Set<() => void>();
   #snapshot = EMPTY_UPLOADS;
@@ -44,10 +44,14 @@ export class UploadStore {
   #pending = false;
   #onDestroy?: () => void;
 
-  /** `options` are the first; `setOptions` swaps them, so a new token getter each render is used, not a new uploader. */
-  constructor(options: CreateUploaderOptions, onDestroy?: () => void) {
+  /**
+   * `options` are the first; `setOptions` swaps them, so a new token getter each render is used, not a new uploader.
+   * Given an `uploader` instead, the store follows that one and creates none.
+   */
+  constructor(options: CreateUploaderOptions | undefined, onDestroy?: () => void, uploader?: Uploader) {
     this.#options = options;
     this.#onDestroy = onDestroy;
+    this.#uploader = uploader;
   }
 
   /** Keeps `options` as the latest: the uploader asks their `getAccessToken` (and `beforeUpload`) from now on. */
@@ -57,11 +61,12 @@ export class UploadStore {
 
   /** The uploader, created on first use; `undefined` on the server. */
   get uploader(): Uploader | undefined {
-    if (!this.#uploader && inBrowser()) {
-      const latest = () => this.#options;
-      const hook = this.#options.beforeUpload;
+    const options = this.#options;
+    if (!this.#uploader && options && inBrowser()) {
+      const latest = () => this.#options ?? options;
+      const hook = options.beforeUpload;
       this.#uploader = createUploader({
-        ...this.#options,
+        ...options,
         getAccessToken: () => latest().getAccessToken(),
         beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
       });
