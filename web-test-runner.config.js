@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.js';
 import { mainThreadCpuPlugin } from './test/browser/main-thread-cpu-plugin.js';
+import { frameworksPlugin } from './test/browser/frameworks-plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -71,6 +72,7 @@ export default {
   plugins: [
     storeServicePlugin(),
     mainThreadCpuPlugin(),
+    frameworksPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: root + 'tsconfig.browser.json' }),
   ],
   browsers: [

@@ -6,6 +6,8 @@ export interface BenchTarget {
   /** Human-readable target, e.g. "≥ 0.8" or "< 150 MiB". */
   readonly target: string;
   readonly pass: boolean;
+  /** A hard limit: `npm run bench` exits non-zero when it is missed (other targets are reported only). */
+  readonly enforce?: boolean;
 }
 
 /** What a benchmark module returns. */

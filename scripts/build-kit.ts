@@ -14,6 +14,23 @@ import { buildWorkers } from './build-workers.ts';
 import { minifyCssLiterals } from './css-literals.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
+
+/**
+ * The script-tag bundle keeps the source maps of what runs on the page, not of its workers' chunks (`assets/`) nor
+ * of the wasm hasher: each worker entry bundles the same engine again, and the hasher's map maps a base64 string.
+ * They were about 1.2 MB of the 10 MB an install may take (issue 31); the page's own maps stay.
+ */
+function dropWorkerMaps(dir: string): void {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const workerSide = entry.parentPath.endsWith('/assets') || /^wasm-md5-[\w-]+\.js(\.map)?$/.test(entry.name);
+    if (!workerSide) continue;
+    if (entry.name.endsWith('.map')) rmSync(file);
+    else if (entry.name.endsWith('.js'))
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+  }
+}
 const PKG = join(ROOT, 'packages/store-upload-kit');
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
@@ -36,6 +53,7 @@ for (const entry of readdirSync(join(PKG, 'dist/lib'), { recursive: true, withFi
   if (fixed !== code) writeFileSync(file, fixed);
 }
 run(bin('vite'), ['build', '--logLevel', 'error', '--outDir', join(PKG, 'dist/browser')]);
+dropWorkerMaps(join(PKG, 'dist/browser'));
 await buildWorkers(ROOT, PKG);
 run(bin('cem'), [
   'analyze',

@@ -25,6 +25,8 @@
  * - **lazy: …** — each chunk loaded only on demand, listed with the reason it is not part of a first upload
  *   (`LAZY_CHUNKS`). A lazy chunk that is not listed there counts in the budget of its thread, so a new dynamic
  *   import cannot slip weight past the check without a written reason.
+ * - **headless core and bindings** — `store-upload-kit/headless` and what each framework binding adds over it (at most
+ *   1.5 kB min+gzip each, `scripts/size-bindings.ts`).
  * - **entry …** — each public entry with every export kept and its lazy chunks inlined: the most a consumer can
  *   pull in. Reported only.
  */
@@ -35,6 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { minifyCssLiterals } from './css-literals.ts';
 import { measureUpFrontWithVite } from './size-with-vite.ts';
+import { BINDING_BUDGET, bindingsOverBudget, measureBindings } from './size-bindings.ts';
 import { BUILT_IN_LANGUAGES } from '../src/elements/i18n/built-in-languages.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -624,7 +627,15 @@ async function main(): Promise<void> {
   );
   console.log(`hash worker (when verifying):       ${kB(report.hashWorkerGzip)} min+gzip, reported only`);
   console.log(`wasm hasher (loaded by the worker): ${kB(report.hasherGzip)} min+gzip, reported only`);
-  const over = overBudget(report);
+  const headless = await measureBindings();
+  console.log(
+    `headless core (store-upload-kit/headless): ${kB(headless.core.gzipBytes)} min+gzip (the uploader facade included), reported only`,
+  );
+  for (const b of headless.bindings)
+    console.log(
+      `  ${b.entry.padEnd(34)} +${kB(b.overCore)} over the core (${kB(b.gzipBytes)} in all), budget ≤ ${kB(BINDING_BUDGET)}`,
+    );
+  const over = [...overBudget(report), ...bindingsOverBudget(headless)];
   if (over.length) {
     console.log('\nlargest parts of the main thread (minified, before gzip):');
     for (const c of report.rows[0].contributors.slice(0, 10)) console.log(`  ${kB(c.minBytes).padStart(9)}  ${c.name}`);

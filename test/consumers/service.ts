@@ -15,11 +15,11 @@ export interface ConsumerService {
  * Starts the bin npm linked from the service tarball, as a user's test setup would (`npx store-service`);
  * scripts/test-consumers.sh installs it in `<dir>/service`, beside the apps.
  */
-export async function startService(dir: string): Promise<ConsumerService> {
+export async function startService(dir: string, extraArgs: string[] = []): Promise<ConsumerService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'consumer-service-'));
   const service: ChildProcess = spawn(
     join(dir, 'service/node_modules/.bin/store-service'),
-    ['--port', '0', '--data', dataDir],
+    ['--port', '0', '--data', dataDir, ...extraArgs],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {

@@ -53,9 +53,12 @@ const rules: Record<string, { layers: string[]; packages: boolean; node: boolean
     packages: true,
     node: false,
   },
-  'src/react': { layers: ['src/elements', 'src/react'], packages: true, node: false },
-  'src/vue': { layers: ['src/elements', 'src/vue'], packages: true, node: false },
-  'src/svelte': { layers: ['src/elements', 'src/svelte'], packages: true, node: false },
+  // The headless core for apps' own UIs: the uploader's facade and types, nothing of the elements (no Lit).
+  'src/headless': { layers: ['src/uploader', 'src/headless'], packages: false, node: false },
+  'src/react': { layers: ['src/elements', 'src/headless', 'src/react'], packages: true, node: false },
+  'src/vue': { layers: ['src/elements', 'src/headless', 'src/vue'], packages: true, node: false },
+  'src/svelte': { layers: ['src/elements', 'src/headless', 'src/svelte'], packages: true, node: false },
+  'src/angular': { layers: ['src/headless', 'src/angular'], packages: true, node: false },
   server: { layers: ['server'], packages: true, node: true },
 };
 

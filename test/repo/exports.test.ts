@@ -18,6 +18,11 @@ const ENTRIES = new Set([
   'src/elements/index.ts',
   'src/react/index.ts',
   'src/vue/index.ts',
+  'src/headless/index.ts',
+  'src/react/hooks.ts',
+  'src/vue/composables.ts',
+  'src/svelte/store.ts',
+  'src/angular/index.ts',
   'server/index.ts',
 ]);
 /** Shipped source: everything else is code for tests, stories, benches and demos. */

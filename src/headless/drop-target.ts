@@ -1,0 +1,111 @@
+/**
+ * Any element as a drop target, with no framework: the handlers a binding spreads on it (drag and drop, a paste,
+ * Enter or Space and a click opening the file dialog) and the drag state they track.
+ */
+import { pickFiles, type PickOptions } from './pick-files.ts';
+
+/** What a drop target does with files, and how it reports a drag over it. */
+export interface DropTargetOptions extends PickOptions {
+  /** Files dropped, pasted or chosen in the dialog (never called with none). */
+  onFiles(files: File[]): void;
+  /** A drag with files entered (`true`) or left the element, or dropped (`false`). */
+  onDragChange?(over: boolean): void;
+  /** Leave clicks alone (the element has its own buttons); Enter and Space still open the dialog. */
+  noClick?: boolean;
+}
+
+/** What the handlers read of a drag event: a DOM `DragEvent`, or a framework's event wrapping one (React's). */
+export interface DragLike {
+  readonly dataTransfer: DataTransfer | null;
+  preventDefault(): void;
+}
+/** What the handlers read of a paste. */
+export interface PasteLike {
+  readonly clipboardData: DataTransfer | null;
+  preventDefault(): void;
+}
+/** What the handlers read of a key press. */
+export interface KeyLike {
+  readonly key: string;
+  readonly target: unknown;
+  readonly currentTarget: unknown;
+  preventDefault(): void;
+}
+
+/** The handlers of a drop target, by event name (`v-on="target"` in Vue, `addEventListener` in plain DOM). */
+export interface DropTarget {
+  dragenter: (event: DragLike) => void;
+  dragover: (event: DragLike) => void;
+  dragleave: (event: DragLike) => void;
+  drop: (event: DragLike) => void;
+  paste: (event: PasteLike) => void;
+  keydown: (event: KeyLike) => void;
+  click: (event: { readonly defaultPrevented: boolean }) => void;
+  /** Opens the file dialog (inside a user's gesture). */
+  open: () => void;
+}
+
+/** The files a drag or a paste carries (folders are left out: they come as entries, not files). */
+export function filesOf(data: DataTransfer | null): File[] {
+  if (!data) return [];
+  const files: File[] = [];
+  for (const item of data.items) {
+    if (item.kind !== 'file' || item.webkitGetAsEntry?.()?.isDirectory) continue;
+    const file = item.getAsFile();
+    if (file) files.push(file);
+  }
+  return files;
+}
+
+const carriesFiles = (event: DragLike) => event.dataTransfer?.types.includes('Files') ?? false;
+
+/** Makes the handlers; `options` is read at each event, so a caller may swap its fields. */
+export function dropTarget(options: DropTargetOptions): DropTarget {
+  // Entering a child fires the parent's `dragleave` after the child's `dragenter`: count, as the drag is over the
+  // element until every enter has had its leave.
+  let depth = 0;
+  const hand = (files: File[]) => {
+    const chosen = options.multiple === false ? files.slice(0, 1) : files;
+    if (chosen.length) options.onFiles(chosen);
+  };
+  const open = () => void pickFiles(options).then(hand);
+  return {
+    dragenter(event) {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      if (depth++ === 0) options.onDragChange?.(true);
+    },
+    dragover(event) {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    },
+    dragleave(event) {
+      if (!carriesFiles(event) || depth === 0) return;
+      if (--depth === 0) options.onDragChange?.(false);
+    },
+    drop(event) {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      depth = 0;
+      options.onDragChange?.(false);
+      hand(filesOf(event.dataTransfer));
+    },
+    paste(event) {
+      const files = filesOf(event.clipboardData);
+      if (!files.length) return;
+      event.preventDefault();
+      hand(files);
+    },
+    keydown(event) {
+      if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+      event.preventDefault();
+      open();
+    },
+    click(event) {
+      if (options.noClick || event.defaultPrevented) return;
+      open();
+    },
+    open,
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The kit's state for apps that draw their own upload UI (`store-upload-kit/headless`), with no framework: a store
+ * over `createUploader` with `subscribe` / `getSnapshot`, shared per options; the React, Vue, Svelte and Angular
+ * bindings wrap it. See README, "Your own UI".
+ */
+export { uploadStore, optionsKey, storeFor } from './registry.ts';
+export { UploadStore } from './upload-store.ts';
+export { EMPTY_UPLOADS, type TaskView, type TaskBase, type UploadsSnapshot } from './task-view.ts';
+export { pickFiles, type PickOptions } from './pick-files.ts';
+export {
+  dropTarget,
+  filesOf,
+  type DropTarget,
+  type DropTargetOptions,
+  type DragLike,
+  type PasteLike,
+  type KeyLike,
+} from './drop-target.ts';
+export type { CreateUploaderOptions, Uploader, UploadTask, AddOptions } from '../uploader/index.ts';

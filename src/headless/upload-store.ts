@@ -1,0 +1,163 @@
+/**
+ * The framework-free store every binding wraps: one uploader, its state as immutable snapshots for
+ * `useSyncExternalStore`, `shallowRef`s, Svelte stores and signals, and the commands a UI's buttons call.
+ */
+import { createUploader } from '../uploader/page/create-uploader.ts';
+import type { AddOptions, CreateUploaderOptions, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
+import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.ts';
+
+/** Whether this code runs where an uploader can live: a browser page (not server rendering). */
+export const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+/** Calls `run` before the next paint; where frames do not come (a hidden page, no `requestAnimationFrame`), soon. */
+function nextFrame(run: () => void): void {
+  if (typeof requestAnimationFrame === 'function' && !document.hidden) requestAnimationFrame(run);
+  else setTimeout(run, 16);
+}
+
+/** The picture a UI draws, built once per change of the uploader's snapshot. */
+function view(s: UploaderSnapshot): UploadsSnapshot {
+  if (s.tasks.length === 0 && s.online) return EMPTY_UPLOADS;
+  let active = 0;
+  for (const t of s.tasks) if (t.state !== 'done' && t.state !== 'failed' && t.state !== 'cancelled') active++;
+  return Object.freeze({
+    tasks: s.tasks as readonly TaskView[],
+    totalBytes: s.totalBytes,
+    sentBytes: s.sentBytes,
+    online: s.online,
+    active,
+  });
+}
+
+/**
+ * One uploader and what a UI needs of it. `subscribe` and `getSnapshot` are bound (pass them as they are); the
+ * snapshot is the same object until something changes, and changes reach listeners at most once per animation
+ * frame. The uploader is created on first need in a browser, never on the server; the store listens to it only while
+ * someone subscribes, and leaving does not stop its uploads (`destroy()` does that).
+ */
+export class UploadStore {
+  #options?: CreateUploaderOptions;
+  #uploader?: Uploader;
+  #listeners = new Set<() => void>();
+  #snapshot = EMPTY_UPLOADS;
+  #seen?: UploaderSnapshot;
+  #pending = false;
+  #onDestroy?: () => void;
+
+  /**
+   * `options` are the first; `setOptions` swaps them, so a new token getter each render is used, not a new uploader.
+   * Given an `uploader` instead, the store follows that one and creates none.
+   */
+  constructor(options: CreateUploaderOptions | undefined, onDestroy?: () => void, uploader?: Uploader) {
+    this.#options = options;
+    this.#onDestroy = onDestroy;
+    this.#uploader = uploader;
+  }
+
+  /** Keeps `options` as the latest: the uploader asks their `getAccessToken` (and `beforeUpload`) from now on. */
+  setOptions(options: CreateUploaderOptions): void {
+    this.#options = options;
+  }
+
+  /** The uploader, created on first use; `undefined` on the server. */
+  get uploader(): Uploader | undefined {
+    const options = this.#options;
+    if (!this.#uploader && options && inBrowser()) {
+      const latest = () => this.#options ?? options;
+      const hook = options.beforeUpload;
+      this.#uploader = createUploader({
+        ...options,
+        getAccessToken: () => latest().getAccessToken(),
+        beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
+      });
+    }
+    return this.#uploader;
+  }
+
+  /** Adds a listener of changes; returns its removal. The first listener attaches to the uploader, the last leaves. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    const uploader = this.#listeners.size === 1 ? this.uploader : undefined;
+    if (uploader) {
+      uploader.addEventListener('change', this.#onChange);
+      // Tasks that moved while nobody listened (a remount after a route change) show at once, not a frame later.
+      this.#refresh(false);
+    }
+    return () => {
+      if (!this.#listeners.delete(listener) || this.#listeners.size > 0) return;
+      this.#uploader?.removeEventListener('change', this.#onChange);
+    };
+  };
+
+  /** The current snapshot: the same object until something changes. */
+  readonly getSnapshot = (): UploadsSnapshot => this.#snapshot;
+
+  /** What the server renders, and the first render in the browser hydrates against: always the empty snapshot. */
+  readonly getServerSnapshot = (): UploadsSnapshot => EMPTY_UPLOADS;
+
+  /** Adds files (a `FileList`, an array, one file); returns their tasks (none on the server). */
+  add(files: Iterable<File | Blob> | ArrayLike<File | Blob> | File | Blob, options?: AddOptions): UploadTask[] {
+    const uploader = this.uploader;
+    if (!uploader) return [];
+    const list = files instanceof Blob ? [files] : Array.from(files as Iterable<File | Blob>);
+    return list.map((file) => uploader.add(file, options));
+  }
+
+  /** One task's commands, by ID; unknown IDs are ignored. */
+  pause(id: string): void {
+    this.uploader?.task(id)?.pause();
+  }
+  resume(id: string): void {
+    this.uploader?.task(id)?.resume();
+  }
+  cancel(id: string): void {
+    this.uploader?.task(id)?.cancel();
+  }
+  retry(id: string): void {
+    this.uploader?.task(id)?.retry();
+  }
+  /** Drops an ended task from the list. */
+  remove(id: string): void {
+    this.uploader?.remove(id);
+  }
+  pauseAll(): void {
+    this.uploader?.pauseAll();
+  }
+  resumeAll(): void {
+    this.uploader?.resumeAll();
+  }
+  cancelAll(): void {
+    this.uploader?.cancelAll();
+  }
+  retryFailed(): void {
+    this.uploader?.retryFailed();
+  }
+
+  /** Ends the uploader (its page's part of the uploads) and forgets the store; the next use makes a new one. */
+  destroy(): void {
+    this.#uploader?.removeEventListener('change', this.#onChange);
+    this.#uploader?.destroy();
+    this.#uploader = undefined;
+    this.#seen = undefined;
+    this.#snapshot = EMPTY_UPLOADS;
+    this.#onDestroy?.();
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  readonly #onChange = (): void => {
+    if (this.#pending) return;
+    this.#pending = true;
+    nextFrame(() => {
+      this.#pending = false;
+      this.#refresh(true);
+    });
+  };
+
+  #refresh(notify: boolean): void {
+    const current = this.#uploader?.snapshot;
+    if (!current || current === this.#seen || this.#listeners.size === 0) return;
+    this.#seen = current;
+    this.#snapshot = view(current);
+    if (notify) for (const listener of [...this.#listeners]) listener();
+  }
+}

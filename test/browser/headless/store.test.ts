@@ -1,0 +1,156 @@
+// The headless core in the browser against the real service (issue 31): immutable snapshots at most one a frame,
+// byte-identical uploads through the store, one store per options, an unsubscribe mid-upload that cancels nothing,
+// and a store that attaches to the shared engine seeing the uploads it already runs.
+import { expect } from '@open-wc/testing';
+import { createUploader } from '../../../src/uploader/index.ts';
+import { uploadStore, type TaskView, type UploadsSnapshot } from '../../../src/headless/index.ts';
+import { baseUrl, download, randomFile, sameBytes, TOKEN } from '../uploader/helpers.ts';
+import { freshOptions, MiB, slowPuts, snapshotWhere, testStores } from './helpers.ts';
+
+const store = testStores();
+
+/** What a `switch` on the union narrows to: each state's own field, typed without `!`. */
+function describeTask(task: TaskView): string {
+  switch (task.state) {
+    case 'done':
+      return `done ${task.file.id}`;
+    case 'failed':
+      return `failed ${task.error.code}`;
+    case 'retrying':
+      return `retrying ${task.retry.cause}`;
+    default:
+      return task.state;
+  }
+}
+
+describe('headless store', () => {
+  it('uploads byte-identical; snapshots are immutable, the same object between changes, at most one a frame', async () => {
+    await slowPuts(20);
+    const s = store();
+    let frame = 0;
+    let counting = true;
+    const count = () => {
+      frame++;
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const seen: { snapshot: UploadsSnapshot; frame: number }[] = [];
+    const stop = s.subscribe(() => seen.push({ snapshot: s.getSnapshot(), frame }));
+    const file = randomFile(2 * MiB + 5);
+    const [task] = s.add(file);
+    const stored = await task.done;
+    const last = await snapshotWhere(s, (x) => x.tasks[0]?.state === 'done');
+    counting = false;
+    stop();
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    expect(describeTask(last.tasks[0])).to.equal(`done ${stored.id}`);
+    expect(seen.length).to.be.greaterThan(2);
+    // A new object on each notification, never two in one frame, and frozen.
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i].snapshot).to.not.equal(seen[i - 1].snapshot);
+      expect(seen[i].frame).to.be.greaterThan(seen[i - 1].frame);
+    }
+    expect(Object.isFrozen(last)).to.equal(true);
+    expect(s.getSnapshot()).to.equal(s.getSnapshot());
+    expect(last.totalBytes).to.equal(file.size);
+    expect(last.active).to.equal(0);
+  });
+
+  it('many changes of the uploader within one frame reach a listener once', async () => {
+    const s = store();
+    const frames: number[] = [];
+    let frame = 0;
+    const stop = s.subscribe(() => frames.push(frame));
+    const uploader = s.uploader!;
+    let changes = 0;
+    uploader.addEventListener('change', () => changes++);
+    // Files added one macrotask apart: the uploader emits a change for each turn, several within one frame.
+    const channel = new MessageChannel();
+    const nextTurn = () =>
+      new Promise((resolve) => {
+        channel.port1.onmessage = resolve;
+        channel.port2.postMessage(0);
+      });
+    const tasks = [];
+    let counting = true;
+    const count = () => {
+      frame++;
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    for (let i = 0; i < 20; i++) {
+      tasks.push(...s.add(randomFile(1024)));
+      await nextTurn();
+    }
+    await Promise.all(tasks.map((t) => t.done));
+    await snapshotWhere(s, (x) => x.tasks.length === 20 && x.active === 0);
+    counting = false;
+    stop();
+    expect(changes).to.be.greaterThan(frames.length);
+    expect(new Set(frames).size).to.equal(frames.length);
+  });
+
+  it('gives one store per serialisable options, whatever the token getter, and keeps asking the latest getter', async () => {
+    const options = freshOptions();
+    const a = uploadStore(options);
+    let asked = '';
+    const b = uploadStore({
+      ...options,
+      getAccessToken: () => {
+        asked = 'second';
+        return TOKEN;
+      },
+    });
+    try {
+      expect(b).to.equal(a);
+      expect(uploadStore({ ...options, shareKey: 'other' })).to.not.equal(a);
+      const [task] = a.add(randomFile(300 * 1024));
+      await task.done;
+      expect(asked).to.equal('second');
+      expect(a.uploader).to.equal(b.uploader);
+    } finally {
+      a.destroy();
+    }
+  });
+
+  it('an unsubscribe mid-upload cancels nothing; the next subscriber sees the finished task at once', async () => {
+    await slowPuts(80);
+    const s = store();
+    const stop = s.subscribe(() => undefined);
+    const file = randomFile(2 * MiB);
+    const [task] = s.add(file);
+    await snapshotWhere(s, (x) => x.tasks[0]?.state === 'uploading' && x.tasks[0].bytesSent > 0);
+    stop();
+    const stored = await task.done;
+    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
+    // Subscribing again refreshes before it returns: no frame shows the stale "uploading".
+    const again = s.subscribe(() => undefined);
+    expect(s.getSnapshot().tasks[0].state).to.equal('done');
+    again();
+  });
+
+  it('a store that attaches to the shared engine sees the uploads another uploader of the site already runs', async () => {
+    await slowPuts(80);
+    const options = freshOptions();
+    const other = createUploader({ ...options });
+    try {
+      const file = randomFile(2 * MiB);
+      const running = other.add(file);
+      await new Promise<void>((resolve) => {
+        const onProgress = () => {
+          if (running.snapshot.bytesSent === 0) return;
+          other.removeEventListener('progress', onProgress);
+          resolve();
+        };
+        other.addEventListener('progress', onProgress);
+      });
+      const s = store(options);
+      const seen = await snapshotWhere(s, (x) => x.tasks.some((t) => t.name === file.name));
+      expect(seen.tasks.find((t) => t.name === file.name)!.state).to.be.oneOf(['uploading', 'queued', 'verifying']);
+      await running.done;
+      await snapshotWhere(s, (x) => x.tasks.find((t) => t.name === file.name)?.state === 'done');
+    } finally {
+      other.destroy();
+    }
+  });
+});
