@@ -20,6 +20,8 @@ const MAX_QUEUED = 2 * 1024 * 1024;
 export class FileWriter {
   readonly #fh: FileHandle;
   #position: number;
+  /** End of the bytes the OS has taken (short writes included): what a failed write leaves on disk at most. */
+  #written: number;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   /** The write in flight; never rejects (its failure is kept in `#failure`). */
@@ -31,6 +33,15 @@ export class FileWriter {
   constructor(fh: FileHandle, position: number) {
     this.#fh = fh;
     this.#position = position;
+    this.#written = position;
+  }
+
+  /**
+   * File position up to which every byte has been written (the rest was queued, in flight, or failed). After a
+   * failure the file may hold fewer bytes than pushed: an owner cuts back from here, never from {@link position}.
+   */
+  get written(): number {
+    return this.#written;
   }
 
   /** File position after everything pushed so far. */
@@ -69,7 +80,7 @@ export class FileWriter {
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#busy = true;
-    this.#inFlight = writeAll(this.#fh, buffers, at).then(
+    this.#inFlight = writeAll(this.#fh, buffers, at, (end) => (this.#written = end)).then(
       () => {
         this.#busy = false;
         // Blocks that completed during the write go out now, even if no more data comes (a stalled client).
@@ -101,13 +112,20 @@ export class FileWriter {
   }
 }
 
-async function writeAll(fh: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
+/** Writes `buffers` at `position`, reporting each write's end to `progress` (a full disk fails after a short one). */
+async function writeAll(
+  fh: FileHandle,
+  buffers: Uint8Array[],
+  position: number,
+  progress: (end: number) => void,
+): Promise<void> {
   let bufs = buffers;
   let at = position;
-  // writev may write less than asked; continue with what is left.
+  // writev may write less than asked (ENOSPC comes on the next call); continue with what is left.
   while (bufs.length > 0) {
     const { bytesWritten } = await fh.writev(bufs, at);
     at += bytesWritten;
+    progress(at);
     let skip = bytesWritten;
     const rest: Uint8Array[] = [];
     for (const b of bufs) {

@@ -17,6 +17,7 @@ import type { RequestBody } from '../http/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { SessionBytes } from './session-bytes.ts';
 import type { LockClaim, SessionRow, UploadSessionRows } from './sessions.ts';
+import { isStorageFailure } from './storage-failure.ts';
 
 export type { LockClaim, SessionRow };
 
@@ -80,7 +81,7 @@ export class ResumableSessions {
     return this.#rows.withLock(id, request.claim, async () => {
       const session = this.#open(id, fileId);
       if (session.state === 'complete') return { kind: 'complete', session };
-      this.#rows.touch(id);
+      this.#touch(id);
       const sizes: SessionSizes = {
         stored: this.#bytes.stored(id),
         total: session.total,
@@ -124,6 +125,18 @@ export class ResumableSessions {
       if (resource) this.#rows.complete(id, resource);
       return resource !== undefined;
     });
+  }
+
+  /**
+   * Records the session's activity. On a full disk this write may fail; the session then only expires sooner, which
+   * is better than refusing the status query a client needs to resume once space comes back.
+   */
+  #touch(id: string): void {
+    try {
+      this.#rows.touch(id);
+    } catch (e) {
+      if (!isStorageFailure(e)) throw e;
+    }
   }
 
   #open(id: string, fileId: string | undefined): SessionRow {
