@@ -9,6 +9,7 @@ import { checkedSelection } from './fields-cache.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError, type Router } from './router.ts';
+import { isStorageFailure, storageFailureError } from './store/storage-failure.ts';
 import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
@@ -72,6 +73,7 @@ export function errorResponse(e: unknown): ApiResponse {
   }
   if (e instanceof MultipartError) return new ApiError(400, 'badRequest', e.message).toResponse();
   if (e instanceof BadPathError) return new ApiError(400, 'badRequest', e.message).toResponse();
+  if (isStorageFailure(e)) return storageFailureError(e).toResponse();
   if (isDisconnect(e)) {
     // The client went away mid-body: nobody will read this answer, and it is not a service fault.
     return new ApiError(400, 'badRequest', 'The request body was cut off.').toResponse();

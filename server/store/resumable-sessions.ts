@@ -164,6 +164,11 @@ export class ResumableSessions {
     try {
       result = await commit(session, { blob, size: verdict.size, md5, contentType: session.contentType });
     } catch (e) {
+      // Storage could not take the file's row: the bytes go back to the part, and a later request completes it.
+      if (isStorageFailure(e)) {
+        await this.#bytes.reopen(session.id);
+        throw e;
+      }
       // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
       this.#rows.cancel(session.id);
       await this.#blobs.remove(blob);

@@ -19,7 +19,7 @@ import {
   statSync,
   truncateSync,
 } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
 import type { BlobStore } from './blobs.ts';
@@ -189,6 +189,11 @@ export class SessionBytes {
       await fh.close();
     });
     return { blob, md5 };
+  }
+
+  /** Moves a completed session's bytes back into its part file: its file's commit failed for lack of storage. */
+  async reopen(id: string): Promise<void> {
+    await rename(this.#blobs.path(SessionBytes.#blobName(id)), this.#path(id));
   }
 
   /** Deletes a session's bytes (cancelled, expired, or its completion refused). */

@@ -66,13 +66,27 @@ describe('a full disk', { skip: !mounted && 'needs root to mount a tmpfs' }, () 
     const uri = start.headers.location as string;
     const id = start.headers['x-svc-upload-id'] as string;
     const put = await svc.api('PUT', uri, { token: null, body: data });
-    assert.ok(put.status >= 500, put.text);
+    assert.equal(put.status, 503, put.text);
+    assert.equal(put.headers['retry-after'], '5', 'a storage failure says when to retry');
+    assert.equal(put.json().error.errors[0].reason, 'backendError');
+    assert.match(put.json().error.message, /out of storage space/);
 
     const stored = storedOf(await svc.api('PUT', uri, { token: null, headers: { 'Content-Range': 'bytes */*' } }));
     const part = readFileSync(join(mnt, 'sessions', `${id}.part`));
     assert.equal(part.length, stored, 'the range covers exactly the part file');
     assert.ok(stored < 48 * MiB, `the range (${stored}) fits the disk`);
     assert.ok(part.equals(data.subarray(0, stored)), 'the part file is a true prefix of the upload');
+
+    const simple = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: randomBytes(4 * MiB),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    assert.equal(simple.status, 503, simple.text);
+    const listed = await svc.api('GET', '/store/v3/files');
+    assert.equal(listed.status, 200, 'reads keep working while writes are refused');
+    assert.equal(listed.json().files.length, 1, 'no half file is listed');
+    const read = await svc.api('GET', `/store/v3/files/${first.json().id}?alt=media`);
+    assert.ok(read.body.equals(small), 'downloads keep working while writes are refused');
 
     execFileSync('mount', ['-o', 'remount,size=256m', mnt]);
     const done = await svc.api('PUT', uri, {
