@@ -9,6 +9,7 @@ import { checkedSelection } from './fields-cache.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError, type Router } from './router.ts';
+import { withStorageFaults } from './storage-faults.ts';
 import { isStorageFailure, storageFailureError } from './store/storage-failure.ts';
 import type { Service } from './service-types.ts';
 
@@ -57,7 +58,9 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
-    return await match.handler(createContext(faulted.request, match.params, svc));
+    return await withStorageFaults(faulted.storage, () =>
+      match.handler(createContext(faulted.request, match.params, svc)),
+    );
   } catch (e) {
     return errorResponse(e);
   }

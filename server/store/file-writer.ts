@@ -1,6 +1,7 @@
 /** Streams bytes into an open file with few, pipelined syscalls (throughput matters for 1 GiB uploads). */
 import type { FileHandle } from 'node:fs/promises';
 import { BLOCK_SIZE } from 'store-upload-kit/protocol';
+import { allowWrite } from '../storage-faults.ts';
 
 /** Writes are issued whenever the data crosses a multiple of this (absolute file position). */
 const FLUSH_EVERY = BLOCK_SIZE;
@@ -123,7 +124,10 @@ async function writeAll(
   let at = position;
   // writev may write less than asked (ENOSPC comes on the next call); continue with what is left.
   while (bufs.length > 0) {
-    const { bytesWritten } = await fh.writev(bufs, at);
+    // An injected storage fault (`--admin`) may allow fewer bytes, or fail the write, as a filling disk does.
+    const total = bufs.reduce((n, b) => n + b.length, 0);
+    const allowed = await allowWrite(total);
+    const { bytesWritten } = await fh.writev(allowed < total ? prefix(bufs, allowed) : bufs, at);
     at += bytesWritten;
     progress(at);
     let skip = bytesWritten;
@@ -138,4 +142,16 @@ async function writeAll(
     }
     bufs = rest;
   }
+}
+
+/** The first `length` bytes of `buffers`. */
+function prefix(buffers: readonly Uint8Array[], length: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = length;
+  for (const b of buffers) {
+    if (left <= 0) break;
+    out.push(b.length <= left ? b : b.subarray(0, left));
+    left -= b.length;
+  }
+  return out;
 }

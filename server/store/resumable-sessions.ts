@@ -27,6 +27,8 @@ export interface SessionMedia {
   readonly size: number;
   readonly md5: string;
   readonly contentType: string;
+  /** Always: on a storage failure the session takes its bytes back (see `ReceivedMedia`). */
+  readonly retainedOnStorageFailure: true;
 }
 
 /** Commits a completed session's file and returns its resource (unfiltered); a throw refuses the completion. */
@@ -162,11 +164,14 @@ export class ResumableSessions {
     const { blob, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
     let result;
     try {
-      result = await commit(session, { blob, size: verdict.size, md5, contentType: session.contentType });
+      const media = { blob, size: verdict.size, md5, contentType: session.contentType } as const;
+      result = await commit(session, { ...media, retainedOnStorageFailure: true });
     } catch (e) {
       // Storage could not take the file's row: the bytes go back to the part, and a later request completes it.
       if (isStorageFailure(e)) {
-        await this.#bytes.reopen(session.id);
+        // A conversion removes its source: then nothing is left to reopen, and the upload must start again.
+        if (await this.#bytes.reopen(session.id)) throw e;
+        this.#rows.cancel(session.id);
         throw e;
       }
       // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.

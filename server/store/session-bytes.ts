@@ -191,9 +191,18 @@ export class SessionBytes {
     return { blob, md5 };
   }
 
-  /** Moves a completed session's bytes back into its part file: its file's commit failed for lack of storage. */
-  async reopen(id: string): Promise<void> {
-    await rename(this.#blobs.path(SessionBytes.#blobName(id)), this.#path(id));
+  /**
+   * Moves a completed session's bytes back into its part file (its file's commit failed for lack of storage); false
+   * when the blob is gone (a conversion consumed it).
+   */
+  async reopen(id: string): Promise<boolean> {
+    try {
+      await rename(this.#blobs.path(SessionBytes.#blobName(id)), this.#path(id));
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw e;
+    }
   }
 
   /** Deletes a session's bytes (cancelled, expired, or its completion refused). */
