@@ -1,6 +1,7 @@
 /** The SQLite database of the service (`<data>/store.db`, WAL): schema and opening. */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { checkSqliteWrite } from './storage-faults.ts';
 
 /** The better-sqlite3 handle type, re-exported so feature modules (push, permissions) can take the same db. */
 export type Db = Database.Database;
@@ -109,6 +110,8 @@ export function atomically<T>(db: Db, fn: () => T): T {
     run = db.transaction((body: () => unknown) => body());
     runners.set(db, run);
   }
+  // An injected database fault (`--admin`) fails the transaction before it writes, as a full disk would.
+  checkSqliteWrite();
   return run(fn) as T;
 }
 

@@ -6,9 +6,11 @@ import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { checkedSelection } from './fields-cache.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, supersededError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { BadPathError, type Router } from './router.ts';
+import { withStorageFaults } from './storage-faults.ts';
+import { isStorageFailure, storageFailureError } from './store/storage-failure.ts';
 import type { Service } from './service-types.ts';
 
 /** Answers one API call. Never throws. */
@@ -56,7 +58,9 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
-    return await match.handler(createContext(faulted.request, match.params, svc));
+    return await withStorageFaults(faulted.storage, () =>
+      match.handler(createContext(faulted.request, match.params, svc)),
+    );
   } catch (e) {
     return errorResponse(e);
   }
@@ -72,6 +76,9 @@ export function errorResponse(e: unknown): ApiResponse {
   }
   if (e instanceof MultipartError) return new ApiError(400, 'badRequest', e.message).toResponse();
   if (e instanceof BadPathError) return new ApiError(400, 'badRequest', e.message).toResponse();
+  if (isStorageFailure(e)) return storageFailureError(e).toResponse();
+  // An older request on a session, ended by a newer one before it reached the session's lock.
+  if (e instanceof Error && e.name === 'SupersededError') return supersededError().toResponse();
   if (isDisconnect(e)) {
     // The client went away mid-body: nobody will read this answer, and it is not a service fault.
     return new ApiError(400, 'badRequest', 'The request body was cut off.').toResponse();
@@ -87,7 +94,6 @@ function isDisconnect(e: unknown): boolean {
     e.name === 'ConnectionCutError' ||
     e.name === 'BodyCutError' ||
     e.name === 'BodyIdleError' ||
-    e.name === 'SupersededError' ||
     code === 'ECONNRESET' ||
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     e.message === 'aborted'

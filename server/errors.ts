@@ -76,3 +76,17 @@ export function insufficientPermissions(): ApiError {
 export function uploadProtocolError(status: number, message: string): ApiError {
   return new ApiError(status, status === 503 ? 'backendError' : 'badRequest', message, { plainText: true });
 }
+
+/**
+ * 503 for a request on a resumable session that a newer request superseded: it wrote only whole blocks before it
+ * was ended, and a retry (status query, then resume) continues from what is stored. Plain text, as the upload
+ * protocol's errors; `Connection: close`, since the rest of its body is discarded.
+ */
+export function supersededError(): ApiError {
+  return new ApiError(
+    503,
+    'backendError',
+    'A newer request for this upload session arrived, so this one was ended; its whole 256 KiB blocks are kept. Query the upload status (Content-Range: bytes */*) and resume from the range it reports.',
+    { plainText: true, headers: { Connection: 'close' } },
+  );
+}

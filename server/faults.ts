@@ -1,9 +1,11 @@
 /**
- * Scheduled faults (`--admin` only): make matching requests fail with a status, stall, or lose their connection
- * after N body bytes, so clients' retry and resume paths can be tested against the real service.
+ * Scheduled faults (`--admin` only): make matching requests fail with a status, stall, lose their connection
+ * after N body bytes, or meet a failing or slow disk or database (`storage-faults.ts`), so clients' retry and resume
+ * paths can be tested against the real service.
  */
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
+import { DISK_ERRORS, SQLITE_ERRORS, type StorageFaultPlan } from './storage-faults.ts';
 
 /** Which requests a fault applies to; every given condition must hold. */
 export interface FaultMatch {
@@ -21,7 +23,18 @@ export type FaultAction =
   /** Cut the connection once `afterBytes` bytes of the request body have been received. */
   | { readonly type: 'cut'; readonly afterBytes: number }
   /** Wait `ms` before handling the request normally. */
-  | { readonly type: 'delay'; readonly ms: number };
+  | { readonly type: 'delay'; readonly ms: number }
+  /** The request's file writes fail with `error` once `afterBytes` are written (optionally at a slow disk's rate). */
+  | {
+      readonly type: 'disk';
+      readonly error: (typeof DISK_ERRORS)[number];
+      readonly afterBytes: number;
+      readonly bytesPerSecond?: number;
+    }
+  /** The request's file writes go at most `bytesPerSecond`. */
+  | { readonly type: 'slowDisk'; readonly bytesPerSecond: number }
+  /** The request's SQLite transactions fail with `error` (default `SQLITE_FULL`). */
+  | { readonly type: 'sqlite'; readonly error: (typeof SQLITE_ERRORS)[number] };
 
 /** A scheduled fault as listed by `GET /__admin/faults`. */
 export interface Fault {
@@ -40,6 +53,8 @@ export interface Fault {
 export interface FaultOutcome {
   readonly response?: ApiResponse;
   readonly request: ApiRequest;
+  /** What the request's storage does while its handler runs. */
+  readonly storage?: StorageFaultPlan;
 }
 
 /** Thrown by a body cut by a fault, as if the connection dropped. */
@@ -71,7 +86,9 @@ export function parseFault(raw: unknown): Omit<Fault, 'id' | 'hits'> {
     }
   }
   const a = o.action as Record<string, unknown> | undefined;
-  if (typeof a !== 'object' || a === null) fail('"action" must be an object with "type" status, cut or delay');
+  if (typeof a !== 'object' || a === null) {
+    fail('"action" must be an object with "type" status, cut, delay, disk, slowDisk or sqlite');
+  }
   let action: FaultAction;
   const int = (v: unknown, name: string, min: number) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(`${name} must be an integer ≥ ${min}`);
@@ -83,7 +100,22 @@ export function parseFault(raw: unknown): Omit<Fault, 'id' | 'hits'> {
     action = { type: 'status', status };
   } else if (a.type === 'cut') action = { type: 'cut', afterBytes: int(a.afterBytes, 'action.afterBytes', 0) };
   else if (a.type === 'delay') action = { type: 'delay', ms: int(a.ms, 'action.ms', 0) };
-  else fail('action.type must be "status", "cut" or "delay"');
+  else if (a.type === 'disk') {
+    const error = a.error ?? 'ENOSPC';
+    if (!DISK_ERRORS.includes(error as never)) fail(`action.error must be one of ${DISK_ERRORS.join(', ')}`);
+    action = {
+      type: 'disk',
+      error: error as (typeof DISK_ERRORS)[number],
+      afterBytes: int(a.afterBytes, 'action.afterBytes', 0),
+      ...(a.bytesPerSecond !== undefined && { bytesPerSecond: int(a.bytesPerSecond, 'action.bytesPerSecond', 1) }),
+    };
+  } else if (a.type === 'slowDisk') {
+    action = { type: 'slowDisk', bytesPerSecond: int(a.bytesPerSecond, 'action.bytesPerSecond', 1) };
+  } else if (a.type === 'sqlite') {
+    const error = a.error ?? 'SQLITE_FULL';
+    if (!SQLITE_ERRORS.includes(error as never)) fail(`action.error must be one of ${SQLITE_ERRORS.join(', ')}`);
+    action = { type: 'sqlite', error: error as (typeof SQLITE_ERRORS)[number] };
+  } else fail('action.type must be "status", "cut", "delay", "disk", "slowDisk" or "sqlite"');
   const match: FaultMatch = {
     ...(typeof m.method === 'string' ? { method: m.method.toUpperCase() } : {}),
     ...(typeof m.pathPrefix === 'string' ? { pathPrefix: m.pathPrefix } : {}),
@@ -154,8 +186,19 @@ export class FaultRegistry {
           : new ApiError(action.status, 'backendError', 'Backend Error');
       return { response: error.toResponse(), request: req };
     }
-    return { request: { ...req, body: cutBody(req, action.afterBytes) } };
+    if (action.type === 'cut') return { request: { ...req, body: cutBody(req, action.afterBytes) } };
+    return { request: req, storage: storagePlan(action) };
   }
+}
+
+function storagePlan(action: FaultAction): StorageFaultPlan {
+  if (action.type === 'disk') {
+    const { error, afterBytes, bytesPerSecond } = action;
+    return { disk: { error, afterBytes }, ...(bytesPerSecond !== undefined && { bytesPerSecond }) };
+  }
+  if (action.type === 'slowDisk') return { bytesPerSecond: action.bytesPerSecond };
+  if (action.type === 'sqlite') return { sqlite: action.error };
+  throw new Error(`not a storage fault: ${action.type}`);
 }
 
 /** A body that delivers `limit` bytes, then drops the connection and fails like a real disconnect. */

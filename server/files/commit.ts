@@ -8,6 +8,7 @@ import type { Principal } from '../access.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { Service } from '../service-types.ts';
 import type { ContentRef, FileRow } from '../store/files.ts';
+import { isStorageFailure } from '../store/storage-failure.ts';
 import { idList, type IncomingMetadata } from './metadata.ts';
 
 /** Media received for a file, already stored as a blob. */
@@ -17,6 +18,11 @@ export interface ReceivedMedia {
   readonly md5: string;
   /** MIME type the bytes were sent as. */
   readonly contentType: string;
+  /**
+   * The caller takes the blob back when storage refuses the commit (a resumable session returns it to its part, so
+   * a retry completes the file); otherwise a refused commit removes it.
+   */
+  readonly retainedOnStorageFailure?: boolean;
 }
 
 /** Reads a file the caller can see, or throws 404 "File not found". */
@@ -180,7 +186,7 @@ export async function createFile(
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
   const mimeType = target ?? meta.mimeType ?? media?.contentType ?? 'application/octet-stream';
   const isEmptyMedia = !content && !isNativeMime(mimeType);
-  return committing(svc, content, () =>
+  return committing(svc, content, media, () =>
     svc.files.create(
       {
         ...(meta.id !== undefined ? { id: meta.id } : {}),
@@ -206,11 +212,17 @@ export async function createFile(
  * Runs the commit of new content; when it is refused (the file was deleted or the caller's access revoked while
  * the bytes arrived or converted) the content is removed, so no blob is left that no file points to.
  */
-async function committing(svc: Service, content: ContentRef | undefined, commit: () => FileRow): Promise<FileRow> {
+async function committing(
+  svc: Service,
+  content: ContentRef | undefined,
+  media: ReceivedMedia | undefined,
+  commit: () => FileRow,
+): Promise<FileRow> {
   try {
     return commit();
   } catch (e) {
-    if (content?.blob !== undefined) await svc.blobs.remove(content.blob);
+    const retained = media?.retainedOnStorageFailure === true && content?.blob === media.blob && isStorageFailure(e);
+    if (content?.blob !== undefined && !retained) await svc.blobs.remove(content.blob);
     throw e;
   }
 }
@@ -238,7 +250,7 @@ export async function updateFile(
   let mimeType = meta.mimeType;
   if (media && !target && meta.mimeType === undefined && !isNativeMime(row.mimeType)) mimeType = media.contentType;
   if (target) mimeType = target;
-  return committing(svc, content, () =>
+  return committing(svc, content, media, () =>
     svc.files.update(
       fileId,
       {

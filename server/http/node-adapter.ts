@@ -8,10 +8,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
-import { ApiError } from '../errors.ts';
+import { ApiError, supersededError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
 import { limitConnectionsPerClient } from './connections-per-client.ts';
 import { type BodyFraming, failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
+import { endable, untilBroken } from './endable-body.ts';
 import {
   cutRequest,
   distinctHeaders,
@@ -107,17 +108,6 @@ async function* chunksOf(req: NodeRequest, idleMs: number, framing: BodyFraming)
     }
   } finally {
     if (early) await it.return?.();
-  }
-}
-
-/** `next`, or the framing's 400 if the body's framing breaks first; nothing of this wait outlives it. */
-async function untilBroken<T>(next: Promise<T>, framing: BodyFraming): Promise<T> {
-  let stop = (): unknown => undefined;
-  const broken = new Promise<never>((_, reject) => (stop = framing.onBroken(reject)));
-  try {
-    return await Promise.race([next, broken]);
-  } finally {
-    stop();
   }
 }
 
@@ -280,15 +270,17 @@ export function createListener(
       }
       const url = req.url ?? '/';
       const q = url.indexOf('?');
+      const framing = endable(watchBody(req as IncomingMessage));
       const apiReq: ApiRequest = {
         method: (req.method ?? 'GET').toUpperCase(),
         path: q >= 0 ? url.slice(0, q) : url,
         query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
         headers: headerMap(req),
         // HTTP/2 framing errors reset the stream in node:http2 itself; only HTTP/1.1's parser reports them here.
-        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, watchBody(req as IncomingMessage)),
+        body: nodeBody(req, svc.config.bodyIdleTimeoutMs, framing),
         baseUrl: requestOrigin(req) ?? fallbackBase(),
         cutConnection: () => cutRequest(req),
+        supersede: () => framing.end(supersededError()),
         arrival: ++arrivals,
       };
       const conflict = conflictingHeader(req);

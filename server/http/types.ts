@@ -31,6 +31,11 @@ export interface ApiRequest {
   /** Drops the underlying connection at once (admin cut faults); absent for batch inner calls. */
   readonly cutConnection?: () => void;
   /**
+   * Ends the request's body at once with the answer of a request superseded on its resumable session (a readable
+   * 503), after which the connection lingers and closes; absent for batch inner calls.
+   */
+  readonly supersede?: () => void;
+  /**
    * When the transport received the request's head, as a rising number (a higher one arrived later); transport
    * only. A newer request for a resumable session supersedes an older one still on it.
    */

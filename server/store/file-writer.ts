@@ -1,6 +1,7 @@
 /** Streams bytes into an open file with few, pipelined syscalls (throughput matters for 1 GiB uploads). */
 import type { FileHandle } from 'node:fs/promises';
 import { BLOCK_SIZE } from 'store-upload-kit/protocol';
+import { allowWrite } from '../storage-faults.ts';
 
 /** Writes are issued whenever the data crosses a multiple of this (absolute file position). */
 const FLUSH_EVERY = BLOCK_SIZE;
@@ -20,6 +21,8 @@ const MAX_QUEUED = 2 * 1024 * 1024;
 export class FileWriter {
   readonly #fh: FileHandle;
   #position: number;
+  /** End of the bytes the OS has taken (short writes included): what a failed write leaves on disk at most. */
+  #written: number;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   /** The write in flight; never rejects (its failure is kept in `#failure`). */
@@ -31,6 +34,15 @@ export class FileWriter {
   constructor(fh: FileHandle, position: number) {
     this.#fh = fh;
     this.#position = position;
+    this.#written = position;
+  }
+
+  /**
+   * File position up to which every byte has been written (the rest was queued, in flight, or failed). After a
+   * failure the file may hold fewer bytes than pushed: an owner cuts back from here, never from {@link position}.
+   */
+  get written(): number {
+    return this.#written;
   }
 
   /** File position after everything pushed so far. */
@@ -69,7 +81,7 @@ export class FileWriter {
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#busy = true;
-    this.#inFlight = writeAll(this.#fh, buffers, at).then(
+    this.#inFlight = writeAll(this.#fh, buffers, at, (end) => (this.#written = end)).then(
       () => {
         this.#busy = false;
         // Blocks that completed during the write go out now, even if no more data comes (a stalled client).
@@ -101,13 +113,23 @@ export class FileWriter {
   }
 }
 
-async function writeAll(fh: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
+/** Writes `buffers` at `position`, reporting each write's end to `progress` (a full disk fails after a short one). */
+async function writeAll(
+  fh: FileHandle,
+  buffers: Uint8Array[],
+  position: number,
+  progress: (end: number) => void,
+): Promise<void> {
   let bufs = buffers;
   let at = position;
-  // writev may write less than asked; continue with what is left.
+  // writev may write less than asked (ENOSPC comes on the next call); continue with what is left.
   while (bufs.length > 0) {
-    const { bytesWritten } = await fh.writev(bufs, at);
+    // An injected storage fault (`--admin`) may allow fewer bytes, or fail the write, as a filling disk does.
+    const total = bufs.reduce((n, b) => n + b.length, 0);
+    const allowed = await allowWrite(total);
+    const { bytesWritten } = await fh.writev(allowed < total ? prefix(bufs, allowed) : bufs, at);
     at += bytesWritten;
+    progress(at);
     let skip = bytesWritten;
     const rest: Uint8Array[] = [];
     for (const b of bufs) {
@@ -120,4 +142,16 @@ async function writeAll(fh: FileHandle, buffers: Uint8Array[], position: number)
     }
     bufs = rest;
   }
+}
+
+/** The first `length` bytes of `buffers`. */
+function prefix(buffers: readonly Uint8Array[], length: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = length;
+  for (const b of buffers) {
+    if (left <= 0) break;
+    out.push(b.length <= left ? b : b.subarray(0, left));
+    left -= b.length;
+  }
+  return out;
 }

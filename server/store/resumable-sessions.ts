@@ -17,6 +17,7 @@ import type { RequestBody } from '../http/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { SessionBytes } from './session-bytes.ts';
 import type { LockClaim, SessionRow, UploadSessionRows } from './sessions.ts';
+import { isStorageFailure } from './storage-failure.ts';
 
 export type { LockClaim, SessionRow };
 
@@ -26,6 +27,8 @@ export interface SessionMedia {
   readonly size: number;
   readonly md5: string;
   readonly contentType: string;
+  /** Always: on a storage failure the session takes its bytes back (see `ReceivedMedia`). */
+  readonly retainedOnStorageFailure: true;
 }
 
 /** Commits a completed session's file and returns its resource (unfiltered); a throw refuses the completion. */
@@ -80,7 +83,7 @@ export class ResumableSessions {
     return this.#rows.withLock(id, request.claim, async () => {
       const session = this.#open(id, fileId);
       if (session.state === 'complete') return { kind: 'complete', session };
-      this.#rows.touch(id);
+      this.#touch(id);
       const sizes: SessionSizes = {
         stored: this.#bytes.stored(id),
         total: session.total,
@@ -126,6 +129,18 @@ export class ResumableSessions {
     });
   }
 
+  /**
+   * Records the session's activity. On a full disk this write may fail; the session then only expires sooner, which
+   * is better than refusing the status query a client needs to resume once space comes back.
+   */
+  #touch(id: string): void {
+    try {
+      this.#rows.touch(id);
+    } catch (e) {
+      if (!isStorageFailure(e)) throw e;
+    }
+  }
+
   #open(id: string, fileId: string | undefined): SessionRow {
     const session = this.#rows.get(id);
     if (!session || session.targetFileId !== fileId) throw sessionNotFound();
@@ -149,8 +164,16 @@ export class ResumableSessions {
     const { blob, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
     let result;
     try {
-      result = await commit(session, { blob, size: verdict.size, md5, contentType: session.contentType });
+      const media = { blob, size: verdict.size, md5, contentType: session.contentType } as const;
+      result = await commit(session, { ...media, retainedOnStorageFailure: true });
     } catch (e) {
+      // Storage could not take the file's row: the bytes go back to the part, and a later request completes it.
+      if (isStorageFailure(e)) {
+        // A conversion removes its source: then nothing is left to reopen, and the upload must start again.
+        if (await this.#bytes.reopen(session.id)) throw e;
+        this.#rows.cancel(session.id);
+        throw e;
+      }
       // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
       this.#rows.cancel(session.id);
       await this.#blobs.remove(blob);

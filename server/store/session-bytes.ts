@@ -19,7 +19,7 @@ import {
   statSync,
   truncateSync,
 } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
 import type { BlobStore } from './blobs.ts';
@@ -117,16 +117,37 @@ export class SessionBytes {
           }
         }
         await writer.finish();
+        // On disk before the 308/200 that acknowledges these bytes: a power cut after the answer keeps them.
+        await fh.datasync();
       } catch (e) {
-        // Whole blocks still queued must reach the disk before the cut (finish leaves no write pending, even failing).
-        await writer.finish().catch(() => undefined);
-        await fh.truncate(state.upTo).catch(() => undefined);
+        await this.#cutToWritten(id, fh, writer, stored);
         throw e;
       }
     } finally {
       await fh.close();
     }
     return { received, tail: pending };
+  }
+
+  /**
+   * After a failed request (body cut, or a write refused: ENOSPC, EDQUOT, EFBIG, EIO): keeps the whole blocks that
+   * reached the disk, never what merely arrived, so the stored size a status query reports is bytes on disk, equal to
+   * what was sent. If even those cannot be made durable, the request keeps nothing.
+   */
+  async #cutToWritten(id: string, fh: FileHandle, writer: FileWriter, stored: number): Promise<void> {
+    // Whole blocks still queued go out first (finish leaves no write pending, even when it fails).
+    await writer.finish().catch(() => undefined);
+    let kept = floorToBlock(writer.written);
+    // A failed cut leaves the file at most `written` long, which `stored()` floors to the same whole blocks.
+    await fh.truncate(kept).catch(() => undefined);
+    try {
+      await fh.datasync();
+    } catch {
+      kept = stored;
+      await fh.truncate(kept).catch(() => undefined);
+    }
+    // The running hash covers what arrived; it no longer matches the part when less was written.
+    if (this.#hashes.get(id)?.upTo !== kept) this.#forgetHash(id);
   }
 
   /**
@@ -137,6 +158,8 @@ export class SessionBytes {
     const fh = await open(this.#path(id), 'a');
     try {
       await fh.truncate(size);
+      // A refused request's blocks must not come back after a power cut as stored bytes.
+      await fh.datasync();
     } finally {
       await fh.close();
     }
@@ -166,6 +189,20 @@ export class SessionBytes {
       await fh.close();
     });
     return { blob, md5 };
+  }
+
+  /**
+   * Moves a completed session's bytes back into its part file (its file's commit failed for lack of storage); false
+   * when the blob is gone (a conversion consumed it).
+   */
+  async reopen(id: string): Promise<boolean> {
+    try {
+      await rename(this.#blobs.path(SessionBytes.#blobName(id)), this.#path(id));
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw e;
+    }
   }
 
   /** Deletes a session's bytes (cancelled, expired, or its completion refused). */

@@ -68,11 +68,11 @@ function toRow(r: DbSession): SessionRow {
 export interface LockClaim {
   /** When the transport received it, as a rising number (`ApiRequest.arrival`): a higher one is newer. */
   readonly arrival: number;
-  /** Ends it (drops its connection). */
+  /** Ends it: its body stops, and it is answered (503) before its connection closes. */
   end(): void;
 }
 
-/** A request ended because a newer one for the same session arrived; its connection is already dropped. */
+/** A request ended because a newer one for the same session arrived; answered 503 (`supersededError`), then closed. */
 class SupersededError extends Error {
   constructor(id: string) {
     super(`a newer request for upload session ${id} arrived`);
@@ -176,7 +176,7 @@ export class UploadSessionRows {
    * Runs `fn` with the session locked, so requests on one session never interleave their writes. The newest
    * request wins: a client sends one request at a time per session, so a newer one means it gave up on the older
    * (a stall, a cut it did not see, a status query after a timeout). The older holder is ended at once (its
-   * connection dropped; it keeps the whole blocks it wrote and releases the lock), so the newer one is answered
+   * body stops, it keeps the whole blocks it wrote, releases the lock and is answered 503), so the newer one is answered
    * from what is on disk then (spec §3.1), and an older request that reaches the lock later is ended without
    * writing a byte. Arrival is when the transport received the request, so a request held up before its handler
    * (a slow service, an admin delay) stays older than one its client sent after giving up on it.

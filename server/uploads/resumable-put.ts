@@ -44,8 +44,8 @@ export async function cancelSession(
 
 /** The request as the session lock sees it: when it arrived and how to end it (none for a batch's inner call). */
 function claimOf(ctx: RouteContext): LockClaim | undefined {
-  const { cutConnection, arrival } = ctx.req;
-  return cutConnection && arrival !== undefined ? { arrival, end: cutConnection } : undefined;
+  const { supersede, arrival } = ctx.req;
+  return supersede && arrival !== undefined ? { arrival, end: supersede } : undefined;
 }
 
 /**
