@@ -7,7 +7,7 @@
 import { ApiError } from '../errors.ts';
 
 /** Seconds a client is asked to wait before retrying after a storage failure (space rarely returns at once). */
-export const STORAGE_RETRY_AFTER_S = 5;
+const STORAGE_RETRY_AFTER_S = 5;
 
 /** errno codes of a refused or failed file write. */
 const FILE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO']);
