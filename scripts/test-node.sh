@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Node-side suites: protocol units, the service conformance suite, the client and engine against the real service.
-# Each test gets at most 5 minutes (test/per-test-timeout.ts): a hang fails the run naming the test instead of waiting
+# Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test instead of waiting
 # for CI's own limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +13,4 @@ for folder in "${folders[@]}"; do
   if [ ${#found[@]} -eq 0 ]; then echo "no test files in $folder (renamed or missing? update scripts/test-node.sh)"; exit 1; fi
   files+=("${found[@]}")
 done
-exec node --import tsx --import ./test/per-test-timeout.ts --test --test-force-exit --test-concurrency=1 "${files[@]}"
+exec node --import tsx --import ./test/per-test-timeout.mjs --test --test-force-exit --test-concurrency=1 "${files[@]}"
