@@ -10,7 +10,7 @@ import type { TaskSnapshot } from '../types.ts';
 import { isFinal } from '../task-state.ts';
 import type { PageEvent, SignOutUploads } from '../worker-contract.ts';
 import { principalStore } from './principal-store.ts';
-import { userOfToken, type Principal } from './principals.ts';
+import { tokenPrincipal, userOfToken, type Principal } from './principals.ts';
 
 /** The adapters the engine runs on, chosen by the worker's composition root once the settings are known. */
 export interface EnginePorts {
@@ -188,6 +188,8 @@ export class EngineHub {
    * sending nothing. An `account:` hub learns its user from the first token it checks.
    */
   async #whose(token: string): Promise<'mine' | 'other' | 'refused'> {
+    // An engine of one token (its user unknown): that token, and no other.
+    if (this.principal.startsWith('token:')) return (await tokenPrincipal(token)) === this.principal ? 'mine' : 'other';
     let user: string;
     try {
       user = await userOfToken(this.settings.baseUrl, token);

@@ -1,8 +1,14 @@
 import { StoreError } from '../../client/store-error.ts';
-import { backoffDelay } from '../../protocol/backoff.ts';
 import type { EngineHub } from './engine-hub.ts';
 import type { EngineHubs } from './engine-hubs.ts';
-import { accountPrincipal, forgetToken, userOfToken, userPrincipal, type Principal } from './principals.ts';
+import {
+  accountPrincipal,
+  forgetToken,
+  tokenPrincipal,
+  userOfToken,
+  userPrincipal,
+  type Principal,
+} from './principals.ts';
 import type { UploaderSettings } from '../settings.ts';
 import type { TaskSnapshot } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
@@ -34,7 +40,7 @@ export class PageBinding {
   #listed = false;
   #lastToken: string | undefined;
   /** Tokens the service refused in this page life: given again, they fail at once (no stampede of asks). */
-  readonly #refused = new Set<string>();
+  readonly #refused = new Map<string, UploadError>();
 
   constructor(
     private readonly hubs: EngineHubs,
@@ -56,8 +62,10 @@ export class PageBinding {
    * the token; while the service cannot say (offline, 5xx) it asks again, with backoff, and the files wait unsent.
    */
   hubOf(token?: string): Promise<EngineHub> {
+    // Without a token, the binding now (or on its way) is the page's: a second one asked meanwhile would ask again.
+    if (this.#bound && (token === undefined || this.account !== undefined || this.#bound.key === token))
+      return this.#bound.hub;
     const key = this.account !== undefined ? '' : (token ?? this.#lastToken ?? '');
-    if (this.#bound && this.#bound.key === key) return this.#bound.hub;
     const generation = ++this.#generation;
     const hub = this.#principal(token)
       .then((principal) => this.hubs.hubFor(this.settings, principal))
@@ -161,26 +169,27 @@ export class PageBinding {
     }
     let given = token ?? this.#lastToken ?? (await this.#askToken());
     let refused = false;
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       // The page's token as last given, refused or not: asked for without one, the page answers with it again.
       this.#lastToken = given;
-      if (this.#refused.has(given)) throw refusedToken();
+      const known = this.#refused.get(given);
+      if (known) throw known;
       try {
         return userPrincipal(await userOfToken(this.settings.baseUrl, given));
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
         if (error.status === 401) {
-          this.#refused.add(given);
-          if (refused) throw refusedToken();
+          const failure = new UploadError({ code: 'auth', status: 401, message: error.message });
+          this.#refused.set(given, failure);
+          if (refused) throw failure;
           // As after any 401: the app is asked once for a new token (its cached one may have expired).
           refused = true;
           given = await this.#askToken();
           continue;
         }
-        if (error.status !== 0 && !error.retryable) throw new UploadError({ code: 'unknown', message: error.message });
-        // The service cannot say whose the token is now: nothing is sent until it can.
-        const ms = backoffDelay(attempt, this.settings.backoff);
-        await new Promise((resolve) => setTimeout(resolve, ms));
+        // The service cannot say whose the token is now (unreachable, 5xx): the files are this token's alone, sent
+        // with it only, and retried as any upload is (`tokenPrincipal`).
+        return tokenPrincipal(given);
       }
     }
   }
@@ -199,12 +208,4 @@ export class PageBinding {
       });
     }
   }
-}
-
-function refusedToken(): UploadError {
-  return new UploadError({
-    code: 'auth',
-    status: 401,
-    message: 'the service refused the access token: nothing is sent until the user signs in again',
-  });
 }

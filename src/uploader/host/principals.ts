@@ -20,6 +20,15 @@ export function userPrincipal(user: string): Principal {
   return `user:${user}`;
 }
 
+/**
+ * The principal of a token whose user the service could not name (unreachable, 5xx): the token itself, hashed (a
+ * stored session records it, and a bearer token is not kept in IndexedDB). Its uploads are sent with that token only.
+ */
+export async function tokenPrincipal(token: string): Promise<Principal> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return `token:${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 /** Tokens whose user is known, newest last: a worker that lives for days sees a token per refresh. */
 const known = new Map<string, Promise<string>>();
 const MAX_KNOWN = 64;

@@ -28,14 +28,11 @@ export class AddBatch {
     private readonly engine: () => AddingEngine,
     /** The engine resizes images: each goes alone, as a batch is answered only once its slowest add is queued. */
     private readonly resizes: boolean,
-    /** The page's token as the files are chosen: they belong to its account (undefined when the getter failed). */
-    private readonly token: () => Promise<string | undefined>,
   ) {}
 
   /** Queues one file; resolves with its task's first snapshot once the engine has it. */
   send(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
-    if (this.resizes && info.type.startsWith('image/'))
-      return this.token().then((token) => this.engine().add(taskId, file, info, options, token));
+    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, file, info, options);
     return new Promise((resolve, reject) => {
       const first = this.#waiting.push({ request: [taskId, file, info, options], resolve, reject }) === 1;
       // After the adds of this turn: `add` is synchronous, so a loop or a drop's slice lands in one call.
@@ -54,7 +51,8 @@ export class AddBatch {
 
   #flush(): void {
     const batch = this.#waiting.splice(0);
-    void this.token().then((token) => this.#post(batch, this.engine(), token));
+    // The files join the account the page is bound to now (`host/page-binding.ts`).
+    this.#post(batch, this.engine(), undefined);
   }
 
   #post(batch: Waiting[], engine: AddingEngine, token: string | undefined): void {

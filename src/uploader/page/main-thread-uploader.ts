@@ -65,13 +65,12 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.online = nav?.onLine !== false;
     this.beforeUpload = options.beforeUpload;
     this.token = () => tokenNow(options.getAccessToken);
-    this.adds = new AddBatch(() => this.early ?? this.remote, settings.imageResize !== undefined, this.token);
+    this.adds = new AddBatch(() => this.early ?? this.remote, settings.imageResize !== undefined);
     let posted!: () => void;
     this.posted = new Promise((resolve) => (posted = resolve));
     this.ready = connectEngine(options, settings, {
       getAccessToken: options.getAccessToken,
       account: options.account,
-      token: () => this.token(),
       posted: (remote) => {
         this.early = remote;
         posted();

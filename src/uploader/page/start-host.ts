@@ -27,8 +27,6 @@ export interface PageSide {
   pageLock: Promise<string | undefined>;
   /** The account the app named, if it did (`UploaderOptions.account`). */
   account: string | undefined;
-  /** The page's token now, if the app's getter gives one (the worker learns the account without asking back). */
-  token: () => Promise<string | undefined>;
   /**
    * Told once the page's attach is on its way to `remote`: calls made from here on queue behind it in the worker, so
    * a chosen file is handed over without waiting for the answer (a page may be leaving).
@@ -36,7 +34,7 @@ export interface PageSide {
   posted(remote: Remote<UploadWorkerService> | UploadWorkerService): void;
 }
 
-/** The page's token now, as the worker is told it with files and at attach; undefined when the app's getter failed. */
+/** The page's token now, as the worker is told it when the page's account changes; undefined when the getter failed. */
 export async function tokenNow(getAccessToken: () => string | Promise<string>): Promise<string | undefined> {
   try {
     const token = await getAccessToken();
@@ -72,7 +70,6 @@ export async function connectEngine(
     started?: StartedHost,
   ): Promise<EngineLink> => {
     const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
-    const token = page.account === undefined ? await page.token() : undefined;
     const first = Promise.resolve(
       remote.init(
         settings,
@@ -83,7 +80,6 @@ export async function connectEngine(
           online: page.online,
           ...(pageLock && { pageLock }),
           ...(page.account !== undefined && { account: page.account }),
-          ...(token !== undefined && { token }),
         },
       ),
     );
