@@ -45,3 +45,29 @@ test('a stream without BYOB reads is read the default way', async () => {
   await readAll(cursor, plain, [1_000_000, 3]);
   cursor.close();
 });
+
+test('what fits one buffer is read at once from a slice, with no stream opened; a larger read still streams', async () => {
+  const blob = new Blob([bytes]);
+  let streams = 0;
+  const counted = {
+    size: blob.size,
+    slice: (start?: number, end?: number) => {
+      const part = blob.slice(start, end);
+      return { stream: () => (streams++, part.stream()), arrayBuffer: () => part.arrayBuffer() };
+    },
+  } as unknown as Blob;
+  const cursor = new BlobCursor(256 * 1024);
+  // The last 100,000 bytes of the file (a small file's whole, or a rewind near its end), in two calls.
+  const from = bytes.length - 100_000;
+  const first = await cursor.next(counted, from, 60_000);
+  assert.ok(first && Buffer.from(first).equals(bytes.subarray(from, from + 60_000)));
+  const rest = await cursor.next(counted, from + 60_000, 1_000_000);
+  assert.ok(rest && Buffer.from(rest).equals(bytes.subarray(from + 60_000)));
+  assert.equal(await cursor.next(counted, bytes.length, 1), undefined);
+  assert.equal(streams, 0, 'no stream for a read that fits the buffer');
+  // From further back, the bytes come from one stream.
+  const far = await cursor.next(counted, 0, 1000);
+  assert.ok(far && Buffer.from(far).equals(bytes.subarray(0, 1000)));
+  assert.equal(streams, 1);
+  cursor.close();
+});

@@ -8,6 +8,8 @@ import { requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
+import { Interrupt } from './interrupt.ts';
+import { withTimeout } from '../with-timeout.ts';
 import type { StoreFile } from '../types.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
@@ -83,8 +85,14 @@ export class MultipartUpload implements UploadStrategy {
     }
     ctx.onAcknowledged(input.file.size);
     if (tracker) {
-      const md5 = await digest!;
-      tracker.close();
+      // Reading the file for its hash has a limit too: a read that never settles is retried as a stalled request
+      // (the retry's create finds the file this one made: 409, then fetched).
+      let md5: string;
+      try {
+        md5 = await withTimeout(digest!, ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
+      } finally {
+        tracker.close();
+      }
       verifyResult(file, input.file.size, md5);
     }
     return file;

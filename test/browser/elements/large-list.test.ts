@@ -29,6 +29,18 @@ const press = (target: Element, key: string): boolean =>
 const focusedRow = (el: StoreProgressList): string | null | undefined =>
   (el.shadowRoot!.activeElement as HTMLElement | null)?.closest('[role="listitem"]')?.getAttribute('aria-posinset');
 
+/** How many tasks are in each state, with the codes and messages of the failed ones. */
+function statesOf(uploader: Uploader): string {
+  const counts = new Map<string, number>();
+  for (const t of uploader.snapshot.tasks) {
+    const why = t.error ? ` (${t.error.code}: ${t.error.message})` : t.retry ? ` (retry: ${t.retry.cause})` : '';
+    const key = t.state + why;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const open = uploader.snapshot.tasks.filter((t) => t.state !== 'done').slice(0, 2);
+  return [...counts].map(([key, n]) => `${n} ${key}`).join(', ') + `; first not done: ${JSON.stringify(open)}`;
+}
+
 /** Rows whose box intersects the scroller's box by at least half a row. */
 function visibleRows(el: StoreProgressList): number {
   const box = scroller(el).getBoundingClientRect();
@@ -201,9 +213,15 @@ describe('<store-progress-list> with many rows', () => {
       press(list.shadowRoot!.activeElement!, 'End');
       await waitUntil(() => focusedRow(list) === String(ROWS), 'End did not reach the last row');
       phase('upload');
-      await new Promise<void>((done) => {
+      await new Promise<void>((done, fail) => {
+        // Not done in time: the failure says where the uploads stand (how many in each state, and why any failed).
+        const timer = setTimeout(() => {
+          uploader.removeEventListener('change', check);
+          fail(new Error(`not every upload ended in time: ${statesOf(uploader)}; phases (ms): ${phases.join(', ')}`));
+        }, 200_000);
         const check = () => {
           if (!uploader.snapshot.tasks.every((t) => t.state === 'done')) return;
+          clearTimeout(timer);
           uploader.removeEventListener('change', check);
           done();
         };
