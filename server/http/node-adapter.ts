@@ -23,7 +23,7 @@ import {
   type NodeRequest,
   type NodeResponse,
 } from './transport.ts';
-import type { ApiRequest, ApiResponse, RequestBody } from './types.ts';
+import type { ApiRequest, ApiResponse, RequestBody } from '../api-request.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 const DEFAULT_ALLOWED_HEADERS =
