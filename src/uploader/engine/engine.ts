@@ -30,6 +30,9 @@ import type {
 } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
+import type { EngineFile } from './upload-context.ts';
+
+export type { EngineFile } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
@@ -66,18 +69,6 @@ export interface EngineConfig {
   flatten?: boolean;
   /** Receives every task event (progress already throttled). */
   onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
-}
-
-/** A file as the engine takes it: a Blob plus the File fields it reads (Node tests pass them explicitly). */
-export interface EngineFile {
-  blob: Blob;
-  name: string;
-  type: string;
-  lastModified: number;
-  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
-  originalSize?: number;
-  /** Keep `blob` with the session whatever the quota (a resized image cannot be made again from a handle). */
-  keepBlob?: boolean;
 }
 
 /**
@@ -189,7 +180,7 @@ export class UploadEngine {
       },
       {
         taskId,
-        file: file.blob,
+        blob: file.blob,
         name: file.name,
         type: file.type,
         lastModified: file.lastModified,
@@ -239,7 +230,7 @@ export class UploadEngine {
   /** The bytes a task uploads and their type (for its thumbnail). */
   source(taskId: string): { blob: Blob; type: string } | undefined {
     const input = this.jobs.get(taskId)?.input;
-    return input && { blob: input.file, type: input.type };
+    return input && { blob: input.blob, type: input.type };
   }
 
   /** The task's final file, or its `UploadError`. */

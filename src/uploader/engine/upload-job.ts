@@ -76,15 +76,14 @@ export class UploadJob {
     readonly input: UploadInput,
     resumeFrom?: SessionRecord,
   ) {
-    const file = input.file;
-    const resumable = resumeFrom !== undefined || file.size > deps.resumableThreshold;
+    const resumable = resumeFrom !== undefined || input.blob.size > deps.resumableThreshold;
     this.snapshot = {
       id: input.taskId,
       name: input.name,
       ...(input.options.relativePath && { relativePath: input.options.relativePath }),
       type: input.type,
       state: 'queued',
-      total: file.size,
+      total: input.blob.size,
       ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       bytesSent: resumeFrom?.acknowledged ?? 0,
       bytesAcknowledged: resumeFrom?.acknowledged ?? 0,
