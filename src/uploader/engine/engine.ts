@@ -36,7 +36,7 @@ export type { EngineFile } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
-import { ENGINE_DEFAULTS } from '../settings.ts';
+import { engineDefaults } from '../settings.ts';
 
 /** Everything the engine is built from: ports plus the uploader's options. */
 export interface EngineConfig {
@@ -113,6 +113,7 @@ export class UploadEngine {
     if (typeof config.chunkSize === 'number') validateChunkSize(config.chunkSize);
     this.ids = new IdPool(config.client);
     const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
+    const { stallTimeoutMs, maxRetries, resumableThreshold } = engineDefaults(config);
     this.deps = {
       baseUrl: config.baseUrl,
       client: config.client,
@@ -121,13 +122,13 @@ export class UploadEngine {
       ...(config.store && { store: config.store }),
       locks: config.locks,
       ...(config.channel && { channel: config.channel }),
-      stallTimeoutMs: config.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
+      stallTimeoutMs,
       ...(hasher && { hasher }),
       online: config.online,
       clock: config.clock,
-      maxRetries: config.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
+      maxRetries,
       ...(config.backoff && { backoff: config.backoff }),
-      resumableThreshold: config.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
+      resumableThreshold,
       chunkSize: config.chunkSize,
       folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
