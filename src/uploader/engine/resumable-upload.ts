@@ -23,6 +23,7 @@ import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, 
 import { Interrupt } from './interrupt.ts';
 import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
+import { HeldElsewhere, SessionExpired } from './session-errors.ts';
 import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from '../types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
@@ -31,22 +32,6 @@ import { verifyResult } from './verify-result.ts';
 
 /** How far the MD5 runs ahead of the bytes sent. */
 const HASH_AHEAD = 8 * 1024 * 1024;
-
-/** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
-export class SessionExpired extends Error {
-  constructor() {
-    super('the upload session no longer exists');
-    this.name = 'SessionExpired';
-  }
-}
-
-/** Another tab holds this session's lock and is uploading it: this tab must not send (it follows instead). */
-export class HeldElsewhere extends Error {
-  constructor(readonly sessionUri: string) {
-    super('another tab is uploading this session');
-    this.name = 'HeldElsewhere';
-  }
-}
 
 /**
  * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
