@@ -1,22 +1,12 @@
-import type { UploadClient } from '../../client/index.ts';
 import { StoreError } from '../../client/store-error.ts';
-import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
+import { backoffDelay } from '../../protocol/backoff.ts';
 import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { IdPool } from './id-pool.ts';
-import {
-  type ChannelPort,
-  type ClockPort,
-  type HasherPort,
-  type HttpPort,
-  type LockPort,
-  type OnlinePort,
-  type SessionRecord,
-  type SessionStore,
-} from '../ports.ts';
+import type { SessionRecord } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import { SESSION_LIFETIME_MS, SessionRecords } from './session-records.ts';
@@ -29,47 +19,16 @@ import type {
   UploadErrorInfo,
 } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
-import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
-import type { EngineFile } from './upload-context.ts';
-
-export type { EngineFile } from './upload-context.ts';
+import { UploadJob } from './upload-job.ts';
+import type { EngineConfig } from './engine-config.ts';
+import type { EngineFile, JobDeps } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
 import { engineDefaults } from '../settings.ts';
 
-/** Everything the engine is built from: ports plus the uploader's options. */
-export interface EngineConfig {
-  baseUrl: string;
-  client: UploadClient;
-  http: HttpPort;
-  online: OnlinePort;
-  clock: ClockPort;
-  store?: SessionStore;
-  /** Cross-tab session locks: Web Locks in the browser, `MemoryLocks` where one engine is alone. */
-  locks: LockPort;
-  /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
-  channel?: ChannelPort;
-  /** Uploads at once, exactly; undefined: chosen by `concurrency-policy.ts` from the protocol and the bytes in flight. */
-  concurrency?: number | undefined;
-  chunkSize?: number | 'adaptive';
-  resumableThreshold?: number;
-  /** Compare the service's MD5 with the bytes sent (default true); false never hashes. */
-  verify?: boolean;
-  /** Where MD5 trackers run when verifying; default: in this thread. */
-  hasher?: HasherPort;
-  stallTimeoutMs?: number;
-  maxRetries?: number;
-  backoff?: BackoffOptions;
-  /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
-  blobQuotaBytes?: number;
-  /** The folder files go into by default (undefined: the user's root). */
-  parentId?: string;
-  /** Ignore the folders of relative paths by default. */
-  flatten?: boolean;
-  /** Receives every task event (progress already throttled). */
-  onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
-}
+export type { EngineConfig } from './engine-config.ts';
+export type { EngineFile } from './upload-context.ts';
 
 /**
  * The upload engine: a queue of jobs run `concurrency` at a time, or as many as `mayStart` (`concurrency-policy.ts`)

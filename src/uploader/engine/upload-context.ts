@@ -1,8 +1,10 @@
 import type { UploadClient } from '../../client/index.ts';
 import type { IdPool } from './id-pool.ts';
-import type { ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from '../ports.ts';
-import type { AddOptions } from '../types.ts';
-import type { FileInfo } from '../worker-contract.ts';
+import type { BackoffOptions } from '../../protocol/backoff.ts';
+import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, OnlinePort, SessionStore } from '../ports.ts';
+import type { AddOptions, TaskSnapshot } from '../types.ts';
+import type { FileInfo, JobEvent } from '../worker-contract.ts';
+import type { FolderOf } from './place-file.ts';
 
 /** What every upload strategy needs from the engine, for one task. */
 export interface UploadContext {
@@ -22,6 +24,22 @@ export interface UploadContext {
   onSent(start: number, sent: number): void;
   /** The service confirmed bytes [0, acknowledged); the bytes sent are what it kept (after a failure, less). */
   onAcknowledged(acknowledged: number): void;
+}
+
+/** What a job needs from the engine. */
+export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
+  client: UploadClient;
+  online: OnlinePort;
+  clock: ClockPort;
+  maxRetries: number;
+  backoff?: BackoffOptions;
+  resumableThreshold: number;
+  chunkSize: number | 'adaptive' | undefined;
+  /** Progress of sessions uploaded by other tabs, and ours for them. */
+  channel?: ChannelPort;
+  /** The folder of a relative path (files go into it). */
+  folderOf: FolderOf;
+  emit(event: JobEvent, snapshot: TaskSnapshot): void;
 }
 
 /**
