@@ -4,7 +4,7 @@ import { selectCachedFields } from './fields-cache.ts';
 import { authenticate, loginRequired } from './auth.ts';
 import type { Principal } from './access.ts';
 import { ApiError } from './errors.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { ApiRequest, ApiResponse } from './api-request.ts';
 import type { Service } from './service-types.ts';
 
 /** The per-call context of a handler. */

@@ -7,7 +7,7 @@ import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { checkedSelection } from './fields-cache.ts';
 import { ApiError, supersededError } from './errors.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { ApiRequest, ApiResponse } from './api-request.ts';
 import { BadPathError, type Router } from './router.ts';
 import { withStorageFaults } from './storage-faults.ts';
 import { isStorageFailure, storageFailureError } from './store/storage-failure.ts';

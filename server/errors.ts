@@ -7,7 +7,7 @@ import {
   MESSAGES,
   TEXT_CONTENT_TYPE,
 } from 'store-upload-kit/protocol';
-import type { ApiResponse } from './http/types.ts';
+import type { ApiResponse } from './api-request.ts';
 
 /** An error with an HTTP status, a reason (supplement §7) and a message that says what was wrong. */
 export class ApiError extends Error {

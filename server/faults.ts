@@ -4,7 +4,7 @@
  * paths can be tested against the real service.
  */
 import { ApiError } from './errors.ts';
-import type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
+import type { ApiRequest, ApiResponse, RequestBody } from './api-request.ts';
 import { DISK_ERRORS, SQLITE_ERRORS, type StorageFaultPlan } from './storage-faults.ts';
 
 /** Which requests a fault applies to; every given condition must hold. */

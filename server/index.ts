@@ -11,8 +11,8 @@ export { defaultConfig, loadConfigFile, parseConfig, DEV_TOKENS } from './config
 export type { Service, ServiceOptions } from './service-types.ts';
 export type { RouteModule } from './router.ts';
 export { createService } from './service.ts';
-export type { ApiRequest, ApiResponse, RequestBody } from './http/types.ts';
-export { bufferedBody } from './http/types.ts';
+export type { ApiRequest, ApiResponse, RequestBody } from './api-request.ts';
+export { bufferedBody } from './api-request.ts';
 export type { FileEvent, FileEventType, FileChange } from './events.ts';
 
 /** Options of {@link startService}. */

@@ -1,5 +1,5 @@
 /** The one route table: method + path pattern → handler. Feature modules add routes with `registerRoutes`-style functions. */
-import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { ApiRequest, ApiResponse } from './api-request.ts';
 import type { RouteContext } from './context.ts';
 import type { Service } from './service-types.ts';
 import type { FieldSchema } from 'store-upload-kit/protocol';

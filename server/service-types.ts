@@ -5,7 +5,7 @@ import type { ConvertUpload } from './conversion-types.ts';
 import type { Db } from './db.ts';
 import type { FileEvents } from './events.ts';
 import type { FaultRegistry } from './faults.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
+import type { ApiRequest, ApiResponse } from './api-request.ts';
 import type { PushService } from './push/push-service.ts';
 import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';

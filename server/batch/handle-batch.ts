@@ -13,7 +13,7 @@ import {
   type ParsedBatchRequest,
 } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { ApiRequest, ApiResponse } from '../api-request.ts';
 import { innerRequest } from './inner-request.ts';
 
 /** The service's dispatcher: one call in, one answer out. */

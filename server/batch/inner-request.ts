@@ -5,7 +5,7 @@
  */
 import { API_ROOT, BATCH_MAX_URL_LENGTH, type ParsedBatchRequest } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
-import { bufferedBody, type ApiRequest, type RequestBody } from '../http/types.ts';
+import { bufferedBody, type ApiRequest, type RequestBody } from '../api-request.ts';
 
 /** Outer headers never inherited: the envelope's own framing and connection handling. */
 const NOT_INHERITED = new Set([

@@ -8,7 +8,7 @@ import {
   resolveByteRange,
 } from 'store-upload-kit/protocol';
 import { ApiError } from '../errors.ts';
-import type { ApiResponse } from '../http/types.ts';
+import type { ApiResponse } from '../api-request.ts';
 import type { Service } from '../service-types.ts';
 import type { FileRow } from '../store/files.ts';
 

@@ -3,7 +3,7 @@ import { FILE_SCHEMA, UPLOAD_FILES_PATH } from 'store-upload-kit/protocol';
 import type { RouteContext } from '../context.ts';
 import { badParameter, badRequest } from '../errors.ts';
 import { createFile, updateFile } from '../files/commit.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { ApiRequest, ApiResponse } from '../api-request.ts';
 import type { Router } from '../router.ts';
 import type { Service } from '../service-types.ts';
 import { receiveMultipart, receiveSimple } from '../uploads/receive.ts';

@@ -10,8 +10,10 @@ import { atomically, type Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
+import { GeneratedIds } from './generated-ids.ts';
 import type { FileQuery } from './query.ts';
 import { fileResource } from './file-resource.ts';
+import { listFiles } from './file-list.ts';
 import {
   type DbFileRow,
   type DbPermRow,
@@ -23,7 +25,6 @@ import {
   type PermissionRow,
   toFile,
   toPerm,
-  VISIBLE,
 } from './file-rows.ts';
 
 export type { Role } from '../access.ts';
@@ -43,6 +44,7 @@ export class FileStore {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #events: FileEvents;
+  readonly #ids: GeneratedIds;
   /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
   readonly onBlobReleased: (name: string) => void;
 
@@ -50,6 +52,7 @@ export class FileStore {
     this.#db = db;
     this.#clock = clock;
     this.#events = events;
+    this.#ids = new GeneratedIds(db, clock);
     this.onBlobReleased = onBlobReleased;
   }
 
@@ -131,7 +134,7 @@ export class FileStore {
         email: by.email,
         domain: undefined,
       });
-      if (input.id !== undefined) this.#db.prepare('UPDATE generated_ids SET used = 1 WHERE id = ?').run(input.id);
+      if (input.id !== undefined) this.#ids.markUsed(input.id);
       return this.#recordChange(id, false, now);
     });
     this.#events.emit({ type: 'add', fileId: id, changed: [], parentIds: [...input.parents], byUser: by.email, seq });
@@ -315,45 +318,17 @@ export class FileStore {
 
   /** Files visible to `who` matching `query`, in creation order, after `after` (a `num`). */
   list(who: Principal, query: FileQuery, pageSize: number, after: number): FilePage {
-    const where: string[] = [VISIBLE, 'f.num > @after'];
-    const params: Record<string, unknown> = { email: who.email, domain: who.domain, after, limit: pageSize + 1 };
-    query.parents.forEach((p, i) => {
-      where.push(`EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = @parent${i})`);
-      params[`parent${i}`] = p;
-    });
-    query.names.forEach((n, i) => {
-      where.push(`f.name = @name${i}`);
-      params[`name${i}`] = n;
-    });
-    if (query.never) where.push('0');
-    if (query.trashed !== undefined) {
-      where.push('f.trashed = @trashed');
-      params.trashed = query.trashed ? 1 : 0;
-    }
-    const rows = this.#db
-      .prepare(`SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT @limit`)
-      .all(params) as DbFileRow[];
-    const files = rows.slice(0, pageSize).map(toFile);
-    const more = rows.length > pageSize;
-    return { files, nextAfter: more ? files[files.length - 1]?.num : undefined };
+    return listFiles(this.#db, who, query, pageSize, after);
   }
 
-  /** Hands out `count` new IDs to `user`. */
+  /** Hands out `count` new IDs to `user` (`GeneratedIds`). */
   generateIds(user: string, count: number): string[] {
-    const ids = Array.from({ length: count }, () => newFileId());
-    const now = this.#clock.now();
-    const insert = this.#db.prepare('INSERT INTO generated_ids (id, user, used, created) VALUES (?, ?, 0, ?)');
-    atomically(this.#db, () => ids.forEach((id) => insert.run(id, user, now)));
-    return ids;
+    return this.#ids.generate(user, count);
   }
 
-  /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok`. */
+  /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok` (`GeneratedIds`). */
   generatedIdStatus(id: string, user: string): 'in-use' | 'not-usable' | 'ok' {
-    const row = this.#db.prepare('SELECT user, used FROM generated_ids WHERE id = ?').get(id) as
-      { user: string; used: number } | undefined;
-    if (this.get(id) || row?.used === 1) return 'in-use';
-    if (!row || row.user !== user) return 'not-usable';
-    return 'ok';
+    return this.#ids.status(id, user);
   }
 
   /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */

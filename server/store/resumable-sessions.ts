@@ -13,7 +13,7 @@ import {
   type SessionSizes,
 } from 'store-upload-kit/protocol';
 import { ApiError, uploadProtocolError } from '../errors.ts';
-import type { RequestBody } from '../http/types.ts';
+import type { RequestBody } from '../api-request.ts';
 import type { BlobStore } from './blobs.ts';
 import type { SessionBytes } from './session-bytes.ts';
 import type { LockClaim, SessionRow, UploadSessionRows } from './sessions.ts';

@@ -13,7 +13,7 @@ import { principalFor } from '../access.ts';
 import type { RouteContext } from '../context.ts';
 import { createFile, updateFile } from '../files/commit.ts';
 import type { IncomingMetadata } from '../files/metadata.ts';
-import type { ApiResponse } from '../http/types.ts';
+import type { ApiResponse } from '../api-request.ts';
 import type { CommitSession, LockClaim } from '../store/resumable-sessions.ts';
 
 /** `PUT <session>`: whole file, chunk, or status query. */

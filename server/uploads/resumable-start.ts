@@ -4,7 +4,7 @@ import type { RouteContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkCreate, checkMediaType, checkUpdate, conversionTarget } from '../files/commit.ts';
 import { parseMetadata } from '../files/metadata.ts';
-import type { ApiResponse } from '../http/types.ts';
+import type { ApiResponse } from '../api-request.ts';
 import { newUploadId } from '../store/ids.ts';
 import { checkedMediaType } from './receive.ts';
 

@@ -4,15 +4,27 @@ import { validateOptions } from './validate-options.ts';
 /** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
 const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
 
-/**
- * The defaults of the options the engine also reads when it is built without settings (Node, custom environments):
- * one definition, applied here and by `UploadEngine` for what its config leaves out.
- */
-export const ENGINE_DEFAULTS = {
+/** The defaults of the options the engine also needs when it is built without settings (Node, custom environments). */
+const ENGINE_DEFAULTS = {
   stallTimeoutMs: 30_000,
   maxRetries: 8,
   resumableThreshold: 5 * 1024 * 1024,
 } as const;
+
+/** The options of {@link ENGINE_DEFAULTS}, each with its value. */
+type EngineDefaulted = { -readonly [K in keyof typeof ENGINE_DEFAULTS]: number };
+
+/**
+ * The stall timeout, retries and resumable threshold of `given`, each defaulted: what `resolveSettings` applies, and
+ * what `UploadEngine` applies to a config built without settings — so these defaults, too, are applied only here.
+ */
+export function engineDefaults(given: { [K in keyof EngineDefaulted]?: number | undefined }): EngineDefaulted {
+  return {
+    stallTimeoutMs: given.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
+    maxRetries: given.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
+    resumableThreshold: given.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
+  };
+}
 
 /**
  * The uploader's options as the engine runs them: checked and with every default applied, once, on the page
@@ -53,17 +65,18 @@ export function resolveSettings(options: UploaderOptions): UploaderSettings {
     persist === false
       ? 0
       : ((typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES);
+  const { stallTimeoutMs, maxRetries, resumableThreshold } = engineDefaults(options);
   return {
     baseUrl: options.baseUrl,
     concurrency: options.concurrency,
     chunkSize: options.chunkSize,
-    resumableThreshold: options.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
+    resumableThreshold,
     verify: options.verify ?? true,
     wasm: options.wasm ?? true,
     persist: persist !== false,
     blobQuotaBytes: quota,
-    stallTimeoutMs: options.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
-    maxRetries: options.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
+    stallTimeoutMs,
+    maxRetries,
     backoff: options.backoff,
     parentId: options.parentId,
     flatten: options.flatten ?? false,

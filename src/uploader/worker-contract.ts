@@ -24,7 +24,7 @@ export interface FileInfo {
 }
 
 /** One file for `addMany`: the arguments of `add`. */
-export type AddRequest = readonly [taskId: string, file: Blob, info: FileInfo, options: AddOptions];
+export type AddRequest = readonly [taskId: string, blob: Blob, info: FileInfo, options: AddOptions];
 
 /** How one add of `addMany` went: the task's first snapshot, or why it was not queued. */
 export type AddAnswer = { ok: true; snapshot: TaskSnapshot } | { ok: false; error: UploadErrorInfo };

@@ -178,3 +178,46 @@ test('the engine imports only itself, the uploader contract, the client and the 
   }
   assert.deepEqual(wrong, []);
 });
+
+/**
+ * Inside the service the transport is the top: `server/http/` turns Node's requests into the request model
+ * (`server/api-request.ts`) and is started only by the entries that start a server. The stores are the bottom: they
+ * hold rows and bytes and see no request-handling module. What both share, the request model and the errors, sits
+ * at the top of `server/` (server/README.md, "Layout").
+ */
+const SERVER_ENTRIES = ['server/index.ts', 'server/cli.ts', 'server/relay/start.ts'];
+const ABOVE_THE_STORES = [
+  'server/http/',
+  'server/routes/',
+  'server/uploads/',
+  'server/files/',
+  'server/batch/',
+  'server/push/',
+  'server/dispatch.ts',
+  'server/router.ts',
+  'server/context.ts',
+];
+
+/** Every relative import of the service's files, as `[importing file, imported repository path]`. */
+function serverImports(): [string, string][] {
+  return sources('server').flatMap((file) =>
+    specifiers(file)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec): [string, string] => [file, relative(root, resolve(root, dirname(file), spec))]),
+  );
+}
+
+test("the service's transport (server/http/) is imported only by the entries that start a server", () => {
+  const wrong = serverImports()
+    .filter(([file, target]) => target.startsWith('server/http/') && !file.startsWith('server/http/'))
+    .filter(([file]) => !SERVER_ENTRIES.includes(file))
+    .map(([file, target]) => `${file} → ${target}`);
+  assert.deepEqual(wrong, []);
+});
+
+test("the service's stores (server/store/) import no transport, route, handler or dispatch module", () => {
+  const wrong = serverImports()
+    .filter(([file, target]) => file.startsWith('server/store/') && ABOVE_THE_STORES.some((m) => target.startsWith(m)))
+    .map(([file, target]) => `${file} → ${target}`);
+  assert.deepEqual(wrong, []);
+});

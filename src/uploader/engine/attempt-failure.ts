@@ -3,7 +3,7 @@ import { TokenError } from '../../client/token-source.ts';
 import { UploadError } from '../upload-error.ts';
 import { errorCodeOf } from './error-code.ts';
 import { interruptOf } from './interrupt.ts';
-import { HeldElsewhere, SessionExpired } from './resumable-upload.ts';
+import { HeldElsewhere, SessionExpired } from './session-errors.ts';
 import type { Failure } from './retry-policy.ts';
 
 /**

@@ -1,22 +1,12 @@
-import type { UploadClient } from '../../client/index.ts';
 import { StoreError } from '../../client/store-error.ts';
-import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
+import { backoffDelay } from '../../protocol/backoff.ts';
 import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { IdPool } from './id-pool.ts';
-import {
-  type ChannelPort,
-  type ClockPort,
-  type HasherPort,
-  type HttpPort,
-  type LockPort,
-  type OnlinePort,
-  type SessionRecord,
-  type SessionStore,
-} from '../ports.ts';
+import type { SessionRecord } from '../ports.ts';
 import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import { SESSION_LIFETIME_MS, SessionRecords } from './session-records.ts';
@@ -29,56 +19,16 @@ import type {
   UploadErrorInfo,
 } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
-import { UploadJob, type JobDeps, type JobEvent } from './upload-job.ts';
+import { UploadJob } from './upload-job.ts';
+import type { EngineConfig } from './engine-config.ts';
+import type { EngineFile, JobDeps } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import { validateChunkSize } from '../validate-options.ts';
-import { ENGINE_DEFAULTS } from '../settings.ts';
+import { engineDefaults } from '../settings.ts';
 
-/** Everything the engine is built from: ports plus the uploader's options. */
-export interface EngineConfig {
-  baseUrl: string;
-  client: UploadClient;
-  http: HttpPort;
-  online: OnlinePort;
-  clock: ClockPort;
-  store?: SessionStore;
-  /** Cross-tab session locks: Web Locks in the browser, `MemoryLocks` where one engine is alone. */
-  locks: LockPort;
-  /** Cross-tab progress (BroadcastChannel in the browser); default: none. */
-  channel?: ChannelPort;
-  /** Uploads at once, exactly; undefined: chosen by `concurrency-policy.ts` from the protocol and the bytes in flight. */
-  concurrency?: number | undefined;
-  chunkSize?: number | 'adaptive';
-  resumableThreshold?: number;
-  /** Compare the service's MD5 with the bytes sent (default true); false never hashes. */
-  verify?: boolean;
-  /** Where MD5 trackers run when verifying; default: in this thread. */
-  hasher?: HasherPort;
-  stallTimeoutMs?: number;
-  maxRetries?: number;
-  backoff?: BackoffOptions;
-  /** Keep files up to this many bytes in IndexedDB with their session (0: never). */
-  blobQuotaBytes?: number;
-  /** The folder files go into by default (undefined: the user's root). */
-  parentId?: string;
-  /** Ignore the folders of relative paths by default. */
-  flatten?: boolean;
-  /** Receives every task event (progress already throttled). */
-  onEvent(event: JobEvent, snapshot: TaskSnapshot): void;
-}
-
-/** A file as the engine takes it: a Blob plus the File fields it reads (Node tests pass them explicitly). */
-export interface EngineFile {
-  blob: Blob;
-  name: string;
-  type: string;
-  lastModified: number;
-  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
-  originalSize?: number;
-  /** Keep `blob` with the session whatever the quota (a resized image cannot be made again from a handle). */
-  keepBlob?: boolean;
-}
+export type { EngineConfig } from './engine-config.ts';
+export type { EngineFile } from './upload-context.ts';
 
 /**
  * The upload engine: a queue of jobs run `concurrency` at a time, or as many as `mayStart` (`concurrency-policy.ts`)
@@ -122,6 +72,7 @@ export class UploadEngine {
     if (typeof config.chunkSize === 'number') validateChunkSize(config.chunkSize);
     this.ids = new IdPool(config.client);
     const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
+    const { stallTimeoutMs, maxRetries, resumableThreshold } = engineDefaults(config);
     this.deps = {
       baseUrl: config.baseUrl,
       client: config.client,
@@ -130,13 +81,13 @@ export class UploadEngine {
       ...(config.store && { store: config.store }),
       locks: config.locks,
       ...(config.channel && { channel: config.channel }),
-      stallTimeoutMs: config.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
+      stallTimeoutMs,
       ...(hasher && { hasher }),
       online: config.online,
       clock: config.clock,
-      maxRetries: config.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
+      maxRetries,
       ...(config.backoff && { backoff: config.backoff }),
-      resumableThreshold: config.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
+      resumableThreshold,
       chunkSize: config.chunkSize,
       folderOf: this.folderOf,
       emit: (event, snapshot) => config.onEvent(event, snapshot),
@@ -189,7 +140,7 @@ export class UploadEngine {
       },
       {
         taskId,
-        file: file.blob,
+        blob: file.blob,
         name: file.name,
         type: file.type,
         lastModified: file.lastModified,
@@ -239,7 +190,7 @@ export class UploadEngine {
   /** The bytes a task uploads and their type (for its thumbnail). */
   source(taskId: string): { blob: Blob; type: string } | undefined {
     const input = this.jobs.get(taskId)?.input;
-    return input && { blob: input.file, type: input.type };
+    return input && { blob: input.blob, type: input.type };
   }
 
   /** The task's final file, or its `UploadError`. */

@@ -39,13 +39,13 @@ export class MultipartUpload implements UploadStrategy {
       this.fileId ??= await ctx.ids.take();
       metadata.id = this.fileId;
     }
-    const encoded = encodeMultipartRelated<Blob>(metadata, input.file, input.type);
+    const encoded = encodeMultipartRelated<Blob>(metadata, input.blob, input.type);
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
     const body = new Blob(encoded.body);
     // Hashed beside the request (in the hash worker in a browser); only the result waits for it.
     const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0)) : undefined;
-    const digest = tracker?.digest(input.file, input.file.size);
+    const digest = tracker?.digest(input.blob, input.blob.size);
     digest?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
     const retriedCreate = this.idSent;
     if (metadata.id !== undefined) this.idSent = true;
@@ -64,7 +64,7 @@ export class MultipartUpload implements UploadStrategy {
           stallTimeoutMs: ctx.stallTimeoutMs,
           ...answerWithin(ctx, !!input.options.convertTo, true),
           bodyLength: body.size,
-          onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)),
+          onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.blob.size)),
         },
       );
     } catch (error) {
@@ -83,7 +83,7 @@ export class MultipartUpload implements UploadStrategy {
         throw error;
       }
     }
-    ctx.onAcknowledged(input.file.size);
+    ctx.onAcknowledged(input.blob.size);
     if (tracker) {
       // Reading the file for its hash has a limit too: a read that never settles is retried as a stalled request
       // (the retry's create finds the file this one made: 409, then fetched).
@@ -93,7 +93,7 @@ export class MultipartUpload implements UploadStrategy {
       } finally {
         tracker.close();
       }
-      verifyResult(file, input.file.size, md5);
+      verifyResult(file, input.blob.size, md5);
     }
     return file;
   }

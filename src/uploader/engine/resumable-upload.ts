@@ -23,6 +23,7 @@ import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, 
 import { Interrupt } from './interrupt.ts';
 import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
+import { HeldElsewhere, SessionExpired } from './session-errors.ts';
 import { SessionWriter } from './session-writer.ts';
 import type { StoreFile } from '../types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
@@ -31,22 +32,6 @@ import { verifyResult } from './verify-result.ts';
 
 /** How far the MD5 runs ahead of the bytes sent. */
 const HASH_AHEAD = 8 * 1024 * 1024;
-
-/** The session answered 404: it expired (spec §3.1) or was cancelled; the upload starts again from byte 0. */
-export class SessionExpired extends Error {
-  constructor() {
-    super('the upload session no longer exists');
-    this.name = 'SessionExpired';
-  }
-}
-
-/** Another tab holds this session's lock and is uploading it: this tab must not send (it follows instead). */
-export class HeldElsewhere extends Error {
-  constructor(readonly sessionUri: string) {
-    super('another tab is uploading this session');
-    this.name = 'HeldElsewhere';
-  }
-}
 
 /**
  * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
@@ -89,7 +74,7 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   private async attempt(signal: AbortSignal, token: string): Promise<StoreFile> {
-    const total = this.input.file.size;
+    const total = this.input.blob.size;
     if (!this.record) await this.start(signal, token);
     else if (!this.lock) {
       const lock = await this.ctx.locks.tryAcquire(sessionLockKey(this.record.sessionUri));
@@ -112,7 +97,7 @@ export class ResumableUpload implements UploadStrategy {
       if (to <= hashed) return;
       hashed = to;
       this.openTracker()
-        ?.hashTo(this.input.file, to)
+        ?.hashTo(this.input.blob, to)
         .catch(() => undefined);
     };
     for (let stuck = 0; ;) {
@@ -135,7 +120,7 @@ export class ResumableUpload implements UploadStrategy {
             url: record.sessionUri,
             // The session URI is a capability (supplement §1): no Authorization header.
             headers: whole ? {} : { [H_CONTENT_RANGE]: formatChunkRange(start, end - 1, total) },
-            body: [this.input.file.slice(start, end)],
+            body: [this.input.blob.slice(start, end)],
           },
           {
             signal,
@@ -237,7 +222,7 @@ export class ResumableUpload implements UploadStrategy {
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
     // Bounded: a file the browser stopped reading fails the attempt as a stall (the task retries, visibly) instead of
     // waiting forever, and the session the service made meanwhile is cancelled, not left for a week.
-    const sampling = withTimeout(sampleOf(input.file), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
+    const sampling = withTimeout(sampleOf(input.blob), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     const began = ctx.clock.now();
     const starting = sendSurvivingCancel(
       ctx.http,
@@ -248,7 +233,7 @@ export class ResumableUpload implements UploadStrategy {
           [H_AUTHORIZATION]: bearer(token),
           [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
           [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
-          [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
+          [H_UPLOAD_CONTENT_LENGTH]: String(input.blob.size),
         },
         body: [body],
       },
@@ -277,14 +262,14 @@ export class ResumableUpload implements UploadStrategy {
       sessionUri,
       fingerprint: fingerprintOf({
         name: input.name,
-        size: input.file.size,
+        size: input.blob.size,
         lastModified: input.lastModified,
         type: input.type,
       }),
       sample,
       name: input.name,
       type: input.type,
-      total: input.file.size,
+      total: input.blob.size,
       ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       metadata,
       query,
@@ -307,7 +292,7 @@ export class ResumableUpload implements UploadStrategy {
     if (ctx.store)
       await withTimeout(ctx.store.put(this.record), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     if (input.keepBlob && ctx.store) {
-      this.record.blob = input.file;
+      this.record.blob = input.blob;
       this.writerFor(this.record).schedule();
     }
   }
@@ -320,7 +305,7 @@ export class ResumableUpload implements UploadStrategy {
       {
         method: 'PUT',
         url: record.sessionUri,
-        headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) },
+        headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.blob.size) },
       },
       { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, responseTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
     );
@@ -333,7 +318,7 @@ export class ResumableUpload implements UploadStrategy {
 
   private stored(response: HttpResponse): number {
     const stored = parseStoredRange(response.header(H_RANGE));
-    if (stored === undefined || stored > this.input.file.size) {
+    if (stored === undefined || stored > this.input.blob.size) {
       throw new StoreError(500, `unreadable Range header on 308: ${response.header(H_RANGE)}`);
     }
     return stored;
@@ -364,7 +349,7 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   private writerFor(record: SessionRecord): SessionWriter {
-    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.file, () => this.tracker);
+    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.blob, () => this.tracker);
     return this.writer;
   }
 
@@ -376,14 +361,14 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   private async finish(file: StoreFile): Promise<StoreFile> {
-    const total = this.input.file.size;
+    const total = this.input.blob.size;
     const record = this.record!;
     this.ctx.onAcknowledged(total);
     // The session is complete whatever the check finds: its record must not outlive it. The hash's last bytes are
     // digested meanwhile; the record is gone before the result is told either way.
     const deleted = this.dropWriter().then(() => this.ctx.store?.delete(record.id));
     const tracker = this.openTracker();
-    const md5 = tracker?.digest(this.input.file, total);
+    const md5 = tracker?.digest(this.input.blob, total);
     const [, digest] = await Promise.all([deleted, md5]);
     if (tracker) {
       tracker.close();

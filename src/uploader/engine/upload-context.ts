@@ -1,7 +1,10 @@
 import type { UploadClient } from '../../client/index.ts';
 import type { IdPool } from './id-pool.ts';
-import type { ClockPort, HasherPort, HttpPort, LockPort, SessionStore } from '../ports.ts';
-import type { AddOptions } from '../types.ts';
+import type { BackoffOptions } from '../../protocol/backoff.ts';
+import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, OnlinePort, SessionStore } from '../ports.ts';
+import type { AddOptions, TaskSnapshot } from '../types.ts';
+import type { FileInfo, JobEvent } from '../worker-contract.ts';
+import type { FolderOf } from './place-file.ts';
 
 /** What every upload strategy needs from the engine, for one task. */
 export interface UploadContext {
@@ -23,16 +26,39 @@ export interface UploadContext {
   onAcknowledged(acknowledged: number): void;
 }
 
-/** The file being uploaded and what the app asked for. */
-export interface UploadInput {
-  taskId: string;
-  file: Blob;
-  name: string;
-  type: string;
-  lastModified: number;
-  options: AddOptions;
-  /** Keep the file itself in the session record (small files, under the app's quota) to resume without it. */
-  keepBlob?: boolean;
-  /** The chosen file's size when `file` is its resized image. */
+/** What a job needs from the engine. */
+export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
+  client: UploadClient;
+  online: OnlinePort;
+  clock: ClockPort;
+  maxRetries: number;
+  backoff?: BackoffOptions;
+  resumableThreshold: number;
+  chunkSize: number | 'adaptive' | undefined;
+  /** Progress of sessions uploaded by other tabs, and ours for them. */
+  channel?: ChannelPort;
+  /** The folder of a relative path (files go into it). */
+  folderOf: FolderOf;
+  emit(event: JobEvent, snapshot: TaskSnapshot): void;
+}
+
+/**
+ * A file as the engine takes it: a Blob plus the File fields it reads (`FileInfo`; Node tests pass them explicitly).
+ * The bytes are `blob` from here to the request: in the job's `UploadInput` and in the stored `SessionRecord.blob`.
+ */
+export interface EngineFile extends FileInfo {
+  blob: Blob;
+  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
   originalSize?: number;
+  /** Keep `blob` with the session record whatever the quota (a resized image cannot be made again from a handle). */
+  keepBlob?: boolean;
+}
+
+/**
+ * The file one job uploads and what the app asked for; `keepBlob` is the engine's decision here (the app's, or a
+ * small file under the quota).
+ */
+export interface UploadInput extends EngineFile {
+  taskId: string;
+  options: AddOptions;
 }

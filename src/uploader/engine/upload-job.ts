@@ -1,42 +1,26 @@
-import type { UploadClient } from '../../client/index.ts';
 import { StoreError } from '../../client/store-error.ts';
 import { TokenError } from '../../client/token-source.ts';
-import { backoffDelay, type BackoffOptions } from '../../protocol/backoff.ts';
+import { backoffDelay } from '../../protocol/backoff.ts';
 import { ChunkSizer } from './chunk-sizer.ts';
 import { failureOf, finalError } from './attempt-failure.ts';
-import { placeFile, type FolderOf } from './place-file.ts';
+import { placeFile } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt } from './interrupt.ts';
 import { isFinal } from '../task-state.ts';
 import { NoPageAttached } from './no-page.ts';
 import { MultipartUpload } from './multipart-upload.ts';
-import type { ChannelPort, ClockPort, OnlinePort, SessionMessage, SessionRecord } from '../ports.ts';
+import type { SessionMessage, SessionRecord } from '../ports.ts';
 import { ProgressMeter } from './progress-meter.ts';
-import { HeldElsewhere, ResumableUpload } from './resumable-upload.ts';
+import { ResumableUpload } from './resumable-upload.ts';
+import type { HeldElsewhere } from './session-errors.ts';
 import { decide } from './retry-policy.ts';
 import type { RetryInfo, StoreFile, TaskSnapshot } from '../types.ts';
-import type { UploadContext, UploadInput } from './upload-context.ts';
+import type { JobDeps, UploadContext, UploadInput } from './upload-context.ts';
 import { errorInfoOf, UploadError } from '../upload-error.ts';
 import type { JobEvent } from '../worker-contract.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
 export type { JobEvent } from '../worker-contract.ts';
-
-/** What a job needs from the engine. */
-export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'> {
-  client: UploadClient;
-  online: OnlinePort;
-  clock: ClockPort;
-  maxRetries: number;
-  backoff?: BackoffOptions;
-  resumableThreshold: number;
-  chunkSize: number | 'adaptive' | undefined;
-  /** Progress of sessions uploaded by other tabs, and ours for them. */
-  channel?: ChannelPort;
-  /** The folder of a relative path (files go into it). */
-  folderOf: FolderOf;
-  emit(event: JobEvent, snapshot: TaskSnapshot): void;
-}
 
 /**
  * One upload task's life: picks the strategy, runs attempts, and decides after each failure what spec §7 says —
@@ -76,15 +60,14 @@ export class UploadJob {
     readonly input: UploadInput,
     resumeFrom?: SessionRecord,
   ) {
-    const file = input.file;
-    const resumable = resumeFrom !== undefined || file.size > deps.resumableThreshold;
+    const resumable = resumeFrom !== undefined || input.blob.size > deps.resumableThreshold;
     this.snapshot = {
       id: input.taskId,
       name: input.name,
       ...(input.options.relativePath && { relativePath: input.options.relativePath }),
       type: input.type,
       state: 'queued',
-      total: file.size,
+      total: input.blob.size,
       ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       bytesSent: resumeFrom?.acknowledged ?? 0,
       bytesAcknowledged: resumeFrom?.acknowledged ?? 0,
