@@ -10,6 +10,7 @@ import { atomically, type Db } from '../db.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
+import type { StorageQuota } from './storage-quota.ts';
 import type { FileQuery } from './query.ts';
 import { fileResource } from './file-resource.ts';
 import {
@@ -43,13 +44,15 @@ export class FileStore {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #events: FileEvents;
+  readonly #quota: StorageQuota;
   /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
   readonly onBlobReleased: (name: string) => void;
 
-  constructor(db: Db, clock: Clock, events: FileEvents, onBlobReleased: (name: string) => void) {
+  constructor(db: Db, clock: Clock, events: FileEvents, quota: StorageQuota, onBlobReleased: (name: string) => void) {
     this.#db = db;
     this.#clock = clock;
     this.#events = events;
+    this.#quota = quota;
     this.onBlobReleased = onBlobReleased;
   }
 
@@ -102,6 +105,8 @@ export class FileStore {
     const now = this.#clock.now();
     const id = input.id ?? newFileId();
     const seq = atomically(this.#db, () => {
+      // Checked where the file commits: the usage counts every upload that committed before, racing ones included.
+      this.#quota.check(by.email, input.content?.size ?? 0);
       this.#db
         .prepare(
           `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
@@ -146,6 +151,8 @@ export class FileStore {
     const now = this.#clock.now();
     const { before, parents, seq } = atomically(this.#db, () => {
       const row = this.#authorized(id, by, 'write');
+      // The owner pays for new content, and the bytes it replaces are freed by this same commit.
+      if (patch.content) this.#quota.check(row.owner, patch.content.size ?? 0, row.size ?? 0);
       let next = [...row.parents];
       for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
       for (const p of patch.addParents ?? []) if (!next.includes(p)) next.push(p);
@@ -354,15 +361,6 @@ export class FileStore {
     if (this.get(id) || row?.used === 1) return 'in-use';
     if (!row || row.user !== user) return 'not-usable';
     return 'ok';
-  }
-
-  /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */
-  usageOf(owner: string): { total: number; trash: number } {
-    return this.#db
-      .prepare(
-        'SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?',
-      )
-      .get(owner) as { total: number; trash: number };
   }
 
   /** The file whose content is the blob `name`, if any (startup recovery of a completion). */
