@@ -17,7 +17,7 @@ export interface StorageUsage {
 }
 
 /** The 403 `storageQuotaExceeded` answer: not a rate limit, so no client retries it. */
-export function quotaExceeded(detail: string): ApiError {
+function quotaExceeded(detail: string): ApiError {
   return new ApiError(403, 'storageQuotaExceeded', `${QUOTA_MESSAGE} ${detail}`);
 }
 
