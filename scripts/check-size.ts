@@ -153,8 +153,11 @@ const KB = 1000;
 // from the pick to `add` while the uploader loads): up front 20,416 bytes, main thread 37.5 kB, kit 56.2 kB. The
 // worker's budget 18.9 kB: issue 32's hash reads into one reused buffer (a BYOB reader, with the default reader where
 // a stream has none) and yields to the thread's tasks every MiB, so a chunk's answer does not wait for the MD5.
+// Then issue 29's storage quota, +60 bytes (kit 56,253 → 56,313 bytes, up front 20,416 → 20,453): the task error
+// `quota-exceeded`, its 403 told apart from `forbidden` by the reason, and its English words (a user must be told
+// that their storage is full, not that they may not upload): kit budget 56.4 kB.
 export const BUDGETS = {
-  kit: 56.3 * KB,
+  kit: 56.4 * KB,
   mainThread: 37.6 * KB,
   mainThreadUpFront: 20 * 1024,
   worker: 18.9 * KB,

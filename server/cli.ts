@@ -6,7 +6,8 @@ import { defaultConfig, loadConfigFile } from './config.ts';
 import { ensureDevCertificates } from './http/dev-certificates.ts';
 import { startService } from './index.ts';
 
-const USAGE = 'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https]';
+const USAGE =
+  'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES]';
 
 // Uploads stream 64 KiB socket chunks through quickly; a small young generation collects them sooner, which
 // keeps the peak RSS of a 1 GiB upload well under 150 MiB at no measurable throughput cost.
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
         config: { type: 'string' },
         admin: { type: 'boolean', default: false },
         https: { type: 'boolean', default: false },
+        'storage-quota': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -52,6 +54,11 @@ async function main(): Promise<void> {
   let config;
   try {
     config = values.config ? loadConfigFile(values.config) : defaultConfig();
+    const quota = values['storage-quota'];
+    if (quota !== undefined && !/^\d{1,15}$/.test(quota))
+      throw new Error(`--storage-quota must be a byte count, got "${quota}"`);
+    // The flag wins over the config file's `storageQuotaBytes`, as a one-off for a run.
+    if (quota !== undefined) config = { ...config, storageQuotaBytes: Number(quota) };
   } catch (e) {
     console.error(`store-service: ${(e as Error).message}`);
     process.exit(2);

@@ -52,6 +52,11 @@ export interface ServiceConfig {
   readonly lingerMs: number;
   /** …and discards at most this many bytes of it. Default 64 MiB. */
   readonly lingerBytes: number;
+  /**
+   * Bytes of content each user may own (the about resource's `storageQuota.limit`); an upload that would pass it is
+   * refused with 403 `storageQuotaExceeded`. Undefined (the default): no limit.
+   */
+  readonly storageQuotaBytes: number | undefined;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -86,6 +91,7 @@ export function defaultConfig(): ServiceConfig {
     maxConnectionsPerClient: 256,
     lingerMs: 30_000,
     lingerBytes: 64 * 1024 * 1024,
+    storageQuotaBytes: undefined,
     extra: {},
   };
 }
@@ -106,6 +112,7 @@ const KNOWN_KEYS = new Set([
   'maxConnectionsPerClient',
   'lingerMs',
   'lingerBytes',
+  'storageQuotaBytes',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -118,6 +125,14 @@ function stringArray(value: unknown, key: string): string[] {
 function positiveInt(value: unknown, key: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(`config: "${key}" must be a positive integer`);
+  }
+  return value;
+}
+
+/** A size that may be 0 (a quota of nothing: every upload with bytes is refused). */
+function byteCount(value: unknown, key: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`config: "${key}" must be a byte count (an integer ≥ 0)`);
   }
   return value;
 }
@@ -183,6 +198,8 @@ export function parseConfig(raw: unknown): ServiceConfig {
         : positiveInt(o.maxConnectionsPerClient, 'maxConnectionsPerClient'),
     lingerMs: o.lingerMs === undefined ? base.lingerMs : positiveInt(o.lingerMs, 'lingerMs'),
     lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
+    storageQuotaBytes:
+      o.storageQuotaBytes === undefined ? undefined : byteCount(o.storageQuotaBytes, 'storageQuotaBytes'),
     extra,
   };
 }

@@ -11,6 +11,7 @@ import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { ResumableSessions } from './store/resumable-sessions.ts';
+import type { StorageQuota } from './store/storage-quota.ts';
 import type { TokenGrants } from './token-grants.ts';
 
 /** How to create a service. */
@@ -35,6 +36,8 @@ export interface Service {
   readonly events: FileEvents;
   readonly blobs: BlobStore;
   readonly files: FileStore;
+  /** Each user's storage use and the limit on it (`about.storageQuota`, 403 `storageQuotaExceeded`). */
+  readonly quota: StorageQuota;
   /** Resumable sessions: their rows and locks (`sessions.ts`) and their bytes on disk (`session-bytes.ts`). */
   readonly resumable: ResumableSessions;
   readonly faults: FaultRegistry;

@@ -18,6 +18,7 @@ import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
 import { ResumableSessions } from './store/resumable-sessions.ts';
 import { SessionBytes } from './store/session-bytes.ts';
+import { StorageQuota } from './store/storage-quota.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 import { TokenGrants } from './token-grants.ts';
@@ -36,7 +37,8 @@ export function createService(options: ServiceOptions): Service {
   // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
   const releaseBlob = (name: string) =>
     void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
-  const files = new FileStore(db, clock, events, (name) => commits.afterCommit(() => releaseBlob(name)));
+  const quota = new StorageQuota(db, options.config.storageQuotaBytes);
+  const files = new FileStore(db, clock, events, quota, (name) => commits.afterCommit(() => releaseBlob(name)));
   const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
   const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
   const resumable = new ResumableSessions(sessions, sessionBytes, blobs);
@@ -72,6 +74,7 @@ export function createService(options: ServiceOptions): Service {
     events,
     blobs,
     files,
+    quota,
     resumable,
     faults: new FaultRegistry(),
     push,

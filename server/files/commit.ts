@@ -137,7 +137,10 @@ export function checkUpdate(
   return row;
 }
 
-/** Turns received media into content: as is, or converted to `target` (the source blob is then removed). */
+/**
+ * Turns received media into content: as is, or converted to `target`. A converted file's source blob stays until the
+ * commit decides its fate (`committing`): a storage failure must leave a resumable session its bytes to retry with.
+ */
 async function toContent(
   svc: Service,
   media: ReceivedMedia,
@@ -147,11 +150,8 @@ async function toContent(
 ): Promise<ContentRef> {
   if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
   const convert = svc.convert;
-  if (!convert) {
-    await svc.blobs.remove(media.blob);
-    throw badRequest('conversion not available');
-  }
   try {
+    if (!convert) throw badRequest('conversion not available');
     const out = await convert({
       sourcePath: svc.blobs.path(media.blob),
       sourceMimeType: media.contentType,
@@ -160,11 +160,18 @@ async function toContent(
       ocrLanguage: query.get('ocrLanguage') ?? undefined,
       name: meta.name,
     });
+    // The converted bytes go to a temp file renamed into place: a full disk leaves no half-converted blob.
     const written = await svc.blobs.writeBytes(out.content);
     return { blob: written.name, size: undefined, md5: undefined };
-  } finally {
-    await svc.blobs.remove(media.blob);
+  } catch (e) {
+    if (!keepsSource(media, e)) await svc.blobs.remove(media.blob);
+    throw e;
   }
+}
+
+/** Whether a failed commit or conversion leaves the received bytes for their session to take back and retry. */
+function keepsSource(media: ReceivedMedia | undefined, e: unknown): boolean {
+  return media?.retainedOnStorageFailure === true && isStorageFailure(e);
 }
 
 /** Creates a file (metadata-only when `media` is undefined). Re-checks everything: bytes may have taken a while. */
@@ -210,7 +217,8 @@ export async function createFile(
 
 /**
  * Runs the commit of new content; when it is refused (the file was deleted or the caller's access revoked while
- * the bytes arrived or converted) the content is removed, so no blob is left that no file points to.
+ * the bytes arrived or converted) the content is removed, so no blob is left that no file points to. A converted
+ * file's source goes once the commit is done, or with a refused commit unless its session takes it back.
  */
 async function committing(
   svc: Service,
@@ -218,13 +226,17 @@ async function committing(
   media: ReceivedMedia | undefined,
   commit: () => FileRow,
 ): Promise<FileRow> {
+  const converted = content?.blob !== undefined && content.blob !== media?.blob ? content.blob : undefined;
+  let row: FileRow;
   try {
-    return commit();
+    row = commit();
   } catch (e) {
-    const retained = media?.retainedOnStorageFailure === true && content?.blob === media.blob && isStorageFailure(e);
-    if (content?.blob !== undefined && !retained) await svc.blobs.remove(content.blob);
+    if (converted !== undefined) await svc.blobs.remove(converted);
+    if (media && !keepsSource(media, e)) await svc.blobs.remove(media.blob);
     throw e;
   }
+  if (media && converted !== undefined) await svc.blobs.remove(media.blob);
+  return row;
 }
 
 /** Updates metadata and/or content of a file. */

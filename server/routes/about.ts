@@ -11,7 +11,8 @@ import { permissionIdFor } from '../store/ids.ts';
 
 const about: Handler = async (ctx) => {
   const who = ctx.user();
-  const usage = ctx.svc.files.usageOf(who.email);
+  const usage = ctx.svc.quota.usageOf(who.email);
+  const limit = ctx.svc.quota.limit;
   const body = {
     kind: KIND.about,
     user: {
@@ -21,8 +22,9 @@ const about: Handler = async (ctx) => {
       permissionId: permissionIdFor('user', who.email),
       me: true,
     },
-    // No `limit`: the reference store is unlimited, which the modelled API shows by leaving `limit` out.
+    // Without a configured quota there is no `limit`: the modelled API shows an unlimited store by leaving it out.
     storageQuota: {
+      ...(limit !== undefined && { limit: String(limit) }),
       usage: String(usage.total),
       usageInDrive: String(usage.total),
       usageInDriveTrash: String(usage.trash),

@@ -1,4 +1,4 @@
-/** `/__admin/*` (only with `--admin`): move the clock, schedule faults. Shapes documented in server/README.md. */
+/** `/__admin/*` (only with `--admin`): move the clock, schedule faults, set the storage quota. Shapes documented in server/README.md. */
 import { jsonResponse } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { parseFault } from '../faults.ts';
@@ -41,6 +41,20 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
           : [body];
       const added = svc.faults.add(list.map(parseFault));
       return jsonResponse(200, { faults: added });
+    },
+    open,
+  );
+  const quota = () => jsonResponse(200, { limit: svc.quota.limit ?? null });
+  router.add('GET', '/__admin/storage-quota', async () => quota(), open);
+  router.add(
+    'PUT',
+    '/__admin/storage-quota',
+    async (ctx) => {
+      const limit = ((await ctx.readJson()) as { limit?: unknown } | undefined)?.limit;
+      if (limit !== null && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0))
+        throw badRequest('Send {"limit": N} with N ≥ 0 bytes, or {"limit": null} for no limit.');
+      svc.quota.setLimit(limit ?? undefined);
+      return quota();
     },
     open,
   );

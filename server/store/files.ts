@@ -11,6 +11,7 @@ import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
 import { GeneratedIds } from './generated-ids.ts';
+import type { StorageQuota } from './storage-quota.ts';
 import type { FileQuery } from './query.ts';
 import { fileResource } from './file-resource.ts';
 import { listFiles } from './file-list.ts';
@@ -45,14 +46,16 @@ export class FileStore {
   readonly #clock: Clock;
   readonly #events: FileEvents;
   readonly #ids: GeneratedIds;
+  readonly #quota: StorageQuota;
   /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
   readonly onBlobReleased: (name: string) => void;
 
-  constructor(db: Db, clock: Clock, events: FileEvents, onBlobReleased: (name: string) => void) {
+  constructor(db: Db, clock: Clock, events: FileEvents, quota: StorageQuota, onBlobReleased: (name: string) => void) {
     this.#db = db;
     this.#clock = clock;
     this.#events = events;
     this.#ids = new GeneratedIds(db, clock);
+    this.#quota = quota;
     this.onBlobReleased = onBlobReleased;
   }
 
@@ -105,6 +108,8 @@ export class FileStore {
     const now = this.#clock.now();
     const id = input.id ?? newFileId();
     const seq = atomically(this.#db, () => {
+      // Checked where the file commits: the usage counts every upload that committed before, racing ones included.
+      this.#quota.check(by.email, input.content?.size ?? 0);
       this.#db
         .prepare(
           `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
@@ -149,6 +154,8 @@ export class FileStore {
     const now = this.#clock.now();
     const { before, parents, seq } = atomically(this.#db, () => {
       const row = this.#authorized(id, by, 'write');
+      // The owner pays for new content, and the bytes it replaces are freed by this same commit.
+      if (patch.content) this.#quota.check(row.owner, patch.content.size ?? 0, row.size ?? 0);
       let next = [...row.parents];
       for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
       for (const p of patch.addParents ?? []) if (!next.includes(p)) next.push(p);
@@ -329,15 +336,6 @@ export class FileStore {
   /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok` (`GeneratedIds`). */
   generatedIdStatus(id: string, user: string): 'in-use' | 'not-usable' | 'ok' {
     return this.#ids.status(id, user);
-  }
-
-  /** Bytes of content `owner` owns, in total and in the trash (the about resource's storage quota). */
-  usageOf(owner: string): { total: number; trash: number } {
-    return this.#db
-      .prepare(
-        'SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?',
-      )
-      .get(owner) as { total: number; trash: number };
   }
 
   /** The file whose content is the blob `name`, if any (startup recovery of a completion). */

@@ -167,9 +167,10 @@ export class ResumableSessions {
       const media = { blob, size: verdict.size, md5, contentType: session.contentType } as const;
       result = await commit(session, { ...media, retainedOnStorageFailure: true });
     } catch (e) {
-      // Storage could not take the file's row: the bytes go back to the part, and a later request completes it.
+      // Storage could not take the file's row, or a conversion's output: the bytes go back to the part (a conversion
+      // keeps its source for this), and a later request completes it.
       if (isStorageFailure(e)) {
-        // A conversion removes its source: then nothing is left to reopen, and the upload must start again.
+        // Nothing left to reopen (the blob vanished): the upload must start again.
         if (await this.#bytes.reopen(session.id)) throw e;
         this.#rows.cancel(session.id);
         throw e;

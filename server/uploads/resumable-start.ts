@@ -31,6 +31,8 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
     : (meta.mimeType ?? 'application/octet-stream');
   // Refused now rather than after the client has sent every byte.
   if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
+  // A declared size that cannot fit is refused before any byte is sent; the commit checks again with what arrived.
+  if (declaredLength !== undefined) ctx.svc.quota.check(row?.owner ?? who.email, declaredLength, row?.size ?? 0);
   const id = newUploadId();
   ctx.svc.resumable.start({
     id,

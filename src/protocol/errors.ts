@@ -10,6 +10,7 @@ export type ErrorReason =
   | 'insufficientFilePermissions'
   | 'userRateLimitExceeded'
   | 'rateLimitExceeded'
+  | 'storageQuotaExceeded'
   | 'forbidden'
   | 'fileNotDownloadable'
   | 'notFound'
@@ -23,7 +24,7 @@ export type ErrorReason =
   | 'push.webhookUrlUnauthorized'
   | 'backendError';
 
-/** Error domains: `usageLimits` for rate limits, `global` for everything else. */
+/** Error domains: `usageLimits` for rate limits and the storage quota (as the modelled API), `global` for the rest. */
 export type ErrorDomain = 'global' | 'usageLimits';
 
 /** One entry of `error.errors`. */
@@ -53,8 +54,10 @@ export interface ErrorLocation {
 
 /** The domain a reason belongs to. */
 export function domainOf(reason: string): ErrorDomain {
-  return reason === 'userRateLimitExceeded' || reason === 'rateLimitExceeded' ? 'usageLimits' : 'global';
+  return USAGE_LIMIT_REASONS.has(reason) ? 'usageLimits' : 'global';
 }
+
+const USAGE_LIMIT_REASONS = new Set(['userRateLimitExceeded', 'rateLimitExceeded', 'storageQuotaExceeded']);
 
 /** Builds the error body for a status, reason and message. */
 export function errorBody(

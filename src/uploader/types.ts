@@ -17,6 +17,7 @@ export type UploadErrorCode =
   | 'conversion'
   | 'integrity'
   | 'retries-exhausted'
+  | 'quota-exceeded'
   | 'offline'
   | 'cancelled'
   | 'file-changed'

@@ -85,6 +85,7 @@ export const ca: StoreI18n = {
     conversion: 'Aquest fitxer no es pot convertir al tipus triat.',
     integrity: 'El fitxer desat no coincideix amb l’enviat.',
     'retries-exhausted': 'La càrrega ha fallat repetidament i s’ha aturat.',
+    'quota-exceeded': 'El vostre emmagatzematge és ple: aquest fitxer no cap a la vostra quota.',
     offline: 'No tens connexió.',
     cancelled: 'S’ha cancel·lat la càrrega.',
     'file-changed': 'El fitxer ha canviat al disc mentre es penjava.',

@@ -86,6 +86,7 @@ export const cs: StoreI18n = {
     conversion: 'Tento soubor nelze převést na zvolený typ.',
     integrity: 'Uložený soubor neodpovídá odeslanému.',
     'retries-exhausted': 'Nahrávání opakovaně selhalo a bylo zastaveno.',
+    'quota-exceeded': 'Vaše úložiště je plné: tento soubor se nevejde do vaší kvóty.',
     offline: 'Jste offline.',
     cancelled: 'Nahrávání bylo zrušeno.',
     'file-changed': 'Soubor se během nahrávání na disku změnil.',

@@ -84,6 +84,7 @@ export const da: StoreI18n = {
     conversion: 'Filen kan ikke konverteres til det valgte format.',
     integrity: 'Den gemte fil svarer ikke til den, der blev sendt.',
     'retries-exhausted': 'Uploaden mislykkedes gentagne gange og blev stoppet.',
+    'quota-exceeded': 'Dit lager er fyldt: denne fil kan ikke være i din kvote.',
     offline: 'Du er offline.',
     cancelled: 'Uploaden blev annulleret.',
     'file-changed': 'Filen blev ændret på disken under upload.',

@@ -83,6 +83,7 @@ export const de: StoreI18n = {
     conversion: 'Diese Datei kann nicht in das gewählte Format umgewandelt werden.',
     integrity: 'Die gespeicherte Datei stimmt nicht mit der gesendeten überein.',
     'retries-exhausted': 'Der Upload ist wiederholt fehlgeschlagen und wurde gestoppt.',
+    'quota-exceeded': 'Ihr Speicher ist voll: Diese Datei passt nicht mehr in Ihr Kontingent.',
     offline: 'Sie sind offline.',
     cancelled: 'Der Upload wurde abgebrochen.',
     'file-changed': 'Die Datei wurde während des Uploads geändert.',

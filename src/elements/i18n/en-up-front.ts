@@ -42,6 +42,7 @@ export const enUpFront = {
     conversion: 'This file cannot be converted to the chosen kind.',
     integrity: 'The stored file does not match what was sent.',
     'retries-exhausted': 'The upload kept failing and was stopped.',
+    'quota-exceeded': 'Your storage is full: this file does not fit in your quota.',
     offline: 'You are offline.',
     cancelled: 'The upload was cancelled.',
     'file-changed': 'The file changed on disk while it was uploading.',

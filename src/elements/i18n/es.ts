@@ -83,6 +83,7 @@ export const es: StoreI18n = {
     conversion: 'Este archivo no se puede convertir al tipo elegido.',
     integrity: 'El archivo guardado no coincide con el enviado.',
     'retries-exhausted': 'La subida falló repetidamente y se detuvo.',
+    'quota-exceeded': 'Tu almacenamiento está lleno: este archivo no cabe en tu cuota.',
     offline: 'No tienes conexión.',
     cancelled: 'La subida se canceló.',
     'file-changed': 'El archivo cambió en el disco durante la subida.',

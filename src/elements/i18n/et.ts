@@ -85,6 +85,7 @@ export const et: StoreI18n = {
     conversion: 'Seda faili ei saa valitud tüübiks teisendada.',
     integrity: 'Salvestatud fail ei vasta saadetule.',
     'retries-exhausted': 'Üleslaadimine nurjus korduvalt ja peatati.',
+    'quota-exceeded': 'Teie salvestusruum on täis: see fail ei mahu teie kvooti.',
     offline: 'Olete võrguühenduseta.',
     cancelled: 'Üleslaadimine tühistati.',
     'file-changed': 'Fail muutus kettal üleslaadimise ajal.',

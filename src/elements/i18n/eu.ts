@@ -87,6 +87,7 @@ export const eu: StoreI18n = {
     conversion: 'Fitxategi hau ezin da aukeratutako motara bihurtu.',
     integrity: 'Gordetako fitxategia ez dator bat bidalitakoarekin.',
     'retries-exhausted': 'Igoerak behin eta berriz huts egin du, eta gelditu egin da.',
+    'quota-exceeded': 'Biltegia beteta duzu: fitxategi hau ez da sartzen zure kuotan.',
     offline: 'Lineaz kanpo zaude.',
     cancelled: 'Igoera bertan behera utzi da.',
     'file-changed': 'Fitxategia diskoan aldatu da igotzen ari zen bitartean.',

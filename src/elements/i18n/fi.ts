@@ -86,6 +86,7 @@ export const fi: StoreI18n = {
     conversion: 'Tiedostoa ei voi muuntaa valittuun muotoon.',
     integrity: 'Tallennettu tiedosto ei vastaa lähetettyä.',
     'retries-exhausted': 'Lataus epäonnistui toistuvasti ja keskeytettiin.',
+    'quota-exceeded': 'Tallennustilasi on täynnä: tämä tiedosto ei mahdu kiintiöösi.',
     offline: 'Olet offline-tilassa.',
     cancelled: 'Lataus peruutettiin.',
     'file-changed': 'Tiedosto muuttui levyllä latauksen aikana.',

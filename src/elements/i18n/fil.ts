@@ -86,6 +86,7 @@ export const fil: StoreI18n = {
     conversion: 'Hindi ma-convert ang file na ito sa napiling uri.',
     integrity: 'Hindi tugma ang naka-store na file sa ipinadala.',
     'retries-exhausted': 'Paulit-ulit na nabigo ang pag-upload kaya itinigil ito.',
+    'quota-exceeded': 'Puno na ang iyong storage: hindi kasya ang file na ito sa iyong quota.',
     offline: 'Offline ka.',
     cancelled: 'Kinansela ang pag-upload.',
     'file-changed': 'Nagbago ang file sa disk habang ina-upload.',

@@ -85,6 +85,7 @@ export const fr: StoreI18n = {
     conversion: 'Ce fichier ne peut pas être converti dans le format choisi.',
     integrity: 'Le fichier enregistré ne correspond pas à celui envoyé.',
     'retries-exhausted': 'L’envoi a échoué trop souvent et a été arrêté.',
+    'quota-exceeded': 'Votre espace de stockage est plein : ce fichier ne tient pas dans votre quota.',
     offline: 'Vous êtes hors ligne.',
     cancelled: 'L’envoi a été annulé.',
     'file-changed': 'Le fichier a été modifié sur le disque pendant l’envoi.',

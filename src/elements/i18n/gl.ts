@@ -85,6 +85,7 @@ export const gl: StoreI18n = {
     conversion: 'Este ficheiro non se pode converter ao tipo escollido.',
     integrity: 'O ficheiro gardado non coincide co enviado.',
     'retries-exhausted': 'A subida fallou repetidamente e detívose.',
+    'quota-exceeded': 'O teu almacenamento está cheo: este ficheiro non cabe na túa cota.',
     offline: 'Estás sen conexión.',
     cancelled: 'Cancelouse a subida.',
     'file-changed': 'O ficheiro cambiou no disco mentres se subía.',

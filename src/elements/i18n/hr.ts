@@ -85,6 +85,7 @@ export const hr: StoreI18n = {
     conversion: 'Ova se datoteka ne može pretvoriti u odabranu vrstu.',
     integrity: 'Spremljena datoteka ne odgovara poslanoj.',
     'retries-exhausted': 'Prijenos nije uspio više puta zaredom i zaustavljen je.',
+    'quota-exceeded': 'Vaša je pohrana puna: ova datoteka ne stane u vašu kvotu.',
     offline: 'Niste povezani s mrežom.',
     cancelled: 'Prijenos je otkazan.',
     'file-changed': 'Datoteka se promijenila na disku tijekom prijenosa.',

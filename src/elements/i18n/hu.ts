@@ -86,6 +86,7 @@ export const hu: StoreI18n = {
     conversion: 'Ez a fájl nem alakítható át a kiválasztott formátumra.',
     integrity: 'A tárolt fájl nem egyezik az elküldöttel.',
     'retries-exhausted': 'A feltöltés ismételten sikertelen volt, ezért leállt.',
+    'quota-exceeded': 'Betelt a tárhelye: ez a fájl nem fér bele a kvótájába.',
     offline: 'Nincs internetkapcsolat.',
     cancelled: 'A feltöltés megszakítva.',
     'file-changed': 'A fájl megváltozott a lemezen feltöltés közben.',

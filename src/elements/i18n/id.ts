@@ -83,6 +83,7 @@ export const id: StoreI18n = {
     conversion: 'File ini tidak dapat dikonversi ke jenis yang dipilih.',
     integrity: 'File yang tersimpan tidak cocok dengan yang dikirim.',
     'retries-exhausted': 'Unggahan terus gagal dan dihentikan.',
+    'quota-exceeded': 'Penyimpanan Anda penuh: file ini tidak muat dalam kuota Anda.',
     offline: 'Anda sedang offline.',
     cancelled: 'Unggahan dibatalkan.',
     'file-changed': 'File berubah di disk saat sedang diunggah.',

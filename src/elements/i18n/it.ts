@@ -83,6 +83,7 @@ export const it: StoreI18n = {
     conversion: 'Questo file non può essere convertito nel tipo scelto.',
     integrity: 'Il file salvato non corrisponde a quello inviato.',
     'retries-exhausted': 'Il caricamento non è riuscito più volte ed è stato fermato.',
+    'quota-exceeded': 'Lo spazio di archiviazione è pieno: questo file non rientra nella tua quota.',
     offline: 'Sei offline.',
     cancelled: 'Il caricamento è stato annullato.',
     'file-changed': 'Il file è cambiato sul disco durante il caricamento.',

@@ -80,6 +80,7 @@ export const ja: StoreI18n = {
     conversion: 'このファイルは選択した形式に変換できません。',
     integrity: '保存されたファイルが送信したものと一致しません。',
     'retries-exhausted': 'アップロードの失敗が続いたため停止しました。',
+    'quota-exceeded': 'ストレージがいっぱいです。このファイルは割り当て容量に収まりません。',
     offline: 'オフラインです。',
     cancelled: 'アップロードはキャンセルされました。',
     'file-changed': 'アップロード中にファイルが変更されました。',

@@ -87,6 +87,7 @@ export const ko: StoreI18n = {
     conversion: '이 파일은 선택한 형식으로 변환할 수 없습니다.',
     integrity: '저장된 파일이 보낸 파일과 일치하지 않습니다.',
     'retries-exhausted': '업로드가 계속 실패하여 중지되었습니다.',
+    'quota-exceeded': '저장 공간이 가득 찼습니다. 이 파일은 할당량에 들어가지 않습니다.',
     offline: '오프라인 상태입니다.',
     cancelled: '업로드가 취소되었습니다.',
     'file-changed': '업로드하는 동안 디스크의 파일이 변경되었습니다.',

@@ -87,6 +87,7 @@ export const lt: StoreI18n = {
     conversion: 'Šio failo negalima konvertuoti į pasirinktą tipą.',
     integrity: 'Išsaugotas failas nesutampa su išsiųstu.',
     'retries-exhausted': 'Įkėlimas kelis kartus nepavyko ir buvo sustabdytas.',
+    'quota-exceeded': 'Jūsų saugykla pilna: šis failas netelpa į jūsų kvotą.',
     offline: 'Esate neprisijungę.',
     cancelled: 'Įkėlimas atšauktas.',
     'file-changed': 'Failas diske pasikeitė įkėlimo metu.',

@@ -87,6 +87,7 @@ export const lv: StoreI18n = {
     conversion: 'Šo failu nevar pārveidot izvēlētajā tipā.',
     integrity: 'Saglabātais fails neatbilst nosūtītajam.',
     'retries-exhausted': 'Augšupielāde atkārtoti neizdevās un tika apturēta.',
+    'quota-exceeded': 'Jūsu krātuve ir pilna: šis fails neietilpst jūsu kvotā.',
     offline: 'Esat bezsaistē.',
     cancelled: 'Augšupielāde tika atcelta.',
     'file-changed': 'Augšupielādes laikā fails diskā mainījās.',

@@ -83,6 +83,7 @@ export const ms: StoreI18n = {
     conversion: 'Fail ini tidak dapat ditukar kepada jenis yang dipilih.',
     integrity: 'Fail yang disimpan tidak sepadan dengan yang dihantar.',
     'retries-exhausted': 'Muat naik berulang kali gagal dan telah dihentikan.',
+    'quota-exceeded': 'Storan anda penuh: fail ini tidak muat dalam kuota anda.',
     offline: 'Anda di luar talian.',
     cancelled: 'Muat naik telah dibatalkan.',
     'file-changed': 'Fail berubah pada cakera semasa dimuat naik.',

@@ -84,6 +84,7 @@ export const nb: StoreI18n = {
     conversion: 'Filen kan ikke konverteres til valgt format.',
     integrity: 'Den lagrede filen samsvarer ikke med den som ble sendt.',
     'retries-exhausted': 'Opplastingen mislyktes gjentatte ganger og ble stoppet.',
+    'quota-exceeded': 'Lagringsplassen din er full: denne filen får ikke plass i kvoten din.',
     offline: 'Du er frakoblet.',
     cancelled: 'Opplastingen ble avbrutt.',
     'file-changed': 'Filen ble endret på disken under opplastingen.',

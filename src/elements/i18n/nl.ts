@@ -84,6 +84,7 @@ export const nl: StoreI18n = {
     conversion: 'Dit bestand kan niet naar het gekozen type worden omgezet.',
     integrity: 'Het opgeslagen bestand komt niet overeen met wat is verzonden.',
     'retries-exhausted': 'De upload mislukte steeds en is gestopt.',
+    'quota-exceeded': 'Je opslag is vol: dit bestand past niet meer in je quotum.',
     offline: 'Je bent offline.',
     cancelled: 'De upload is geannuleerd.',
     'file-changed': 'Het bestand is tijdens het uploaden gewijzigd.',

@@ -85,6 +85,7 @@ export const pl: StoreI18n = {
     conversion: 'Tego pliku nie można przekonwertować na wybrany typ.',
     integrity: 'Zapisany plik nie zgadza się z wysłanym.',
     'retries-exhausted': 'Przesyłanie wielokrotnie się nie udało i zostało zatrzymane.',
+    'quota-exceeded': 'Twoje miejsce na dane jest pełne: ten plik nie mieści się w limicie.',
     offline: 'Jesteś offline.',
     cancelled: 'Przesyłanie anulowano.',
     'file-changed': 'Plik zmienił się na dysku podczas przesyłania.',

@@ -84,6 +84,7 @@ export const pt: StoreI18n = {
     conversion: 'Este arquivo não pode ser convertido para o tipo escolhido.',
     integrity: 'O arquivo salvo não corresponde ao que foi enviado.',
     'retries-exhausted': 'O envio falhou repetidamente e foi interrompido.',
+    'quota-exceeded': 'O seu armazenamento está cheio: este ficheiro não cabe na sua quota.',
     offline: 'Você está off-line.',
     cancelled: 'O envio foi cancelado.',
     'file-changed': 'O arquivo mudou no disco durante o envio.',

@@ -86,6 +86,7 @@ export const ro: StoreI18n = {
     conversion: 'Acest fișier nu poate fi convertit în tipul ales.',
     integrity: 'Fișierul stocat nu corespunde cu cel trimis.',
     'retries-exhausted': 'Încărcarea a eșuat în mod repetat și a fost oprită.',
+    'quota-exceeded': 'Spațiul de stocare este plin: acest fișier nu încape în cota dvs.',
     offline: 'Ești offline.',
     cancelled: 'Încărcarea a fost anulată.',
     'file-changed': 'Fișierul s-a modificat pe disc în timpul încărcării.',

@@ -86,6 +86,7 @@ export const sk: StoreI18n = {
     conversion: 'Tento súbor nemožno konvertovať na zvolený typ.',
     integrity: 'Uložený súbor sa nezhoduje s odoslaným.',
     'retries-exhausted': 'Nahrávanie opakovane zlyhalo a bolo zastavené.',
+    'quota-exceeded': 'Vaše úložisko je plné: tento súbor sa nezmestí do vašej kvóty.',
     offline: 'Ste offline.',
     cancelled: 'Nahrávanie bolo zrušené.',
     'file-changed': 'Súbor sa počas nahrávania na disku zmenil.',

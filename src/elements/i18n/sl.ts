@@ -86,6 +86,7 @@ export const sl: StoreI18n = {
     conversion: 'Te datoteke ni mogoče pretvoriti v izbrano vrsto.',
     integrity: 'Shranjena datoteka se ne ujema s poslano.',
     'retries-exhausted': 'Nalaganje je večkrat spodletelo in je bilo ustavljeno.',
+    'quota-exceeded': 'Vaša shramba je polna: ta datoteka ne gre v vašo kvoto.',
     offline: 'Niste povezani.',
     cancelled: 'Nalaganje je bilo preklicano.',
     'file-changed': 'Datoteka se je med nalaganjem na disku spremenila.',

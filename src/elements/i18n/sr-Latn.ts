@@ -85,6 +85,7 @@ export const srLatn: StoreI18n = {
     conversion: 'Ova datoteka ne može da se konvertuje u izabrani tip.',
     integrity: 'Sačuvana datoteka se ne poklapa sa poslatom.',
     'retries-exhausted': 'Otpremanje nije uspelo više puta zaredom i zaustavljeno je.',
+    'quota-exceeded': 'Vaš prostor za skladištenje je pun: ova datoteka ne staje u vašu kvotu.',
     offline: 'Niste povezani na mrežu.',
     cancelled: 'Otpremanje je otkazano.',
     'file-changed': 'Datoteka se promenila na disku tokom otpremanja.',

@@ -85,6 +85,7 @@ export const sv: StoreI18n = {
     conversion: 'Filen kan inte konverteras till det valda formatet.',
     integrity: 'Den sparade filen stämmer inte med den som skickades.',
     'retries-exhausted': 'Uppladdningen misslyckades upprepade gånger och stoppades.',
+    'quota-exceeded': 'Ditt lagringsutrymme är fullt: filen ryms inte i din kvot.',
     offline: 'Du är offline.',
     cancelled: 'Uppladdningen avbröts.',
     'file-changed': 'Filen ändrades på disken under uppladdningen.',

@@ -86,6 +86,7 @@ export const sw: StoreI18n = {
     conversion: 'Faili hii haiwezi kubadilishwa kuwa aina uliyochagua.',
     integrity: 'Faili iliyohifadhiwa hailingani na iliyotumwa.',
     'retries-exhausted': 'Upakiaji ulishindikana mara kwa mara na umesimamishwa.',
+    'quota-exceeded': 'Hifadhi yako imejaa: faili hili halitoshi katika kiwango chako.',
     offline: 'Huna mtandao.',
     cancelled: 'Upakiaji umeghairiwa.',
     'file-changed': 'Faili ilibadilika kwenye diski wakati ikipakiwa.',

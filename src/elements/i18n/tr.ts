@@ -87,6 +87,7 @@ export const tr: StoreI18n = {
     conversion: 'Bu dosya seçilen türe dönüştürülemiyor.',
     integrity: 'Kaydedilen dosya gönderilenle eşleşmiyor.',
     'retries-exhausted': 'Yükleme art arda başarısız oldu ve durduruldu.',
+    'quota-exceeded': 'Depolama alanınız dolu: bu dosya kotanıza sığmıyor.',
     offline: 'Çevrimdışısınız.',
     cancelled: 'Yükleme iptal edildi.',
     'file-changed': 'Dosya yüklenirken diskte değişti.',

@@ -82,6 +82,7 @@ export const vi: StoreI18n = {
     conversion: 'Không thể chuyển đổi tệp này sang loại đã chọn.',
     integrity: 'Tệp đã lưu không khớp với tệp đã gửi.',
     'retries-exhausted': 'Tải lên liên tục không thành công nên đã dừng.',
+    'quota-exceeded': 'Bộ nhớ của bạn đã đầy: tệp này không vừa với hạn mức của bạn.',
     offline: 'Bạn đang ngoại tuyến.',
     cancelled: 'Đã hủy tải lên.',
     'file-changed': 'Tệp đã thay đổi trên ổ đĩa trong khi đang tải lên.',

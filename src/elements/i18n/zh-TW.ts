@@ -83,6 +83,7 @@ export const zhTW: StoreI18n = {
     conversion: '無法將此檔案轉換為所選類型。',
     integrity: '儲存的檔案與傳送的檔案不符。',
     'retries-exhausted': '上傳多次失敗，已停止。',
+    'quota-exceeded': '您的儲存空間已滿：此檔案超出您的配額。',
     offline: '你目前處於離線狀態。',
     cancelled: '上傳已取消。',
     'file-changed': '上傳期間，磁碟上的檔案已變更。',

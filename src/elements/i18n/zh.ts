@@ -80,6 +80,7 @@ export const zh: StoreI18n = {
     conversion: '此文件无法转换为所选类型。',
     integrity: '保存的文件与发送的不一致。',
     'retries-exhausted': '上传多次失败，已停止。',
+    'quota-exceeded': '您的存储空间已满：此文件超出您的配额。',
     offline: '你处于离线状态。',
     cancelled: '上传已取消。',
     'file-changed': '上传期间文件在磁盘上被修改。',

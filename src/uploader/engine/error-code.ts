@@ -9,7 +9,8 @@ export function errorCodeOf(error: StoreError, converting: boolean): UploadError
     case 401:
       return 'auth';
     case 403:
-      return 'forbidden';
+      // The owner's storage is full: not the caller's rights, and not a rate limit, so neither retried nor "forbidden".
+      return error.reason === 'storageQuotaExceeded' ? 'quota-exceeded' : 'forbidden';
     case 404:
       return 'not-found';
     case 413:

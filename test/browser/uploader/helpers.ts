@@ -51,9 +51,9 @@ export function randomFile(size: number, type = 'application/octet-stream'): Fil
 }
 
 /** The stored bytes of a file. */
-export async function download(baseUrl: string, fileId: string): Promise<Uint8Array> {
+export async function download(baseUrl: string, fileId: string, token = TOKEN): Promise<Uint8Array> {
   const res = await fetch(`${baseUrl}/store/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
-    headers: { authorization: `Bearer ${TOKEN}` },
+    headers: { authorization: `Bearer ${token}` },
   });
   if (res.status !== 200) throw new Error(`download: ${res.status} ${await res.text()}`);
   return new Uint8Array(await res.arrayBuffer());
