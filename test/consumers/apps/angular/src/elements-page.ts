@@ -1,8 +1,9 @@
-// A standalone Angular component using the elements under strict templates. `CUSTOM_ELEMENTS_SCHEMA` lets the
-// template name them; Angular's template checker types what it can from the DOM's own maps, which the kit extends:
-// the `#uploader` reference is a `StoreUploader` (HTMLElementTagNameMap) and each `store-*` event's `$event` is its
-// typed CustomEvent (HTMLElementEventMap). Angular's builder does not bundle a dependency's workers: angular.json
-// copies the package's `dist/workers/` to `store-upload-kit/` of the site, and `worker-base` points the uploader there.
+// The app's first page (its empty route, loaded on demand): a standalone component using the elements under strict
+// templates. `CUSTOM_ELEMENTS_SCHEMA` lets the template name them; Angular's template checker types what it can from
+// the DOM's own maps, which the kit extends: the `#uploader` reference is a `StoreUploader` (HTMLElementTagNameMap)
+// and each `store-*` event's `$event` is its typed CustomEvent (HTMLElementEventMap). Angular's builder does not
+// bundle a dependency's workers: angular.json copies the package's `dist/workers/` to `store-upload-kit/` of the
+// site, and `worker-base` points the uploader there.
 import { Component, CUSTOM_ELEMENTS_SCHEMA, signal } from '@angular/core';
 import type { RejectedFile } from 'store-upload-kit/elements';
 import 'store-upload-kit/elements';
@@ -10,7 +11,7 @@ import 'store-upload-kit/elements';
 const query = new URLSearchParams(location.search);
 
 @Component({
-  selector: 'app-root',
+  selector: 'app-elements-page',
   schemas: [CUSTOM_ELEMENTS_SCHEMA],
   template: `
     <main>
@@ -31,7 +32,7 @@ const query = new URLSearchParams(location.search);
     </main>
   `,
 })
-export class App {
+export class ElementsPage {
   protected readonly serviceUrl = query.get('service') ?? 'http://127.0.0.1:8080';
   protected readonly token = query.get('token') ?? 'dev-token-alice';
   /** `?host=dedicated`: the page's own worker, as in browsers without `extendedLifetime` (the suite tries both). */
