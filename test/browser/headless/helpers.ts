@@ -40,16 +40,22 @@ export async function slowPuts(ms = 60, times = 200): Promise<void> {
   await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms }, times });
 }
 
-/** Resolves with the store's first snapshot (the current one included) that `check` accepts. */
+/**
+ * Resolves with the store's first snapshot (the current one included) that `check` accepts. The current one is read
+ * once subscribed: a store nothing listens to does not follow its uploader, and subscribing brings it up to date.
+ */
 export function snapshotWhere(store: UploadStore, check: (s: UploadsSnapshot) => boolean): Promise<UploadsSnapshot> {
   return new Promise((resolve) => {
-    if (check(store.getSnapshot())) return resolve(store.getSnapshot());
     const stop = store.subscribe(() => {
       const s = store.getSnapshot();
       if (!check(s)) return;
       stop();
       resolve(s);
     });
+    const now = store.getSnapshot();
+    if (!check(now)) return;
+    stop();
+    resolve(now);
   });
 }
 
