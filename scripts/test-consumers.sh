@@ -5,7 +5,9 @@
 # beside them, typechecks each app in strict mode,
 # builds it with its own toolchain, and uploads a file from each in headless Chromium (test/consumers/*.spec.ts).
 # The frameworks' apps (Next.js, Nuxt, Angular, SvelteKit) share the one install and build side by side; each step
-# prints how long it took.
+# prints how long it took. Only the Playwright step takes the machine's one-Chromium lock (/tmp/chromium.lock): the
+# installs and builds before it leave other suites' browsers free (so do not run the script itself under that lock:
+# its Playwright step would wait for it forever).
 set -euo pipefail
 # Prints a step's wall time after running it: `timed <label> <command…>`. It returns the command's failure itself:
 # errexit is off inside a function called from an && list or an if, so it cannot be left to stop the step.
@@ -101,4 +103,4 @@ echo "   service/node_modules: $(du -s --apparent-size -m service/node_modules |
 echo "== upload from each app in Chromium"
 cd "$root"
 bash scripts/ensure-chromium.sh >/dev/null
-CONSUMERS_DIR="$work" npx playwright test -c test/consumers/playwright.config.ts
+CONSUMERS_DIR="$work" flock /tmp/chromium.lock npx playwright test -c test/consumers/playwright.config.ts

@@ -3,45 +3,31 @@
  * uploads a file in Chromium to a `store-service` started from the installed `@store-upload-kit/service` tarball;
  * the stored bytes must be the ones chosen.
  */
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type ConsumerService, startService } from './service.ts';
+import { type StaticSite, startStaticSite } from './static-site.ts';
 import { TOKEN, uploadByteIdentical } from './upload-check.ts';
 
 const DIR = process.env['CONSUMERS_DIR'];
 if (!DIR) throw new Error('CONSUMERS_DIR is not set: run scripts/test-consumers.sh');
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.map': 'application/json',
-  '.wasm': 'application/wasm',
-};
 
 let service: ConsumerService;
 let serviceUrl: string;
-let site: Server;
+let site: StaticSite;
 let siteUrl: string;
 
 test.beforeAll(async () => {
   service = await startService(DIR);
   serviceUrl = service.url;
-  site = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname));
-    const file = join(DIR, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(DIR) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
-  const address = site.address();
-  siteUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  site = await startStaticSite(DIR);
+  siteUrl = site.url;
 });
 
 test.afterAll(async () => {
   service?.stop();
-  await new Promise<void>((done) => site?.close(() => done()));
+  await site?.stop();
 });
 
 const APPS: { name: string; page: string }[] = [

@@ -1,7 +1,8 @@
 // Shared bits of the headless suites: options of a store of the test's own (a share key of its own, so no two tests
-// meet in the shared engine), slow uploads (the service delays each PUT), and waits on a store's snapshots.
+// meet in the shared engine), slow uploads (the service delays each PUT), waits on a store's snapshots, and a count
+// of the subscriptions an uploader holds.
 /// <reference types="mocha" />
-import type { CreateUploaderOptions } from '../../../src/uploader/index.ts';
+import type { CreateUploaderOptions, Uploader } from '../../../src/uploader/index.ts';
 import { uploadStore, type UploadStore, type UploadsSnapshot } from '../../../src/headless/index.ts';
 import { addFault, baseUrl, clearFaults, TOKEN } from '../uploader/helpers.ts';
 
@@ -39,15 +40,37 @@ export async function slowPuts(ms = 60, times = 200): Promise<void> {
   await addFault(baseUrl, { match: { method: 'PUT', uploadType: 'resumable' }, action: { type: 'delay', ms }, times });
 }
 
-/** Resolves with the store's first snapshot (the current one included) that `check` accepts. */
+/**
+ * Resolves with the store's first snapshot (the current one included) that `check` accepts. The current one is read
+ * once subscribed: a store nothing listens to does not follow its uploader, and subscribing brings it up to date.
+ */
 export function snapshotWhere(store: UploadStore, check: (s: UploadsSnapshot) => boolean): Promise<UploadsSnapshot> {
   return new Promise((resolve) => {
-    if (check(store.getSnapshot())) return resolve(store.getSnapshot());
     const stop = store.subscribe(() => {
       const s = store.getSnapshot();
       if (!check(s)) return;
       stop();
       resolve(s);
     });
+    const now = store.getSnapshot();
+    if (!check(now)) return;
+    stop();
+    resolve(now);
   });
+}
+
+/** Counts the `change` listeners an uploader holds (its own method, wrapped: the real uploader still runs). */
+export function countChangeListeners(uploader: Uploader): () => number {
+  let count = 0;
+  const add = uploader.addEventListener.bind(uploader);
+  const remove = uploader.removeEventListener.bind(uploader);
+  uploader.addEventListener = ((type: string, listener: EventListener) => {
+    if (type === 'change') count++;
+    add(type, listener);
+  }) as Uploader['addEventListener'];
+  uploader.removeEventListener = ((type: string, listener: EventListener) => {
+    if (type === 'change') count--;
+    remove(type, listener);
+  }) as Uploader['removeEventListener'];
+  return () => count;
 }

@@ -10,7 +10,7 @@ import { uploadStore, type UploadStore } from '../../../src/headless/index.ts';
 import { UploaderProvider, useDropzone, useUploader, useUploads } from '../../../src/react/hooks.ts';
 import type { CreateUploaderOptions, Uploader } from '../../../src/uploader/index.ts';
 import { baseUrl, download, eventually, randomFile, sameBytes, TOKEN } from '../uploader/helpers.ts';
-import { freshOptions, MiB, slowPuts, snapshotWhere, testStores } from './helpers.ts';
+import { countChangeListeners, freshOptions, MiB, slowPuts, snapshotWhere, testStores } from './helpers.ts';
 
 const store = testStores();
 let root: Root | undefined;
@@ -28,22 +28,6 @@ afterEach(() => {
 function mount(node: ReactNode): void {
   root = createRoot(host);
   flushSync(() => root!.render(h(StrictMode, null, node)));
-}
-
-/** Counts the `change` listeners an uploader holds (its own method, wrapped: the real uploader still runs). */
-function countChangeListeners(uploader: Uploader): () => number {
-  let count = 0;
-  const add = uploader.addEventListener.bind(uploader);
-  const remove = uploader.removeEventListener.bind(uploader);
-  uploader.addEventListener = ((type: string, listener: EventListener) => {
-    if (type === 'change') count++;
-    add(type, listener);
-  }) as Uploader['addEventListener'];
-  uploader.removeEventListener = ((type: string, listener: EventListener) => {
-    if (type === 'change') count--;
-    remove(type, listener);
-  }) as Uploader['removeEventListener'];
-  return () => count;
 }
 
 /** An app's own list: a row per task with its state, and its own pause and resume buttons. */

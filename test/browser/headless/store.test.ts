@@ -1,6 +1,7 @@
 // The headless core in the browser against the real service (issue 31): immutable snapshots at most one a frame,
 // byte-identical uploads through the store, one store per options, an unsubscribe mid-upload that cancels nothing,
-// and a store that attaches to the shared engine seeing the uploads it already runs.
+// a store that attaches to the shared engine seeing the uploads it already runs, and two accounts' stores on one
+// engine each seeing only their own.
 import { expect } from '@open-wc/testing';
 import { createUploader } from '../../../src/uploader/index.ts';
 import { uploadStore, type TaskView, type UploadsSnapshot } from '../../../src/headless/index.ts';
@@ -127,6 +128,25 @@ describe('headless store', () => {
     const again = s.subscribe(() => undefined);
     expect(s.getSnapshot().tasks[0].state).to.equal('done');
     again();
+  });
+
+  it('two accounts on one shared engine: each store lists only its own account’s uploads', async () => {
+    await slowPuts(80);
+    const shareKey = crypto.randomUUID();
+    const alice = store({ shareKey, account: 'alice', getAccessToken: () => TOKEN });
+    const bob = store({ shareKey, account: 'bob', getAccessToken: () => 'dev-token-bob' });
+    expect(alice).not.to.equal(bob);
+    const [mine] = alice.add(randomFile(1 * MiB));
+    await snapshotWhere(alice, (x) => x.tasks[0]?.state === 'uploading');
+    const [theirs] = bob.add(randomFile(100 * 1024));
+    await theirs.done;
+    // Bob's store was attached to the engine all through Alice's upload, and lists only his own.
+    expect((await snapshotWhere(bob, (x) => x.tasks[0]?.state === 'done')).tasks.map((t) => t.id)).to.deep.equal([
+      theirs.id,
+    ]);
+    await mine.done;
+    const done = await snapshotWhere(alice, (x) => x.tasks[0]?.state === 'done');
+    expect(done.tasks.map((t) => t.id)).to.deep.equal([mine.id]);
   });
 
   it('a store that attaches to the shared engine sees the uploads another uploader of the site already runs', async () => {

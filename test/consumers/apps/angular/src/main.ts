@@ -1,4 +1,7 @@
 import { bootstrapApplication } from '@angular/platform-browser';
-import { App } from './app';
+import { provideRouter, withHashLocation } from '@angular/router';
+import { App, routes } from './app';
 
-bootstrapApplication(App).catch((error: unknown) => console.error(error));
+bootstrapApplication(App, { providers: [provideRouter(routes, withHashLocation())] }).catch((error: unknown) =>
+  console.error(error),
+);
