@@ -155,13 +155,15 @@ const KB = 1000;
 // a stream has none) and yields to the thread's tasks every MiB, so a chunk's answer does not wait for the MD5.
 // Then issue 29's storage quota, +60 bytes (kit 56,253 → 56,313 bytes, up front 20,416 → 20,453): the task error
 // `quota-exceeded`, its 403 told apart from `forbidden` by the reason, and its English words (a user must be told
-// that their storage is full, not that they may not upload): kit budget 56.4 kB.
+// that their storage is full, not that they may not upload): kit budget 56.4 kB. Then a small file's hash read from a
+// slice at once, and a multipart digest's time limit (a Blob stream read in Chromium's shared worker was seen never to
+// settle, leaving the task "uploading" for good): the shared worker passed 19.0 kB by a few dozen bytes; budget 19.1 kB, kit 56.5 kB.
 export const BUDGETS = {
-  kit: 56.4 * KB,
+  kit: 56.5 * KB,
   mainThread: 37.6 * KB,
   mainThreadUpFront: 20 * 1024,
   worker: 18.9 * KB,
-  sharedWorker: 19.0 * KB,
+  sharedWorker: 19.1 * KB,
 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
