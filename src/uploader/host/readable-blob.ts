@@ -23,9 +23,9 @@ export function readingCopies(service: UploadWorkerService): UploadWorkerService
   const add = service.add.bind(service);
   const check = service.checkInterrupted.bind(service);
   const resume = service.resumeInterrupted.bind(service);
-  service.add = async (taskId, file, ...rest) => add(taskId, await readableBlob(file), ...rest);
-  service.checkInterrupted = async (id, file, info) => check(id, await readableBlob(file), info);
-  service.resumeInterrupted = async (taskId, id, file, info) => resume(taskId, id, await readableBlob(file), info);
+  service.add = async (taskId, blob, ...rest) => add(taskId, await readableBlob(blob), ...rest);
+  service.checkInterrupted = async (id, blob, info) => check(id, await readableBlob(blob), info);
+  service.resumeInterrupted = async (taskId, id, blob, info) => resume(taskId, id, await readableBlob(blob), info);
   return service;
 }
 

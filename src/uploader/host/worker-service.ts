@@ -112,7 +112,7 @@ export class UploadWorkerService {
    */
   async add(
     taskId: string,
-    file: Blob,
+    blob: Blob,
     info: FileInfo,
     options: AddOptions = {},
     token?: string,
@@ -123,7 +123,7 @@ export class UploadWorkerService {
     const key = JSON.stringify([
       engineKeyOf(hub.settings),
       hub.principal,
-      fingerprintOf({ ...info, size: file.size }),
+      fingerprintOf({ ...info, size: blob.size }),
       options.relativePath,
       options.parentId,
       options.updateFileId,
@@ -136,7 +136,7 @@ export class UploadWorkerService {
       const now = shared && engine.snapshot(shared.id);
       if (now && !isFinal(now.state)) return now;
     }
-    const added = this.addNow(hub, taskId, file, info, options);
+    const added = this.addNow(hub, taskId, blob, info, options);
     if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
     const snapshot = await added;
     // The other pages attached to a shared engine learn of the task now, not when it starts; this page too when the
@@ -156,8 +156,8 @@ export class UploadWorkerService {
    */
   addMany(requests: readonly AddRequest[], token?: string): Promise<AddAnswer[]> {
     return Promise.all(
-      requests.map(([taskId, file, info, options]) =>
-        this.add(taskId, file, info, options, token).then(
+      requests.map(([taskId, blob, info, options]) =>
+        this.add(taskId, blob, info, options, token).then(
           (snapshot): AddAnswer => ({ ok: true, snapshot }),
           (error: unknown): AddAnswer => ({ ok: false, error: errorInfoOf(error) }),
         ),
@@ -168,21 +168,21 @@ export class UploadWorkerService {
   private async addNow(
     hub: EngineHub,
     taskId: string,
-    file: Blob,
+    blob: Blob,
     info: FileInfo,
     options: AddOptions,
   ): Promise<TaskSnapshot> {
     const bounds = hub.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
-      const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
+      const resized = await (await import('./images/image-jobs.ts')).resizedOf(blob, info.name, info.type, bounds);
       if (resized) {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
         const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
-        return hub.engine.add(taskId, { ...sent, originalSize: file.size, keepBlob: true }, rest);
+        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest);
       }
     }
-    return hub.engine.add(taskId, { blob: file, ...info }, options);
+    return hub.engine.add(taskId, { blob, ...info }, options);
   }
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
@@ -273,27 +273,27 @@ export class UploadWorkerService {
   }
 
   /**
-   * Why `file` cannot resume the interrupted upload `id`, or `undefined` when it can: `not-found` (no such upload),
+   * Why `blob` cannot resume the interrupted upload `id`, or `undefined` when it can: `not-found` (no such upload),
    * `file-changed` (name, size, `lastModified`, type or the sampled slices differ from the file the upload began with).
    */
-  async checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
+  async checkInterrupted(id: string, blob: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
     const engine = await this.engine();
     const record = await engine.record(id);
     if (!record) return { code: 'not-found', message: `no interrupted upload ${id}` };
-    return engine.resumeProblem(record, { blob: file, ...info });
+    return engine.resumeProblem(record, { blob, ...info });
   }
 
   /**
    * Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`); the
    * engine refuses a file that is not the one the upload began with (`file-changed`).
    */
-  async resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot> {
+  async resumeInterrupted(taskId: string, id: string, blob: Blob, info: FileInfo): Promise<TaskSnapshot> {
     const engine = await this.engine();
     const record = await engine.record(id);
     if (!record) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
     // A resized image resumes from the Blob kept with its session, kept again for the next page life.
     const resized = record.originalSize !== undefined && { originalSize: record.originalSize, keepBlob: true };
-    return engine.add(taskId, { blob: file, ...info, ...resized }, optionsOf(record), id);
+    return engine.add(taskId, { blob, ...info, ...resized }, optionsOf(record), id);
   }
 
   async discardInterrupted(id: string): Promise<void> {

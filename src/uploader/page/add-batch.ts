@@ -4,7 +4,7 @@ import type { AddAnswer, AddRequest, FileInfo } from '../worker-contract.ts';
 
 /** What the batch calls: the engine's service (a comlink remote across threads, or the object in the page). */
 interface AddingEngine {
-  add(taskId: string, file: Blob, info: FileInfo, options: AddOptions, token?: string): Promise<TaskSnapshot>;
+  add(taskId: string, blob: Blob, info: FileInfo, options: AddOptions, token?: string): Promise<TaskSnapshot>;
   addMany(requests: AddRequest[], token?: string): Promise<AddAnswer[]>;
 }
 
@@ -31,10 +31,10 @@ export class AddBatch {
   ) {}
 
   /** Queues one file; resolves with its task's first snapshot once the engine has it. */
-  send(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
-    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, file, info, options);
+  send(taskId: string, blob: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
+    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, blob, info, options);
     return new Promise((resolve, reject) => {
-      const first = this.#waiting.push({ request: [taskId, file, info, options], resolve, reject }) === 1;
+      const first = this.#waiting.push({ request: [taskId, blob, info, options], resolve, reject }) === 1;
       // After the adds of this turn: `add` is synchronous, so a loop or a drop's slice lands in one call.
       if (first) queueMicrotask(() => this.#flush());
     });
