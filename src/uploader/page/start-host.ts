@@ -70,16 +70,32 @@ export async function connectEngine(
     started?: StartedHost,
   ): Promise<EngineLink> => {
     const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
+    // The page's token goes with its attach when the app gives one at once (a fixed string: the element's `token`):
+    // the worker then knows the page's account without asking back, and a page that leaves right after a choice
+    // could not answer. A pending one is the worker's first ask, so the app is asked once either way.
+    let asked: string | Promise<string> | undefined;
+    try {
+      asked = page.account === undefined ? page.getAccessToken() : undefined;
+    } catch (error) {
+      asked = Promise.reject(error);
+    }
+    Promise.resolve(asked).catch(() => undefined); // a failure is the worker's to report, when it asks
+    const token = typeof asked === 'string' && asked !== '' ? asked : undefined;
     const first = Promise.resolve(
       remote.init(
         settings,
-        proxy(() => page.getAccessToken()),
+        proxy(() => {
+          const pending = typeof asked === 'string' ? undefined : asked;
+          asked = undefined;
+          return pending ?? page.getAccessToken();
+        }),
         proxy((event: PageEvent, snapshot: TaskSnapshot) => page.onEvent(event, snapshot)),
         proxy((events: TaskEvent[]) => page.onEvents(events)),
         {
           online: page.online,
           ...(pageLock && { pageLock }),
           ...(page.account !== undefined && { account: page.account }),
+          ...(token !== undefined && { token }),
         },
       ),
     );
