@@ -11,7 +11,7 @@
  * The peers in the same run: tus-js-client and Uppy (+ @uppy/tus) into a tus server (@tus/server + @tus/file-store)
  * on the same link and transport. Env: BENCH_WAN_LINKS (e.g. "100/40,20/200"), BENCH_WAN_PROTOCOLS ("h2,h1"),
  * BENCH_WAN_CASES (a regular expression of case names; the `probe…` cases only when named, e.g. `^(kitWhole|kitAdaptive|rawWhole)$` for the
- * big-file cases), BENCH_WAN_CPU_THROTTLE=4 (the page's and its workers' CPU 4× slower over CDP, figures tagged _cpu4x), BENCH_WAN_TRACE=1 (a per-request timeline of each one-file case), BENCH_WAN_LOOPBACK_MB (0: no loopback part). Runs itself under
+ * big-file cases), BENCH_WAN_CPU_THROTTLE=4 (the page's and its workers' CPU 4× slower over CDP, figures tagged _cpu4x), BENCH_WAN_TRACE=1 (a per-request timeline of each one-file case; for many files, when the POSTs and the other requests reached the service), BENCH_WAN_LOOPBACK_MB (0: no loopback part). Runs itself under
  * the Chromium lock.
  */
 import { createHash } from 'node:crypto';

@@ -186,6 +186,21 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
     const elapsed = performance.now() - t0;
     const stats: LinkStats | undefined = link?.stats();
     const requests = await service.takeRequests();
+    if (process.env.BENCH_WAN_TRACE && files.length > 1) {
+      // Many files: when the first requests and the POSTs reached the service, in ms from the input's change.
+      const changed = (await page.evaluate('performance.timeOrigin + window.__changedAt')) as number;
+      const posts = requests
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.at - changed)
+        .sort((a, b) => a - b);
+      const at = (f: number) => Math.round(posts[Math.min(posts.length - 1, Math.floor(posts.length * f))] ?? NaN);
+      const others = requests
+        .filter((r) => r.method !== 'POST')
+        .map((r) => `${r.method} ${r.path.slice(0, 28)} ${Math.round(r.at - changed)}`);
+      console.error(
+        `trace: POST first ${at(0)}, 10 % ${at(0.1)}, 50 % ${at(0.5)}, 90 % ${at(0.9)}, last ${at(1)}, done ${Math.round(result.ms)} | ${others.join(' | ')}`,
+      );
+    }
     if (process.env.BENCH_WAN_TRACE && files.length === 1) {
       // A timeline in ms from the input's change (page clock, epoch) to each request's head, first body byte and answer at the service.
       const changed = (await page.evaluate('performance.timeOrigin + window.__changedAt')) as number;
