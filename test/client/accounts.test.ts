@@ -6,16 +6,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
-import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
-import { resolveSettings } from '../../src/uploader/settings.ts';
 import type { TaskSnapshot } from '../../src/uploader/types.ts';
-import type { PageEvent } from '../../src/uploader/worker-contract.ts';
-import { EngineHubs, UploadWorkerService } from '../../src/uploader/host/worker-service.ts';
+import type { EngineHubs } from '../../src/uploader/host/worker-service.ts';
+import { attachedPage, sharedWorker } from './helpers/attached-page.ts';
 import { addFault, clearFaults, md5, randomFile } from './helpers/engine-harness.ts';
 import { driveOf, grantToken, revokeToken } from './helpers/accounts.ts';
-import { nodeHttp } from './helpers/node-http-port.ts';
 
 const KiB = 1024;
 const ALICE = 'dev-token-alice';
@@ -33,51 +29,19 @@ after(async () => {
 });
 
 /** The hubs of one "shared worker", over one session store (IndexedDB in a browser: one per site). */
-function sharedWorker(store = new MemorySessionStore()) {
-  const locks = new MemoryLocks();
-  return { store, hubs: new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), 'shared') };
-}
-
 /** A page attached to `hubs` whose token is `token()` (it may change, as at a sign-in), with its list as events build it. */
 async function page(hubs: EngineHubs, token: () => string, options: { account?: string } = {}) {
-  const listed = new Map<string, TaskSnapshot>();
-  const heard: [PageEvent, TaskSnapshot][] = [];
-  const waiters: { test: (e: PageEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
-  const settings = resolveSettings({
-    baseUrl: service.url,
-    getAccessToken: token,
-    chunkSize: 256 * KiB,
-    resumableThreshold: 0,
-    backoff: { baseMs: 20, capMs: 200 },
-    // One at a time, as the sites of the issue ran it: a file that has not started needs a token after the sign-out.
-    concurrency: 1,
+  // One at a time, as the sites of the issue ran it: a file that has not started needs a token after the sign-out.
+  const attached = await attachedPage(hubs, { baseUrl: service.url, concurrency: 1 }, token, {
+    token: token(),
+    ...options,
   });
-  const connection = new UploadWorkerService(hubs);
-  const attachment = await connection.init(
-    settings,
-    token,
-    (event, snapshot) => {
-      heard.push([event, snapshot]);
-      if (event === 'left' || event === 'removed') listed.delete(snapshot.id);
-      else listed.set(snapshot.id, snapshot);
-      for (const w of [...waiters])
-        if (w.test(event, snapshot)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(snapshot);
-        }
-    },
-    undefined,
-    { token: token(), ...options },
-  );
-  for (const task of attachment.tasks) listed.set(task.id, task);
-  const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) =>
-    new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
   const add = async (file: ReturnType<typeof randomFile>) => {
-    const snapshot = await connection.add(randomUUID(), file.blob, file, {}, token());
-    listed.set(snapshot.id, snapshot);
+    const snapshot = await attached.connection.add(randomUUID(), file.blob, file, {}, token());
+    attached.listed.set(snapshot.id, snapshot);
     return snapshot;
   };
-  return { connection, attachment, listed, heard, when, add };
+  return { ...attached, heard: attached.events, add };
 }
 
 /** Slows every resumable PUT, so a task is still running when the test acts. */

@@ -6,18 +6,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
-import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
-import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
-import type { PageEvent } from '../../src/uploader/worker-contract.ts';
-import { resolveSettings } from '../../src/uploader/settings.ts';
 import type { TaskSnapshot } from '../../src/uploader/types.ts';
 import type { UploaderOptions } from '../../src/uploader/options.ts';
-import { EngineHubs, UploadWorkerService } from '../../src/uploader/host/worker-service.ts';
+import type { EngineHubs } from '../../src/uploader/host/worker-service.ts';
+import { attachedPage, sharedWorker } from './helpers/attached-page.ts';
 import { addFault, clearFaults, download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { grantToken, revokeToken } from './helpers/accounts.ts';
 import { userOfToken, userPrincipal } from '../../src/uploader/host/principals.ts';
-import { nodeHttp } from './helpers/node-http-port.ts';
 
 const KiB = 1024;
 
@@ -33,52 +28,19 @@ after(async () => {
 });
 
 /** The hubs of one "shared worker": every page made from them attaches to the engine its settings name. */
-function sharedWorker(): EngineHubs {
-  const store = new MemorySessionStore();
-  const locks = new MemoryLocks();
-  return new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), 'shared');
-}
-
 /** A page attached to `hubs`: its events, in order, and a way to wait for one. */
-async function page(
+function page(
   hubs: EngineHubs,
   options: Partial<UploaderOptions> = {},
   getAccessToken: () => string | Promise<string> = () => TOKEN,
   /** The page's token when it attaches (what `createUploader` sends with `init`). */
   initToken = TOKEN,
 ) {
-  const events: [PageEvent, TaskSnapshot][] = [];
-  const waiters: { test: (e: PageEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
-  const settings = resolveSettings({
-    baseUrl: service.url,
-    getAccessToken,
-    chunkSize: 256 * KiB,
-    resumableThreshold: 0,
-    backoff: { baseMs: 20, capMs: 200 },
-    ...options,
-  });
-  const connection = new UploadWorkerService(hubs);
-  const attachment = await connection.init(
-    settings,
-    getAccessToken,
-    (event, snapshot) => {
-      events.push([event, snapshot]);
-      for (const w of [...waiters])
-        if (w.test(event, snapshot)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(snapshot);
-        }
-    },
-    undefined,
-    { token: initToken },
-  );
-  const when = (test: (e: PageEvent, s: TaskSnapshot) => boolean) =>
-    new Promise<TaskSnapshot>((resolve) => waiters.push({ test, resolve }));
-  return { connection, attachment, events, when, settings };
+  return attachedPage(hubs, { baseUrl: service.url, ...options }, getAccessToken, { token: initToken });
 }
 
 test('pages with the same settings share one engine: a page attaching later lists the running task and hears its end', async () => {
-  const hubs = sharedWorker();
+  const { hubs } = sharedWorker();
   const a = await page(hubs);
   await addFault(service.url, {
     match: { method: 'PUT', uploadType: 'resumable' },
@@ -112,7 +74,7 @@ test('pages with the same settings share one engine: a page attaching later list
 });
 
 test('with no page of its account attached, a task that needs a new token pauses with code auth and goes on when one attaches', async () => {
-  const hubs = sharedWorker();
+  const { hubs } = sharedWorker();
   // A token of Alice's that is revoked (a sign-out elsewhere) while its page is gone.
   const revocable = `tok-${randomUUID()}`;
   await grantToken(service.url, revocable, 'alice@example.com');
@@ -151,7 +113,7 @@ test('with no page of its account attached, a task that needs a new token pauses
 });
 
 test('the same file added by two pages at once is one task, uploaded once; the second page gets the first one’s id', async () => {
-  const hubs = sharedWorker();
+  const { hubs } = sharedWorker();
   const [a, b] = await Promise.all([page(hubs), page(hubs)]);
   const file = randomFile(5 * 256 * KiB + 1);
   const [fromA, fromB] = await Promise.all([
@@ -171,7 +133,7 @@ test('the same file added by two pages at once is one task, uploaded once; the s
 });
 
 test('a new token comes from the newest page that gives one; a page that fails is passed over', async () => {
-  const hubs = sharedWorker();
+  const { hubs } = sharedWorker();
   // Both pages attached with a token that expires (is revoked) before the upload: a new one is needed.
   const expiring = `tok-${randomUUID()}`;
   await grantToken(service.url, expiring, 'alice@example.com');
