@@ -292,8 +292,11 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     this.emit('add', { ...snapshot });
     this.scheduleChange(0);
-    // Handed over as soon as the page's attach is on its way, not after its answer: a page may be leaving.
-    const sent = this.posted.then(() => send(id));
+    // Handed over as soon as the page's attach is on its way, not after its answer: a page may be leaving. Once it is,
+    // inside `add`, so the engine can start on the first files of a long loop of adds while the page goes on with it.
+    const sent = this.early
+      ? new Promise<TaskSnapshot>((resolve) => resolve(send(id)))
+      : this.posted.then(() => send(id));
     known = sent;
     this.known.set(id, sent);
     void sent

@@ -1,6 +1,7 @@
 // What crosses between the page and the engine per file (issue 20): across threads every call is a message and its
-// reply, so the files of one turn go in one `addMany` call and each task's end comes with its events, not as the
-// answer to a request per task. Real engine in the page (a counting subclass of the real service, real adapters)
+// reply, so the files of one turn go in a call per doubling (`page/add-batch.ts`: the first at once, inside its `add`,
+// so the engine starts while the app's loop goes on) and each task's end comes with its events, not as the answer to a
+// request per task. Real engine in the page (a counting subclass of the real service, real adapters)
 // against the real store-service: bytes stored, calls counted, each `done` settled with the right outcome.
 import { expect } from '@open-wc/testing';
 import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
@@ -16,6 +17,8 @@ import { addFault, baseUrl, download, filesNamed, sameBytes, testUploaders } fro
 /** The real service, counting what the page asks of it. */
 class CountingService extends UploadWorkerService {
   readonly calls = { add: 0, addMany: 0, batched: 0, result: 0 };
+  /** The number of files in each `addMany`, in order. */
+  readonly batches: number[] = [];
 
   override add(taskId: string, file: Blob, info: FileInfo, options?: AddOptions): Promise<TaskSnapshot> {
     this.calls.add++;
@@ -25,6 +28,7 @@ class CountingService extends UploadWorkerService {
   override addMany(requests: readonly AddRequest[]): Promise<AddAnswer[]> {
     this.calls.addMany++;
     this.calls.batched += requests.length;
+    this.batches.push(requests.length);
     return super.addMany(requests);
   }
 
@@ -49,14 +53,19 @@ function inPage(options: Partial<CreateUploaderOptions> = {}) {
 const text = (i: number) => new File([`file ${i} ${crypto.randomUUID()}\n`], `c-${crypto.randomUUID()}.txt`);
 
 describe('calls between the page and the engine', () => {
-  it('300 files added in one turn cross in one call; every done settles from the events, with no request per task', async () => {
+  it('300 files added in one turn cross in 10 calls, the first inside its add; every done settles from the events, with no request per task', async () => {
     const { service, u } = inPage();
     await u.interrupted();
     const files = Array.from({ length: 300 }, (_, i) => text(i));
-    const tasks = files.map((file) => u.add(file));
+    const first = u.add(files[0]!);
+    // The engine has the first file before the app's loop goes on (the page's attach was on its way already).
+    expect(service.batches).to.deep.equal([1]);
+    const tasks = [first, ...files.slice(1).map((file) => u.add(file))];
+    expect(service.batches).to.deep.equal([1, 1, 2, 4, 8, 16, 32, 64, 128]);
     const stored = await Promise.all(tasks.map((task) => task.done));
 
-    expect(service.calls).to.deep.equal({ add: 300, addMany: 1, batched: 300, result: 0 });
+    expect(service.batches).to.deep.equal([1, 1, 2, 4, 8, 16, 32, 64, 128, 44]);
+    expect(service.calls).to.deep.equal({ add: 300, addMany: 10, batched: 300, result: 0 });
     expect(new Set(stored.map((file) => file.id)).size).to.equal(300);
     expect(tasks.every((task) => task.state === 'done')).to.equal(true);
     for (const i of [0, 1, 149, 298, 299]) {
@@ -75,7 +84,9 @@ describe('calls between the page and the engine', () => {
     const second = [u.add(text(3)), u.add(text(4)), u.add(text(5))];
     await Promise.all([photo, ...second].map((task) => task.done));
 
-    expect(service.calls).to.deep.equal({ add: 6, addMany: 2, batched: 5, result: 0 });
+    // The first turn's two files, then the second turn's three: 1 and 1, then 1, 1 and the 1 left.
+    expect(service.batches).to.deep.equal([1, 1, 1, 1, 1]);
+    expect(service.calls).to.deep.equal({ add: 6, addMany: 5, batched: 5, result: 0 });
     expect(photo.snapshot.originalSize).to.equal(image.size);
     expect(photo.snapshot.total).to.be.below(image.size);
   });
