@@ -4,6 +4,7 @@
  * page's raw client uploading them through the link; then the link's and the service's counts, and every stored
  * file checked byte for byte (size and MD5) against the file on disk.
  */
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { Browser, Page } from 'playwright-core';
 import type { CountedService, SeenRequest } from './counted-service.ts';
@@ -39,6 +40,8 @@ export interface CaseSetup {
   rttMs: number;
   /** The peers' script, added to the page for peer cases. */
   peerScript: string;
+  /** How many times slower the page's CPU runs (`Emulation.setCPUThrottlingRate`); 1 or absent: not slowed. */
+  cpuRate?: number;
 }
 
 /** What one case measured. */
@@ -160,7 +163,7 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
     await page.waitForFunction(() => 'kit' in globalThis);
     await page.evaluate(PAGE_CLIENTS);
     if (who.kind === 'peer') await page.addScriptTag({ content: setup.peerScript });
-    const rate = Number(process.env.BENCH_WAN_CPU_THROTTLE ?? 1);
+    const rate = setup.cpuRate ?? 1;
     if (rate > 1) {
       const { throttled, end } = await throttleCpu(browser, page, rate);
       ends.push(end);
@@ -168,6 +171,13 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
     }
     link?.resetStats();
     await service.takeRequests();
+    // BENCH_WAN_PROFILE=<file>: the page's CPU profile from before the files are chosen to the case's end.
+    const profiler = process.env.BENCH_WAN_PROFILE ? await page.context().newCDPSession(page) : undefined;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     const t0 = performance.now();
     await page.setInputFiles(
       who.kind === 'kit' ? '#file' : '#raw',
@@ -184,6 +194,11 @@ export async function runCase(setup: CaseSetup, files: DiskFile[], who: Uploader
             : `peers.${who.lib}(${s}, ${who.inFlight}, ${JSON.stringify(who.options)})`;
     const result = (await page.evaluate(call)) as { ms: number; files?: Stored[]; urls?: string[] };
     const elapsed = performance.now() - t0;
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(process.env.BENCH_WAN_PROFILE!, JSON.stringify(profile));
+      await profiler.detach();
+    }
     const stats: LinkStats | undefined = link?.stats();
     const requests = await service.takeRequests();
     if (process.env.BENCH_WAN_TRACE && files.length > 1) {
