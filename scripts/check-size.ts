@@ -163,8 +163,7 @@ const KB = 1000;
 // synchronous ask of the browser on the page (and its first postMessage asks it too), so 400 chosen files in one
 // message at the loop's end held the first upload back 0.4 s, 1.2 s with the page 4× slower; the engine now starts
 // on the first while the page goes on (400 × 64 KiB at 100 ms / 40 Mbit/s, page 4× slower: 1.31 → 1.12 × the link's
-// limit). Main-thread budget 37.7 kB. The workers +28 bytes (kit 56,492): an engine fetches its first file IDs
-// when a page attaches with a token, not at its first file (two round trips fewer before the first byte).
+// limit). Main-thread budget 37.7 kB.
 export const BUDGETS = {
   kit: 56.5 * KB,
   mainThread: 37.7 * KB,
