@@ -74,14 +74,14 @@ export function requireAccess(fileId: string, role: Role | undefined, need: Need
 
 /** What the checks below read: a file by id and the strongest role a caller holds on it. */
 export interface FileLookup<R> {
-  get(id: string): R | undefined;
-  roleOf(id: string, who: Principal): Role | undefined;
+  get(id: string): Promise<R | undefined>;
+  roleOf(id: string, who: Principal): Promise<Role | undefined>;
 }
 
 /** The file if `who` may do `need` to it: 404 "File not found" when it is missing or unseen, 403 when not allowed. */
-export function fileFor<R>(files: FileLookup<R>, fileId: string, who: Principal, need: Need): R {
-  const row = files.get(fileId);
+export async function fileFor<R>(files: FileLookup<R>, fileId: string, who: Principal, need: Need): Promise<R> {
+  const row = await files.get(fileId);
   if (row === undefined) throw fileNotFound(fileId);
-  requireAccess(fileId, files.roleOf(fileId, who), need);
+  requireAccess(fileId, await files.roleOf(fileId, who), need);
   return row;
 }

@@ -7,7 +7,8 @@ import { ensureDevCertificates } from './http/dev-certificates.ts';
 import { startService } from './index.ts';
 
 const USAGE =
-  'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES]';
+  'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES]\n' +
+  '                     [--database postgres://USER:PASS@HOST:PORT/DB]';
 
 // Uploads stream 64 KiB socket chunks through quickly; a small young generation collects them sooner, which
 // keeps the peak RSS of a 1 GiB upload well under 150 MiB at no measurable throughput cost.
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
         admin: { type: 'boolean', default: false },
         https: { type: 'boolean', default: false },
         'storage-quota': { type: 'string' },
+        database: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -65,14 +67,28 @@ async function main(): Promise<void> {
   }
   // --https: a development CA and a localhost certificate, created once and kept in the data directory.
   const tls = values.https ? await ensureDevCertificates(join(values.data, 'tls')) : undefined;
-  const running = await startService({
-    port,
-    host: values.host,
-    dataDir: values.data,
-    config,
-    admin: values.admin,
-    https: tls,
-  });
+  // The flag wins over the config file's `database`.
+  const database = values.database ?? config.database;
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) {
+    console.error(`store-service: --database must be a postgres:// URL, got "${database}"`);
+    process.exit(2);
+  }
+  let running;
+  try {
+    running = await startService({
+      port,
+      host: values.host,
+      dataDir: values.data,
+      config,
+      admin: values.admin,
+      https: tls,
+      database,
+    });
+  } catch (e) {
+    // One readable line saying which part cannot be used and why, and no half-started node.
+    console.error(`store-service: cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
   console.log(`store-service listening on ${running.url}`);
   if (tls) console.log(`CA certificate (trust it to reach the service over https): ${tls.caPath}`);
   let closing = false;

@@ -6,6 +6,8 @@ export interface Clock {
   now(): number;
   /** Moves the clock forward by `ms` (≥ 0). */
   advance(ms: number): void;
+  /** Takes the offset another node of the cluster set (it only ever grows). */
+  follow(offsetMs: number): void;
   /** The total offset from real time in ms. */
   readonly offsetMs: number;
 }
@@ -19,6 +21,9 @@ export function createClock(offsetMs = 0, onChange?: (offsetMs: number) => void)
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a finite, non-negative number of ms');
       offset += ms;
       onChange?.(offset);
+    },
+    follow(offsetMs: number) {
+      offset = Math.max(offset, offsetMs);
     },
     get offsetMs() {
       return offset;

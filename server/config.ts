@@ -57,6 +57,11 @@ export interface ServiceConfig {
    * refused with 403 `storageQuotaExceeded`. Undefined (the default): no limit.
    */
   readonly storageQuotaBytes: number | undefined;
+  /**
+   * A PostgreSQL URL (`postgres://USER:PASS@HOST:PORT/DB`) for the rows, so several nodes can share them; the
+   * `--database` flag wins over it. Undefined (the default): SQLite in the data folder.
+   */
+  readonly database?: string | undefined;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -92,6 +97,7 @@ export function defaultConfig(): ServiceConfig {
     lingerMs: 30_000,
     lingerBytes: 64 * 1024 * 1024,
     storageQuotaBytes: undefined,
+    database: undefined,
     extra: {},
   };
 }
@@ -113,6 +119,7 @@ const KNOWN_KEYS = new Set([
   'lingerMs',
   'lingerBytes',
   'storageQuotaBytes',
+  'database',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -200,8 +207,16 @@ export function parseConfig(raw: unknown): ServiceConfig {
     lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
     storageQuotaBytes:
       o.storageQuotaBytes === undefined ? undefined : byteCount(o.storageQuotaBytes, 'storageQuotaBytes'),
+    database: o.database === undefined ? undefined : postgresUrl(o.database),
     extra,
   };
+}
+
+function postgresUrl(value: unknown): string {
+  if (typeof value !== 'string' || !/^postgres(ql)?:\/\/\S+$/.test(value)) {
+    throw new Error('config: "database" must be a postgres://USER:PASS@HOST:PORT/DB URL');
+  }
+  return value;
 }
 
 /** Reads and validates a config file; throws an Error saying what is wrong. */

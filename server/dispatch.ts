@@ -34,7 +34,8 @@ export async function dispatchRequest(svc: Service, router: Router, req: ApiRequ
 
 async function answer(svc: Service, router: Router, req: ApiRequest): Promise<ApiResponse> {
   try {
-    const faulted = await svc.faults.apply(req);
+    // An --admin node first takes what another node changed (a test's faults, tokens, clock), then its faults.
+    const faulted = svc.admin ? await svc.faults.apply(req) : { request: req };
     if (faulted.response) return faulted.response;
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
@@ -76,6 +77,7 @@ export function errorResponse(e: unknown): ApiResponse {
   }
   if (e instanceof MultipartError) return new ApiError(400, 'badRequest', e.message).toResponse();
   if (e instanceof BadPathError) return new ApiError(400, 'badRequest', e.message).toResponse();
+  if (e instanceof Error && e.name === 'UnstorableText') return new ApiError(400, 'badRequest', e.message).toResponse();
   if (isStorageFailure(e)) return storageFailureError(e).toResponse();
   // An older request on a session, ended by a newer one before it reached the session's lock.
   if (e instanceof Error && e.name === 'SupersededError') return supersededError().toResponse();

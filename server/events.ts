@@ -1,5 +1,4 @@
 /** Typed in-process events fired after every committed file mutation (push delivery subscribes). */
-import { EventEmitter } from 'node:events';
 
 /** What kind of change happened to a file (spec §6.2 file states). */
 export type FileEventType = 'add' | 'remove' | 'update' | 'trash' | 'untrash';
@@ -43,39 +42,42 @@ class MemoGroup implements EventGroup {
   }
 }
 
-/** A listener; errors it throws are reported to stderr and never break the mutation. */
-export type FileEventListener = (event: FileEvent) => void;
+/**
+ * A listener; errors it throws are reported to stderr and never break the mutation. The change's answer waits for
+ * what it returns (push writes its messages to the outbox before the change is answered).
+ */
+export type FileEventListener = (event: FileEvent) => void | Promise<void>;
 
 /** The emitter: `on` returns an unsubscribe function. */
 export class FileEvents {
-  readonly #emitter = new EventEmitter();
+  readonly #listeners = new Set<FileEventListener>();
   /** Events of an open group commit, fired by {@link FileEvents.release} once it is committed. */
   #held: FileEvent[] | undefined;
 
-  constructor() {
-    this.#emitter.setMaxListeners(0);
-  }
-
   /** Subscribes; returns a function that unsubscribes. */
   on(listener: FileEventListener): () => void {
-    const wrapped = (event: FileEvent) => {
+    const wrapped: FileEventListener = async (event) => {
       try {
-        listener(event);
+        await listener(event);
       } catch (e) {
         console.error('store-service: file event listener failed:', e);
       }
     };
-    this.#emitter.on('file', wrapped);
-    return () => this.#emitter.off('file', wrapped);
+    this.#listeners.add(wrapped);
+    return () => void this.#listeners.delete(wrapped);
+  }
+
+  async #fire(event: FileEvent): Promise<void> {
+    for (const listener of [...this.#listeners]) await listener(event);
   }
 
   /**
    * Fires an event; call only after the mutation is committed. While a group commit is open its commits are not yet
    * durable, so the event waits for {@link FileEvents.release}: no watcher hears of a change a crash could undo.
    */
-  emit(event: FileEvent): void {
+  async emit(event: FileEvent): Promise<void> {
     if (this.#held) this.#held.push(event);
-    else this.#emitter.emit('file', event);
+    else await this.#fire(event);
   }
 
   /** Holds events from now on (a group commit opened). */
@@ -84,11 +86,11 @@ export class FileEvents {
   }
 
   /** Fires the held events, in order and as one {@link EventGroup} (the group committed); stops holding. */
-  release(): void {
+  async release(): Promise<void> {
     const held = this.#held ?? [];
     this.#held = undefined;
     const group = new MemoGroup();
-    for (const event of held) this.#emitter.emit('file', { ...event, group });
+    for (const event of held) await this.#fire({ ...event, group });
   }
 
   /** Forgets the held events (the group was rolled back: none of their changes happened); stops holding. */

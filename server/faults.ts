@@ -6,6 +6,7 @@
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse, RequestBody } from './api-request.ts';
 import { DISK_ERRORS, SQLITE_ERRORS, type StorageFaultPlan } from './storage-faults.ts';
+import type { FaultClaim, FaultRow } from './store/run-time-settings.ts';
 
 /** Which requests a fault applies to; every given condition must hold. */
 export interface FaultMatch {
@@ -139,39 +140,80 @@ function matches(m: FaultMatch, req: ApiRequest): boolean {
   return true;
 }
 
-/** The fault schedule. */
+/** Where faults are kept: the run-time settings every node over one database shares (`store/run-time-settings.ts`). */
+export interface FaultStore {
+  /** Takes what another node changed since (faults, tokens, the clock). */
+  sync(): Promise<void>;
+  addFaults(specs: readonly { spec: string; skip: number; times: number }[]): Promise<FaultRow[]>;
+  listFaults(): Promise<FaultRow[]>;
+  clearFaults(): Promise<void>;
+  claimFault(id: number): Promise<FaultClaim>;
+}
+
+/** The fault that applies to `req`, its use claimed; undefined when none does. */
+async function claimFor(store: FaultStore, faults: readonly Fault[], req: ApiRequest): Promise<Fault | undefined> {
+  const fault = faults.find((f) => matches(f.match, req));
+  if (!fault) return undefined;
+  return (await store.claimFault(fault.id)) === 'apply' ? fault : undefined;
+}
+
+function toFault(row: FaultRow): Fault {
+  const spec = JSON.parse(row.spec) as Pick<Fault, 'match' | 'action'>;
+  return { id: row.id, match: spec.match, action: spec.action, times: row.times, skip: row.skip, hits: row.hits };
+}
+
+/**
+ * The fault schedule, for the whole cluster: faults are kept in the metadata database, and each use is claimed
+ * there, so `times` and `skip` count the matching requests of every node together.
+ */
 export class FaultRegistry {
+  readonly #store: FaultStore;
+  /** The faults with uses left, as this node last read them (to match requests without asking the database). */
   #faults: Fault[] = [];
-  #nextId = 1;
+  /** Requests take their turn at the faults in the order they came (a batch's inner calls: in request order). */
+  #turn: Promise<unknown> = Promise.resolve();
+
+  constructor(store: FaultStore) {
+    this.#store = store;
+  }
+
+  async #claim(req: ApiRequest): Promise<Fault | undefined> {
+    await this.#store.sync();
+    return this.#faults.length === 0 ? undefined : claimFor(this.#store, this.#faults, req);
+  }
+
+  /** Takes the faults scheduled now (at start, and whenever another node changed them). */
+  adopt(rows: readonly FaultRow[]): void {
+    this.#faults = rows.map(toFault);
+  }
 
   /** Schedules faults; returns them with their ids. */
-  add(specs: readonly Omit<Fault, 'id' | 'hits'>[]): Fault[] {
-    const added = specs.map((s) => ({ ...s, id: this.#nextId++, hits: 0 }));
-    this.#faults.push(...added);
-    return added;
+  async add(specs: readonly Omit<Fault, 'id' | 'hits'>[]): Promise<Fault[]> {
+    const rows = await this.#store.addFaults(
+      specs.map((s) => ({ spec: JSON.stringify({ match: s.match, action: s.action }), skip: s.skip, times: s.times })),
+    );
+    return rows.map(toFault);
   }
 
   /** Scheduled faults that still have uses left. */
-  list(): Fault[] {
-    return [...this.#faults];
+  async list(): Promise<Fault[]> {
+    return (await this.#store.listFaults()).map(toFault);
   }
 
   /** Removes every fault. */
-  clear(): void {
-    this.#faults = [];
+  clear(): Promise<void> {
+    return this.#store.clearFaults();
   }
 
-  /** Applies the first matching fault with uses left (delays first, then the answer or the cut). */
+  /**
+   * Applies the first matching fault with uses left (delays first, then the answer or the cut), after taking what
+   * other nodes changed. Requests claim their uses one after another, in the order they came.
+   */
   async apply(req: ApiRequest): Promise<FaultOutcome> {
-    const fault = this.#faults.find((f) => matches(f.match, req));
+    const claimed = this.#turn.then(() => this.#claim(req));
+    this.#turn = claimed.catch(() => undefined);
+    const fault = await claimed;
     if (!fault) return { request: req };
-    if (fault.skip > 0) {
-      fault.skip--;
-      return { request: req };
-    }
-    fault.hits++;
-    fault.times--;
-    if (fault.times <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
     const action = fault.action;
     if (action.type === 'delay') {
       await new Promise((r) => setTimeout(r, action.ms));

@@ -24,6 +24,8 @@ export interface StartOptions {
   readonly admin: boolean;
   /** Serve HTTPS (HTTP/2 and HTTP/1.1, chosen by ALPN) with this certificate instead of plain HTTP. */
   readonly https?: TlsIdentity;
+  /** A PostgreSQL URL for the rows (`--database`); default: SQLite in the data folder. */
+  readonly database?: string | undefined;
 }
 
 /** A listening service. */
@@ -36,7 +38,12 @@ export interface RunningService {
 
 /** Creates the service and listens on HTTP, or on HTTPS with HTTP/2 when given a certificate. */
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const service = createService({ dataDir: options.dataDir, config: options.config, admin: options.admin });
+  const service = await createService({
+    dataDir: options.dataDir,
+    config: options.config,
+    admin: options.admin,
+    database: options.database,
+  });
   const server = options.https ? createHttpsServer(service, options.https) : createHttpServer(service);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,7 +2,7 @@
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ConvertUpload } from './conversion-types.ts';
-import type { Db } from './db.ts';
+import type { MetadataDb } from './metadata/metadata-port.ts';
 import type { FileEvents } from './events.ts';
 import type { FaultRegistry } from './faults.ts';
 import type { ApiRequest, ApiResponse } from './api-request.ts';
@@ -11,6 +11,7 @@ import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { ResumableSessions } from './store/resumable-sessions.ts';
+import type { RunTimeSettings } from './store/run-time-settings.ts';
 import type { StorageQuota } from './store/storage-quota.ts';
 import type { TokenGrants } from './token-grants.ts';
 
@@ -20,6 +21,8 @@ export interface ServiceOptions {
   readonly config: ServiceConfig;
   /** Enables `/__admin/*` (clock, faults). */
   readonly admin: boolean;
+  /** A PostgreSQL URL for the rows (`--database`); without it they are in the data folder's SQLite. */
+  readonly database?: string | undefined;
 }
 
 /** A running service instance (transport-independent). */
@@ -27,9 +30,15 @@ export interface Service {
   readonly config: ServiceConfig;
   /** The bearer tokens valid now: the configuration's, as changed at run time by `/__admin/tokens`. */
   readonly tokens: TokenGrants;
+  /**
+   * What `/__admin` changes at run time (tokens, the clock, the quota's limit, faults), kept in the database so
+   * every node over it follows (`store/run-time-settings.ts`).
+   */
+  readonly settings: RunTimeSettings;
   readonly dataDir: string;
   readonly admin: boolean;
-  readonly db: Db;
+  /** The rows: files, permissions, sessions, the change log, push (`metadata/`). */
+  readonly db: MetadataDb;
   /** Group commit (batch): one durable write for many calls' changes; `durable()` gates every answer. */
   readonly commits: CommitGroup;
   readonly clock: Clock;

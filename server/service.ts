@@ -5,9 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClock } from './clock.ts';
-import { getMeta, openDatabase, setMeta } from './db.ts';
 import { dispatchRequest } from './dispatch.ts';
 import { FileEvents } from './events.ts';
+import { openMetadata } from './metadata/index.ts';
 import { conversionFor, terminateOcr } from './convert/setup.ts';
 import { FaultRegistry } from './faults.ts';
 import { createPushService } from './push/push-service.ts';
@@ -18,18 +18,20 @@ import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
 import { ResumableSessions } from './store/resumable-sessions.ts';
 import { SessionBytes } from './store/session-bytes.ts';
+import { RunTimeSettings } from './store/run-time-settings.ts';
 import { StorageQuota } from './store/storage-quota.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 import { TokenGrants } from './token-grants.ts';
 
-/** Opens the data directory, recovers after a crash, and registers every route module. */
-export function createService(options: ServiceOptions): Service {
+/** Opens the data directory and the databases, recovers after a crash, and registers every route module. */
+export async function createService(options: ServiceOptions): Promise<Service> {
   mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(options.dataDir);
-  const clock = createClock(Number(getMeta(db, 'clockOffsetMs') ?? '0'), (offset) =>
-    setMeta(db, 'clockOffsetMs', String(offset)),
+  const db = await openMetadata(
+    options.database === undefined ? { dataDir: options.dataDir } : { postgres: options.database },
   );
+  // The admin clock's offset is one of the run-time settings (read below, and kept in the database).
+  const clock = createClock();
   const events = new FileEvents();
   const commits = new CommitGroup(db, events);
   const blobs = new BlobStore(options.dataDir);
@@ -44,11 +46,11 @@ export function createService(options: ServiceOptions): Service {
   const resumable = new ResumableSessions(sessions, sessionBytes, blobs);
   // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
   // means the completion committed.
-  resumable.recover((blob) => {
-    const row = files.withBlob(blob);
-    return row && files.resource(row);
+  await resumable.recover(async (blob) => {
+    const row = await files.withBlob(blob);
+    return row && (await files.resource(row));
   });
-  blobs.collectGarbage(new Set([...files.referencedBlobs()]));
+  blobs.collectGarbage(await files.referencedBlobs());
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
   const push = createPushService({
@@ -63,9 +65,20 @@ export function createService(options: ServiceOptions): Service {
   const convert = conversionFor(options.dataDir, options.config);
   // OCR workers are threads: stop them so a closed service lets the process exit.
   closers.push(() => terminateOcr());
+  const tokens = new TokenGrants(options.config.tokens);
+  const settings: RunTimeSettings = new RunTimeSettings(db, {
+    tokens,
+    clock,
+    quota,
+    faults: (rows) => faults.adopt(rows),
+  });
+  const faults = new FaultRegistry(settings);
+  await settings.start();
+  closers.push(() => settings.stop());
   const svc: Service = {
     config: options.config,
-    tokens: new TokenGrants(options.config.tokens),
+    tokens,
+    settings,
     dataDir: options.dataDir,
     admin: options.admin,
     db,
@@ -76,14 +89,14 @@ export function createService(options: ServiceOptions): Service {
     files,
     quota,
     resumable,
-    faults: new FaultRegistry(),
+    faults,
     push,
     convert,
     dispatch: (req) => dispatchRequest(svc, router, req),
     onClose: (fn) => void closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
-      db.close();
+      await db.close();
     },
   };
   for (const register of routeModules) register(router, svc);

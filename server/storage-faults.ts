@@ -6,7 +6,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 
 /** errno codes a disk fault can fail a write with. */
 export const DISK_ERRORS = ['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO'] as const;
@@ -59,8 +58,11 @@ export async function allowWrite(length: number): Promise<number> {
   return allowed;
 }
 
-/** Called as a SQLite transaction starts: throws the database fault's error, as SQLite would on a full disk. */
-export function checkSqliteWrite(): void {
+/**
+ * Called as a metadata transaction starts (either backend): throws the database fault's error, as SQLite would on a
+ * full disk (PostgreSQL's own disk-full error is answered the same way).
+ */
+export function checkDatabaseWrite(): void {
   const code = scope.getStore()?.plan.sqlite;
-  if (code) throw new Database.SqliteError(`injected storage fault: ${code}`, code);
+  if (code) throw Object.assign(new Error(`injected storage fault: ${code}`), { code });
 }

@@ -26,22 +26,22 @@ export interface ReceivedMedia {
 }
 
 /** Reads a file the caller can see, or throws 404 "File not found". */
-export function visibleFile(svc: Service, fileId: string, who: Principal): FileRow {
+export function visibleFile(svc: Service, fileId: string, who: Principal): Promise<FileRow> {
   return fileFor(svc.files, fileId, who, 'see');
 }
 
 /** Reads a file the caller may modify: 404 if invisible, 403 if only a reader. */
-export function writableFile(svc: Service, fileId: string, who: Principal): FileRow {
+export function writableFile(svc: Service, fileId: string, who: Principal): Promise<FileRow> {
   return fileFor(svc.files, fileId, who, 'write');
 }
 
-function checkParents(svc: Service, parents: readonly string[], who: Principal, self?: string): void {
+async function checkParents(svc: Service, parents: readonly string[], who: Principal, self?: string): Promise<void> {
   for (const p of parents) {
     if (p === self) throw badRequest(`A file cannot be its own parent (${p}).`);
-    const row = fileFor(svc.files, p, who, 'see');
+    const row = await fileFor(svc.files, p, who, 'see');
     if (row.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${p} is not a folder.`);
-    fileFor(svc.files, p, who, 'write');
-    if (self !== undefined && isDescendant(svc, p, self)) {
+    await fileFor(svc.files, p, who, 'write');
+    if (self !== undefined && (await isDescendant(svc, p, self))) {
       throw badRequest(
         `The folder ${p} is inside ${self}; a folder cannot be moved into itself or one of its subfolders.`,
       );
@@ -50,13 +50,13 @@ function checkParents(svc: Service, parents: readonly string[], who: Principal, 
 }
 
 /** True when `fileId` lies somewhere below `ancestor` (a move there would make a cycle that nothing can reach). */
-function isDescendant(svc: Service, fileId: string, ancestor: string): boolean {
+async function isDescendant(svc: Service, fileId: string, ancestor: string): Promise<boolean> {
   const seen = new Set<string>();
   const todo = [fileId];
   for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
     if (seen.has(id)) continue;
     seen.add(id);
-    for (const parent of svc.files.get(id)?.parents ?? []) {
+    for (const parent of (await svc.files.get(id))?.parents ?? []) {
       if (parent === ancestor) return true;
       todo.push(parent);
     }
@@ -89,7 +89,12 @@ export function checkMediaType(contentType: string, target: string | undefined):
  * Checks a create before any bytes are received (so a resumable start or multipart fails early):
  * generated ID rules, parents, folder with media, and that conversion is available when asked for.
  */
-export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata, withMedia: boolean): void {
+export async function checkCreate(
+  svc: Service,
+  who: Principal,
+  meta: IncomingMetadata,
+  withMedia: boolean,
+): Promise<void> {
   const target = conversionTarget(meta);
   if (withMedia && meta.mimeType === FOLDER_MIME)
     throw badRequest('A folder cannot have content; create it without media.');
@@ -100,28 +105,32 @@ export function checkCreate(svc: Service, who: Principal, meta: IncomingMetadata
     if ((meta.mimeType !== undefined && isNativeDocumentKind(meta.mimeType)) || (withMedia && target)) {
       throw new ApiError(403, 'forbidden', MESSAGES.generatedIdsNotSupported);
     }
-    const status = svc.files.generatedIdStatus(meta.id, who.email);
-    if (status === 'in-use')
-      throw new ApiError(409, 'fileIdInUse', MESSAGES.fileIdInUse, { where: { location: 'id', locationType: 'body' } });
+    const status = await svc.files.generatedIdStatus(meta.id, who.email);
+    if (status === 'in-use') throw fileIdInUse();
     if (status === 'not-usable')
       throw new ApiError(400, 'invalidParameter', MESSAGES.fileIdNotUsable, {
         where: { location: 'id', locationType: 'body' },
       });
   }
-  checkParents(svc, meta.parents ?? [], who);
+  await checkParents(svc, meta.parents ?? [], who);
   if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
 }
 
+/** 409: the pre-generated ID names a file that exists (a retried create, or one that lost a race for the ID). */
+function fileIdInUse(): ApiError {
+  return new ApiError(409, 'fileIdInUse', MESSAGES.fileIdInUse, { where: { location: 'id', locationType: 'body' } });
+}
+
 /** Checks an update before bytes are received. */
-export function checkUpdate(
+export async function checkUpdate(
   svc: Service,
   who: Principal,
   fileId: string,
   meta: IncomingMetadata,
   query: URLSearchParams,
   withMedia: boolean,
-): FileRow {
-  const row = writableFile(svc, fileId, who);
+): Promise<FileRow> {
+  const row = await writableFile(svc, fileId, who);
   if (meta.id !== undefined && meta.id !== fileId)
     throw badRequest(`The id in the metadata (${meta.id}) does not match the file ${fileId}.`);
   if (withMedia && row.mimeType === FOLDER_MIME) throw badRequest('A folder cannot have content.');
@@ -133,7 +142,7 @@ export function checkUpdate(
   }
   const target = conversionTarget(meta, row);
   if (withMedia && target && !svc.convert) throw badRequest('conversion not available');
-  checkParents(svc, idList(query.get('addParents')), who, fileId);
+  await checkParents(svc, idList(query.get('addParents')), who, fileId);
   return row;
 }
 
@@ -184,7 +193,7 @@ export async function createFile(
 ): Promise<FileRow> {
   const target = conversionTarget(meta);
   try {
-    checkCreate(svc, who, meta, media !== undefined);
+    await checkCreate(svc, who, meta, media !== undefined);
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {
     if (media) await svc.blobs.remove(media.blob);
@@ -211,6 +220,7 @@ export async function createFile(
             : {}),
       },
       who,
+      fileIdInUse,
     ),
   );
 }
@@ -224,12 +234,12 @@ async function committing(
   svc: Service,
   content: ContentRef | undefined,
   media: ReceivedMedia | undefined,
-  commit: () => FileRow,
+  commit: () => Promise<FileRow>,
 ): Promise<FileRow> {
   const converted = content?.blob !== undefined && content.blob !== media?.blob ? content.blob : undefined;
   let row: FileRow;
   try {
-    row = commit();
+    row = await commit();
   } catch (e) {
     if (converted !== undefined) await svc.blobs.remove(converted);
     if (media && !keepsSource(media, e)) await svc.blobs.remove(media.blob);
@@ -251,7 +261,7 @@ export async function updateFile(
   let row: FileRow;
   let target: string | undefined;
   try {
-    row = checkUpdate(svc, who, fileId, meta, query, media !== undefined);
+    row = await checkUpdate(svc, who, fileId, meta, query, media !== undefined);
     target = media ? conversionTarget(meta, row) : undefined;
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {

@@ -41,6 +41,8 @@ export function parseMetadata(raw: unknown, mode: 'create' | 'update'): Incoming
     if (!KNOWN.has(k)) throw badRequest(`Unknown or read-only file field "${k}" in the metadata.`);
     if ((STRING_FIELDS as readonly string[]).includes(k)) {
       if (typeof v !== 'string') throw badRequest(`The file field "${k}" must be a string.`);
+      // U+0000 is no character of a name, and PostgreSQL's text cannot hold it: refused on every backend alike.
+      if (v.includes('\u0000')) throw badRequest(`The file field "${k}" must not contain the NUL character (U+0000).`);
       out[k] = v;
     }
   }

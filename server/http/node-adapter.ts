@@ -159,8 +159,15 @@ function preflight(req: NodeRequest, res: NodeResponse): void {
   res.end();
 }
 
-/** Requests received so far: each request's `arrival` (its head was parsed after every lower one's). */
-let arrivals = 0;
+/**
+ * The last request's `arrival`: a rising number, from the wall clock in µs so that nodes over one database compare
+ * their requests (a client's later request is newer on any node), and above every earlier one of this node.
+ */
+let lastArrival = 0;
+function nextArrival(): number {
+  lastArrival = Math.max(lastArrival + 1, Date.now() * 1000);
+  return lastArrival;
+}
 
 /** The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. */
 export function createListener(
@@ -186,7 +193,7 @@ export function createListener(
         baseUrl: requestOrigin(req) ?? fallbackBase(),
         cutConnection: () => cutRequest(req),
         supersede: () => framing.end(supersededError()),
-        arrival: ++arrivals,
+        arrival: nextArrival(),
       };
       const conflict = conflictingHeader(req);
       const api = conflict ? conflict.toResponse() : await svc.dispatch(apiReq);

@@ -1,8 +1,9 @@
 /**
- * Notification channels (spec §2.4, §3.2), in SQLite next to the outbox. A channel belongs to a project (the
+ * Notification channels (spec §2.4, §3.2), in the metadata database next to the outbox. A channel belongs to a project (the
  * OAuth client of the token that made it); its id is unique within that project.
  */
-import type { Database } from 'better-sqlite3';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
+import { greatest } from '../metadata/sql-dialect.ts';
 
 /** What a channel watches. */
 export type ChannelKind = 'file' | 'changes';
@@ -58,85 +59,76 @@ const toChannel = (r: Row): Channel => ({
   lastMessageNumber: r.last_message_number,
 });
 
-/** SQLite-backed channel table. */
+/** The channel table, over the metadata database. */
 export class ChannelStore {
-  readonly #db: Database;
+  readonly #db: MetadataDb;
 
-  constructor(db: Database) {
+  constructor(db: MetadataDb) {
     this.#db = db;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS push_channels (
-        project TEXT NOT NULL,
-        id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        file_id TEXT,
-        resource_id TEXT NOT NULL,
-        resource_uri TEXT NOT NULL,
-        address TEXT NOT NULL,
-        token TEXT,
-        expiration INTEGER NOT NULL,
-        owner_email TEXT NOT NULL,
-        service_account INTEGER NOT NULL,
-        last_message_number INTEGER NOT NULL,
-        PRIMARY KEY (project, id)
-      );
-      CREATE INDEX IF NOT EXISTS push_channels_file ON push_channels (file_id);
-      CREATE INDEX IF NOT EXISTS push_channels_owner ON push_channels (kind, owner_email);
-    `);
   }
 
   /** Adds a channel; false when the id is already used in the project (expired channels are cleared first). */
-  add(channel: Channel, now: number): boolean {
-    return this.#db.transaction(() => {
-      this.#db
-        .prepare('DELETE FROM push_channels WHERE project = ? AND id = ? AND expiration <= ?')
-        .run(channel.project, channel.id, now);
-      const result = this.#db
-        .prepare(
-          `INSERT OR IGNORE INTO push_channels (project, id, kind, file_id, resource_id, resource_uri, address, token,
-             expiration, owner_email, service_account, last_message_number)
-           VALUES (@project, @id, @kind, @fileId, @resourceId, @resourceUri, @address, @token, @expiration,
-             @ownerEmail, @serviceAccount, @lastMessageNumber)`,
-        )
-        .run({
-          ...channel,
-          fileId: channel.fileId ?? null,
-          token: channel.token ?? null,
-          serviceAccount: channel.serviceAccount ? 1 : 0,
-        });
-      return result.changes === 1;
-    })();
+  add(channel: Channel, now: number): Promise<boolean> {
+    return this.#db.transaction(async () => {
+      await this.#db.run(
+        'DELETE FROM push_channels WHERE project = ? AND id = ? AND expiration <= ?',
+        channel.project,
+        channel.id,
+        now,
+      );
+      const changes = await this.#db.run(
+        `INSERT INTO push_channels (project, id, kind, file_id, resource_id, resource_uri, address, token,
+           expiration, owner_email, service_account, last_message_number)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project, id) DO NOTHING`,
+        channel.project,
+        channel.id,
+        channel.kind,
+        channel.fileId ?? null,
+        channel.resourceId,
+        channel.resourceUri,
+        channel.address,
+        channel.token ?? null,
+        channel.expiration,
+        channel.ownerEmail,
+        channel.serviceAccount ? 1 : 0,
+        channel.lastMessageNumber,
+      );
+      return changes === 1;
+    });
   }
 
   /** A channel by project and id. */
-  get(project: string, id: string): Channel | undefined {
-    const row = this.#db.prepare('SELECT * FROM push_channels WHERE project = ? AND id = ?').get(project, id) as
-      Row | undefined;
+  async get(project: string, id: string): Promise<Channel | undefined> {
+    const row = await this.#db.get<Row>('SELECT * FROM push_channels WHERE project = ? AND id = ?', project, id);
     return row && toChannel(row);
   }
 
   /** Removes a channel. */
-  remove(project: string, id: string): void {
-    this.#db.prepare('DELETE FROM push_channels WHERE project = ? AND id = ?').run(project, id);
+  async remove(project: string, id: string): Promise<void> {
+    await this.#db.run('DELETE FROM push_channels WHERE project = ? AND id = ?', project, id);
   }
 
   /** Live file channels watching any of `fileIds`. */
-  watchingFiles(fileIds: readonly string[], now: number): Channel[] {
+  async watchingFiles(fileIds: readonly string[], now: number): Promise<Channel[]> {
     if (fileIds.length === 0) return [];
     const marks = fileIds.map(() => '?').join(', ');
-    const rows = this.#db
-      .prepare(`SELECT * FROM push_channels WHERE kind = 'file' AND file_id IN (${marks}) AND expiration > ?`)
-      .all(...fileIds, now) as Row[];
+    const rows = await this.#db.all<Row>(
+      `SELECT * FROM push_channels WHERE kind = 'file' AND file_id IN (${marks}) AND expiration > ?`,
+      ...fileIds,
+      now,
+    );
     return rows.map(toChannel);
   }
 
   /** Live change-log channels of the given users. */
-  changeLogOf(emails: readonly string[], now: number): Channel[] {
+  async changeLogOf(emails: readonly string[], now: number): Promise<Channel[]> {
     if (emails.length === 0) return [];
     const marks = emails.map(() => '?').join(', ');
-    const rows = this.#db
-      .prepare(`SELECT * FROM push_channels WHERE kind = 'changes' AND owner_email IN (${marks}) AND expiration > ?`)
-      .all(...emails, now) as Row[];
+    const rows = await this.#db.all<Row>(
+      `SELECT * FROM push_channels WHERE kind = 'changes' AND owner_email IN (${marks}) AND expiration > ?`,
+      ...emails,
+      now,
+    );
     return rows.map(toChannel);
   }
 
@@ -144,18 +136,19 @@ export class ChannelStore {
    * Reserves the next message number of a channel: above the last one and at least `floor`, so numbers rise
    * with the change log and are not consecutive.
    */
-  nextMessageNumber(channel: Channel, floor: number): number {
-    const row = this.#db
-      .prepare(
-        `UPDATE push_channels SET last_message_number = MAX(last_message_number + 1, ?)
-         WHERE project = ? AND id = ? RETURNING last_message_number`,
-      )
-      .get(floor, channel.project, channel.id) as { last_message_number: number } | undefined;
-    return row?.last_message_number ?? channel.lastMessageNumber + 1;
+  async nextMessageNumber(channel: Channel, floor: number): Promise<number> {
+    const row = await this.#db.get<{ last_message_number: number }>(
+      `UPDATE push_channels SET last_message_number = ${greatest(this.#db.dialect, 'last_message_number + 1', '?')}
+       WHERE project = ? AND id = ? RETURNING last_message_number`,
+      floor,
+      channel.project,
+      channel.id,
+    );
+    return row ? row.last_message_number : channel.lastMessageNumber + 1;
   }
 
   /** Deletes channels that expired before `now`. */
-  purgeExpired(now: number): number {
-    return this.#db.prepare('DELETE FROM push_channels WHERE expiration <= ?').run(now).changes;
+  purgeExpired(now: number): Promise<number> {
+    return this.#db.run('DELETE FROM push_channels WHERE expiration <= ?', now);
   }
 }

@@ -7,17 +7,20 @@
  * at most one of the `concurrency` slots and never blocks another channel's queue.
  */
 import { Agent } from 'node:https';
-import type { Database } from 'better-sqlite3';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
 import { backoffDelay, type BackoffOptions } from 'store-upload-kit/protocol';
 import type { PushMessage } from './message.ts';
 import { Outbox, queueOfMessage } from './outbox.ts';
 import { postPushMessage, type PostOutcome } from './post.ts';
 import type { PushTrust } from './trust.ts';
 
+/** How often a node over a shared database looks for messages no node is sending. */
+const POLL_MS = 2000;
+
 /** Settings of the delivery engine. */
 export interface DeliveryOptions {
   /** Database that holds the outbox (the service passes its own). */
-  db: Database;
+  db: MetadataDb;
   /** TLS trust for receivers, from `createPushTrust`; a promise lets the service start before CA files are read. */
   trust: PushTrust | Promise<PushTrust>;
   /** Clock for channel expiry, Unix ms (the service's admin-movable clock). Default `Date.now`. */
@@ -50,11 +53,11 @@ export interface DeliveryEvent {
 /** The running engine. */
 export interface DeliveryEngine {
   /** Stores the message durably, then schedules it behind its channel's earlier messages. */
-  enqueue(message: PushMessage): void;
+  enqueue(message: PushMessage): Promise<void>;
   /** Forgets every pending message of a stopped channel (its `queueKey`, default its id). */
-  dropChannel(queueKey: string): void;
+  dropChannel(queueKey: string): Promise<void>;
   /** Starts sending, beginning with what was pending before a restart. */
-  start(): void;
+  start(): Promise<void>;
   /** Resolves once the TLS trust is loaded; rejects with the reason when it cannot be (nothing can be sent). */
   ready(): Promise<void>;
   /**
@@ -83,6 +86,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   const retryTimers = new Map<string, NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let running = false;
+  let poll: NodeJS.Timeout | undefined;
   let idleWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   let agent: Agent | undefined;
   let trustError: Error | undefined;
@@ -114,11 +118,24 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
   const pump = (): void => {
     while (running && agent && inFlight.size < concurrency && ready.length > 0) {
       const queueKey = ready.shift()!;
-      const task = sendHead(queueKey).finally(() => {
-        inFlight.delete(task);
-        pump();
-        checkIdle();
-      });
+      const task = sendHead(queueKey)
+        .catch((error: unknown) => {
+          // The outbox could not be read or written (the database is away): the channel is tried again later.
+          console.error('push: a delivery step failed; the channel is retried:', error);
+          retryTimers.set(
+            queueKey,
+            setTimeout(() => {
+              retryTimers.delete(queueKey);
+              ready.push(queueKey);
+              pump();
+            }, 1000),
+          );
+        })
+        .finally(() => {
+          inFlight.delete(task);
+          pump();
+          checkIdle();
+        });
       inFlight.add(task);
     }
   };
@@ -131,44 +148,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     }
   };
 
-  /** Sends the oldest message of a channel and decides what the channel does next. */
-  async function sendHead(queueKey: string): Promise<void> {
-    const row = outbox.head(queueKey);
-    if (!row) {
-      busy.delete(queueKey);
-      return;
-    }
-    const { message } = row;
-    const attempt = row.attempts + 1;
-    if (message.expiration !== undefined && now() >= message.expiration) {
-      outbox.remove(row.seq);
-      report({ message, attempt, outcome: { kind: 'expired', reason: 'channel expired' }, final: true });
-      next(queueKey);
-      return;
-    }
-    const outcome = await postPushMessage(message, agent!, timeoutMs);
-    if (!running) {
-      // Closing: the attempt's result is unknown to the outbox; it is resent after the next start.
-      busy.delete(queueKey);
-      return;
-    }
-    if (outcome.kind !== 'retry') {
-      outbox.remove(row.seq);
-      report({ message, attempt, outcome, final: true });
-      next(queueKey);
-      return;
-    }
-    // `attempt` is 1-based; the protocol's retry numbers are 0-based.
-    const delay = backoffDelay(attempt - 1, backoff);
-    const pastExpiry = message.expiration !== undefined && now() + delay >= message.expiration;
-    if (attempt >= maxAttempts || pastExpiry) {
-      outbox.remove(row.seq);
-      report({ message, attempt, outcome, final: true });
-      next(queueKey);
-      return;
-    }
-    outbox.countAttempt(row.seq);
-    report({ message, attempt, outcome, final: false });
+  const waitThenRetry = (queueKey: string, delay: number): void => {
     // The channel keeps its place in `busy` while it waits, so its later messages cannot overtake this one.
     retryTimers.set(
       queueKey,
@@ -178,23 +158,88 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
         pump();
       }, delay),
     );
+  };
+
+  /**
+   * Sends the oldest message of a channel and decides what the channel does next. Over a shared database the
+   * channel is held while its message is sent, so one node at a time sends a channel's messages, in order.
+   */
+  async function sendHead(queueKey: string): Promise<void> {
+    const release = await options.db.tryHold(`push\n${queueKey}`);
+    if (!release) {
+      // Another node sends this channel's messages now; it goes on with the rest.
+      busy.delete(queueKey);
+      return;
+    }
+    try {
+      await sendHeld(queueKey);
+    } finally {
+      await release();
+    }
   }
 
-  function next(queueKey: string): void {
-    if (outbox.head(queueKey)) ready.push(queueKey);
+  async function sendHeld(queueKey: string): Promise<void> {
+    const row = await outbox.head(queueKey);
+    if (!row) {
+      busy.delete(queueKey);
+      return;
+    }
+    // A retry's backoff, set by whichever node made the failed attempt (a node alone keeps its own timers, and
+    // after a restart sends what was pending at once).
+    const wait = options.db.dialect === 'postgres' ? row.notBefore - Date.now() : 0;
+    if (wait > 0) {
+      waitThenRetry(queueKey, wait);
+      return;
+    }
+    const { message } = row;
+    const attempt = row.attempts + 1;
+    if (message.expiration !== undefined && now() >= message.expiration) {
+      await outbox.remove(row.seq);
+      report({ message, attempt, outcome: { kind: 'expired', reason: 'channel expired' }, final: true });
+      await next(queueKey);
+      return;
+    }
+    const outcome = await postPushMessage(message, agent!, timeoutMs);
+    if (!running) {
+      // Closing: the attempt's result is unknown to the outbox; it is resent after the next start.
+      busy.delete(queueKey);
+      return;
+    }
+    if (outcome.kind !== 'retry') {
+      await outbox.remove(row.seq);
+      report({ message, attempt, outcome, final: true });
+      await next(queueKey);
+      return;
+    }
+    // `attempt` is 1-based; the protocol's retry numbers are 0-based.
+    const delay = backoffDelay(attempt - 1, backoff);
+    const pastExpiry = message.expiration !== undefined && now() + delay >= message.expiration;
+    if (attempt >= maxAttempts || pastExpiry) {
+      await outbox.remove(row.seq);
+      report({ message, attempt, outcome, final: true });
+      await next(queueKey);
+      return;
+    }
+    await outbox.countAttempt(row.seq, Date.now() + delay);
+    report({ message, attempt, outcome, final: false });
+    waitThenRetry(queueKey, delay);
+  }
+
+  async function next(queueKey: string): Promise<void> {
+    if (await outbox.head(queueKey)) ready.push(queueKey);
     else busy.delete(queueKey);
   }
 
   return {
-    enqueue(message) {
-      outbox.add(message);
+    async enqueue(message) {
+      await outbox.add(message);
       afterCommit(() => {
         schedule(queueOfMessage(message));
         pump();
       });
     },
-    dropChannel(queueKey) {
-      outbox.removeQueue(queueKey);
+    async dropChannel(queueKey) {
+      await outbox.removeQueue(queueKey);
       // A sending or waiting channel finds its queue empty on its next turn and leaves `busy` then.
       const timer = retryTimers.get(queueKey);
       if (timer) {
@@ -204,11 +249,25 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
         pump();
       }
     },
-    start() {
+    async start() {
       if (running) return;
       running = true;
-      for (const queueKey of outbox.pendingQueues()) schedule(queueKey);
+      for (const queueKey of await outbox.pendingQueues()) schedule(queueKey);
       void trustReady.then(pump);
+      // Over a shared database, messages another node queued and could not send (it died, or it waits on a
+      // retry it will not make) are taken up here.
+      if (options.db.dialect === 'postgres') {
+        poll = setInterval(() => {
+          outbox
+            .pendingQueues()
+            .then((queues) => {
+              for (const queueKey of queues) schedule(queueKey);
+              pump();
+            })
+            .catch((e: unknown) => console.error('push: could not read the outbox:', e));
+        }, POLL_MS);
+        poll.unref();
+      }
     },
     ready() {
       return trustReady.then(() => {
@@ -222,6 +281,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
     },
     async close() {
       running = false;
+      clearInterval(poll);
       for (const timer of retryTimers.values()) clearTimeout(timer);
       retryTimers.clear();
       ready.length = 0;

@@ -1,8 +1,8 @@
 /**
- * The durable queue of push messages, in SQLite. A message is written before the mutation that caused it returns
+ * The durable queue of push messages, in the metadata database. A message is written before the mutation that caused it returns
  * and deleted only once it is delivered or given up, so a restart resends whatever was pending.
  */
-import type { Database } from 'better-sqlite3';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
 import type { PushMessage } from './message.ts';
 
 /** The queue a message belongs to. */
@@ -15,67 +15,63 @@ export interface OutboxRow {
   seq: number;
   message: PushMessage;
   attempts: number;
+  /** Wall-clock ms before which the next attempt must not be made (a retry's backoff). */
+  notBefore: number;
 }
 
-/** SQLite-backed outbox; creates its own table in the given database. */
+/** The outbox over the metadata database (its table is in the schema, `metadata/migrations.ts`). */
 export class Outbox {
-  readonly #insert;
-  readonly #head;
-  readonly #delete;
-  readonly #deleteChannel;
-  readonly #bump;
-  readonly #channels;
+  readonly #db: MetadataDb;
 
-  constructor(db: Database) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS push_outbox (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        queue_key TEXT NOT NULL,
-        message TEXT NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0
-      );
-      CREATE INDEX IF NOT EXISTS push_outbox_channel ON push_outbox (queue_key, seq);
-    `);
-    this.#insert = db.prepare<[string, string], never>('INSERT INTO push_outbox (queue_key, message) VALUES (?, ?)');
-    this.#head = db.prepare<[string], { seq: number; message: string; attempts: number }>(
-      'SELECT seq, message, attempts FROM push_outbox WHERE queue_key = ? ORDER BY seq LIMIT 1',
-    );
-    this.#delete = db.prepare<[number], never>('DELETE FROM push_outbox WHERE seq = ?');
-    this.#deleteChannel = db.prepare<[string], never>('DELETE FROM push_outbox WHERE queue_key = ?');
-    this.#bump = db.prepare<[number], never>('UPDATE push_outbox SET attempts = attempts + 1 WHERE seq = ?');
-    this.#channels = db.prepare<[], { queue_key: string }>(
-      'SELECT queue_key FROM push_outbox GROUP BY queue_key ORDER BY MIN(seq)',
-    );
+  constructor(db: MetadataDb) {
+    this.#db = db;
   }
 
   /** Appends a message to its queue. */
-  add(message: PushMessage): void {
-    this.#insert.run(queueOfMessage(message), JSON.stringify(message));
+  async add(message: PushMessage): Promise<void> {
+    await this.#db.run(
+      'INSERT INTO push_outbox (queue_key, message) VALUES (?, ?)',
+      queueOfMessage(message),
+      JSON.stringify(message),
+    );
   }
 
   /** The oldest pending message of a queue, if any. */
-  head(queueKey: string): OutboxRow | undefined {
-    const row = this.#head.get(queueKey);
-    return row && { seq: row.seq, attempts: row.attempts, message: JSON.parse(row.message) as PushMessage };
+  async head(queueKey: string): Promise<OutboxRow | undefined> {
+    const row = await this.#db.get<{ seq: number; message: string; attempts: number; not_before: number }>(
+      'SELECT seq, message, attempts, not_before FROM push_outbox WHERE queue_key = ? ORDER BY seq LIMIT 1',
+      queueKey,
+    );
+    return (
+      row && {
+        seq: row.seq,
+        attempts: row.attempts,
+        notBefore: row.not_before,
+        message: JSON.parse(row.message) as PushMessage,
+      }
+    );
   }
 
   /** Removes a delivered or abandoned message. */
-  remove(seq: number): void {
-    this.#delete.run(seq);
+  async remove(seq: number): Promise<void> {
+    await this.#db.run('DELETE FROM push_outbox WHERE seq = ?', seq);
   }
 
   /** Removes every pending message of a channel (the channel was stopped). */
-  removeQueue(queueKey: string): void {
-    this.#deleteChannel.run(queueKey);
+  async removeQueue(queueKey: string): Promise<void> {
+    await this.#db.run('DELETE FROM push_outbox WHERE queue_key = ?', queueKey);
   }
 
-  /** Records one more failed attempt. */
-  countAttempt(seq: number): void {
-    this.#bump.run(seq);
+  /** Records one more failed attempt, and when the next may be made. */
+  async countAttempt(seq: number, notBefore: number): Promise<void> {
+    await this.#db.run('UPDATE push_outbox SET attempts = attempts + 1, not_before = ? WHERE seq = ?', notBefore, seq);
   }
 
   /** Queues that have pending messages, oldest first. */
-  pendingQueues(): string[] {
-    return this.#channels.all().map((r) => r.queue_key);
+  async pendingQueues(): Promise<string[]> {
+    const rows = await this.#db.all<{ queue_key: string }>(
+      'SELECT queue_key FROM push_outbox GROUP BY queue_key ORDER BY MIN(seq)',
+    );
+    return rows.map((r) => r.queue_key);
   }
 }

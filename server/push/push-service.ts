@@ -8,7 +8,7 @@ import { principalFor } from '../access.ts';
 import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
 import type { ServiceConfig } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
 import type { FileEvent, FileEvents } from '../events.ts';
 import type { FileStore } from '../store/files.ts';
 import { ChannelStore, type Channel } from './channel-store.ts';
@@ -19,7 +19,7 @@ import { UserChangeLog } from './user-changes.ts';
 
 /** What push needs from the service. */
 export interface PushDeps {
-  db: Db;
+  db: MetadataDb;
   clock: Clock;
   events: FileEvents;
   files: FileStore;
@@ -38,9 +38,9 @@ export interface PushService {
   /** Every configured user as a principal (token holders, one per e-mail). */
   users(): readonly Principal[];
   /** Stores a new channel and queues its sync message; false when the id is taken in the project. */
-  open(channel: Omit<Channel, 'lastMessageNumber'>): boolean;
+  open(channel: Omit<Channel, 'lastMessageNumber'>): Promise<boolean>;
   /** Ends a channel: no more messages, pending ones dropped. */
-  stop(channel: Channel): void;
+  stop(channel: Channel): Promise<void>;
   /**
    * Resolves once delivery can run; rejects with a `PushTrustError` naming the file when the configured `trustCa` or
    * `crl` cannot be read or used (watch calls then fail rather than open channels that never hear anything).
@@ -91,7 +91,12 @@ export function createPushService(deps: PushDeps): PushService {
     ...(deps.afterCommit ? { afterCommit: deps.afterCommit } : {}),
   });
 
-  const send = (channel: Channel, state: PushState, seq: number, changed?: readonly ChangeType[]): void => {
+  const send = async (
+    channel: Channel,
+    state: PushState,
+    seq: number,
+    changed?: readonly ChangeType[],
+  ): Promise<void> => {
     const message: PushMessage = {
       channelId: channel.id,
       queueKey: channelQueueKey(channel),
@@ -100,36 +105,36 @@ export function createPushService(deps: PushDeps): PushService {
       resourceUri: channel.resourceUri,
       state,
       // Numbers follow the change log, so they rise but skip (spec §6.1: not consecutive).
-      messageNumber: channels.nextMessageNumber(channel, seq + 1),
+      messageNumber: await channels.nextMessageNumber(channel, seq + 1),
       expiration: channel.expiration,
       ...(channel.token !== undefined ? { token: channel.token } : {}),
       ...(changed && changed.length > 0 ? { changed: [...changed] } : {}),
       ...(channel.kind === 'changes' ? { changeLog: true } : {}),
     };
-    engine.enqueue(message);
+    await engine.enqueue(message);
   };
 
   const principal = (email: string): Principal | undefined => users.find((u) => u.email === email);
 
-  const onFileEvent = (event: FileEvent): void => {
+  const onFileEvent = async (event: FileEvent): Promise<void> => {
     const now = clock.now();
     // The events of one group commit all see the same committed state: who sees a file, and which channels watch
     // it, are looked up once per group (a batch of 100 permission changes to one file asks once, not 100 times).
     const shared = <T>(key: string, compute: () => T): T => (event.group ? event.group.memo(key, compute) : compute());
-    const visible = shared(`visible\n${event.fileId}`, () => changeLog.visibleTo(event.fileId));
-    const audience = changeLog.record(event.fileId, event.seq, now, visible);
+    const visible = await shared(`visible\n${event.fileId}`, () => changeLog.visibleTo(event.fileId));
+    const audience = await changeLog.record(event.fileId, event.seq, now, visible);
     const watching = (ids: readonly string[]) =>
       shared(`watching\n${ids.join('\n')}`, () => channels.watchingFiles(ids, now));
 
     // Channels on the file itself. What the watcher sees decides the state: a file that became visible to them
     // is `add`, one that stopped being visible (deleted or unshared) is `remove`.
-    for (const channel of watching([event.fileId])) {
+    for (const channel of await watching([event.fileId])) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
-      if (sees && !saw) send(channel, 'add', event.seq);
-      else if (!sees && saw) send(channel, 'remove', event.seq);
+      if (sees && !saw) await send(channel, 'add', event.seq);
+      else if (!sees && saw) await send(channel, 'remove', event.seq);
       else if (sees && event.type !== 'add' && event.type !== 'remove') {
-        send(channel, event.type, event.seq, event.type === 'update' ? event.changed : undefined);
+        await send(channel, event.type, event.seq, event.type === 'update' ? event.changed : undefined);
       }
     }
 
@@ -137,35 +142,35 @@ export function createPushService(deps: PushDeps): PushService {
     // they see (or saw) was added, removed, moved, trashed or untrashed, or a child in the folder became visible
     // or invisible to them. A child they cannot see must not even reveal that it exists.
     const moved = event.type !== 'update' || event.changed.includes('parents');
-    for (const channel of watching(event.parentIds)) {
+    for (const channel of await watching(event.parentIds)) {
       const sees = audience.now.has(channel.ownerEmail);
       const saw = audience.before.has(channel.ownerEmail);
       if (!(moved ? sees || saw : sees !== saw)) continue;
       const owner = principal(channel.ownerEmail);
-      if (channel.fileId !== undefined && owner && files.roleOf(channel.fileId, owner)) {
-        send(channel, 'update', event.seq, ['children']);
+      if (channel.fileId !== undefined && owner && (await files.roleOf(channel.fileId, owner))) {
+        await send(channel, 'update', event.seq, ['children']);
       }
     }
 
     // Change-log channels of everyone whose change log got an entry.
     const affected = [...new Set([...audience.now, ...audience.before])];
-    const changeLogs = shared(`changes\n${affected.join('\n')}`, () => channels.changeLogOf(affected, now));
-    for (const channel of changeLogs) send(channel, 'change', event.seq);
+    const changeLogs = await shared(`changes\n${affected.join('\n')}`, () => channels.changeLogOf(affected, now));
+    for (const channel of changeLogs) await send(channel, 'change', event.seq);
   };
   const unsubscribe = deps.events.on(onFileEvent);
-  engine.start();
+  void engine.start().catch((e: unknown) => console.error('push: could not read the outbox at start:', e));
 
   return {
     channels,
     changeLog,
     engine,
     users: () => users,
-    open(input) {
+    async open(input) {
       const channel: Channel = { ...input, lastMessageNumber: 1 };
       const now = clock.now();
-      channels.purgeExpired(now);
-      if (!channels.add(channel, now)) return false;
-      engine.enqueue({
+      await channels.purgeExpired(now);
+      if (!(await channels.add(channel, now))) return false;
+      await engine.enqueue({
         channelId: channel.id,
         queueKey: channelQueueKey(channel),
         address: channel.address,
@@ -180,9 +185,9 @@ export function createPushService(deps: PushDeps): PushService {
       return true;
     },
     ready: () => engine.ready(),
-    stop(channel) {
-      channels.remove(channel.project, channel.id);
-      engine.dropChannel(channelQueueKey(channel));
+    async stop(channel) {
+      await channels.remove(channel.project, channel.id);
+      await engine.dropChannel(channelQueueKey(channel));
     },
     async close() {
       unsubscribe();

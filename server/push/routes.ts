@@ -53,7 +53,7 @@ async function watchFile(ctx: RouteContext, push: PushService) {
   const user = ctx.user();
   const fileId = ctx.params.fileId;
   // Anyone the file is visible to (any role) may watch it; others learn nothing about it.
-  fileFor(ctx.svc.files, fileId, user, 'see');
+  await fileFor(ctx.svc.files, fileId, user, 'see');
   const now = ctx.svc.clock.now();
   const request = parseWatchRequest(await ctx.readJson(), now, MAX_FILE_TTL_S, ctx.svc.config);
   await deliveryReady(push);
@@ -80,7 +80,7 @@ async function watchChanges(ctx: RouteContext, push: PushService) {
 }
 
 /** Registers a validated watch request as a channel of the caller's project (its OAuth client) and answers it. */
-function openChannel(
+async function openChannel(
   ctx: RouteContext,
   push: PushService,
   request: WatchRequest,
@@ -98,7 +98,7 @@ function openChannel(
     serviceAccount: user.serviceAccount,
     lastMessageNumber: 1,
   };
-  if (!push.open(channel)) throw channelIdNotUnique(request.id);
+  if (!(await push.open(channel))) throw channelIdNotUnique(request.id);
   return ctx.json(200, channelResource(channel), CHANNEL_SCHEMA);
 }
 
@@ -139,7 +139,7 @@ async function stopChannel(ctx: RouteContext, push: PushService) {
       });
     }
   }
-  const channel = push.channels.get(user.client, id as string);
+  const channel = await push.channels.get(user.client, id as string);
   // Spec §5: a user's channel only by that user (same client: the project); a service account's by any user of
   // the client. Everything else looks like a channel that does not exist.
   const allowed =
@@ -152,14 +152,14 @@ async function stopChannel(ctx: RouteContext, push: PushService) {
       where: { location: 'id', locationType: 'body' },
     });
   }
-  push.stop(channel);
+  await push.stop(channel);
   return { status: 204, headers: {} };
 }
 
-function startPageToken(ctx: RouteContext) {
+async function startPageToken(ctx: RouteContext) {
   ctx.user();
-  const value = { kind: KIND.startPageToken, startPageToken: String(ctx.svc.files.nextChangeSeq()) };
-  return Promise.resolve(ctx.json(200, value, START_PAGE_TOKEN_SCHEMA));
+  const value = { kind: KIND.startPageToken, startPageToken: String(await ctx.svc.files.nextChangeSeq()) };
+  return ctx.json(200, value, START_PAGE_TOKEN_SCHEMA);
 }
 
 function readPageToken(ctx: RouteContext): number {
@@ -192,25 +192,29 @@ async function listChanges(ctx: RouteContext, push: PushService) {
   const user = ctx.user();
   const from = readPageToken(ctx);
   const pageSize = readPageSize(ctx);
-  const rows = push.changeLog.list(user.email, from, pageSize + 1);
+  const rows = await push.changeLog.list(user.email, from, pageSize + 1);
   const page = rows.slice(0, pageSize);
-  const changes = page.map((change) => {
-    const row = change.removed ? undefined : ctx.svc.files.get(change.fileId);
-    const removed = row === undefined;
-    return {
-      kind: KIND.change,
-      changeType: 'file',
-      time: rfc3339(change.time),
-      removed,
-      fileId: change.fileId,
-      ...(row ? { file: ctx.svc.files.resource(row, user) } : {}),
-    };
-  });
+  const changes = await Promise.all(
+    page.map(async (change) => {
+      const row = change.removed ? undefined : await ctx.svc.files.get(change.fileId);
+      const removed = row === undefined;
+      return {
+        kind: KIND.change,
+        changeType: 'file',
+        time: rfc3339(change.time),
+        removed,
+        fileId: change.fileId,
+        ...(row ? { file: await ctx.svc.files.resource(row, user) } : {}),
+      };
+    }),
+  );
   const last = page[page.length - 1];
   const more = rows.length > pageSize && last !== undefined;
   const value = {
     kind: KIND.changeList,
-    ...(more ? { nextPageToken: String(last.seq + 1) } : { newStartPageToken: String(ctx.svc.files.nextChangeSeq()) }),
+    ...(more
+      ? { nextPageToken: String(last.seq + 1) }
+      : { newStartPageToken: String(await ctx.svc.files.nextChangeSeq()) }),
     changes,
   };
   return ctx.json(200, value, CHANGE_LIST_SCHEMA);

@@ -11,7 +11,7 @@ import { permissionIdFor } from '../store/ids.ts';
 
 const about: Handler = async (ctx) => {
   const who = ctx.user();
-  const usage = ctx.svc.quota.usageOf(who.email);
+  const usage = await ctx.svc.quota.usageOf(who.email);
   const limit = ctx.svc.quota.limit;
   const body = {
     kind: KIND.about,

@@ -23,7 +23,12 @@ export function registerAdminTokenRoutes(router: Router, svc: Service): void {
         throw badRequest('"client" must be a string and "serviceAccount" a boolean.');
       if (displayName !== undefined && typeof displayName !== 'string')
         throw badRequest('"displayName" must be a string.');
-      svc.tokens.grant(token, { user, client, serviceAccount, ...(displayName !== undefined && { displayName }) });
+      await svc.settings.grantToken(token, {
+        user,
+        client,
+        serviceAccount,
+        ...(displayName !== undefined && { displayName }),
+      });
       return jsonResponse(201, { token, user, client, serviceAccount });
     },
     open,
@@ -32,7 +37,7 @@ export function registerAdminTokenRoutes(router: Router, svc: Service): void {
     'DELETE',
     '/__admin/tokens/:token',
     async (ctx) => {
-      if (!svc.tokens.revoke(ctx.params.token))
+      if (!(await svc.settings.revokeToken(ctx.params.token)))
         throw new ApiError(404, 'notFound', `No valid token ${ctx.params.token} to revoke.`);
       return { status: 204, headers: {} };
     },

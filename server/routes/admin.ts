@@ -17,12 +17,18 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
       const ms = body?.advanceMs;
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
         throw badRequest('Send {"advanceMs": N} with N ≥ 0.');
-      svc.clock.advance(ms);
+      await svc.settings.advanceClock(ms);
       return jsonResponse(200, { now: svc.clock.now(), offsetMs: svc.clock.offsetMs });
     },
     open,
   );
-  router.add('GET', '/__admin/memory', async () => jsonResponse(200, process.memoryUsage()), open);
+  // The process's memory, and the metadata statements it has sent (the benchmarks' round trips per request).
+  router.add(
+    'GET',
+    '/__admin/memory',
+    async () => jsonResponse(200, { ...process.memoryUsage(), databaseStatements: svc.db.statements }),
+    open,
+  );
   router.add(
     'GET',
     '/__admin/clock',
@@ -39,7 +45,7 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
         : Array.isArray((body as { faults?: unknown })?.faults)
           ? (body as { faults: unknown[] }).faults
           : [body];
-      const added = svc.faults.add(list.map(parseFault));
+      const added = await svc.faults.add(list.map(parseFault));
       return jsonResponse(200, { faults: added });
     },
     open,
@@ -53,17 +59,17 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
       const limit = ((await ctx.readJson()) as { limit?: unknown } | undefined)?.limit;
       if (limit !== null && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0))
         throw badRequest('Send {"limit": N} with N ≥ 0 bytes, or {"limit": null} for no limit.');
-      svc.quota.setLimit(limit ?? undefined);
+      await svc.settings.setQuotaLimit(limit ?? undefined);
       return quota();
     },
     open,
   );
-  router.add('GET', '/__admin/faults', async () => jsonResponse(200, { faults: svc.faults.list() }), open);
+  router.add('GET', '/__admin/faults', async () => jsonResponse(200, { faults: await svc.faults.list() }), open);
   router.add(
     'DELETE',
     '/__admin/faults',
     async () => {
-      svc.faults.clear();
+      await svc.faults.clear();
       return { status: 204, headers: {} };
     },
     open,

@@ -11,7 +11,7 @@ const exportFile: Handler = async (ctx) => {
   // The batch unwrapper refuses exports already; this keeps any other way in from streaming media into a batch.
   if (ctx.req.inBatch) throw badRequest('Media download is not supported in a batch request.');
   const who = ctx.user();
-  const row = visibleFile(ctx.svc, ctx.params.fileId, who);
+  const row = await visibleFile(ctx.svc, ctx.params.fileId, who);
   const mimeType = ctx.req.query.get('mimeType');
   if (mimeType === null || mimeType.trim() === '') {
     throw new ApiError(400, 'required', 'Required parameter: mimeType', {

@@ -45,34 +45,34 @@ const create: Handler = async (ctx) => {
   checkNotMedia(ctx);
   const meta = parseMetadata(await ctx.readJson(), 'create');
   const row = await createFile(ctx.svc, who, meta, undefined, ctx.req.query);
-  return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
+  return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
 };
 
 const get: Handler = async (ctx) => {
   const who = ctx.user();
-  const row = visibleFile(ctx.svc, ctx.params.fileId, who);
+  const row = await visibleFile(ctx.svc, ctx.params.fileId, who);
   const alt = ctx.req.query.get('alt') ?? 'json';
   if (alt === 'media') return downloadResponse(ctx.svc, row, ctx.req.headers.range);
   if (alt !== 'json') throw badParameter('alt', `Invalid value '${alt}' for alt: must be json or media.`);
-  return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
+  return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
 };
 
 const update: Handler = async (ctx) => {
   const who = ctx.user();
   const fileId = ctx.params.fileId;
-  writableFile(ctx.svc, fileId, who);
+  await writableFile(ctx.svc, fileId, who);
   checkNotMedia(ctx);
   const meta = parseMetadata(await ctx.readJson(), 'update');
   const row = await updateFile(ctx.svc, who, fileId, meta, undefined, ctx.req.query);
-  return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
+  return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
 };
 
 const remove: Handler = async (ctx) => {
   const who = ctx.user();
   const fileId = ctx.params.fileId;
   // Deleting for good is the owner's right only (a writer can trash); the store checks it again as it commits.
-  fileFor(ctx.svc.files, fileId, who, 'delete');
-  ctx.svc.files.delete(fileId, who);
+  await fileFor(ctx.svc.files, fileId, who, 'delete');
+  await ctx.svc.files.delete(fileId, who);
   return { status: 204, headers: {} };
 };
 
@@ -94,11 +94,11 @@ const list: Handler = async (ctx) => {
     if (e instanceof QueryError) throw badParameter('q', e.message);
     throw e;
   }
-  const page = ctx.svc.files.list(who, query, pageSize, after);
+  const page = await ctx.svc.files.list(who, query, pageSize, after);
   const body: Record<string, unknown> = { kind: KIND.fileList, incompleteSearch: false };
   if (page.nextAfter !== undefined)
     body.nextPageToken = Buffer.from(`p${page.nextAfter}`, 'latin1').toString('base64url');
-  body.files = page.files.map((f) => ctx.svc.files.resource(f, who));
+  body.files = await Promise.all(page.files.map((f) => ctx.svc.files.resource(f, who)));
   return ctx.json(200, body, FILE_LIST_SCHEMA);
 };
 
@@ -111,7 +111,7 @@ const generateIds: Handler = async (ctx) => {
   const type = q.get('type') ?? 'files';
   if (type !== 'files' && type !== 'shortcuts')
     throw badParameter('type', `Invalid value '${type}' for type: must be files or shortcuts.`);
-  const ids = ctx.svc.files.generateIds(who.email, count);
+  const ids = await ctx.svc.files.generateIds(who.email, count);
   return ctx.json(200, { kind: KIND.generatedIds, space, ids }, GENERATED_IDS_SCHEMA);
 };
 

@@ -42,12 +42,12 @@ async function createPermission(ctx: RouteContext) {
     body = await ctx.readJson();
   } catch (e) {
     // A missing or unsharable file (404/403) outranks a bad body (400/413).
-    sharableFile(ctx, user);
+    await sharableFile(ctx, user);
     throw e;
   }
   // One access check, in the transaction that commits (a batch of creates made each check twice); the body is
   // judged after it, so the answers keep their order of precedence: 404/403, then 400, then the owner's 403.
-  const perm = ctx.svc.files.addPermission(
+  const perm = await ctx.svc.files.addPermission(
     ctx.params.fileId,
     (file) => {
       const grant = validateGrant(body);
@@ -69,42 +69,42 @@ async function createPermission(ctx: RouteContext) {
 }
 
 async function listPermissions(ctx: RouteContext) {
-  const file = visibleFile(ctx, ctx.user());
-  const permissions = ctx.svc.files.permissions(file.id).map(permissionResource);
+  const file = await visibleFile(ctx, ctx.user());
+  const permissions = (await ctx.svc.files.permissions(file.id)).map(permissionResource);
   return ctx.json(200, { kind: KIND.permissionList, permissions }, PERMISSION_LIST_SCHEMA);
 }
 
 async function getPermission(ctx: RouteContext) {
-  const file = visibleFile(ctx, ctx.user());
-  return ctx.json(200, permissionResource(findPermission(ctx, file)), PERMISSION_SCHEMA);
+  const file = await visibleFile(ctx, ctx.user());
+  return ctx.json(200, permissionResource(await findPermission(ctx, file)), PERMISSION_SCHEMA);
 }
 
 async function deletePermission(ctx: RouteContext) {
   const user = ctx.user();
-  const file = sharableFile(ctx, user);
-  const perm = findPermission(ctx, file);
+  const file = await sharableFile(ctx, user);
+  const perm = await findPermission(ctx, file);
   if (perm.role === 'owner') {
     throw new ApiError(403, 'forbidden', "The owner's permission cannot be removed.", {
       where: { location: 'permissionId', locationType: 'parameter' },
     });
   }
-  ctx.svc.files.removePermission(file.id, perm.id, user);
+  await ctx.svc.files.removePermission(file.id, perm.id, user);
   return { status: 204, headers: {} };
 }
 
 /** The file, if `user` can see it; otherwise 404 as if it did not exist. */
-function visibleFile(ctx: RouteContext, user: Principal): FileRow {
+function visibleFile(ctx: RouteContext, user: Principal): Promise<FileRow> {
   return visible(ctx.svc, ctx.params.fileId, user);
 }
 
 /** The file, if `user` may change its permissions (owner or writer): 404 if invisible, 403 if only a reader. */
-function sharableFile(ctx: RouteContext, user: Principal): FileRow {
+function sharableFile(ctx: RouteContext, user: Principal): Promise<FileRow> {
   return fileFor(ctx.svc.files, ctx.params.fileId, user, 'share');
 }
 
-function findPermission(ctx: RouteContext, file: FileRow): PermissionRow {
+async function findPermission(ctx: RouteContext, file: FileRow): Promise<PermissionRow> {
   const id = ctx.params.permissionId;
-  const perm = ctx.svc.files.permissions(file.id).find((p) => p.id === id);
+  const perm = (await ctx.svc.files.permissions(file.id)).find((p) => p.id === id);
   if (!perm) {
     throw new ApiError(404, 'notFound', `Permission not found: ${id}.`, {
       where: { location: 'permissionId', locationType: 'parameter' },

@@ -31,14 +31,15 @@ async function upload(ctx: RouteContext, fileId: string | undefined): Promise<Ap
   if (type === 'resumable') return startResumable(ctx, fileId);
   const who = ctx.user();
   if (type === 'media') {
-    const existing = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, {}, ctx.req.query, true);
-    if (fileId === undefined) checkCreate(ctx.svc, who, {}, true);
+    const existing =
+      fileId === undefined ? undefined : await checkUpdate(ctx.svc, who, fileId, {}, ctx.req.query, true);
+    if (fileId === undefined) await checkCreate(ctx.svc, who, {}, true);
     const media = await receiveSimple(ctx, conversionTarget({}, existing));
     const row =
       fileId === undefined
         ? await createFile(ctx.svc, who, {}, media, ctx.req.query)
         : await updateFile(ctx.svc, who, fileId, {}, media, ctx.req.query);
-    return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
+    return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
   }
   const { meta, media } = await receiveMultipart(
     ctx,
@@ -49,7 +50,7 @@ async function upload(ctx: RouteContext, fileId: string | undefined): Promise<Ap
     fileId === undefined
       ? await createFile(ctx.svc, who, meta, media, ctx.req.query)
       : await updateFile(ctx.svc, who, fileId, meta, media, ctx.req.query);
-  return ctx.json(200, ctx.svc.files.resource(row, who), FILE_SCHEMA);
+  return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
 }
 
 function sessionId(ctx: RouteContext): string | undefined {

@@ -1,13 +1,14 @@
 /**
  * Group commit: the changes of many calls (the inner calls of a batch) share one SQLite transaction, so they cost one
- * WAL write instead of one each, and their push bookkeeping another one instead of one each.
+ * WAL write instead of one each, and their push bookkeeping another one instead of one each. Only a backend that
+ * offers it (`MetadataDb.group`: SQLite) groups; over PostgreSQL every call commits on its own and this is a no-op.
  *
  * How it keeps every guarantee of separate commits:
- * - Each call's own transaction (`atomically`) runs as a savepoint inside the group, so a failing call (404, 403, 400)
+ * - Each call's own transaction (`MetadataDb.transaction`) runs as a savepoint inside the group, so a failing call (404, 403, 400)
  *   rolls back only its own changes, and access is still checked inside the (savepoint) transaction that commits.
  * - Nothing is answered before it is durable: `dispatch` waits for {@link CommitGroup.durable} before it returns an
  *   answer (the batch waits once, for the whole batch). A change is durable against `kill -9` once its COMMIT has
- *   written it to the WAL (`synchronous = NORMAL`, see `db.ts`), exactly as for a single call.
+ *   written it to the WAL (`synchronous = NORMAL`, see `metadata/sqlite-metadata.ts`), exactly as for a single call.
  * - File events (push, change log) are held while the group is open and fired once it has committed, so no watcher
  *   hears of a change a crash could still undo; blob removals after a commit wait the same way.
  * - A group never outlives the event-loop turn it opened in: whatever a call does after real I/O (a delay fault)
@@ -16,7 +17,7 @@
  * - If the group's COMMIT fails, everything in it is rolled back, its events are dropped and every answer waiting on
  *   it, or running while it failed, fails (500) instead of claiming a change that did not happen.
  */
-import { atomically, type Db } from '../db.ts';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
 import type { FileEvents } from '../events.ts';
 
 interface OpenGroup {
@@ -31,12 +32,12 @@ const DURABLE = Promise.resolve();
 
 /** The group commit of one database. */
 export class CommitGroup {
-  readonly #db: Db;
+  readonly #db: MetadataDb;
   readonly #events: FileEvents;
   #open: OpenGroup | undefined;
   #failures = 0;
 
-  constructor(db: Db, events: FileEvents) {
+  constructor(db: MetadataDb, events: FileEvents) {
     this.#db = db;
     this.#events = events;
   }
@@ -59,7 +60,8 @@ export class CommitGroup {
    * turn, commits become savepoints of one transaction.
    */
   open(): void {
-    if (this.#open || this.#db.inTransaction) return;
+    const port = this.#db.group;
+    if (!port || this.#open || port.busy) return;
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const committed = new Promise<void>((res, rej) => {
@@ -68,24 +70,25 @@ export class CommitGroup {
     });
     // Whoever waits sees the failure; the promise itself must not count as an unhandled rejection.
     committed.catch(() => undefined);
-    this.#db.exec('BEGIN');
+    port.begin();
     this.#events.hold();
     const group: OpenGroup = { committed, resolve, reject, after: [] };
     this.#open = group;
     setImmediate(() => {
-      if (this.#open === group) this.close();
+      if (this.#open === group) void this.close();
     });
   }
 
   /** Commits the open group now (nothing when none is open), then fires its events in one more transaction. */
-  close(): void {
+  async close(): Promise<void> {
     const group = this.#open;
-    if (!group) return;
+    const port = this.#db.group;
+    if (!group || !port) return;
     this.#open = undefined;
     try {
-      this.#db.exec('COMMIT');
+      await port.commit();
     } catch (error) {
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      port.rollback();
       this.#events.discard();
       this.#failures++;
       console.error('store-service: a group commit failed; its calls are answered 500:', error);
@@ -94,7 +97,7 @@ export class CommitGroup {
     }
     try {
       // Push bookkeeping of every change in the group: one transaction, as each single call has its own.
-      atomically(this.#db, () => this.#events.release());
+      await this.#db.transaction(() => this.#events.release());
     } catch (error) {
       console.error('store-service: recording the events of a group commit failed:', error);
     }

@@ -1,5 +1,6 @@
 import type { Principal } from '../access.ts';
-import type { Db } from '../db.ts';
+import type { MetadataDb, SqlValue } from '../metadata/metadata-port.ts';
+import { jsonArrayItems } from '../metadata/sql-dialect.ts';
 import type { FileQuery } from './query.ts';
 import { type DbFileRow, type FilePage, toFile, VISIBLE } from './file-rows.ts';
 
@@ -7,25 +8,33 @@ import { type DbFileRow, type FilePage, toFile, VISIBLE } from './file-rows.ts';
  * The files list as SQL: the files `who` can see that match a parsed `q` (`query.ts`), in creation order, a page
  * of `pageSize` after the file numbered `after` (`FilePage.nextAfter` says where the next page starts).
  */
-export function listFiles(db: Db, who: Principal, query: FileQuery, pageSize: number, after: number): FilePage {
-  const where: string[] = [VISIBLE, 'f.num > @after'];
-  const params: Record<string, unknown> = { email: who.email, domain: who.domain, after, limit: pageSize + 1 };
-  query.parents.forEach((p, i) => {
-    where.push(`EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = @parent${i})`);
-    params[`parent${i}`] = p;
-  });
-  query.names.forEach((n, i) => {
-    where.push(`f.name = @name${i}`);
-    params[`name${i}`] = n;
-  });
-  if (query.never) where.push('0');
-  if (query.trashed !== undefined) {
-    where.push('f.trashed = @trashed');
-    params.trashed = query.trashed ? 1 : 0;
+export async function listFiles(
+  db: MetadataDb,
+  who: Principal,
+  query: FileQuery,
+  pageSize: number,
+  after: number,
+): Promise<FilePage> {
+  const where: string[] = [VISIBLE, 'f.num > ?'];
+  const params: SqlValue[] = [who.email, who.domain, after];
+  for (const p of query.parents) {
+    where.push(`EXISTS (SELECT 1 FROM ${jsonArrayItems(db.dialect, 'f.parents')} WHERE j.value = ?)`);
+    params.push(p);
   }
-  const rows = db
-    .prepare(`SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT @limit`)
-    .all(params) as DbFileRow[];
+  for (const n of query.names) {
+    where.push('f.name = ?');
+    params.push(n);
+  }
+  if (query.never) where.push('1 = 0');
+  if (query.trashed !== undefined) {
+    where.push('f.trashed = ?');
+    params.push(query.trashed ? 1 : 0);
+  }
+  const rows = await db.all<DbFileRow>(
+    `SELECT f.* FROM files f WHERE ${where.join(' AND ')} ORDER BY f.num LIMIT ?`,
+    ...params,
+    pageSize + 1,
+  );
   const files = rows.slice(0, pageSize).map(toFile);
   const more = rows.length > pageSize;
   return { files, nextAfter: more ? files[files.length - 1]?.num : undefined };

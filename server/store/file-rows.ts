@@ -137,6 +137,6 @@ export function toPerm(r: DbPermRow): PermissionRow {
   };
 }
 
-/** SQL condition: the file `f` is visible to `@email` / `@domain`. */
+/** SQL condition: the file `f` is visible to the e-mail and domain bound to its two `?` parameters. */
 export const VISIBLE = `EXISTS (SELECT 1 FROM permissions p WHERE p.file_id = f.id AND (
-  (p.type IN ('user', 'group') AND p.email = @email) OR (p.type = 'domain' AND p.domain = @domain) OR p.type = 'anyone'))`;
+  (p.type IN ('user', 'group') AND p.email = ?) OR (p.type = 'domain' AND p.domain = ?) OR p.type = 'anyone'))`;

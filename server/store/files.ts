@@ -1,12 +1,13 @@
 /**
- * The file data layer: rows, permissions, pre-generated IDs and the change log, each mutation one SQLite
+ * The file data layer: rows, permissions, pre-generated IDs and the change log, each mutation one metadata
  * transaction that also appends to `changes`, followed by a {@link FileEvent}.
  */
 import { FOLDER_MIME, isNativeMime } from 'store-upload-kit/protocol';
 import { type Need, requireAccess, type Role, strongestRole } from '../access.ts';
 import type { Principal } from '../access.ts';
 import type { Clock } from '../clock.ts';
-import { atomically, type Db } from '../db.ts';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
+import { insertionOrder, jsonArrayItems } from '../metadata/sql-dialect.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
 import { newFileId, permissionIdFor } from './ids.ts';
@@ -42,7 +43,7 @@ export interface PermissionInput {
 
 /** The file data layer. */
 export class FileStore {
-  readonly #db: Db;
+  readonly #db: MetadataDb;
   readonly #clock: Clock;
   readonly #events: FileEvents;
   readonly #ids: GeneratedIds;
@@ -50,7 +51,13 @@ export class FileStore {
   /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
   readonly onBlobReleased: (name: string) => void;
 
-  constructor(db: Db, clock: Clock, events: FileEvents, quota: StorageQuota, onBlobReleased: (name: string) => void) {
+  constructor(
+    db: MetadataDb,
+    clock: Clock,
+    events: FileEvents,
+    quota: StorageQuota,
+    onBlobReleased: (name: string) => void,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.#events = events;
@@ -60,30 +67,35 @@ export class FileStore {
   }
 
   /** A file by ID, visible or not. */
-  get(id: string): FileRow | undefined {
-    const r = this.#db.prepare('SELECT * FROM files WHERE id = ?').get(id) as DbFileRow | undefined;
+  async get(id: string): Promise<FileRow | undefined> {
+    const r = await this.#db.get<DbFileRow>('SELECT * FROM files WHERE id = ?', id);
     return r && toFile(r);
   }
 
   /** All permissions of a file, owner first. */
-  permissions(fileId: string): PermissionRow[] {
-    const rows = this.#db
-      .prepare(`SELECT * FROM permissions WHERE file_id = ? ORDER BY CASE role WHEN 'owner' THEN 0 ELSE 1 END, rowid`)
-      .all(fileId) as DbPermRow[];
+  async permissions(fileId: string): Promise<PermissionRow[]> {
+    const rows = await this.#db.all<DbPermRow>(
+      `SELECT * FROM permissions WHERE file_id = ?
+       ORDER BY CASE role WHEN 'owner' THEN 0 ELSE 1 END, ${insertionOrder(this.#db.dialect)}`,
+      fileId,
+    );
     return rows.map(toPerm);
   }
 
   /** The strongest role `who` has on a file, or undefined if the file is not visible to them. */
-  roleOf(fileId: string, who: Principal): Role | undefined {
+  async roleOf(fileId: string, who: Principal): Promise<Role | undefined> {
     // Only the grants that can match `who`, each kind an index search (`permissions_grantee`): a file shared with
     // thousands must not cost thousands of rows per check (one OR'd query made SQLite scan the file's grants).
-    const grants = this.#db
-      .prepare(
-        `SELECT role FROM permissions WHERE file_id = @fileId AND type IN ('user', 'group') AND email = @email
-         UNION ALL SELECT role FROM permissions WHERE file_id = @fileId AND type = 'domain' AND domain = @domain
-         UNION ALL SELECT role FROM permissions WHERE file_id = @fileId AND type = 'anyone'`,
-      )
-      .all({ fileId, email: who.email, domain: who.domain }) as { role: string }[];
+    const grants = await this.#db.all<{ role: string }>(
+      `SELECT role FROM permissions WHERE file_id = ? AND type IN ('user', 'group') AND email = ?
+       UNION ALL SELECT role FROM permissions WHERE file_id = ? AND type = 'domain' AND domain = ?
+       UNION ALL SELECT role FROM permissions WHERE file_id = ? AND type = 'anyone'`,
+      fileId,
+      who.email,
+      fileId,
+      who.domain,
+      fileId,
+    );
     return strongestRole(grants.map((g) => g.role));
   }
 
@@ -91,47 +103,53 @@ export class FileStore {
    * The file, checked for `need` by `who` — called inside the transaction that commits a change, so a delete or a
    * revocation that committed first always wins (404 / 403), however long the request took to arrive.
    */
-  #authorized(fileId: string, who: Principal, need: Need): FileRow {
-    const row = this.get(fileId);
+  async #authorized(fileId: string, who: Principal, need: Need): Promise<FileRow> {
+    // Changes of one file wait for each other, on every node: the check and the change see one state.
+    await this.#db.lock(`file\n${fileId}`);
+    const row = await this.get(fileId);
     if (!row) throw fileNotFound(fileId);
-    requireAccess(fileId, this.roleOf(fileId, who), need);
+    requireAccess(fileId, await this.roleOf(fileId, who), need);
     return row;
   }
 
   /** The JSON resource of a file as `viewer` sees it. */
-  resource(row: FileRow, viewer?: Principal): FileResource {
-    return fileResource(row, this.permissions(row.id), viewer);
+  async resource(row: FileRow, viewer?: Principal): Promise<FileResource> {
+    return fileResource(row, await this.permissions(row.id), viewer);
   }
 
-  /** Creates a file owned by `by` (with its owner permission); fires `add`. */
-  create(input: NewFile, by: Principal): FileRow {
+  /**
+   * Creates a file owned by `by` (with its owner permission); fires `add`. A pre-generated `id` that another
+   * create took first (on any node) throws `idTaken()`.
+   */
+  async create(input: NewFile, by: Principal, idTaken?: () => Error): Promise<FileRow> {
     const now = this.#clock.now();
     const id = input.id ?? newFileId();
-    const seq = atomically(this.#db, () => {
+    const seq = await this.#db.transaction(async () => {
+      if (input.id !== undefined) {
+        await this.#db.lock(`file\n${id}`);
+        if ((await this.#ids.status(id, by.email)) === 'in-use' && idTaken) throw idTaken();
+      }
       // Checked where the file commits: the usage counts every upload that committed before, racing ones included.
-      this.#quota.check(by.email, input.content?.size ?? 0);
-      this.#db
-        .prepare(
-          `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
-             created_time, modified_time, trashed, version, owner)
-           VALUES (@id, @name, @mimeType, @description, @originalFilename, @parents, @size, @md5, @blob,
-             @now, @now, @trashed, 1, @owner)`,
-        )
-        .run({
-          id,
-          name: input.name,
-          mimeType: input.mimeType,
-          description: input.description ?? null,
-          originalFilename: input.originalFilename ?? null,
-          parents: JSON.stringify(input.parents),
-          size: input.content?.size ?? null,
-          md5: input.content?.md5 ?? null,
-          blob: input.content?.blob ?? null,
-          now,
-          trashed: input.trashed ? 1 : 0,
-          owner: by.email,
-        });
-      this.#insertPermission({
+      await this.#quota.check(by.email, input.content?.size ?? 0);
+      await this.#db.run(
+        `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
+           created_time, modified_time, trashed, version, owner)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+        id,
+        input.name,
+        input.mimeType,
+        input.description ?? null,
+        input.originalFilename ?? null,
+        JSON.stringify(input.parents),
+        input.content?.size ?? null,
+        input.content?.md5 ?? null,
+        input.content?.blob ?? null,
+        now,
+        now,
+        input.trashed ? 1 : 0,
+        by.email,
+      );
+      await this.#insertPermission({
         fileId: id,
         id: permissionIdFor('user', by.email),
         type: 'user',
@@ -139,46 +157,49 @@ export class FileStore {
         email: by.email,
         domain: undefined,
       });
-      if (input.id !== undefined) this.#ids.markUsed(input.id);
+      if (input.id !== undefined) await this.#ids.markUsed(input.id);
       return this.#recordChange(id, false, now);
     });
-    this.#events.emit({ type: 'add', fileId: id, changed: [], parentIds: [...input.parents], byUser: by.email, seq });
-    return this.get(id) as FileRow;
+    await this.#events.emit({
+      type: 'add',
+      fileId: id,
+      changed: [],
+      parentIds: [...input.parents],
+      byUser: by.email,
+      seq,
+    });
+    return (await this.get(id)) as FileRow;
   }
 
   /**
    * Applies a patch for `by` (who must be able to write, checked in the committing transaction); fires
    * `trash`/`untrash` when `trashed` flips, otherwise `update` with what changed.
    */
-  update(id: string, patch: FilePatch, by: Principal): FileRow {
+  async update(id: string, patch: FilePatch, by: Principal): Promise<FileRow> {
     const now = this.#clock.now();
-    const { before, parents, seq } = atomically(this.#db, () => {
-      const row = this.#authorized(id, by, 'write');
+    const { before, parents, seq } = await this.#db.transaction(async () => {
+      const row = await this.#authorized(id, by, 'write');
       // The owner pays for new content, and the bytes it replaces are freed by this same commit.
-      if (patch.content) this.#quota.check(row.owner, patch.content.size ?? 0, row.size ?? 0);
+      if (patch.content) await this.#quota.check(row.owner, patch.content.size ?? 0, row.size ?? 0);
       let next = [...row.parents];
       for (const p of patch.removeParents ?? []) next = next.filter((x) => x !== p);
       for (const p of patch.addParents ?? []) if (!next.includes(p)) next.push(p);
-      this.#db
-        .prepare(
-          `UPDATE files SET name = @name, mime_type = @mimeType, description = @description,
-             original_filename = @originalFilename, parents = @parents, size = @size, md5 = @md5, blob = @blob,
-             trashed = @trashed, modified_time = @now, version = version + 1 WHERE id = @id`,
-        )
-        .run({
-          id,
-          name: patch.name ?? row.name,
-          mimeType: patch.mimeType ?? row.mimeType,
-          description: patch.description ?? row.description ?? null,
-          originalFilename: patch.originalFilename ?? row.originalFilename ?? null,
-          parents: JSON.stringify(next),
-          size: patch.content ? (patch.content.size ?? null) : (row.size ?? null),
-          md5: patch.content ? (patch.content.md5 ?? null) : (row.md5 ?? null),
-          blob: patch.content ? (patch.content.blob ?? null) : (row.blob ?? null),
-          trashed: (patch.trashed ?? row.trashed) ? 1 : 0,
-          now,
-        });
-      return { before: row, parents: next, seq: this.#recordChange(id, false, now) };
+      await this.#db.run(
+        `UPDATE files SET name = ?, mime_type = ?, description = ?, original_filename = ?, parents = ?, size = ?,
+           md5 = ?, blob = ?, trashed = ?, modified_time = ?, version = version + 1 WHERE id = ?`,
+        patch.name ?? row.name,
+        patch.mimeType ?? row.mimeType,
+        patch.description ?? row.description ?? null,
+        patch.originalFilename ?? row.originalFilename ?? null,
+        JSON.stringify(next),
+        patch.content ? (patch.content.size ?? null) : (row.size ?? null),
+        patch.content ? (patch.content.md5 ?? null) : (row.md5 ?? null),
+        patch.content ? (patch.content.blob ?? null) : (row.blob ?? null),
+        (patch.trashed ?? row.trashed) ? 1 : 0,
+        now,
+        id,
+      );
+      return { before: row, parents: next, seq: await this.#recordChange(id, false, now) };
     });
     if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob)
       this.onBlobReleased(before.blob);
@@ -196,45 +217,48 @@ export class FileStore {
     const parentIds = [...new Set([...before.parents, ...parents])];
     if (trashFlip) {
       const type: FileEventType = patch.trashed ? 'trash' : 'untrash';
-      this.#events.emit({ type, fileId: id, changed: [], parentIds, byUser: by.email, seq });
+      await this.#events.emit({ type, fileId: id, changed: [], parentIds, byUser: by.email, seq });
     }
     if (changed.length > 0 || !trashFlip) {
-      this.#events.emit({ type: 'update', fileId: id, changed, parentIds, byUser: by.email, seq });
+      await this.#events.emit({ type: 'update', fileId: id, changed, parentIds, byUser: by.email, seq });
     }
-    return this.get(id) as FileRow;
+    return (await this.get(id)) as FileRow;
   }
 
   /**
    * Deletes a file for good, and the descendants of a folder; fires `remove` for each. Only the owner may (checked
    * in the committing transaction).
    */
-  delete(id: string, by: Principal): void {
+  async delete(id: string, by: Principal): Promise<void> {
     const now = this.#clock.now();
-    const { doomed, seqs } = atomically(this.#db, () => {
-      this.#authorized(id, by, 'delete');
+    const { doomed, seqs } = await this.#db.transaction(async () => {
+      await this.#authorized(id, by, 'delete');
       const rows: FileRow[] = [];
-      const collect = (fileId: string) => {
-        const row = this.get(fileId);
+      const collect = async (fileId: string): Promise<void> => {
+        const row = await this.get(fileId);
         if (!row || rows.some((d) => d.id === fileId)) return;
         rows.push(row);
         if (row.mimeType === FOLDER_MIME) {
-          const kids = this.#db
-            .prepare('SELECT f.id FROM files f WHERE EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value = ?)')
-            .all(fileId) as { id: string }[];
-          for (const k of kids) collect(k.id);
+          const kids = await this.#db.all<{ id: string }>(
+            `SELECT f.id FROM files f WHERE EXISTS
+               (SELECT 1 FROM ${jsonArrayItems(this.#db.dialect, 'f.parents')} WHERE j.value = ?)`,
+            fileId,
+          );
+          for (const k of kids) await collect(k.id);
         }
       };
-      collect(id);
-      const numbers = rows.map((row) => {
-        this.#db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
-        this.#db.prepare('DELETE FROM permissions WHERE file_id = ?').run(row.id);
-        return this.#recordChange(row.id, true, now);
-      });
+      await collect(id);
+      const numbers: number[] = [];
+      for (const row of rows) {
+        await this.#db.run('DELETE FROM files WHERE id = ?', row.id);
+        await this.#db.run('DELETE FROM permissions WHERE file_id = ?', row.id);
+        numbers.push(await this.#recordChange(row.id, true, now));
+      }
       return { doomed: rows, seqs: numbers };
     });
-    doomed.forEach((row, i) => {
+    for (const [i, row] of doomed.entries()) {
       if (row.blob !== undefined) this.onBlobReleased(row.blob);
-      this.#events.emit({
+      await this.#events.emit({
         type: 'remove',
         fileId: row.id,
         changed: [],
@@ -242,7 +266,7 @@ export class FileStore {
         byUser: by.email,
         seq: seqs[i],
       });
-    });
+    }
   }
 
   /**
@@ -251,13 +275,13 @@ export class FileStore {
    * given the file — it runs after the access check, inside the committing transaction, so a 404/403 outranks what
    * it throws (a 400), and what it throws rolls back nothing but itself.
    */
-  addPermission(
+  async addPermission(
     fileId: string,
     perm: PermissionInput | ((file: FileRow) => PermissionInput),
     by: Principal,
-  ): PermissionRow {
+  ): Promise<PermissionRow> {
     let added: PermissionRow | undefined;
-    this.#mutatePermissions(fileId, by, (file) => {
+    await this.#mutatePermissions(fileId, by, async (file) => {
       const p = typeof perm === 'function' ? perm(file) : perm;
       const who = p.type === 'domain' ? (p.domain ?? '') : p.type === 'anyone' ? 'anyone' : (p.email ?? '');
       added = {
@@ -268,32 +292,32 @@ export class FileStore {
         email: p.email?.toLowerCase(),
         domain: p.domain?.toLowerCase(),
       };
-      // REPLACE deletes the grantee's old row and inserts the new one (a new rowid, so it lists last, as a new grant).
-      this.#insertPermission(added, 'INSERT OR REPLACE');
+      // The grantee's old row goes and the new one lists last, as a new grant.
+      await this.#db.run('DELETE FROM permissions WHERE file_id = ? AND id = ?', fileId, added.id);
+      await this.#insertPermission(added);
     });
     return added as PermissionRow;
   }
 
   /** Removes a permission; false if it did not exist. Fires `update` with `permissions`. */
-  removePermission(fileId: string, permissionId: string, by: Principal): boolean {
+  async removePermission(fileId: string, permissionId: string, by: Principal): Promise<boolean> {
     let removed = false;
-    this.#mutatePermissions(fileId, by, () => {
-      removed =
-        this.#db.prepare('DELETE FROM permissions WHERE file_id = ? AND id = ?').run(fileId, permissionId).changes > 0;
+    await this.#mutatePermissions(fileId, by, async () => {
+      removed = (await this.#db.run('DELETE FROM permissions WHERE file_id = ? AND id = ?', fileId, permissionId)) > 0;
     });
     return removed;
   }
 
-  #mutatePermissions(fileId: string, by: Principal, change: (file: FileRow) => void): void {
+  async #mutatePermissions(fileId: string, by: Principal, change: (file: FileRow) => Promise<void>): Promise<void> {
     const now = this.#clock.now();
     let row: FileRow | undefined;
-    const seq = atomically(this.#db, () => {
-      row = this.#authorized(fileId, by, 'share');
-      change(row);
-      this.#db.prepare('UPDATE files SET version = version + 1 WHERE id = ?').run(fileId);
+    const seq = await this.#db.transaction(async () => {
+      row = await this.#authorized(fileId, by, 'share');
+      await change(row);
+      await this.#db.run('UPDATE files SET version = version + 1 WHERE id = ?', fileId);
       return this.#recordChange(fileId, false, now);
     });
-    this.#events.emit({
+    await this.#events.emit({
       type: 'update',
       fileId,
       changed: ['permissions'],
@@ -303,50 +327,59 @@ export class FileStore {
     });
   }
 
-  #insertPermission(p: PermissionRow, verb: 'INSERT' | 'INSERT OR REPLACE' = 'INSERT'): void {
-    this.#db
-      .prepare(`${verb} INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(p.fileId, p.id, p.type, p.role, p.email ?? null, p.domain ?? null);
+  async #insertPermission(p: PermissionRow): Promise<void> {
+    await this.#db.run(
+      'INSERT INTO permissions (file_id, id, type, role, email, domain) VALUES (?, ?, ?, ?, ?, ?)',
+      p.fileId,
+      p.id,
+      p.type,
+      p.role,
+      p.email ?? null,
+      p.domain ?? null,
+    );
   }
 
-  #recordChange(fileId: string, removed: boolean, time: number): number {
-    const r = this.#db
-      .prepare('INSERT INTO changes (file_id, removed, time) VALUES (?, ?, ?)')
-      .run(fileId, removed ? 1 : 0, time);
-    return Number(r.lastInsertRowid);
+  async #recordChange(fileId: string, removed: boolean, time: number): Promise<number> {
+    const r = await this.#db.get<{ seq: number }>(
+      'INSERT INTO changes (file_id, removed, time) VALUES (?, ?, ?) RETURNING seq',
+      fileId,
+      removed ? 1 : 0,
+      time,
+    );
+    return r?.seq as number;
   }
 
   /** The change log's next sequence number (`startPageToken`). */
-  nextChangeSeq(): number {
-    const r = this.#db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get('changes') as
-      { seq: number } | undefined;
+  async nextChangeSeq(): Promise<number> {
+    // No change-log row is ever deleted, so the highest number is the last one given out.
+    const r = await this.#db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM changes');
     return (r?.seq ?? 0) + 1;
   }
 
   /** Files visible to `who` matching `query`, in creation order, after `after` (a `num`). */
-  list(who: Principal, query: FileQuery, pageSize: number, after: number): FilePage {
+  list(who: Principal, query: FileQuery, pageSize: number, after: number): Promise<FilePage> {
     return listFiles(this.#db, who, query, pageSize, after);
   }
 
   /** Hands out `count` new IDs to `user` (`GeneratedIds`). */
-  generateIds(user: string, count: number): string[] {
+  generateIds(user: string, count: number): Promise<string[]> {
     return this.#ids.generate(user, count);
   }
 
   /** Whether `user` may create a file with `id`: `in-use` (→ 409), `not-usable` (→ 400) or `ok` (`GeneratedIds`). */
-  generatedIdStatus(id: string, user: string): 'in-use' | 'not-usable' | 'ok' {
+  generatedIdStatus(id: string, user: string): Promise<'in-use' | 'not-usable' | 'ok'> {
     return this.#ids.status(id, user);
   }
 
   /** The file whose content is the blob `name`, if any (startup recovery of a completion). */
-  withBlob(name: string): FileRow | undefined {
-    const r = this.#db.prepare('SELECT * FROM files WHERE blob = ?').get(name) as DbFileRow | undefined;
+  async withBlob(name: string): Promise<FileRow | undefined> {
+    const r = await this.#db.get<DbFileRow>('SELECT * FROM files WHERE blob = ?', name);
     return r && toFile(r);
   }
 
   /** Every blob name a file references (startup garbage collection). */
-  referencedBlobs(): Set<string> {
-    const rows = this.#db.prepare('SELECT blob FROM files WHERE blob IS NOT NULL').all() as { blob: string }[];
+  async referencedBlobs(): Promise<Set<string>> {
+    const rows = await this.#db.all<{ blob: string }>('SELECT blob FROM files WHERE blob IS NOT NULL');
     return new Set(rows.map((r) => r.blob));
   }
 

@@ -70,8 +70,8 @@ export class ResumableSessions {
   }
 
   /** Opens a session with no bytes. */
-  start(row: Parameters<UploadSessionRows['create']>[0]): void {
-    this.#rows.create(row);
+  start(row: Parameters<UploadSessionRows['create']>[0]): Promise<void> {
+    return this.#rows.create(row);
   }
 
   /**
@@ -81,11 +81,11 @@ export class ResumableSessions {
    */
   put(id: string, fileId: string | undefined, request: SessionPut, commit: CommitSession): Promise<PutOutcome> {
     return this.#rows.withLock(id, request.claim, async () => {
-      const session = this.#open(id, fileId);
+      const session = await this.#open(id, fileId);
       if (session.state === 'complete') return { kind: 'complete', session };
-      this.#touch(id);
+      await this.#touch(id);
       const sizes: SessionSizes = {
-        stored: this.#bytes.stored(id),
+        stored: await this.#bytes.stored(id),
         total: session.total,
         declaredLength: session.declaredLength,
       };
@@ -110,10 +110,9 @@ export class ResumableSessions {
 
   /** `DELETE <session>`: the session ends and its bytes go; afterwards its URI answers 404. */
   cancel(id: string, fileId: string | undefined, claim: LockClaim | undefined): Promise<void> {
-    return this.#rows.withLock(id, claim, () => {
-      this.#open(id, fileId);
-      this.#rows.cancel(id);
-      return Promise.resolve();
+    return this.#rows.withLock(id, claim, async () => {
+      await this.#open(id, fileId);
+      await this.#rows.cancel(id);
     });
   }
 
@@ -121,10 +120,10 @@ export class ResumableSessions {
    * Startup recovery: bytes of sessions that ended, and a completion a crash cut between moving the bytes into a
    * blob and marking the session (`committed(blob)` gives the resource of a file that took the blob).
    */
-  recover(committed: (blob: string) => Record<string, unknown> | undefined): void {
-    this.#bytes.recover(this.#rows.openIds(), (id, blob) => {
-      const resource = committed(blob);
-      if (resource) this.#rows.complete(id, resource);
+  async recover(committed: (blob: string) => Promise<Record<string, unknown> | undefined>): Promise<void> {
+    await this.#bytes.recover(await this.#rows.openIds(), async (id, blob) => {
+      const resource = await committed(blob);
+      if (resource) await this.#rows.complete(id, resource);
       return resource !== undefined;
     });
   }
@@ -133,16 +132,16 @@ export class ResumableSessions {
    * Records the session's activity. On a full disk this write may fail; the session then only expires sooner, which
    * is better than refusing the status query a client needs to resume once space comes back.
    */
-  #touch(id: string): void {
+  async #touch(id: string): Promise<void> {
     try {
-      this.#rows.touch(id);
+      await this.#rows.touch(id);
     } catch (e) {
       if (!isStorageFailure(e)) throw e;
     }
   }
 
-  #open(id: string, fileId: string | undefined): SessionRow {
-    const session = this.#rows.get(id);
+  async #open(id: string, fileId: string | undefined): Promise<SessionRow> {
+    const session = await this.#rows.get(id);
     if (!session || session.targetFileId !== fileId) throw sessionNotFound();
     return session;
   }
@@ -156,7 +155,7 @@ export class ResumableSessions {
     commit: CommitSession,
   ): Promise<PutOutcome> {
     // Recorded only once the request is accepted: a refused request changes nothing.
-    if (verdict.total !== undefined) this.#rows.setTotal(session.id, verdict.total);
+    if (verdict.total !== undefined) await this.#rows.setTotal(session.id, verdict.total);
     if (verdict.kind === 'keep') {
       if (tail) await this.#bytes.keep(session.id, verdict.size);
       return { kind: 'incomplete', stored: verdict.size };
@@ -172,15 +171,15 @@ export class ResumableSessions {
       if (isStorageFailure(e)) {
         // Nothing left to reopen (the blob vanished): the upload must start again.
         if (await this.#bytes.reopen(session.id)) throw e;
-        this.#rows.cancel(session.id);
+        await this.#rows.cancel(session.id);
         throw e;
       }
       // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
-      this.#rows.cancel(session.id);
+      await this.#rows.cancel(session.id);
       await this.#blobs.remove(blob);
       throw e;
     }
-    this.#rows.complete(session.id, result);
+    await this.#rows.complete(session.id, result);
     return { kind: 'complete', session: { ...session, state: 'complete', result } };
   }
 }

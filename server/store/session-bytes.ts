@@ -70,7 +70,7 @@ export class SessionBytes {
    * Bytes stored for an open session. Cuts a part file that ends mid-block (a crash during a request) back to its
    * last whole block, so the stored size is always what a 308 reports.
    */
-  stored(id: string): number {
+  async stored(id: string): Promise<number> {
     const path = this.#path(id);
     if (!existsSync(path)) return 0;
     const size = statSync(path).size;
@@ -206,7 +206,7 @@ export class SessionBytes {
   }
 
   /** Deletes a session's bytes (cancelled, expired, or its completion refused). */
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     rmSync(this.#path(id), { force: true });
     this.#forgetHash(id);
   }
@@ -217,12 +217,12 @@ export class SessionBytes {
    * otherwise the bytes move back so the session can finish. Part files of sessions not in `open` hold bytes
    * nothing can reach and are deleted.
    */
-  recover(open: readonly string[], committed: (id: string, blob: string) => boolean): void {
+  async recover(open: readonly string[], committed: (id: string, blob: string) => Promise<boolean>): Promise<void> {
     for (const id of open) {
       const part = this.#path(id);
       const blob = SessionBytes.#blobName(id);
       if (existsSync(part) || !existsSync(this.#blobs.path(blob))) continue;
-      if (!committed(id, blob)) renameSync(this.#blobs.path(blob), part);
+      if (!(await committed(id, blob))) renameSync(this.#blobs.path(blob), part);
     }
     const keep = new Set(open);
     for (const f of readdirSync(this.#dir)) {

@@ -4,7 +4,11 @@
  * expired) is handed to `released` so its bytes go too.
  */
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db.ts';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
+import { greatest } from '../metadata/sql-dialect.ts';
+
+/** The signal that tells every node a newer request wants a session (`arrival id`). */
+const SESSION_CLAIMS = 'session_claims';
 
 /** A session as stored. */
 export interface SessionRow {
@@ -82,10 +86,10 @@ class SupersededError extends Error {
 
 /** The rows and locks of resumable upload sessions (the uploader's own `SessionStore` is another thing). */
 export class UploadSessionRows {
-  readonly #db: Db;
+  readonly #db: MetadataDb;
   readonly #clock: Clock;
   readonly #ttlMs: number;
-  readonly #released: (id: string) => void;
+  readonly #released: (id: string) => Promise<void>;
   readonly #locks = new Map<string, Promise<unknown>>();
   /** The request that holds a session's lock. */
   readonly #holders = new Map<string, LockClaim>();
@@ -93,106 +97,114 @@ export class UploadSessionRows {
   readonly #newest = new Map<string, number>();
 
   /** `released(id)` is told when a session ends without completing (cancelled, expired): its bytes can go. */
-  constructor(db: Db, clock: Clock, ttlMs: number, released: (id: string) => void) {
+  constructor(db: MetadataDb, clock: Clock, ttlMs: number, released: (id: string) => Promise<void>) {
     this.#db = db;
     this.#clock = clock;
     this.#ttlMs = ttlMs;
     this.#released = released;
+    db.listen(SESSION_CLAIMS, (payload) => {
+      const space = payload.indexOf(' ');
+      this.#heard(payload.slice(space + 1), Number(payload.slice(0, space)), true);
+    });
   }
 
   /** Creates an open session with no bytes. */
-  create(row: Omit<SessionRow, 'created' | 'lastActivity' | 'state' | 'result' | 'total'>): SessionRow {
+  async create(row: Omit<SessionRow, 'created' | 'lastActivity' | 'state' | 'result' | 'total'>): Promise<void> {
     const now = this.#clock.now();
-    this.#db
-      .prepare(
-        `INSERT INTO sessions (id, user, client, target_file_id, metadata, query, content_type, declared_length, total,
-           created, last_activity, state, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'open', NULL)`,
-      )
-      .run(
-        row.id,
-        row.user,
-        row.client,
-        row.targetFileId ?? null,
-        JSON.stringify(row.metadata),
-        row.query,
-        row.contentType,
-        row.declaredLength ?? null,
-        now,
-        now,
-      );
-    return this.get(row.id) as SessionRow;
+    await this.#db.run(
+      `INSERT INTO sessions (id, "user", client, target_file_id, metadata, query, content_type, declared_length, total,
+         created, last_activity, state, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'open', NULL)`,
+      row.id,
+      row.user,
+      row.client,
+      row.targetFileId ?? null,
+      JSON.stringify(row.metadata),
+      row.query,
+      row.contentType,
+      row.declaredLength ?? null,
+      now,
+      now,
+    );
   }
 
   /** A session by id, or undefined when unknown, cancelled or expired (an expired one is dropped here). */
-  get(id: string): SessionRow | undefined {
-    const r = this.#db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as DbSession | undefined;
+  async get(id: string): Promise<SessionRow | undefined> {
+    const r = await this.#db.get<DbSession>('SELECT * FROM sessions WHERE id = ?', id);
     if (!r) return undefined;
     const row = toRow(r);
     if (row.state === 'cancelled') return undefined;
     if (this.#clock.now() - row.lastActivity > this.#ttlMs) {
-      this.#drop(id, 'cancelled');
+      await this.#drop(id, 'cancelled');
       return undefined;
     }
     return row;
   }
 
   /** Records activity (resets the inactivity timer). */
-  touch(id: string): void {
-    this.#db.prepare('UPDATE sessions SET last_activity = ? WHERE id = ?').run(this.#clock.now(), id);
+  async touch(id: string): Promise<void> {
+    await this.#db.run('UPDATE sessions SET last_activity = ? WHERE id = ?', this.#clock.now(), id);
   }
 
   /** Records the total size once known. */
-  setTotal(id: string, total: number): void {
-    this.#db.prepare('UPDATE sessions SET total = ? WHERE id = ?').run(total, id);
+  async setTotal(id: string, total: number): Promise<void> {
+    await this.#db.run('UPDATE sessions SET total = ? WHERE id = ?', total, id);
   }
 
   /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
-  complete(id: string, result: Record<string, unknown>): void {
-    this.#db
-      .prepare(`UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`)
-      .run(JSON.stringify(result), this.#clock.now(), id);
+  async complete(id: string, result: Record<string, unknown>): Promise<void> {
+    await this.#db.run(
+      `UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`,
+      JSON.stringify(result),
+      this.#clock.now(),
+      id,
+    );
     this.#newest.delete(id);
   }
 
   /** Cancels a session (`DELETE` on the session URI, or its completion refused); its bytes are released. */
-  cancel(id: string): void {
-    this.#drop(id, 'cancelled');
+  cancel(id: string): Promise<void> {
+    return this.#drop(id, 'cancelled');
   }
 
-  #drop(id: string, state: 'cancelled'): void {
-    this.#db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id);
+  async #drop(id: string, state: 'cancelled'): Promise<void> {
+    await this.#db.run('UPDATE sessions SET state = ? WHERE id = ?', state, id);
     this.#newest.delete(id);
-    this.#released(id);
+    await this.#released(id);
   }
 
   /** Ids of the open sessions (startup recovery of their bytes). */
-  openIds(): string[] {
-    return (this.#db.prepare(`SELECT id FROM sessions WHERE state = 'open'`).all() as { id: string }[]).map(
-      (r) => r.id,
-    );
+  async openIds(): Promise<string[]> {
+    return (await this.#db.all<{ id: string }>(`SELECT id FROM sessions WHERE state = 'open'`)).map((r) => r.id);
   }
 
   /**
-   * Runs `fn` with the session locked, so requests on one session never interleave their writes. The newest
-   * request wins: a client sends one request at a time per session, so a newer one means it gave up on the older
-   * (a stall, a cut it did not see, a status query after a timeout). The older holder is ended at once (its
-   * body stops, it keeps the whole blocks it wrote, releases the lock and is answered 503), so the newer one is answered
-   * from what is on disk then (spec §3.1), and an older request that reaches the lock later is ended without
-   * writing a byte. Arrival is when the transport received the request, so a request held up before its handler
-   * (a slow service, an admin delay) stays older than one its client sent after giving up on it.
+   * Runs `fn` with the session locked, so requests on one session never interleave their writes, on this node or
+   * any other over the same database. The newest request wins: a client sends one request at a time per session,
+   * so a newer one means it gave up on the older (a stall, a cut it did not see, a status query after a timeout).
+   * The older holder is ended at once (its body stops, it keeps the whole blocks it wrote, releases the lock and is
+   * answered 503) — on another node through a signal —, so the newer one is answered from what is stored then
+   * (spec §3.1), and an older request that reaches the lock later is ended without writing a byte. Arrival is when
+   * a transport received the request (`ApiRequest.arrival`, comparable across nodes), so a request held up before
+   * its handler (a slow service, an admin delay) stays older than one its client sent after giving up on it.
    */
   async withLock<T>(id: string, claim: LockClaim | undefined, fn: () => Promise<T>): Promise<T> {
     const superseded = () => claim !== undefined && claim.arrival < (this.#newest.get(id) ?? -Infinity);
     if (claim) {
+      await this.#claim(id, claim.arrival);
       if (superseded()) return this.#end(id, claim);
-      this.#newest.set(id, claim.arrival);
-      const holder = this.#holders.get(id);
-      if (holder && holder.arrival < claim.arrival) holder.end();
     }
-    const hold = () => {
+    const hold = async () => {
       if (superseded()) return this.#end(id, claim!);
-      if (claim) this.#holders.set(id, claim);
-      return fn();
+      // Another node's request on this session ends (it heard the claim) before this one writes.
+      const release = await this.#db.hold(`session\n${id}`);
+      try {
+        if (claim) await this.#claim(id, claim.arrival);
+        if (superseded()) return this.#end(id, claim!);
+        if (claim) this.#holders.set(id, claim);
+        return await fn();
+      } finally {
+        await release();
+      }
     };
     const run = (this.#locks.get(id) ?? Promise.resolve()).then(hold, hold);
     const tail = run.catch(() => undefined);
@@ -203,6 +215,33 @@ export class UploadSessionRows {
       if (claim && this.#holders.get(id) === claim) this.#holders.delete(id);
       if (this.#locks.get(id) === tail) this.#locks.delete(id);
     }
+  }
+
+  /**
+   * Records that a request of `arrival` wants the session: here, and over a shared database in the session's row
+   * (the newest on any node wins) with a signal that ends an older holder on whichever node runs it.
+   */
+  async #claim(id: string, arrival: number): Promise<void> {
+    this.#heard(id, arrival);
+    if (this.#db.dialect === 'sqlite') return;
+    const row = await this.#db.get<{ newest_arrival: number }>(
+      `UPDATE sessions SET newest_arrival = ${greatest(this.#db.dialect, 'COALESCE(newest_arrival, 0)', '?')}
+       WHERE id = ? RETURNING newest_arrival`,
+      arrival,
+      id,
+    );
+    if (row) this.#heard(id, row.newest_arrival);
+    if (row?.newest_arrival === arrival) await this.#db.notify(SESSION_CLAIMS, `${arrival} ${id}`);
+  }
+
+  /** A request of `arrival` wants session `id` (here, or on another node: `signal`): an older holder ends. */
+  #heard(id: string, arrival: number, signal = false): void {
+    if (arrival <= (this.#newest.get(id) ?? -Infinity)) return;
+    // Of other nodes' requests only those on sessions this node has requests for are remembered: a later request
+    // here reads the row anyway.
+    if (!signal || this.#locks.has(id) || this.#newest.has(id)) this.#newest.set(id, arrival);
+    const holder = this.#holders.get(id);
+    if (holder && holder.arrival < arrival) holder.end();
   }
 
   #end(id: string, claim: LockClaim): never {

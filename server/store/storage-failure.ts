@@ -18,7 +18,14 @@ export function isStorageFailure(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException).code;
   if (typeof code !== 'string') return false;
   // better-sqlite3 names SQLite's extended result codes: SQLITE_FULL, SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC …
-  return FILE_CODES.has(code) || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR');
+  // DB_UNAVAILABLE: the PostgreSQL backend could not reach its database (`metadata/postgres-metadata.ts`).
+  return (
+    FILE_CODES.has(code) ||
+    code === 'SQLITE_FULL' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code === 'DB_UNAVAILABLE' ||
+    code === 'DB_BUSY'
+  );
 }
 
 /**
@@ -33,7 +40,11 @@ export function storageFailureError(e: unknown): ApiError {
       ? 'The service is out of storage space'
       : code === 'EFBIG'
         ? "The file is larger than the service's storage can hold"
-        : 'The service could not write to its storage';
+        : code === 'DB_UNAVAILABLE'
+          ? "The service's database is unreachable"
+          : code === 'DB_BUSY'
+            ? 'Another request holds this upload on another node'
+            : 'The service could not write to its storage';
   return new ApiError(503, 'backendError', `${what} (${code}); nothing partial was kept. Retry later.`, {
     headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
   });

@@ -5,7 +5,7 @@
  * by the same commit that replaces or deletes them.
  */
 import { ApiError } from '../errors.ts';
-import type { Db } from '../db.ts';
+import type { MetadataDb } from '../metadata/metadata-port.ts';
 
 /** The message of the 403 (the modelled API's own words). */
 const QUOTA_MESSAGE = "The user's storage quota has been exceeded.";
@@ -23,10 +23,10 @@ function quotaExceeded(detail: string): ApiError {
 
 /** One limit for every user (unlimited when undefined), changeable at run time (`/__admin/storage-quota`). */
 export class StorageQuota {
-  readonly #db: Db;
+  readonly #db: MetadataDb;
   #limit: number | undefined;
 
-  constructor(db: Db, limit: number | undefined) {
+  constructor(db: MetadataDb, limit: number | undefined) {
     this.#db = db;
     this.#limit = limit;
   }
@@ -42,12 +42,12 @@ export class StorageQuota {
   }
 
   /** Bytes of content `owner` owns, in total and in the trash. */
-  usageOf(owner: string): StorageUsage {
-    return this.#db
-      .prepare(
-        'SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?',
-      )
-      .get(owner) as StorageUsage;
+  async usageOf(owner: string): Promise<StorageUsage> {
+    const row = await this.#db.get<{ total: number | string; trash: number | string }>(
+      'SELECT COALESCE(SUM(size), 0) AS total, COALESCE(SUM(CASE WHEN trashed = 1 THEN size ELSE 0 END), 0) AS trash FROM files WHERE owner = ?',
+      owner,
+    );
+    return { total: Number(row?.total ?? 0), trash: Number(row?.trash ?? 0) };
   }
 
   /**
@@ -55,10 +55,15 @@ export class StorageQuota {
    * Called inside the transaction that commits the change, so two uploads racing each other are counted both. A
    * change that does not grow the usage is always let through (a user over a lowered limit may still shrink files).
    */
-  check(owner: string, adding: number, freeing = 0): void {
+  async check(owner: string, adding: number, freeing = 0): Promise<void> {
     const limit = this.#limit;
     if (limit === undefined || adding <= freeing) return;
-    const after = this.usageOf(owner).total - freeing + adding;
+    // One owner's growing commits wait for each other on every node, so each counts the other's bytes (inside the
+    // committing transaction the lock lasts until its commit; a start's early check takes a short one of its own).
+    const after = await this.#db.transaction(async () => {
+      await this.#db.lock(`quota\n${owner}`);
+      return (await this.usageOf(owner)).total - freeing + adding;
+    });
     if (after > limit) {
       throw quotaExceeded(`Storing ${adding} bytes would bring the usage to ${after} of ${limit} bytes.`);
     }

@@ -68,8 +68,8 @@ export async function receiveMultipart(
   });
   const meta = parseMetadata(upload.metadata, mode.kind);
   const existing =
-    mode.kind === 'create' ? undefined : checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
-  if (mode.kind === 'create') checkCreate(ctx.svc, who, meta, true);
+    mode.kind === 'create' ? undefined : await checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
+  if (mode.kind === 'create') await checkCreate(ctx.svc, who, meta, true);
   const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
   // Before the media is stored: a native media type with nothing to convert it is refused.
   if (upload.mediaType) checkMediaType(contentType, conversionTarget(meta, existing));

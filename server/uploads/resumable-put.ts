@@ -61,6 +61,6 @@ function commitFor(ctx: RouteContext): CommitSession {
       s.targetFileId === undefined
         ? await createFile(ctx.svc, who, meta, media, query)
         : await updateFile(ctx.svc, who, s.targetFileId, meta, media, query);
-    return ctx.svc.files.resource(row, who);
+    return await ctx.svc.files.resource(row, who);
   };
 }

@@ -23,8 +23,8 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
       });
     }
   }
-  const row = fileId === undefined ? undefined : checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
-  if (fileId === undefined) checkCreate(ctx.svc, who, meta, true);
+  const row = fileId === undefined ? undefined : await checkUpdate(ctx.svc, who, fileId, meta, ctx.req.query, true);
+  if (fileId === undefined) await checkCreate(ctx.svc, who, meta, true);
   const uploadHeader = ctx.req.headers['x-upload-content-type'];
   const contentType = uploadHeader
     ? checkedMediaType(uploadHeader, 'X-Upload-Content-Type')
@@ -32,9 +32,9 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
   // Refused now rather than after the client has sent every byte.
   if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
   // A declared size that cannot fit is refused before any byte is sent; the commit checks again with what arrived.
-  if (declaredLength !== undefined) ctx.svc.quota.check(row?.owner ?? who.email, declaredLength, row?.size ?? 0);
+  if (declaredLength !== undefined) await ctx.svc.quota.check(row?.owner ?? who.email, declaredLength, row?.size ?? 0);
   const id = newUploadId();
-  ctx.svc.resumable.start({
+  await ctx.svc.resumable.start({
     id,
     user: who.email,
     client: who.client,

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../server/metadata/sqlite-metadata.ts';
+import type { MetadataDb } from '../../server/metadata/metadata-port.ts';
 import { generate } from 'selfsigned';
 import { createDevCa, type DevCa, type PemPair } from '../../server/http/dev-ca.ts';
 import { createDeliveryEngine, type DeliveryEvent, type DeliveryOptions } from '../../server/push/delivery.ts';
@@ -90,10 +91,10 @@ before(async () => {
   trust = await createPushTrust({ trustCa: [ca.cert], crl: [await ca.createCrl([revoked.serial])] });
 });
 
-function engine(extra: Partial<DeliveryOptions> & { db?: Database.Database } = {}) {
+async function engine(extra: Partial<DeliveryOptions> & { db?: MetadataDb } = {}) {
   const log = eventLog();
   const e = createDeliveryEngine({
-    db: extra.db ?? new Database(':memory:'),
+    db: extra.db ?? (await openSqliteFile(':memory:')),
     trust,
     backoff: { baseMs: 5, capMs: 20 },
     timeoutMs: 5000,
@@ -117,12 +118,12 @@ function message(address: string, overrides: Partial<PushMessage> = {}): PushMes
 
 test('delivers to a receiver signed by a trusted CA with every header of spec §6.1', async () => {
   const receiver = await startReceiver(goodLeaf);
-  const { engine: e, log } = engine();
-  e.start();
+  const { engine: e, log } = await engine();
+  await e.start();
   const expiration = Date.UTC(2030, 0, 2, 3, 4, 5);
-  e.enqueue(message(receiver.url, { expiration, token: 'sub=a&key=b' }));
-  e.enqueue(message(receiver.url, { state: 'update', messageNumber: 7, changed: ['content', 'properties'] }));
-  e.enqueue(message(receiver.url, { channelId: 'ch-changes', state: 'change', messageNumber: 3, changeLog: true }));
+  await e.enqueue(message(receiver.url, { expiration, token: 'sub=a&key=b' }));
+  await e.enqueue(message(receiver.url, { state: 'update', messageNumber: 7, changed: ['content', 'properties'] }));
+  await e.enqueue(message(receiver.url, { channelId: 'ch-changes', state: 'change', messageNumber: 3, changeLog: true }));
   await e.idle();
   await e.close();
   await receiver.close();
@@ -171,9 +172,9 @@ test('delivers to a receiver signed by a trusted CA with every header of spec §
 
 async function assertNotDelivered(pair: PemPair, expectedCode: RegExp): Promise<void> {
   const receiver = await startReceiver(pair);
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(receiver.url));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(receiver.url));
   const event = await log.next((x) => x.final);
   await e.close();
   await receiver.close();
@@ -216,9 +217,9 @@ test('a CRL for one CA does not stop delivery to receivers of another trusted CA
   const other = await createDevCa('second CA');
   const mixedTrust = await createPushTrust({ trustCa: [ca.cert, other.cert], crl: [await ca.createCrl(['7f01'])] });
   const receiver = await startReceiver(await other.issueLeaf(['localhost']));
-  const { engine: e, log } = engine({ trust: mixedTrust });
-  e.start();
-  e.enqueue(message(receiver.url));
+  const { engine: e, log } = await engine({ trust: mixedTrust });
+  await e.start();
+  await e.enqueue(message(receiver.url));
   const event = await log.next((x) => x.final);
   await e.close();
   await receiver.close();
@@ -228,11 +229,11 @@ test('a CRL for one CA does not stop delivery to receivers of another trusted CA
 
 test('503 is retried with backoff, and later messages of the channel wait behind it', async () => {
   const receiver = await startReceiver(goodLeaf, (_req, res, index) => res.writeHead(index === 0 ? 503 : 204).end());
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(receiver.url, { messageNumber: 1 }));
-  e.enqueue(message(receiver.url, { state: 'add', messageNumber: 5 }));
-  e.enqueue(message(receiver.url, { state: 'remove', messageNumber: 9 }));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(receiver.url, { messageNumber: 1 }));
+  await e.enqueue(message(receiver.url, { state: 'add', messageNumber: 5 }));
+  await e.enqueue(message(receiver.url, { state: 'remove', messageNumber: 9 }));
   await e.idle();
   await e.close();
   await receiver.close();
@@ -255,10 +256,10 @@ test('a message still failing after five tries is dropped and the channel moves 
   const receiver = await startReceiver(goodLeaf, (req, res) =>
     res.writeHead(req.headers['x-svc-message-number'] === '1' ? 500 : 200).end(),
   );
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(receiver.url, { messageNumber: 1 }));
-  e.enqueue(message(receiver.url, { state: 'add', messageNumber: 2 }));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(receiver.url, { messageNumber: 1 }));
+  await e.enqueue(message(receiver.url, { state: 'add', messageNumber: 2 }));
   await e.idle();
   await e.close();
   await receiver.close();
@@ -272,9 +273,9 @@ test('a message still failing after five tries is dropped and the channel moves 
 
 test('404 is not retried', async () => {
   const receiver = await startReceiver(goodLeaf, (_req, res) => res.writeHead(404).end());
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(receiver.url));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(receiver.url));
   const event = await log.next((x) => x.final);
   await e.close();
   await receiver.close();
@@ -288,9 +289,9 @@ test('404 is not retried', async () => {
 test('an unreachable receiver is dropped', async () => {
   const receiver = await startReceiver(goodLeaf);
   await receiver.close();
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(receiver.url));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(receiver.url));
   const event = await log.next((x) => x.final);
   await e.close();
   assert.equal(event.outcome.kind, 'drop');
@@ -299,9 +300,9 @@ test('an unreachable receiver is dropped', async () => {
 
 test('a message of an expired channel is not sent', async () => {
   const receiver = await startReceiver(goodLeaf);
-  const { engine: e, log } = engine({ now: () => Date.UTC(2031, 0, 1) });
-  e.start();
-  e.enqueue(message(receiver.url, { expiration: Date.UTC(2030, 0, 1) }));
+  const { engine: e, log } = await engine({ now: () => Date.UTC(2031, 0, 1) });
+  await e.start();
+  await e.enqueue(message(receiver.url, { expiration: Date.UTC(2030, 0, 1) }));
   const event = await log.next((x) => x.final);
   await e.close();
   await receiver.close();
@@ -314,10 +315,10 @@ test('a receiver that does not answer does not delay another channel', async () 
   const held = new Promise<void>((r) => (release = r));
   const slow = await startReceiver(goodLeaf, (_req, res) => void held.then(() => res.writeHead(200).end()));
   const fast = await startReceiver(goodLeaf);
-  const { engine: e, log } = engine();
-  e.start();
-  e.enqueue(message(slow.url, { channelId: 'slow' }));
-  e.enqueue(message(fast.url, { channelId: 'fast' }));
+  const { engine: e, log } = await engine();
+  await e.start();
+  await e.enqueue(message(slow.url, { channelId: 'slow' }));
+  await e.enqueue(message(fast.url, { channelId: 'fast' }));
   const fastEvent = await log.next((x) => x.message.channelId === 'fast' && x.final);
   // The slow receiver has the request but has not answered it.
   assert.equal(slow.received.length, 1);
@@ -343,22 +344,22 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('a message pending at shutdown is delivered after a restart', async () => {
   const receiver = await startReceiver(goodLeaf, (_req, res, index) => res.writeHead(index === 0 ? 503 : 200).end());
   const file = join(dir, 'outbox.db');
-  const db1 = new Database(file);
+  const db1 = await openSqliteFile(file);
   // A long backoff keeps the message waiting in the outbox when the engine stops.
-  const first = engine({ db: db1, backoff: { baseMs: 3_600_000, capMs: 3_600_000, random: () => 0.5 } });
-  first.engine.start();
-  first.engine.enqueue(message(receiver.url, { messageNumber: 1 }));
-  first.engine.enqueue(message(receiver.url, { state: 'add', messageNumber: 4 }));
+  const first = await engine({ db: db1, backoff: { baseMs: 3_600_000, capMs: 3_600_000, random: () => 0.5 } });
+  await first.engine.start();
+  await first.engine.enqueue(message(receiver.url, { messageNumber: 1 }));
+  await first.engine.enqueue(message(receiver.url, { state: 'add', messageNumber: 4 }));
   await first.log.next((x) => x.outcome.kind === 'retry');
   await first.engine.close();
-  db1.close();
+  await db1.close();
 
-  const db2 = new Database(file);
-  const second = engine({ db: db2 });
-  second.engine.start();
+  const db2 = await openSqliteFile(file);
+  const second = await engine({ db: db2 });
+  await second.engine.start();
   await second.engine.idle();
   await second.engine.close();
-  db2.close();
+  await db2.close();
   await receiver.close();
   assert.deepEqual(
     receiver.received.map((r) => r.headers['x-svc-message-number']),
@@ -374,15 +375,15 @@ test('a message pending at shutdown is delivered after a restart', async () => {
 });
 
 test('when the trust cannot be loaded, ready() and idle() reject with the reason instead of hanging', async () => {
-  const db = new Database(':memory:');
+  const db = await openSqliteFile(':memory:');
   const reason = new Error('cannot read trustCa file /nowhere/ca.pem: ENOENT');
-  const { engine: e } = engine({ db, trust: Promise.reject(reason) });
-  e.start();
-  e.enqueue(message('https://localhost:1/hook'));
+  const { engine: e } = await engine({ db, trust: Promise.reject(reason) });
+  await e.start();
+  await e.enqueue(message('https://localhost:1/hook'));
   await assert.rejects(e.ready(), (error) => error === reason);
   await assert.rejects(e.idle(), (error) => error === reason);
   // The message waits in the outbox for a restart with a fixed config.
-  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM push_outbox').get() as { n: number }).n, 1);
+  assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM push_outbox'))?.n, 1);
   await e.close();
-  db.close();
+  await db.close();
 });

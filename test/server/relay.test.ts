@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../server/metadata/sqlite-metadata.ts';
 import { X509Certificate } from 'node:crypto';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
 import { createDeliveryEngine } from '../../server/push/delivery.ts';
@@ -318,10 +318,10 @@ test('the delivery engine, trusting the relay CA, delivers to the relay and the 
   const stream = openStream(`/subscriptions/${grant.subscriptionId}/events?key=${grant.key}`);
   await stream.opened;
   const engine = createDeliveryEngine({
-    db: new Database(':memory:'),
+    db: await openSqliteFile(':memory:'),
     trust: await createPushTrust({ trustCa: [caPem] }),
   });
-  engine.start();
+  await engine.start();
   const base = {
     channelId: 'chan-E',
     address: grant.address,
@@ -331,8 +331,8 @@ test('the delivery engine, trusting the relay CA, delivers to the relay and the 
     expiration: Date.UTC(2030, 0, 1),
     changeLog: true,
   };
-  engine.enqueue({ ...base, state: 'sync', messageNumber: 1 });
-  engine.enqueue({ ...base, state: 'change', messageNumber: 12 });
+  await engine.enqueue({ ...base, state: 'sync', messageNumber: 1 });
+  await engine.enqueue({ ...base, state: 'change', messageNumber: 12 });
   const frames = await stream.take(2);
   await engine.close();
   stream.close();

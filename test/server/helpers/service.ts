@@ -14,12 +14,14 @@
  * not write raw HTTP/1.1 hold over both: `scripts/test-http2.sh`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { forgetOrigin, h2Request, trustCa } from './h2-request.ts';
+import { startRoundRobinProxy } from './round-robin-proxy.ts';
+import { contentFor, databaseFor, TEST_NODES } from './test-database.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/store-service.js');
@@ -36,6 +38,8 @@ export interface StartOptions {
   readonly admin?: boolean;
   /** Extra CLI arguments. */
   readonly args?: readonly string[];
+  /** Nodes over shared backends (default: from the environment, `test-database.ts`): the cluster tests' own. */
+  readonly cluster?: { readonly database: string; readonly content: string; readonly nodes: number };
 }
 
 /** Options of {@link ServiceHandle.api}. */
@@ -79,6 +83,8 @@ export interface ServiceHandle {
   stop(): Promise<void>;
   /** The crash seen so far (see `stop`), or undefined while the service is healthy. */
   readonly crash: Error | undefined;
+  /** With `STORE_TEST_NODES=N`: each node (this handle's `url` is their proxy's). */
+  readonly nodes?: readonly ServiceHandle[];
   /** One HTTP request; `path` may carry a query or be an absolute URL (a session `Location`). */
   api(method: string, path: string, options?: ApiOptions): Promise<ApiResult>;
 }
@@ -136,10 +142,67 @@ export function httpRequest(
   });
 }
 
-/** Starts `node bin/store-service.js --port 0 --data <dir> [--admin] [--config]` and waits for its URL. */
+/**
+ * Starts `node bin/store-service.js --port 0 --data <dir> [--admin] [--config]` and waits for its URL — or, with
+ * `STORE_TEST_NODES=N` (`test-database.ts`), N such nodes over one database and bucket behind a round-robin proxy,
+ * whose handle acts on all of them (`nodes` has each).
+ */
 export async function startService(options: StartOptions = {}): Promise<ServiceHandle> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'store-test-'));
+  const backends = async () => {
+    const database = options.cluster?.database ?? (await databaseFor(dataDir));
+    const content = options.cluster?.content ?? contentFor(dataDir);
+    return [...(database ? ['--database', database] : []), ...(content ? ['--content', content] : [])];
+  };
+  const count = options.cluster?.nodes ?? TEST_NODES;
+  if (count <= 1) return startNode({ ...options, dataDir }, ownDir, await backends());
+  const shared = await backends();
+  const nodes: ServiceHandle[] = [];
+  for (let i = 0; i < count; i++) {
+    const nodeDir = join(dataDir, `node-${i}`);
+    mkdirSync(nodeDir, { recursive: true });
+    nodes.push(await startNode({ ...options, dataDir: nodeDir }, false, shared));
+  }
+  const proxy = await startRoundRobinProxy(() => nodes.map((n) => n.url));
+  const first = nodes[0] as ServiceHandle;
+  const handle: ServiceHandle = {
+    url: proxy.url,
+    dataDir,
+    nodes,
+    get pid() {
+      return first.pid;
+    },
+    get crash() {
+      return nodes.find((n) => n.crash)?.crash;
+    },
+    async kill(signal) {
+      await Promise.all(nodes.map((n) => n.kill(signal)));
+    },
+    async restart() {
+      for (const n of nodes) await n.restart();
+    },
+    async stop() {
+      const results = await Promise.allSettled(nodes.map((n) => n.stop()));
+      await proxy.close();
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    },
+    api(method, path, opts = {}) {
+      return first.api(method, path.startsWith('http') ? path : proxy.url + path, opts);
+    },
+  };
+  return handle;
+}
+
+/** Starts one node (see {@link startService}) with `backends`' flags. */
+async function startNode(
+  options: StartOptions & { readonly dataDir: string },
+  ownDir: boolean,
+  backends: readonly string[],
+): Promise<ServiceHandle> {
+  const { dataDir } = options;
   let configPath: string | undefined;
   if (typeof options.config === 'string') configPath = options.config;
   else if (options.config !== undefined) {
@@ -156,7 +219,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     ...(OVER_HTTP2 ? ['--https'] : []),
   ];
   if (configPath) args.push('--config', configPath);
-  args.push(...(options.args ?? []));
+  args.push(...backends, ...(options.args ?? []));
 
   let child: ChildProcess;
   let url = '';

@@ -1,0 +1,62 @@
+/**
+ * An HTTP load balancer for tests of several nodes: each request goes to the next node in turn (no stickiness, so
+ * the chunks and status queries of one upload reach different nodes), bodies streamed both ways, the client's
+ * `Host` kept (so the session URIs nodes hand out point back here). A node that resets a request's connection
+ * resets the client's, as a connection-level balancer would; a node that is down answers 502.
+ */
+import { type IncomingMessage, request, type Server, type ServerResponse, createServer, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A running proxy. */
+export interface RoundRobinProxy {
+  readonly url: string;
+  /** Requests sent to each node so far. */
+  readonly counts: number[];
+  close(): Promise<void>;
+}
+
+/** Starts a proxy in front of `nodes` (their `http://host:port` origins, read at each request). */
+export async function startRoundRobinProxy(nodes: () => readonly string[]): Promise<RoundRobinProxy> {
+  let next = 0;
+  const counts: number[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const targets = nodes();
+    const index = next++ % targets.length;
+    counts[index] = (counts[index] ?? 0) + 1;
+    const target = new URL(req.url ?? '/', targets[index]);
+    const upstream = request(target, { method: req.method, headers: req.headers, agent, setHost: false }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+      // The node cut its answer short: so does the proxy.
+      answer.on('aborted', () => res.destroy());
+    });
+    upstream.on('error', (e) => {
+      if (res.headersSent) res.destroy();
+      else if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') res.writeHead(502).end(`node ${index} is down`);
+      // The node reset the request (a cut, a superseded request): reset the client's connection too.
+      else req.socket.destroy();
+    });
+    req.pipe(upstream);
+    req.on('error', () => upstream.destroy());
+    // The client went away: the node's request goes too, as on a direct connection.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    async close() {
+      agent.destroy();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
