@@ -1,4 +1,5 @@
 /** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
+import type { Authenticator } from './auth.ts';
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ConvertUpload } from './conversion-types.ts';
@@ -20,6 +21,8 @@ export interface ServiceOptions {
   readonly config: ServiceConfig;
   /** Enables `/__admin/*` (clock, faults). */
   readonly admin: boolean;
+  /** Who calls, instead of the bearer tokens (an app's own sign-in); absent: the tokens. */
+  readonly authenticator?: Authenticator;
 }
 
 /** A running service instance (transport-independent). */
@@ -27,6 +30,8 @@ export interface Service {
   readonly config: ServiceConfig;
   /** The bearer tokens valid now: the configuration's, as changed at run time by `/__admin/tokens`. */
   readonly tokens: TokenGrants;
+  /** Who calls, when not the bearer tokens (an app's own sign-in, `handler/`). */
+  readonly authenticator: Authenticator | undefined;
   readonly dataDir: string;
   readonly admin: boolean;
   readonly db: Db;

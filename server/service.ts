@@ -66,6 +66,7 @@ export function createService(options: ServiceOptions): Service {
   const svc: Service = {
     config: options.config,
     tokens: new TokenGrants(options.config.tokens),
+    authenticator: options.authenticator,
     dataDir: options.dataDir,
     admin: options.admin,
     db,
