@@ -47,11 +47,22 @@ npm pkg set "dependencies.store-upload-kit=file:${kit}"
 # dependency on the kit resolves to the same tarball.
 echo '{ "private": true }' > service/package.json
 (cd service && npm pkg set "dependencies.@store-upload-kit/service=file:${service}" "dependencies.store-upload-kit=file:${kit}")
-install_service() { cd service && timed "npm install (the service)" npm install --no-audit --no-fund --loglevel=error; }
+# It says when it is done in a file: the Next.js app's build waits for it (its route handler imports the service).
+install_service() {
+  cd service
+  if timed "npm install (the service)" npm install --no-audit --no-fund --loglevel=error; then touch .installed; else
+    touch .failed
+    return 1
+  fi
+}
+rm -f service/.installed service/.failed
 ( set -e; install_service ) > install-service.log 2>&1 &
 service_install=$!
 timed "npm install (every fixture app)" npm install --no-audit --no-fund --loglevel=error
 echo "   node_modules: $(du -s --apparent-size -m node_modules | cut -f1) MB of files"
+# The apps that run the service inside their own server (Express, Next.js) import it from the service's install.
+mkdir -p node_modules/@store-upload-kit
+ln -sfn ../../service/node_modules/@store-upload-kit/service node_modules/@store-upload-kit/service
 # Installed from the tarball, not linked to the workspace.
 test ! -L node_modules/store-upload-kit
 test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
@@ -66,7 +77,16 @@ echo "== typecheck (strict) and build each app"
 export NEXT_TELEMETRY_DISABLED=1 NUXT_TELEMETRY_DISABLED=1 NG_CLI_ANALYTICS=false
 # The frameworks' builds run in the background, each logging to its own file, while the Vite and webpack apps build.
 frameworks=(next nuxt angular sveltekit)
-build_next() { cd apps/next && timed "next build" ../../node_modules/.bin/next build; }
+build_next() {
+  # Waits for the service's install, which says when it is done (a file); each look is one stat.
+  local waited=0
+  until [ -e service/.installed ]; do
+    if [ -e service/.failed ] || [ $waited -ge 900 ]; then echo "the service's install failed or took over 900 s"; return 1; fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  cd apps/next && timed "next build" ../../node_modules/.bin/next build
+}
 build_nuxt() {
   cd apps/nuxt
   timed "nuxi typecheck" ../../node_modules/.bin/nuxi typecheck

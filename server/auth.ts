@@ -33,3 +33,15 @@ export function loginRequired(): ApiError {
     headers: { 'WWW-Authenticate': 'Bearer realm="store"' },
   });
 }
+
+/**
+ * Who calls, for a service that does not check bearer tokens itself: an app that mounts the service in its own
+ * server signs its users in its own way (`handler/`). Resolves `undefined` when the request is not signed in.
+ * (The same seam as the pluggable authentication of issue 37; `request` names what the call is for.)
+ */
+export interface Authenticator {
+  authenticate(
+    headers: Readonly<Record<string, string>>,
+    request: { readonly method: string; readonly path: string },
+  ): Promise<Principal | undefined>;
+}

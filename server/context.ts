@@ -25,14 +25,21 @@ export interface RouteContext {
 }
 
 /** Builds a {@link RouteContext}. */
-export function createContext(req: ApiRequest, params: Record<string, string>, svc: Service): RouteContext {
-  let principal: Principal | undefined;
+export function createContext(
+  req: ApiRequest,
+  params: Record<string, string>,
+  svc: Service,
+  caller?: Principal,
+): RouteContext {
+  // Dispatch authenticated a protected route's caller already; a public route's is looked up when asked for.
+  let principal = caller;
   return {
     req,
     params,
     svc,
     user() {
-      principal ??= authenticate(req.headers, svc.tokens);
+      // An app's own sign-in is asynchronous: only dispatch asks it, and a public route has no caller then.
+      if (!svc.authenticator) principal ??= authenticate(req.headers, svc.tokens);
       if (!principal) throw loginRequired();
       return principal;
     },

@@ -3,6 +3,7 @@
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
 import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
+import type { Principal } from './access.ts';
 import { authenticate, loginRequired } from './auth.ts';
 import { createContext } from './context.ts';
 import { checkedSelection } from './fields-cache.ts';
@@ -54,13 +55,17 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
       );
     }
     const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
+    let caller: Principal | undefined;
     if (!open) {
-      if (!authenticate(req.headers, svc.tokens)) throw loginRequired();
+      caller = svc.authenticator
+        ? await svc.authenticator.authenticate(req.headers, { method: req.method, path: req.path })
+        : authenticate(req.headers, svc.tokens);
+      if (!caller) throw loginRequired();
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
     return await withStorageFaults(faulted.storage, () =>
-      match.handler(createContext(faulted.request, match.params, svc)),
+      match.handler(createContext(faulted.request, match.params, svc, caller)),
     );
   } catch (e) {
     return errorResponse(e);

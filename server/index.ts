@@ -14,6 +14,8 @@ export { createService } from './service.ts';
 export type { ApiRequest, ApiResponse, RequestBody } from './api-request.ts';
 export { bufferedBody } from './api-request.ts';
 export type { FileEvent, FileEventType, FileChange } from './events.ts';
+export { createStoreHandler } from './handler/index.ts';
+export type { AppAuthenticate, AppRequest, AppUser, StoreHandler, StoreHandlerOptions } from './handler/index.ts';
 
 /** Options of {@link startService}. */
 export interface StartOptions {

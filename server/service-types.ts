@@ -1,4 +1,5 @@
 /** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
+import type { Authenticator } from './auth.ts';
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ConvertUpload } from './conversion-types.ts';
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   readonly admin: boolean;
   /** A PostgreSQL URL for the rows (`--database`); without it they are in the data folder's SQLite. */
   readonly database?: string | undefined;
+  /** Who calls, instead of the bearer tokens (an app's own sign-in); absent: the tokens. */
+  readonly authenticator?: Authenticator;
 }
 
 /** A running service instance (transport-independent). */
@@ -35,6 +38,8 @@ export interface Service {
    * every node over it follows (`store/run-time-settings.ts`).
    */
   readonly settings: RunTimeSettings;
+  /** Who calls, when not the bearer tokens (an app's own sign-in, `handler/`). */
+  readonly authenticator: Authenticator | undefined;
   readonly dataDir: string;
   readonly admin: boolean;
   /** The rows: files, permissions, sessions, the change log, push (`metadata/`). */

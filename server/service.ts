@@ -79,6 +79,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     config: options.config,
     tokens,
     settings,
+    authenticator: options.authenticator,
     dataDir: options.dataDir,
     admin: options.admin,
     db,

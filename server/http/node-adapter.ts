@@ -7,9 +7,11 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
-import { EXPOSED_HEADERS, JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
+import { JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError, supersededError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
+import { REASON_PHRASES, corsHeaders, isPreflight, preflightHeaders, wantsGzip } from './answer-headers.ts';
+import { nextArrival } from './arrivals.ts';
 import { limitConnectionsPerClient } from './connections-per-client.ts';
 import { failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
 import { endable } from './endable-body.ts';
@@ -25,13 +27,6 @@ import {
   type NodeResponse,
 } from './transport.ts';
 import type { ApiRequest, ApiResponse } from '../api-request.ts';
-
-const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-const DEFAULT_ALLOWED_HEADERS =
-  'Authorization, Content-Type, Content-Range, Content-Length, X-Upload-Content-Type, X-Upload-Content-Length, Range, If-Match, X-Requested-With';
-
-/** Reason phrases Node does not know (or names after another meaning of the code). */
-const REASON_PHRASES: Readonly<Record<number, string>> = { 308: 'Resume Incomplete', 499: 'Client Closed Request' };
 
 /**
  * Headers that carry one value. Node keeps only the first of a repeated `Authorization` or `Content-Type` and
@@ -75,48 +70,10 @@ function headerMap(req: NodeRequest): Record<string, string> {
   return out;
 }
 
-/** True when the response may be gzipped for this request. */
-function wantsGzip(svc: Service, req: NodeRequest, res: ApiResponse): boolean {
-  if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308)
-    return false;
-  if (res.body === undefined) return false;
-  if (
-    typeof res.body === 'string'
-      ? res.body.length === 0
-      : res.body instanceof Uint8Array
-        ? res.body.length === 0
-        : false
-  )
-    return false;
-  if (Object.keys(res.headers).some((k) => k.toLowerCase() === 'content-encoding')) return false;
-  if (res.headers['Content-Length'] === '0') return false;
-  const accept = (req.headers['accept-encoding'] ?? '').toLowerCase();
-  const gzipOk = accept.split(',').some((part) => {
-    const [name, ...params] = part.trim().split(';');
-    if (name?.trim() !== 'gzip') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-  if (!gzipOk) return false;
-  return svc.config.gzipAnyUserAgent || (req.headers['user-agent'] ?? '').toLowerCase().includes('gzip');
-}
-
-function corsHeaders(req: NodeRequest): Record<string, string> {
-  const origin = req.headers.origin;
-  return {
-    'Access-Control-Allow-Origin': origin ?? '*',
-    'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),
-    // Lets a page on another origin read the timing of its requests, `nextHopProtocol` among them: the uploader
-    // learns from it whether HTTP/2 carries many uploads at once (Resource Timing hides it across origins without).
-    'Timing-Allow-Origin': origin ?? '*',
-    ...(origin ? { Vary: 'Origin' } : {}),
-  };
-}
-
 /** Writes an ApiResponse; streaming bodies are piped (and gzipped when asked). */
 async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, api: ApiResponse): Promise<void> {
   const headers: Record<string, string> = { ...corsHeaders(req), ...api.headers };
-  const gzip = wantsGzip(svc, req, api);
+  const gzip = wantsGzip(svc.config.gzipAnyUserAgent, req, api);
   if (gzip) {
     headers['Content-Encoding'] = 'gzip';
     headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
@@ -149,38 +106,34 @@ async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, 
   res.end(bytes);
 }
 
-function preflight(req: NodeRequest, res: NodeResponse): void {
-  res.writeHead(204, {
-    ...corsHeaders(req),
-    'Access-Control-Allow-Methods': ALLOWED_METHODS,
-    'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? DEFAULT_ALLOWED_HEADERS,
-    'Access-Control-Max-Age': '86400',
-  });
-  res.end();
+/** Where a request lands in the service: its path and query below any mount, and the base of the URLs it answers. */
+export interface RequestTarget {
+  /** The path and query as the service's routes know them (`/store/v3/…`). */
+  readonly url: string;
+  /** Scheme, host and any mount path, for the absolute URLs an answer carries (a session's `Location`). */
+  readonly baseUrl: string;
 }
 
 /**
- * The last request's `arrival`: a rising number, from the wall clock in µs so that nodes over one database compare
- * their requests (a client's later request is newer on any node), and above every earlier one of this node.
+ * The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. `locate` says
+ * where a request lands when the service is mounted in an app (`handler/`); by default it is the whole URL.
  */
-let lastArrival = 0;
-function nextArrival(): number {
-  lastArrival = Math.max(lastArrival + 1, Date.now() * 1000);
-  return lastArrival;
-}
-
-/** The request listener of the service, for HTTP/1.1 and HTTP/2 (compatibility API) requests alike. */
 export function createListener(
   svc: Service,
   fallbackBase: () => string,
+  locate: (req: NodeRequest) => RequestTarget = (req) => ({
+    url: req.url ?? '/',
+    baseUrl: requestOrigin(req) ?? fallbackBase(),
+  }),
 ): (req: NodeRequest, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-        preflight(req, res);
+      if (isPreflight(req)) {
+        res.writeHead(204, preflightHeaders(req));
+        res.end();
         return;
       }
-      const url = req.url ?? '/';
+      const { url, baseUrl } = locate(req);
       const q = url.indexOf('?');
       const framing = endable(watchBody(req as IncomingMessage));
       const apiReq: ApiRequest = {
@@ -190,7 +143,7 @@ export function createListener(
         headers: headerMap(req),
         // HTTP/2 framing errors reset the stream in node:http2 itself; only HTTP/1.1's parser reports them here.
         body: nodeBody(req, svc.config.bodyIdleTimeoutMs, framing),
-        baseUrl: requestOrigin(req) ?? fallbackBase(),
+        baseUrl,
         cutConnection: () => cutRequest(req),
         supersede: () => framing.end(supersededError()),
         arrival: nextArrival(),

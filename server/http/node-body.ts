@@ -97,7 +97,8 @@ export class BodyCutError extends Error {
   }
 }
 
-function tooLarge(limit: number): ApiError {
+/** 413 for a body over `limit` bytes (the Fetch transport answers it the same way). */
+export function tooLarge(limit: number): ApiError {
   return new ApiError(
     413,
     'requestTooLarge',

@@ -1,0 +1,255 @@
+// The service inside an app's own server (`createStoreHandler`): the same conformance basics as the standalone
+// service, answered through its Node form in a plain node:http server and through its Fetch form in a Fetch host (a
+// node:http server that converts to `Request` and back, as Next.js and Hono's node server do), below a base path,
+// with the app's own sign-in (a cookie its `authenticate` reads).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { after, before, describe, test } from 'node:test';
+import { encodeBatchRequest, parseBatchResponse } from 'store-upload-kit/protocol';
+import { createStoreHandler, type StoreHandler, type StoreHandlerOptions } from '../../server/handler/index.ts';
+import { bytesOf as seededBytes } from './helpers/bytes.ts';
+
+const MiB = 1024 * 1024;
+const BLOCK = 256 * 1024;
+const BASE = '/api/store';
+const ALICE = 'session=alice@example.com';
+
+/** The app's sign-in: a `session` cookie naming the user (a real app would look its session up). */
+const cookieSignIn: StoreHandlerOptions['authenticate'] = ({ headers }) => {
+  const session = /(?:^|;\s*)session=([^;]+)/.exec(headers.get('cookie') ?? '')?.[1];
+  return session ? { email: decodeURIComponent(session), name: 'Alice' } : undefined;
+};
+
+/** A Fetch host: what Next.js and Hono's node server do, a `Request` in, a streamed `Response` out. */
+function fetchHost(handler: (request: Request) => Promise<Response>) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers))
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+      } as RequestInit);
+      const response = await handler(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) await pipeline(Readable.fromWeb(response.body as never), res);
+      else res.end();
+    })().catch((e: unknown) => res.destroy(e as Error));
+  };
+}
+
+interface Host {
+  readonly url: string;
+  readonly store: StoreHandler;
+  stop(): Promise<void>;
+}
+
+async function startHost(
+  form: 'node' | 'fetch',
+  options: Partial<StoreHandlerOptions> = {},
+  before?: (req: IncomingMessage) => Promise<void>,
+): Promise<Host> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'store-handler-'));
+  const store = await createStoreHandler({ dataDir, basePath: BASE, authenticate: cookieSignIn, ...options });
+  const server: Server = createServer((req, res) => {
+    if (form === 'fetch') return fetchHost((r) => store.fetch(r))(req, res);
+    // The app's own routes answer what is not the service's (`next`).
+    const next = () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('the app');
+    if (!before) return store.node(req, res, next);
+    void before(req).then(() => store.node(req, res, next));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+
+for (const form of ['node', 'fetch'] as const) {
+  describe(`the handler's ${form} form below ${BASE}`, () => {
+    let host: Host;
+    before(async () => {
+      host = await startHost(form);
+    });
+    after(() => host.stop());
+    const call = (method: string, path: string, init: RequestInit = {}, cookie: string | null = ALICE) =>
+      fetch(`${host.url}${BASE}${path}`, {
+        ...init,
+        method,
+        headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) },
+      });
+
+    test('a call without the app’s sign-in is 401, as the service answers it; a bearer token does not replace it', async () => {
+      for (const headers of [{}, { authorization: 'Bearer dev-token-alice' }] as Record<string, string>[]) {
+        const r = await call('GET', '/store/v3/files', { headers }, null);
+        assert.equal(r.status, 401);
+        const body = (await r.json()) as { error: { errors: { reason: string }[] } };
+        assert.equal(body.error.errors[0]?.reason, 'required');
+        assert.equal(r.headers.get('www-authenticate'), 'Bearer realm="store"');
+      }
+    });
+
+    test('a resumable upload in chunks: 308 with Range, then 200; the Location carries the origin and base path', async () => {
+      const bytes = seededBytes(3 * BLOCK + 1234, 37);
+      const start = await call('POST', '/upload/store/v3/files?uploadType=resumable', {
+        headers: { 'content-type': 'application/json', 'x-upload-content-length': String(bytes.length) },
+        body: JSON.stringify({ name: 'chunks.bin' }),
+      });
+      assert.equal(start.status, 200);
+      const location = start.headers.get('location') ?? '';
+      assert.ok(location.startsWith(`${host.url}${BASE}/upload/store/v3/files?`), location);
+      // The session URI is a capability: no sign-in needed on it.
+      const first = await fetch(location, {
+        method: 'PUT',
+        headers: { 'content-range': `bytes 0-${2 * BLOCK - 1}/${bytes.length}` },
+        body: bytes.subarray(0, 2 * BLOCK),
+      });
+      assert.equal(first.status, 308);
+      assert.equal(first.headers.get('range'), `bytes=0-${2 * BLOCK - 1}`);
+      const last = await fetch(location, {
+        method: 'PUT',
+        headers: { 'content-range': `bytes ${2 * BLOCK}-${bytes.length - 1}/${bytes.length}` },
+        body: bytes.subarray(2 * BLOCK),
+      });
+      assert.equal(last.status, 200);
+      const file = (await last.json()) as { id: string; md5Checksum: string; size: string; owners?: unknown };
+      assert.equal(file.md5Checksum, md5(bytes));
+      const stored = await call('GET', `/store/v3/files/${file.id}?alt=media`);
+      assert.equal(stored.status, 200);
+      assert.equal(md5(new Uint8Array(await stored.arrayBuffer())), md5(bytes));
+      // `fields`, and the app's user as the owner.
+      const meta = await call('GET', `/store/v3/files/${file.id}?fields=id,owners(emailAddress)`);
+      assert.deepEqual(await meta.json(), { id: file.id, owners: [{ emailAddress: 'alice@example.com' }] });
+      const about = await call('GET', '/store/v3/about?fields=user(displayName,emailAddress)');
+      assert.deepEqual(await about.json(), { user: { displayName: 'Alice', emailAddress: 'alice@example.com' } });
+      // Another user of the app does not see it.
+      const bob = await call('GET', `/store/v3/files/${file.id}`, {}, 'session=bob@example.com');
+      assert.equal(bob.status, 404);
+    });
+
+    test('a multipart upload and a batch of two calls answer as the service does', async () => {
+      const boundary = 'b0undary';
+      const created = await call('POST', '/upload/store/v3/files?uploadType=multipart&fields=id,name', {
+        headers: { 'content-type': `multipart/related; boundary=${boundary}` },
+        body:
+          `--${boundary}\r\nContent-Type: application/json\r\n\r\n{"name":"m.txt"}\r\n` +
+          `--${boundary}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--`,
+      });
+      assert.equal(created.status, 200);
+      const { id } = (await created.json()) as { id: string };
+      const batch = encodeBatchRequest([
+        { method: 'GET', path: `/store/v3/files/${id}?fields=name`, contentId: 'a' },
+        { method: 'GET', path: '/store/v3/files/nope', contentId: 'b' },
+      ]);
+      const r = await call('POST', '/batch/store/v3', {
+        headers: { 'content-type': batch.contentType },
+        body: batch.body,
+      });
+      assert.equal(r.status, 200);
+      const boundaryOut = /boundary=([^;]+)/.exec(r.headers.get('content-type') ?? '')?.[1] ?? '';
+      const parts = parseBatchResponse(new Uint8Array(await r.arrayBuffer()), boundaryOut);
+      assert.deepEqual(
+        parts.map((p) => p.status),
+        [200, 404],
+      );
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(parts[0]!.body)), { name: 'm.txt' });
+    });
+
+    test('a path outside the base path is not the service’s', async () => {
+      const r = await fetch(`${host.url}/store/v3/files`, { headers: { cookie: ALICE } });
+      if (form === 'node') assert.equal(await r.text(), 'the app');
+      else assert.equal(r.status, 404);
+    });
+  });
+}
+
+test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so', async () => {
+  for (const trustProxy of [false, true]) {
+    const host = await startHost('node', { trustProxy });
+    try {
+      const r = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { cookie: ALICE, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example, proxy.internal' },
+      });
+      assert.equal(r.status, 200);
+      const origin = trustProxy ? 'https://app.example' : host.url;
+      assert.ok(r.headers.get('location')?.startsWith(`${origin}${BASE}/upload/`), r.headers.get('location') ?? '');
+    } finally {
+      await host.stop();
+    }
+  }
+});
+
+test('a body a body parser read first is answered 500, saying to mount the handler before it', async () => {
+  // What express.json() does: reads the whole body before the next handler.
+  const host = await startHost('node', {}, async (req) => {
+    for await (const _ of req);
+  });
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+    });
+    assert.equal(r.status, 500);
+    const body = (await r.json()) as { error: { message: string } };
+    assert.match(body.error.message, /mount the handler before any body parser/);
+  } finally {
+    await host.stop();
+  }
+});
+
+/** The process's peak resident set since the last reset, in bytes. */
+function peakRss(): number {
+  const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  assert.ok(m, 'no VmHWM line');
+  return Number(m[1]) * 1024;
+}
+
+test('the Fetch form streams a 96 MiB body: the peak memory grows by far less than the body', async () => {
+  const host = await startHost('fetch');
+  try {
+    const size = 96 * MiB;
+    const chunk = seededBytes(MiB, 7);
+    // Written by the client one chunk at a time, never whole.
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < size / MiB; i++) yield chunk;
+      })(),
+    );
+    // Reset the peak (Linux: clear_refs 5), so it counts this upload only.
+    writeFileSync('/proc/self/clear_refs', '5');
+    const before = peakRss();
+    const r = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=media&fields=size`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      body: Readable.toWeb(body) as ReadableStream<Uint8Array>,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(r.status, 200);
+    assert.deepEqual(await r.json(), { size: String(size) });
+    const grown = peakRss() - before;
+    assert.ok(grown < 48 * MiB, `the peak grew by ${Math.round(grown / MiB)} MiB for a ${size / MiB} MiB body`);
+  } finally {
+    await host.stop();
+  }
+});
