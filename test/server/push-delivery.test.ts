@@ -123,7 +123,9 @@ test('delivers to a receiver signed by a trusted CA with every header of spec §
   const expiration = Date.UTC(2030, 0, 2, 3, 4, 5);
   await e.enqueue(message(receiver.url, { expiration, token: 'sub=a&key=b' }));
   await e.enqueue(message(receiver.url, { state: 'update', messageNumber: 7, changed: ['content', 'properties'] }));
-  await e.enqueue(message(receiver.url, { channelId: 'ch-changes', state: 'change', messageNumber: 3, changeLog: true }));
+  await e.enqueue(
+    message(receiver.url, { channelId: 'ch-changes', state: 'change', messageNumber: 3, changeLog: true }),
+  );
   await e.idle();
   await e.close();
   await receiver.close();
