@@ -3,7 +3,8 @@
  * failure into the spec's error answer. The Node adapter and the batch endpoint both call {@link dispatchRequest}.
  */
 import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
-import { authenticate, loginRequired } from './auth.ts';
+import type { Principal } from './access.ts';
+import { loginRequired } from './auth/authenticator.ts';
 import { createContext } from './context.ts';
 import { checkedSelection } from './fields-cache.ts';
 import { ApiError, supersededError } from './errors.ts';
@@ -53,13 +54,16 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
       );
     }
     const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
+    // Asked once per request, before any parameter is looked at; a public route (a session URI) asks nobody.
+    let principal: Principal | undefined;
     if (!open) {
-      if (!authenticate(req.headers, svc.tokens)) throw loginRequired();
+      principal = await svc.auth.authenticate(req.headers);
+      if (!principal) throw loginRequired();
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
     return await withStorageFaults(faulted.storage, () =>
-      match.handler(createContext(faulted.request, match.params, svc)),
+      match.handler(createContext(faulted.request, match.params, svc, principal)),
     );
   } catch (e) {
     return errorResponse(e);

@@ -1,4 +1,5 @@
 /** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
+import type { Authenticator } from './auth/authenticator.ts';
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ConvertUpload } from './conversion-types.ts';
@@ -20,6 +21,8 @@ export interface ServiceOptions {
   readonly config: ServiceConfig;
   /** Enables `/__admin/*` (clock, faults). */
   readonly admin: boolean;
+  /** Who is calling, instead of the one `config.auth` describes (an app's own sign-in). */
+  readonly authenticator?: Authenticator;
 }
 
 /** A running service instance (transport-independent). */
@@ -27,6 +30,8 @@ export interface Service {
   readonly config: ServiceConfig;
   /** The bearer tokens valid now: the configuration's, as changed at run time by `/__admin/tokens`. */
   readonly tokens: TokenGrants;
+  /** Who is calling: dispatch asks it once per request of a protected route (`config.auth`, `auth/`). */
+  readonly auth: Authenticator;
   readonly dataDir: string;
   readonly admin: boolean;
   readonly db: Db;

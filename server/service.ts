@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAuthenticator } from './auth/index.ts';
 import { createClock } from './clock.ts';
 import { getMeta, openDatabase, setMeta } from './db.ts';
 import { dispatchRequest } from './dispatch.ts';
@@ -63,9 +64,11 @@ export function createService(options: ServiceOptions): Service {
   const convert = conversionFor(options.dataDir, options.config);
   // OCR workers are threads: stop them so a closed service lets the process exit.
   closers.push(() => terminateOcr());
+  const tokens = new TokenGrants(options.config.tokens);
   const svc: Service = {
     config: options.config,
-    tokens: new TokenGrants(options.config.tokens),
+    tokens,
+    auth: options.authenticator ?? createAuthenticator(options.config, tokens, () => clock.now()),
     dataDir: options.dataDir,
     admin: options.admin,
     db,
