@@ -33,6 +33,16 @@ function whyRefused(
   return undefined;
 }
 
+/** An OAuth error answer said as its status and error code (a challenge's, or the body's); other failures as they are. */
+function oauthAnswer(e: unknown): unknown {
+  if (e instanceof oauth.ResponseBodyError) return new Error(`it answered ${e.status} ${e.error}`);
+  if (e instanceof oauth.WWWAuthenticateChallengeError) {
+    const challenge = e.cause[0];
+    return new Error(`it answered ${e.status} ${challenge?.parameters.error ?? challenge?.scheme ?? ''}`.trim());
+  }
+  return e;
+}
+
 /** An {@link Authenticator} for opaque tokens; `now` is the service's clock (ms). */
 export function introspectionAuthenticator(
   settings: IntrospectionSettings,
@@ -48,7 +58,7 @@ export function introspectionAuthenticator(
   const cache = new AnswerCache<Principal | ApiError>(now);
   const maxMs = settings.cacheSeconds * 1000;
 
-  const introspect = async (token: string) => {
+  const introspect = async (token: string): Promise<{ value: Principal | ApiError; untilMs: number }> => {
     let answer: oauth.IntrospectionResponse;
     try {
       const response = await oauth.introspectionRequest(as, client, clientAuth, token, {
@@ -56,8 +66,12 @@ export function introspectionAuthenticator(
       });
       answer = await oauth.processIntrospectionResponse(as, client, response);
     } catch (e) {
-      // An OAuth error answer (e.g. invalid_client: the service's own credentials refused) is no fault of the caller.
-      throw providerUnavailable(`introspection at ${settings.introspectionEndpoint}`, e);
+      // A token the provider cannot introspect (a JWT at oidc-provider) is the caller's; every other OAuth error
+      // answer (invalid_client: the service's own credentials refused) and any failure to ask is no fault of theirs.
+      if (e instanceof oauth.ResponseBodyError && e.error === 'unsupported_token_type') {
+        return { value: invalidToken('The provider cannot introspect this kind of token.'), untilMs: now() + maxMs };
+      }
+      throw providerUnavailable(`introspection at ${settings.introspectionEndpoint}`, oauthAnswer(e));
     }
     const nowMs = now();
     const why = whyRefused(answer, settings, Math.floor(nowMs / 1000));

@@ -38,7 +38,7 @@ function responseOf(res: IncomingMessage, body: Buffer): Response {
     for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
   }
   const status = res.statusCode ?? 502;
-  return new Response([101, 204, 205, 304].includes(status) ? null : body, { status, headers });
+  return new Response([101, 204, 205, 304].includes(status) ? null : new Uint8Array(body), { status, headers });
 }
 
 /** A fetch trusting Node's roots and `extraCa` (PEM texts), giving up after `timeoutMs`. */

@@ -25,6 +25,8 @@ export const AUDIENCE = 'https://store.test/api';
 export const OTHER_AUDIENCE = 'https://other.test/api';
 /** The service's resource indicator when it introspects: opaque access tokens. */
 export const OPAQUE_AUDIENCE = 'https://store.test/opaque';
+/** Another API's resource indicator with opaque tokens: introspected tokens the service must refuse. */
+export const OTHER_OPAQUE_AUDIENCE = 'https://other.test/opaque';
 /** The app signing users in. */
 export const APP_CLIENT = { id: 'store-app', secret: 'app-secret-0123456789' };
 /** The service itself, as a client of the provider (introspection). */
@@ -85,7 +87,8 @@ function resourceServer(resource: string, ttl: number): ResourceServer {
   if (resource === AUDIENCE || resource === OTHER_AUDIENCE) {
     return { ...base, audience: resource, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
   }
-  if (resource === OPAQUE_AUDIENCE) return { ...base, audience: resource, accessTokenFormat: 'opaque' };
+  if (resource === OPAQUE_AUDIENCE || resource === OTHER_OPAQUE_AUDIENCE)
+    return { ...base, audience: resource, accessTokenFormat: 'opaque' };
   throw new Error(`unknown resource ${resource}`);
 }
 
@@ -153,7 +156,8 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Test
     if (path === '/jwks') jwksRequests++;
     if (path === '/token/introspection') introspections++;
     if (provider === undefined) res.writeHead(503).end();
-    else provider.callback()(req, res);
+    // Koa's handler answers every error itself; a rejection here would be a bug of the provider, seen by the test.
+    else void provider.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
