@@ -57,7 +57,7 @@ export interface IntrospectionSettings extends ProviderSettings {
 export type AuthSettings = { readonly mode: 'dev' } | JwtSettings | IntrospectionSettings;
 
 /** Asymmetric algorithms only: `none` is no signature, and an HS* key "from" a public JWKS is a public secret. */
-export const ASYMMETRIC_ALGORITHMS = [
+const ASYMMETRIC_ALGORITHMS = [
   'RS256',
   'RS384',
   'RS512',
