@@ -33,12 +33,13 @@ export function principalFromClaims(
   if (email !== undefined) {
     if (!/^[^\s@]+@[^\s@]+$/.test(email))
       throw invalidToken(`The token's ${settings.email} claim is no e-mail address.`);
+    // Files are shared by address: an address the provider says it has not verified could be anyone's.
+    if (claims.email_verified === false) throw invalidToken("The token's e-mail address is not verified.");
     return principalFor(email, client, { token, ...(name !== undefined ? { displayName: name } : {}) });
   }
-  const sub = stringClaim(claims, settings.email === 'sub' ? '' : 'sub');
-  const marked =
-    settings.serviceAccountClaim !== undefined &&
-    ![undefined, false].includes(claims[settings.serviceAccountClaim] as undefined);
+  const sub = stringClaim(claims, 'sub');
+  const flag = settings.serviceAccountClaim === undefined ? undefined : claims[settings.serviceAccountClaim];
+  const marked = flag !== undefined && flag !== false;
   if (client !== '' && (sub === undefined || sub === client || marked)) {
     const domain =
       settings.serviceAccountDomain ?? `clients.${issuer === undefined ? 'invalid' : new URL(issuer).hostname}`;

@@ -178,8 +178,10 @@ export function parseAuthSettings(value: unknown): AuthSettings {
     throw new Error('config: "auth.allowHttpLoopback" must be a boolean');
   }
   const allowHttpLoopback = o.allowHttpLoopback === true;
-  const timeoutMs = o.timeoutMs === undefined ? 5000 : seconds(o, 'timeoutMs', 'auth', 0);
-  if (timeoutMs <= 0) throw new Error('config: "auth.timeoutMs" must be a positive number of milliseconds');
+  const timeoutMs = o.timeoutMs ?? 5000;
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new Error('config: "auth.timeoutMs" must be a positive integer (milliseconds)');
+  }
   const common = {
     claims: claims(o.claims, 'auth.claims'),
     caFile: optionalText(o, 'caFile', 'auth'),

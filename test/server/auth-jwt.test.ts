@@ -131,6 +131,12 @@ describe('auth.mode jwt: access tokens of a real OpenID provider', () => {
     await expectRefused(svc, await signWith(key, rest), /exp claim is missing/);
   });
 
+  test("a person's token without an e-mail, or with one the provider has not verified, is refused", async () => {
+    const { email: _drop, ...noEmail } = claims();
+    await expectRefused(svc, await signWith(key, noEmail), /no email claim/);
+    await expectRefused(svc, await signWith(key, claims({ email_verified: false })), /not verified/);
+  });
+
   test('a flood of unknown kids fetches the JWKS again at most once a minute', async () => {
     assert.equal((await svc.api('GET', '/store/v3/files', { token: await provider.userToken(ALICE) })).status, 200);
     const before = provider.jwksRequests;
