@@ -193,6 +193,26 @@ describe('auth.mode jwt: key rotation and an unreachable provider', () => {
     assert.equal((await svc.api('GET', '/store/v3/files', { token: old })).status, 200);
   });
 
+  test('a configured claim marks a service account whose sub is a user id (as Keycloak issues them)', async () => {
+    const svc = await startService({
+      config: jwtConfig(provider, {
+        claims: { serviceAccountClaim: 'svc_account', serviceAccountDomain: 'robots.example' },
+      }),
+    });
+    services.push(svc);
+    const base = {
+      iss: provider.issuer,
+      aud: AUDIENCE,
+      sub: 'f3a1c2d4-service-account-user',
+      azp: 'nightly-export',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    };
+    const token = await signWith(provider.keys[0], { ...base, svc_account: true });
+    const about = (await svc.api('GET', '/store/v3/about?fields=user', { token })).json();
+    assert.equal(about.user.emailAddress, 'nightly-export@robots.example');
+    await expectRefused(svc, await signWith(provider.keys[0], base), /no client-credentials token/);
+  });
+
   test('a provider that cannot be reached is a 503 with a readable message, not a 401', async () => {
     const svc = await startService({
       config: {
