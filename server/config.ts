@@ -1,5 +1,6 @@
 /** Service configuration: dev defaults, and the `--config FILE` JSON that overrides them. */
 import { readFileSync } from 'node:fs';
+import { parseAuthSettings, type AuthSettings } from './auth/settings.ts';
 
 /** Who a bearer token belongs to. */
 export interface TokenGrant {
@@ -17,6 +18,8 @@ export interface TokenGrant {
 export interface ServiceConfig {
   /** Token → grant. */
   readonly tokens: Readonly<Record<string, TokenGrant>>;
+  /** Which tokens are accepted: the dev `tokens` (default), a provider's JWTs, or introspected opaque tokens. */
+  readonly auth: AuthSettings;
   /** Origins (`https://host[:port]`) verified as owned (spec §5, step 1). */
   readonly verifiedDomains: readonly string[];
   /** Origins registered on the project's domain page (spec §5, step 2). */
@@ -82,6 +85,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 export function defaultConfig(): ServiceConfig {
   return {
     tokens: DEV_TOKENS,
+    auth: { mode: 'dev' },
     verifiedDomains: [],
     registeredDomains: [],
     trustCa: [],
@@ -104,6 +108,7 @@ export function defaultConfig(): ServiceConfig {
 
 const KNOWN_KEYS = new Set([
   'tokens',
+  'auth',
   'verifiedDomains',
   'registeredDomains',
   'trustCa',
@@ -181,6 +186,7 @@ export function parseConfig(raw: unknown): ServiceConfig {
   }
   return {
     tokens: o.tokens === undefined ? base.tokens : parseTokens(o.tokens),
+    auth: parseAuthSettings(o.auth),
     verifiedDomains: o.verifiedDomains === undefined ? [] : stringArray(o.verifiedDomains, 'verifiedDomains'),
     registeredDomains: o.registeredDomains === undefined ? [] : stringArray(o.registeredDomains, 'registeredDomains'),
     trustCa: o.trustCa === undefined ? [] : stringArray(o.trustCa, 'trustCa'),

@@ -1,7 +1,7 @@
 /** What a handler gets: the request, path parameters, the service, and helpers for auth, JSON and `fields`. */
 import { type FieldSchema, JSON_CONTENT_TYPE, strictJsonText } from 'store-upload-kit/protocol';
 import { selectCachedFields } from './fields-cache.ts';
-import { authenticate, loginRequired } from './auth.ts';
+import { loginRequired } from './auth/authenticator.ts';
 import type { Principal } from './access.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, ApiResponse } from './api-request.ts';
@@ -13,7 +13,7 @@ export interface RouteContext {
   /** Decoded path parameters (`:fileId` → `params.fileId`). */
   readonly params: Readonly<Record<string, string>>;
   readonly svc: Service;
-  /** The authenticated caller; throws 401 (`required` or `authError`) when there is none. */
+  /** The caller dispatch authenticated; throws 401 `required` on a public route, where nobody was asked. */
   user(): Principal;
   /** Reads the body as JSON (buffered, capped); `undefined` for an empty body. Throws 400 for bad JSON. */
   readJson(): Promise<unknown>;
@@ -24,22 +24,18 @@ export interface RouteContext {
   json(status: number, value: unknown, schema: FieldSchema, selection?: string | null): ApiResponse;
 }
 
-/** Builds a {@link RouteContext}. */
+/** Builds a {@link RouteContext} for a caller already authenticated (undefined on a public route). */
 export function createContext(
   req: ApiRequest,
   params: Record<string, string>,
   svc: Service,
-  caller?: Principal,
+  principal: Principal | undefined,
 ): RouteContext {
-  // Dispatch authenticated a protected route's caller already; a public route's is looked up when asked for.
-  let principal = caller;
   return {
     req,
     params,
     svc,
     user() {
-      // An app's own sign-in is asynchronous: only dispatch asks it, and a public route has no caller then.
-      if (!svc.authenticator) principal ??= authenticate(req.headers, svc.tokens);
       if (!principal) throw loginRequired();
       return principal;
     },

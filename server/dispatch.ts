@@ -4,7 +4,7 @@
  */
 import { FieldsError, MultipartError } from 'store-upload-kit/protocol';
 import type { Principal } from './access.ts';
-import { authenticate, loginRequired } from './auth.ts';
+import { loginRequired } from './auth/authenticator.ts';
 import { createContext } from './context.ts';
 import { checkedSelection } from './fields-cache.ts';
 import { ApiError, supersededError } from './errors.ts';
@@ -55,17 +55,16 @@ async function answer(svc: Service, router: Router, req: ApiRequest): Promise<Ap
       );
     }
     const open = typeof match.options.public === 'function' ? match.options.public(req) : match.options.public === true;
-    let caller: Principal | undefined;
+    // Asked once per request, before any parameter is looked at; a public route (a session URI) asks nobody.
+    let principal: Principal | undefined;
     if (!open) {
-      caller = svc.authenticator
-        ? await svc.authenticator.authenticate(req.headers, { method: req.method, path: req.path })
-        : authenticate(req.headers, svc.tokens);
-      if (!caller) throw loginRequired();
+      principal = await svc.auth.authenticate(req.headers, { method: req.method, path: req.path });
+      if (!principal) throw loginRequired();
     }
     const fields = req.query.get('fields');
     if (match.options.schema && fields !== null && fields !== '') checkedSelection(fields, match.options.schema);
     return await withStorageFaults(faulted.storage, () =>
-      match.handler(createContext(faulted.request, match.params, svc, caller)),
+      match.handler(createContext(faulted.request, match.params, svc, principal)),
     );
   } catch (e) {
     return errorResponse(e);

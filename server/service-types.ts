@@ -1,5 +1,5 @@
 /** The service's shape, apart from its wiring (`service.ts`): route modules and handlers depend on this only. */
-import type { Authenticator } from './auth.ts';
+import type { Authenticator } from './auth/authenticator.ts';
 import type { Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ConvertUpload } from './conversion-types.ts';
@@ -24,7 +24,7 @@ export interface ServiceOptions {
   readonly admin: boolean;
   /** A PostgreSQL URL for the rows (`--database`); without it they are in the data folder's SQLite. */
   readonly database?: string | undefined;
-  /** Who calls, instead of the bearer tokens (an app's own sign-in); absent: the tokens. */
+  /** Who is calling, instead of the one `config.auth` describes (an app's own sign-in). */
   readonly authenticator?: Authenticator;
 }
 
@@ -38,8 +38,8 @@ export interface Service {
    * every node over it follows (`store/run-time-settings.ts`).
    */
   readonly settings: RunTimeSettings;
-  /** Who calls, when not the bearer tokens (an app's own sign-in, `handler/`). */
-  readonly authenticator: Authenticator | undefined;
+  /** Who is calling: dispatch asks it once per request of a protected route (`config.auth`, `auth/`). */
+  readonly auth: Authenticator;
   readonly dataDir: string;
   readonly admin: boolean;
   /** The rows: files, permissions, sessions, the change log, push (`metadata/`). */

@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAuthenticator } from './auth/index.ts';
 import { createClock } from './clock.ts';
 import { dispatchRequest } from './dispatch.ts';
 import { FileEvents } from './events.ts';
@@ -79,7 +80,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     config: options.config,
     tokens,
     settings,
-    authenticator: options.authenticator,
+    auth: options.authenticator ?? createAuthenticator(options.config, tokens, () => clock.now()),
     dataDir: options.dataDir,
     admin: options.admin,
     db,

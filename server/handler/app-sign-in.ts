@@ -3,7 +3,7 @@
  * names the user; the service sees a {@link Principal} built the one way every caller is (`principalFor`).
  */
 import { principalFor } from '../access.ts';
-import type { Authenticator } from '../auth.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 
 /** The user an app's sign-in names. */
 export interface AppUser {
@@ -35,8 +35,8 @@ export function appAuthenticator(authenticate: AppAuthenticate, basePath: string
     async authenticate(headers, request) {
       const user = await authenticate({
         headers: new Headers(headers),
-        method: request.method,
-        url: basePath + request.path,
+        method: request?.method ?? 'GET',
+        url: basePath + (request?.path ?? '/'),
       });
       if (user === undefined) return undefined;
       if (typeof user.email !== 'string' || !user.email.includes('@'))
