@@ -1,4 +1,7 @@
 /** The demo's "About" page: text, and the site's uploads, which go on while you read. */
-import { setUpSite } from './site.ts';
+import { onSignInElsewhere } from './config.ts';
+import { setUpSite, signIn } from './site.ts';
 
-setUpSite();
+const { config, uploader } = setUpSite();
+// Another page of the site signed in as another account: this one's uploader follows.
+onSignInElsewhere((token) => signIn(config, uploader, token));

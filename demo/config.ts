@@ -39,13 +39,29 @@ export function readDemoConfig(doc: Document = document, search: string = locati
 
 const SIGNED_IN = 'store-demo-token';
 
-/** The account signed in on this browser with the demo's account switch, for every page of the site. */
+/**
+ * The account signed in on this browser with the demo's account switch, for every page of the site: remembered for
+ * pages opened later, and put in this page's address (a `?token=` there wins over what is remembered, and the site's
+ * links carry the query), so a reload or the next page is the same account.
+ */
 export function rememberToken(token: string): void {
   try {
     localStorage.setItem(SIGNED_IN, token);
   } catch {
     // Storage refused (a private window's quota): the switch holds for this page only.
   }
+  const query = new URLSearchParams(location.search);
+  if (query.has('token')) {
+    query.set('token', token);
+    history.replaceState(history.state, '', `?${query}`);
+  }
+}
+
+/** Calls `signedIn` with the token when another page of the site (another tab) switches the account. */
+export function onSignInElsewhere(signedIn: (token: string) => void): void {
+  addEventListener('storage', (event) => {
+    if (event.key === SIGNED_IN && event.newValue) signedIn(event.newValue);
+  });
 }
 
 function rememberedToken(): string | undefined {

@@ -1,6 +1,7 @@
 /** The demo's "Files" page: what the service stores, refreshed as uploads (from any page of the site) finish. */
 import { createStoreClient } from '../src/client/index.ts';
-import { byId, setUpSite } from './site.ts';
+import { onSignInElsewhere } from './config.ts';
+import { byId, setUpSite, signIn } from './site.ts';
 import { StoredFiles } from './stored-files.ts';
 
 const { config, uploader } = setUpSite();
@@ -9,3 +10,8 @@ const stored = new StoredFiles(client, byId('stored'), byId('stored-status'));
 void stored.refresh();
 uploader.addEventListener('change', () => void stored.refresh());
 byId('refresh').addEventListener('click', () => void stored.refresh());
+// Another page of the site signed in as another account: this one follows.
+onSignInElsewhere((token) => {
+  signIn(config, uploader, token);
+  void stored.accountChanged();
+});

@@ -16,6 +16,16 @@ const VERBS: Record<FeedChange['kind'], string> = {
   removed: 'removed',
 };
 
+/** A running feed. */
+export interface LiveFeed {
+  watcher: Watcher;
+  /**
+   * Another account signed in (the client's getter gives its token): the feed empties, the first account's channel
+   * is stopped and the second's opened (`Watcher.accountChanged`), and the change log is read as the second account.
+   */
+  accountChanged(): Promise<void>;
+}
+
 /** Starts the feed; `onChange` runs on every change notification (the page refreshes its file list). */
 export function startLiveFeed(options: {
   client: StoreClient;
@@ -23,7 +33,7 @@ export function startLiveFeed(options: {
   list: HTMLElement;
   status: HTMLElement;
   onChange: () => void;
-}): Watcher | undefined {
+}): LiveFeed | undefined {
   const { client, relayUrl, list, status, onChange } = options;
   if (!relayUrl) {
     status.textContent = 'No live feed: the push relay is not running (npm start runs it).';
@@ -31,7 +41,9 @@ export function startLiveFeed(options: {
   }
   status.textContent = 'Connecting to the relay…';
   // Taken before the channel opens, so no change between the two is missed.
-  const log = new ChangeLog(client);
+  let log = new ChangeLog(client);
+  /** Bumped when another account signs in: a change-log read begun before is the previous account's, and is dropped. */
+  let account = 0;
   const watcher = createWatcher({ client, relayUrl });
   const watch = watcher.watchChanges();
   const add = (text: string, detail: string, at = new Date()): void => {
@@ -54,19 +66,36 @@ export function startLiveFeed(options: {
   watch.on('*', (event: PushEvent) => {
     if (event.state === 'sync') return add('Connected: changes to your files will show up here.', '(sync, message 1)');
     onChange();
+    const reading = account;
     log.read().then(
       (changes) => {
+        if (reading !== account) return;
         for (const c of changes)
           add(`${c.name} ${VERBS[c.kind]}`, `(${event.state}, message ${event.messageNumber})`, new Date(c.time));
       },
-      (error: unknown) => add('The change log has new items.', `(could not read them: ${(error as Error).message})`),
+      (error: unknown) => {
+        if (reading === account)
+          add('The change log has new items.', `(could not read them: ${(error as Error).message})`);
+      },
     );
   });
-  void watch.ready().then(
-    (channel) => {
-      status.textContent = `Watching the change log until ${new Date(channel.expiration).toLocaleTimeString()} (channel ${channel.id.slice(0, 8)}…).`;
+  const showChannel = (): void =>
+    void watch.ready().then(
+      (channel) => {
+        status.textContent = `Watching the change log until ${new Date(channel.expiration).toLocaleTimeString()} (channel ${channel.id.slice(0, 8)}…).`;
+      },
+      () => undefined,
+    );
+  showChannel();
+  return {
+    watcher,
+    async accountChanged() {
+      account++;
+      list.replaceChildren();
+      status.textContent = 'Connecting to the relay…';
+      log = new ChangeLog(client);
+      await watcher.accountChanged();
+      showChannel();
     },
-    () => undefined,
-  );
-  return watcher;
+  };
 }

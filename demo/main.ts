@@ -8,8 +8,8 @@ import { createStoreClient } from '../src/client/index.ts';
 import { StoredFiles } from './stored-files.ts';
 import { startLiveFeed } from './live-feed.ts';
 import { rerenderStoreElements } from './rerender.ts';
-import { byId, setUpSite } from './site.ts';
-import { rememberToken } from './config.ts';
+import { byId, setUpSite, signIn } from './site.ts';
+import { onSignInElsewhere } from './config.ts';
 
 const { config, uploader } = setUpSite();
 
@@ -24,20 +24,30 @@ uploader.addEventListener('change', () => void stored.refresh());
 uploader.addEventListener('store-share-complete', () => void stored.refresh());
 byId('refresh').addEventListener('click', () => void stored.refresh());
 
-// Signing in as another account on this browser: the first one's uploads leave the list (kept for its next sign-in
-// here, `signOut({ uploads: 'keep' })`) and the other's show; every page of the site follows (`config.ts`).
+// Signing in as another account on this browser: the first one signs out — its uploads are cancelled with the
+// service and forgotten here (`signOut()`, as on a shared computer) — then everything on the page follows the other:
+// the client's getter gives its token from the next request on, the stored files are listed again, the live feed's
+// channel is moved (`Watcher.accountChanged`), the uploader lists its uploads. Every other page of the site follows
+// (`config.ts`, `site.ts`). `data-signed-in` says when the switch is done.
 const account = byId<HTMLSelectElement>('account');
 if (![...account.options].some((option) => option.value === config.token)) account.add(new Option(config.token));
 account.value = config.token;
-account.addEventListener('change', () => {
-  void uploader.signOut({ uploads: 'keep' }).then(() => {
-    config.token = account.value;
-    rememberToken(account.value);
-    uploader.token = account.value;
-    byId('token').textContent = account.value;
-    void stored.refresh();
-  });
-});
+document.body.dataset['signedIn'] = config.token;
+let switching: Promise<void> = Promise.resolve();
+const switchTo = (token: string, signOut: boolean): Promise<void> =>
+  (switching = switching.then(async () => {
+    if (token === config.token) return;
+    delete document.body.dataset['signedIn'];
+    if (signOut) await uploader.signOut();
+    signIn(config, uploader, token);
+    account.value = token;
+    byId('token').textContent = token;
+    await Promise.all([stored.accountChanged(), feed?.accountChanged()]);
+    document.body.dataset['signedIn'] = token;
+  }));
+account.addEventListener('change', () => void switchTo(account.value, true));
+// Another tab switched: that page signed the first account out already.
+onSignInElsewhere((token) => void switchTo(token, false));
 
 // Light, dark, or the system's choice; the elements follow through their `color-scheme` attribute.
 const scheme = byId<HTMLSelectElement>('scheme');
@@ -80,7 +90,7 @@ section.dir = direction.value;
 language.addEventListener('change', applyLocale);
 direction.addEventListener('change', applyLocale);
 
-startLiveFeed({
+const feed = startLiveFeed({
   client,
   relayUrl: config.relayUrl,
   list: byId('feed'),

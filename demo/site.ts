@@ -6,7 +6,7 @@
  */
 import '../src/elements/index.ts';
 import type { StoreUploader } from '../src/elements/index.ts';
-import { readDemoConfig, type DemoConfig } from './config.ts';
+import { readDemoConfig, rememberToken, type DemoConfig } from './config.ts';
 
 /** The element with `id`, or an error naming the page's missing piece. */
 export function byId<T extends HTMLElement>(id: string): T {
@@ -21,6 +21,24 @@ export function setUpSite(): { config: DemoConfig; uploader: StoreUploader } {
   const uploader = byId<StoreUploader>('uploader');
   uploader.token = config.token;
   uploader.baseUrl = config.serviceUrl;
+  linkSite();
+  return { config, uploader };
+}
+
+/**
+ * Signs this page in as `token`'s account: the config every getter reads, the address and links (`config.ts`), and the
+ * uploader, whose list then shows that account's uploads only. The page's own parts (stored files, live feed) follow
+ * after this.
+ */
+export function signIn(config: DemoConfig, uploader: StoreUploader, token: string): void {
+  config.token = token;
+  rememberToken(token);
+  linkSite();
+  uploader.token = token;
+}
+
+/** Points the site's navigation at this page's query (the service, relay and account), marking the current page. */
+function linkSite(): void {
   for (const link of document.querySelectorAll<HTMLAnchorElement>('nav.site a')) {
     const target = new URL(link.href);
     target.search = location.search;
@@ -31,5 +49,4 @@ export function setUpSite(): { config: DemoConfig; uploader: StoreUploader } {
     )
       link.setAttribute('aria-current', 'page');
   }
-  return { config, uploader };
 }

@@ -15,6 +15,8 @@ export class StoredFiles {
   #error = '';
   #loading = false;
   #again = false;
+  /** Bumped when another account signs in: a list asked for before is the previous account's, and is dropped. */
+  #account = 0;
   /** Native kind → the formats it exports to (about resource), fetched with the first list. */
   #exportFormats: Record<string, string[]> = {};
 
@@ -23,6 +25,15 @@ export class StoredFiles {
     private readonly container: HTMLElement,
     private readonly status: HTMLElement,
   ) {}
+
+  /** Another account signed in (the client's getter gives its token): the list empties at once, then shows its files. */
+  accountChanged(): Promise<void> {
+    this.#account++;
+    this.#files = [];
+    this.#error = '';
+    this.#render();
+    return this.refresh();
+  }
 
   /** Fetches the list again; calls made while one is running coalesce into one more. */
   async refresh(): Promise<void> {
@@ -34,8 +45,13 @@ export class StoredFiles {
     try {
       do {
         this.#again = false;
+        const account = this.#account;
         try {
           const list = await this.client.files.list({ pageSize: 100, q: 'trashed = false', fields: FIELDS });
+          if (account !== this.#account) {
+            this.#again = true;
+            continue;
+          }
           if (!Object.keys(this.#exportFormats).length)
             this.#exportFormats = (await this.client.about({ fields: 'exportFormats' })).exportFormats ?? {};
           this.#files = [...(list.files ?? [])].sort((a, b) =>
@@ -43,7 +59,8 @@ export class StoredFiles {
           );
           this.#error = '';
         } catch (error) {
-          this.#error = `Could not list the stored files: ${(error as Error).message}`;
+          if (account !== this.#account) this.#again = true;
+          else this.#error = `Could not list the stored files: ${(error as Error).message}`;
         }
       } while (this.#again);
     } finally {

@@ -8,10 +8,11 @@ import { joinUrl, pathWithQuery } from './url.ts';
 
 /**
  * One base URL and token source: requests with the bearer token, what both clients are made of (`createStoreClient`,
- * and the upload worker's smaller `createUploadClient`).
+ * and the upload worker's smaller `createUploadClient`). `reuseToken`: keep the getter's answer until a 401
+ * (`token-source.ts`), for the worker's one-account client only.
  */
-export function connect(options: StoreClientOptions) {
-  const tokens = new TokenSource(options.getAccessToken);
+export function connect(options: StoreClientOptions, reuseToken = false) {
+  const tokens = new TokenSource(options.getAccessToken, reuseToken);
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
 
   /**

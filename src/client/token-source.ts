@@ -1,6 +1,13 @@
 /**
- * Holds the current access token. The app's `getAccessToken` is asked once and the answer reused until the service
- * answers 401; then it is asked once more (the app refreshes its token there) and the call retried once.
+ * Where a client's bearer tokens come from.
+ *
+ * `createStoreClient` asks the app's `getAccessToken` for every request (`reuse: false`): the getter is the app's
+ * sign-in state, so the request after a sign-in as another account carries that account's token whatever else the
+ * app does, and caching belongs to the getter (its OAuth library knows expiry and sign-out). After a 401 the getter
+ * is asked once more and the call retried once.
+ *
+ * The upload worker's client (`reuse: true`, one account's engine, `uploader/host/engine-hub.ts`) asks once and
+ * reuses the answer until the service answers 401; then it asks once more (the page refreshes its token there).
  *
  * One streak of 401s asks the app at most once, however many calls (the client's, the uploader's, parallel
  * uploads) hit it: a call whose token was already replaced just takes the new one, and a refreshed token that no
@@ -14,23 +21,23 @@ export class TokenSource {
   /** True while `current` came from a refresh that no request has accepted yet. */
   private unproven = false;
 
-  constructor(private readonly getAccessToken: () => string | Promise<string>) {}
+  constructor(
+    private readonly getAccessToken: () => string | Promise<string>,
+    private readonly reuse = true,
+  ) {}
 
   /**
    * The token to send. `refresh` (after a 401) asks the app again, unless `failed` — the token the 401 answered —
    * is no longer the current one, or the current one is itself an unproven refresh.
    */
   get(refresh = false, failed?: string): Promise<string> {
+    if (!this.reuse) return this.#ask();
     if (refresh && this.current) {
       if (failed !== undefined && this.value !== undefined && this.value !== failed) return this.current;
       if (this.unproven) return this.current;
     }
     if (refresh || !this.current) {
-      const asked = Promise.resolve()
-        .then(() => this.getAccessToken())
-        .catch((error: unknown) => {
-          throw new TokenError(error);
-        });
+      const asked = this.#ask();
       this.value = undefined;
       this.unproven = refresh;
       asked.then(
@@ -48,6 +55,14 @@ export class TokenSource {
       this.current = asked;
     }
     return this.current;
+  }
+
+  #ask(): Promise<string> {
+    return Promise.resolve()
+      .then(() => this.getAccessToken())
+      .catch((error: unknown) => {
+        throw new TokenError(error);
+      });
   }
 
   /** The service answered a request made with `token` with something other than 401: it works. */

@@ -17,7 +17,11 @@ import type {
 export interface StoreClientOptions {
   /** Where the service lives, e.g. `https://store.example` (a path prefix is kept). */
   baseUrl: string;
-  /** Returns a bearer token; asked again once after a 401. */
+  /**
+   * Returns the signed-in account's bearer token. `createStoreClient` asks it for every request (and once more after
+   * a 401), so a sign-in as another account takes effect on the next request: cache in the getter (your OAuth
+   * library's `getAccessToken()` does), not around the client.
+   */
   getAccessToken: () => string | Promise<string>;
   /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch;
@@ -51,8 +55,9 @@ export interface StoreClient {
     options?: { signal?: AbortSignal },
   ): Promise<BatchOutcomes<C>>;
   /**
-   * The bearer token the client currently uses. `refresh` (after a 401 answered `failed`) asks `getAccessToken`
-   * again — at most once per streak of 401s, and not at all when the failed token was already replaced.
+   * A bearer token to send now: `createStoreClient` asks `getAccessToken` each time; the upload worker's
+   * `createUploadClient` keeps it until `refresh` (after a 401 answered `failed`) asks again — at most once per
+   * streak of 401s, and not at all when the failed token was already replaced.
    */
   accessToken(refresh?: boolean, failed?: string): Promise<string>;
   /** Tells the client a request made with `token` got an answer other than 401, so a later 401 may refresh again. */
