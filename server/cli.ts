@@ -7,7 +7,7 @@ import { ensureDevCertificates } from './http/dev-certificates.ts';
 import { startService } from './index.ts';
 
 const USAGE =
-  'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES]';
+  'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES] [--content s3://BUCKET[/PREFIX]]';
 
 // Uploads stream 64 KiB socket chunks through quickly; a small young generation collects them sooner, which
 // keeps the peak RSS of a 1 GiB upload well under 150 MiB at no measurable throughput cost.
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
         admin: { type: 'boolean', default: false },
         https: { type: 'boolean', default: false },
         'storage-quota': { type: 'string' },
+        content: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -59,20 +60,30 @@ async function main(): Promise<void> {
       throw new Error(`--storage-quota must be a byte count, got "${quota}"`);
     // The flag wins over the config file's `storageQuotaBytes`, as a one-off for a run.
     if (quota !== undefined) config = { ...config, storageQuotaBytes: Number(quota) };
+    if (values.content !== undefined && !values.content.startsWith('s3://'))
+      throw new Error(`--content must be s3://BUCKET[/PREFIX], got "${values.content}"`);
+    if (values.content !== undefined) config = { ...config, content: values.content };
   } catch (e) {
     console.error(`store-service: ${(e as Error).message}`);
     process.exit(2);
   }
   // --https: a development CA and a localhost certificate, created once and kept in the data directory.
   const tls = values.https ? await ensureDevCertificates(join(values.data, 'tls')) : undefined;
-  const running = await startService({
-    port,
-    host: values.host,
-    dataDir: values.data,
-    config,
-    admin: values.admin,
-    https: tls,
-  });
+  let running;
+  try {
+    running = await startService({
+      port,
+      host: values.host,
+      dataDir: values.data,
+      config,
+      admin: values.admin,
+      https: tls,
+    });
+  } catch (e) {
+    // A backend that cannot be reached or refuses the node: one readable line, never a half-started node.
+    console.error(`store-service: ${(e as Error).message}`);
+    process.exit(1);
+  }
   console.log(`store-service listening on ${running.url}`);
   if (tls) console.log(`CA certificate (trust it to reach the service over https): ${tls.caPath}`);
   let closing = false;

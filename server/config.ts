@@ -57,6 +57,11 @@ export interface ServiceConfig {
    * refused with 403 `storageQuotaExceeded`. Undefined (the default): no limit.
    */
   readonly storageQuotaBytes: number | undefined;
+  /**
+   * Where content lives: undefined (the default) for the data folder's disk, or `s3://BUCKET[/PREFIX]` for an
+   * S3-compatible bucket reached through the standard AWS variables (`--content` wins over the file's `content`).
+   */
+  readonly content: string | undefined;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -92,6 +97,7 @@ export function defaultConfig(): ServiceConfig {
     lingerMs: 30_000,
     lingerBytes: 64 * 1024 * 1024,
     storageQuotaBytes: undefined,
+    content: undefined,
     extra: {},
   };
 }
@@ -113,6 +119,7 @@ const KNOWN_KEYS = new Set([
   'lingerMs',
   'lingerBytes',
   'storageQuotaBytes',
+  'content',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -168,6 +175,8 @@ export function parseConfig(raw: unknown): ServiceConfig {
   const base = defaultConfig();
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (!KNOWN_KEYS.has(k)) extra[k] = v;
+  if (o.content !== undefined && (typeof o.content !== 'string' || !o.content.startsWith('s3://')))
+    throw new Error('config: "content" must be an s3://BUCKET[/PREFIX] URL');
   if (o.crl !== undefined && typeof o.crl !== 'string') throw new Error('config: "crl" must be a path string');
   if (o.gzipAnyUserAgent !== undefined && typeof o.gzipAnyUserAgent !== 'boolean') {
     throw new Error('config: "gzipAnyUserAgent" must be a boolean');
@@ -200,6 +209,7 @@ export function parseConfig(raw: unknown): ServiceConfig {
     lingerBytes: o.lingerBytes === undefined ? base.lingerBytes : positiveInt(o.lingerBytes, 'lingerBytes'),
     storageQuotaBytes:
       o.storageQuotaBytes === undefined ? undefined : byteCount(o.storageQuotaBytes, 'storageQuotaBytes'),
+    content: o.content,
     extra,
   };
 }

@@ -36,7 +36,7 @@ export interface RunningService {
 
 /** Creates the service and listens on HTTP, or on HTTPS with HTTP/2 when given a certificate. */
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const service = createService({ dataDir: options.dataDir, config: options.config, admin: options.admin });
+  const service = await createService({ dataDir: options.dataDir, config: options.config, admin: options.admin });
   const server = options.https ? createHttpsServer(service, options.https) : createHttpServer(service);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -53,7 +53,7 @@ type Ready = { url: string; port: number; caPath: string; tusPort: number };
 async function serve(): Promise<void> {
   const dir = process.argv[process.argv.indexOf('--counted-service') + 1];
   const tls = await ensureDevCertificates(join(dir, 'tls'));
-  const service = createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
+  const service = await createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
   const server = createHttpsServer(service, tls);
   let requests: SeenRequest[] = [];
   const seen = (req: { method?: string; url?: string; httpVersion: string }) =>

@@ -39,7 +39,7 @@ type Counted = {
 /** The service over HTTPS in this process, counting the multipart creates it is answering at once. */
 async function countedService(dir: string): Promise<Counted> {
   const tls = await ensureDevCertificates(join(dir, 'tls'));
-  const svc = createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
+  const svc = await createService({ dataDir: join(dir, 'data'), config: defaultConfig(), admin: true });
   const server = createHttpsServer(svc, tls);
   const counted = { svc, inFlight: 0, most: 0, versions: new Set<string>() } as Counted;
   server.prependListener('request', (req, res) => {
