@@ -234,10 +234,9 @@ export class S3SessionContent implements SessionContent {
       if (size === 0) return;
       throw new Error(`session ${id}: no staging to keep ${size} byte(s) of`);
     }
-    if (size === st.stored) {
-      if (st.before) await this.#save(id, { ...st, before: undefined }, st);
-      return;
-    }
+    // The request is kept: its `before` stays until the next request replaces it (and deletes what it held),
+    // which spares a write per chunk.
+    if (size === st.stored) return;
     const b = st.before;
     if (!b || size !== b.stored) throw new Error(`session ${id}: cannot cut ${st.stored} staged byte(s) to ${size}`);
     // The refused request is taken back: its parts are no longer listed, its segments go.

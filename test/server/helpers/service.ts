@@ -12,6 +12,10 @@
  *
  * `STORE_TEST_HTTP2=1` starts every service with `--https` and sends every request over HTTP/2 (the suites that do
  * not write raw HTTP/1.1 hold over both: `scripts/test-http2.sh`).
+ *
+ * `STORE_TEST_CONTENT=s3://BUCKET[/PREFIX]` (with the AWS variables; `test/cluster/on-object-store.ts` sets both)
+ * keeps every service's content in that bucket, under a prefix of its own named after its data dir (so a restart on
+ * the same data dir finds its content again).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,8 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/store-service.js');
 /** Whether this run speaks HTTP/2 to the services it starts. */
 export const OVER_HTTP2 = process.env.STORE_TEST_HTTP2 === '1';
+/** The bucket (and prefix) this run's services keep their content in; undefined: on disk. */
+const CONTENT = process.env.STORE_TEST_CONTENT;
 
 /** Options of {@link startService}. */
 export interface StartOptions {
@@ -154,6 +160,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     dataDir,
     ...(options.admin === false ? [] : ['--admin']),
     ...(OVER_HTTP2 ? ['--https'] : []),
+    ...(CONTENT ? ['--content', `${CONTENT.replace(/\/+$/, '')}/${dataDir.split('/').pop()}`] : []),
   ];
   if (configPath) args.push('--config', configPath);
   args.push(...(options.args ?? []));
