@@ -1,8 +1,8 @@
 /**
  * Content in an S3-compatible bucket (the content port's object-store backend, `--content s3://BUCKET[/PREFIX]`):
  * finished content is one object `blobs/<name>` under the prefix; resumable sessions stage under `sessions/<id>/`
- * (`s3-session-content.ts`). A body is streamed: up to one part (8 MiB) is held in memory, a bigger body goes
- * straight into a multipart upload (one part uploading while the next fills), so no byte is written twice.
+ * (`s3-session-content.ts`). A body is streamed: a body under one part (8 MiB) is one PUT, a bigger one goes
+ * straight into a multipart upload (up to four parts in flight while the next fills), so no byte is written twice.
  * Loaded only when configured (`index.ts`), so the default service never loads the SDK.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ChunkQueue } from './chunk-queue.ts';
+import { PartPipeline } from './part-pipeline.ts';
 import type { ByteRange, ContentStore, LocalCopy, WrittenContent } from './content-port.ts';
 import { type BucketAccess, S3Bucket } from './s3-client.ts';
 import { PART_SIZE, S3SessionContent, type StagingTimes } from './s3-session-content.ts';
@@ -61,21 +62,15 @@ export class S3Content implements ContentStore {
     const rel = `blobs/${name}`;
     const hash = createHash('md5');
     const queue = new ChunkQueue();
-    const parts: { n: number; etag: string }[] = [];
-    let uploadId: string | undefined;
-    let inFlight: Promise<void> = Promise.resolve();
+    // The multipart upload, once the body is bigger than one part.
+    const multi: { uploadId?: string; parts?: PartPipeline } = {};
+    let n = 0;
     let size = 0;
+    // Parts go out as they fill, a few at once; the body waits while they are all in flight.
     const send = async (bytes: Uint8Array[], length: number) => {
-      // One part uploads while the next fills: the body keeps flowing, memory stays at two parts.
-      await inFlight;
-      uploadId ??= await this.bucket.createUpload(rel);
-      const id = uploadId;
-      const n = parts.length + 1;
-      const part = { n, etag: '' };
-      parts.push(part);
-      inFlight = this.bucket.uploadPart(rel, id, n, bytes, length).then((etag) => void (part.etag = etag));
-      // Owned here: its failure is rethrown by the next `await inFlight`.
-      inFlight.catch(() => undefined);
+      multi.uploadId ??= await this.bucket.createUpload(rel);
+      multi.parts ??= new PartPipeline(this.bucket, rel, multi.uploadId);
+      await multi.parts.add(++n, bytes, length);
     };
     try {
       for await (const chunk of source) {
@@ -85,17 +80,18 @@ export class S3Content implements ContentStore {
         queue.push(chunk);
         if (queue.length >= PART_SIZE) await send(queue.take(PART_SIZE), PART_SIZE);
       }
-      if (uploadId === undefined) {
+      if (multi.uploadId === undefined || multi.parts === undefined) {
         await this.bucket.put(rel, queue.take(queue.length), size);
       } else {
         const last = queue.length;
         if (last > 0) await send(queue.take(last), last);
-        await inFlight;
-        await this.bucket.completeUpload(rel, uploadId, parts);
+        const settled = await multi.parts.settle();
+        if (settled.failure !== undefined) throw settled.failure;
+        await this.bucket.completeUpload(rel, multi.uploadId, settled.landed);
       }
     } catch (e) {
-      await inFlight.catch(() => undefined);
-      if (uploadId !== undefined) await this.bucket.abortUpload(rel, uploadId).catch(() => undefined);
+      await multi.parts?.settle();
+      if (multi.uploadId !== undefined) await this.bucket.abortUpload(rel, multi.uploadId).catch(() => undefined);
       throw e;
     }
     return { name, size, md5: hash.digest('hex') };

@@ -8,8 +8,9 @@
  *   1. parts of exactly {@link PART_SIZE} (8 MiB) of one multipart upload to the final key `blobs/u-<id>`,
  *   2. then fewer than {@link PART_SIZE} bytes in "segments": small objects of whole blocks, one per request that
  *      ended short of a part boundary.
- * A request's bytes fill the next part in memory (at most one part is held); once segments + memory reach a part,
- * the segments are streamed back out of the store ahead of the memory into that part, and no longer referenced.
+ * A request's bytes fill the next part in memory; once segments + memory reach a part, the segments are streamed
+ * back out of the store ahead of the memory into that part, and no longer referenced. Up to four parts upload at
+ * once (`part-pipeline.ts`; memory: those parts), and the state is written once the request's parts have landed.
  * A big chunk or a whole-file PUT therefore goes straight into parts (written once); small chunks are written twice
  * (segment, then part), which is the price of 256 KiB durability against a 5 MiB minimum part. A request cut
  * mid-body keeps its whole blocks (as a segment), as the disk does; its partial block is dropped.
@@ -26,6 +27,7 @@ import { createMD5, type IHasher } from 'hash-wasm';
 import { floorToBlock } from 'store-upload-kit/protocol';
 import { byteLength, ChunkQueue } from './chunk-queue.ts';
 import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
+import { PartPipeline } from './part-pipeline.ts';
 import type { S3Bucket } from './s3-client.ts';
 
 /** Size of every multipart part but the last: above S3's 5 MiB minimum, a whole number of 256 KiB blocks. */
@@ -71,6 +73,8 @@ const stateKey = (id: string) => `sessions/${id}/state.json`;
 const objectName = (id: string) => `u-${id}`;
 const objectKey = (id: string) => `blobs/${objectName(id)}`;
 const segmentBytes = (segments: readonly Segment[]) => segments.reduce((n, s) => n + s.size, 0);
+
+const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
 
 /** Keys a state needs (its segments and those of the request it can still take back). */
 function referencedKeys(st: Staging | undefined): Set<string> {
@@ -145,8 +149,14 @@ export class S3SessionContent implements SessionContent {
     const cur: Staging = { ...structuredClone(st), before };
     const hash = await this.#hasher(st.md5);
     const queue = new ChunkQueue();
+    // Where the session stands after each part handed to the pipeline, should it be the last to land.
+    const marks: { stored: number; md5: string }[] = [];
+    let pipeline: PartPipeline | undefined;
+    let handed = cur.stored;
+    let room = PART_SIZE - segmentBytes(cur.segments);
     let skip = stored - first;
     let received = 0;
+    let failure: Error | undefined;
     let storageFailed = false;
     try {
       for await (const raw of body) {
@@ -158,11 +168,22 @@ export class S3SessionContent implements SessionContent {
           chunk = chunk.subarray(drop);
         }
         queue.push(chunk);
-        for (;;) {
-          const room = PART_SIZE - segmentBytes(cur.segments);
-          if (queue.length < room) break;
+        while (queue.length >= room) {
           try {
-            saved = await this.#fillPart(id, cur, hash, queue.take(room), saved);
+            if (cur.uploadId === undefined) {
+              cur.uploadId = await this.#bucket.createUpload(objectKey(id));
+              // Saved at once: a sweep then knows the upload belongs to this session.
+              saved = await this.#save(id, cur, saved);
+            }
+            pipeline ??= new PartPipeline(this.#bucket, objectKey(id), cur.uploadId);
+            // The first part of a request starts with the session's segments, streamed back out of the store.
+            const segments = marks.length === 0 ? cur.segments : [];
+            const bytes = queue.take(room);
+            for (const b of bytes) hash.update(b);
+            handed += room;
+            marks.push({ stored: handed, md5: Buffer.from(hash.save()).toString('base64') });
+            room = PART_SIZE;
+            await pipeline.add(cur.parts.length + marks.length, this.#body(segments, bytes), PART_SIZE);
           } catch (e) {
             storageFailed = true;
             throw e;
@@ -170,50 +191,32 @@ export class S3SessionContent implements SessionContent {
         }
       }
     } catch (e) {
-      // A cut body keeps the whole blocks that arrived, as on disk; a failed store keeps what it last saved.
-      if (!storageFailed) {
-        try {
-          await this.#stage(id, cur, hash, queue.take(floorToBlock(queue.length)));
-          await this.#save(id, cur, saved);
-        } catch {
-          // The store failed too: what it last saved is what the session holds.
-        }
+      failure = asError(e);
+    }
+    if (pipeline) {
+      const settled = await pipeline.settle();
+      const last = marks[settled.landed.length - 1];
+      if (last) {
+        cur.parts.push(...settled.landed);
+        cur.stored = last.stored;
+        cur.md5 = last.md5;
+        cur.segments = [];
       }
-      throw e;
+      if (settled.failure !== undefined) {
+        storageFailed = true;
+        failure ??= settled.failure;
+      }
     }
-    await this.#stage(id, cur, hash, queue.take(floorToBlock(queue.length)));
-    await this.#save(id, cur, saved);
+    try {
+      // Whole blocks past the last part, also of a cut body (as on disk); not after a part failed (a gap).
+      if (!storageFailed) await this.#stage(id, cur, hash, queue.take(floorToBlock(queue.length)));
+      await this.#save(id, cur, saved);
+    } catch (e) {
+      // The store failed: what it last saved is what the session holds.
+      failure ??= asError(e);
+    }
+    if (failure !== undefined) throw failure;
     return { received, tail: queue.take(queue.length) };
-  }
-
-  /** Sends the segments and `bytes` (together one part) as the next part, and records it. */
-  async #fillPart(
-    id: string,
-    cur: Staging,
-    hash: IHasher,
-    bytes: Uint8Array[],
-    saved: Staging | undefined,
-  ): Promise<Staging> {
-    if (cur.uploadId === undefined) {
-      cur.uploadId = await this.#bucket.createUpload(objectKey(id));
-      // Saved at once: a sweep then knows the upload belongs to this session.
-      saved = await this.#save(id, cur, saved);
-    }
-    const n = cur.parts.length + 1;
-    const etag = await this.#bucket.uploadPart(
-      objectKey(id),
-      cur.uploadId,
-      n,
-      this.#body(cur.segments, bytes),
-      PART_SIZE,
-    );
-    for (const b of bytes) hash.update(b);
-    cur.parts.push({ n, etag });
-    cur.stored += byteLength(bytes);
-    cur.segments = [];
-    cur.md5 = Buffer.from(hash.save()).toString('base64');
-    // Every part is recorded as it lands, so a node killed mid-request leaves a status query its bytes.
-    return this.#save(id, cur, saved);
   }
 
   /** Stores whole blocks as a segment object. */
