@@ -27,29 +27,38 @@ export class PartPipeline {
   readonly #maxInFlight: number;
   readonly #slots: Slot[] = [];
 
-  constructor(bucket: S3Bucket, key: string, uploadId: string, maxInFlight = 4) {
+  constructor(bucket: S3Bucket, key: string, uploadId: string, maxInFlight = 2) {
     this.#bucket = bucket;
     this.#key = key;
     this.#uploadId = uploadId;
     this.#maxInFlight = maxInFlight;
   }
 
-  /** Starts part `n`; waits first while `maxInFlight` parts are in flight, and throws once one has failed. */
-  async add(n: number, body: Body, length: number): Promise<void> {
+  /**
+   * Starts part `n`; waits first while `maxInFlight` parts are in flight, and throws once one has failed.
+   * `release` runs once the part has landed or failed (or at once when it is not sent).
+   */
+  async add(n: number, body: Body, length: number, release: () => void = () => undefined): Promise<void> {
     for (;;) {
       const failed = this.#slots.find((s) => s.failure !== undefined);
-      if (failed) throw failed.failure;
+      if (failed) {
+        release();
+        throw failed.failure;
+      }
       const pending = this.#slots.filter((s) => s.etag === undefined);
       if (pending.length < this.#maxInFlight) break;
       await Promise.race(pending.map((s) => s.done));
     }
     const slot: Slot = {
       n,
-      done: this.#bucket.uploadPart(this.#key, this.#uploadId, n, body, length).then(
-        (etag) => void (slot.etag = etag),
-        // Owned here: reported by `add` and `settle`.
-        (e: unknown) => void (slot.failure = e),
-      ),
+      done: this.#bucket
+        .uploadPart(this.#key, this.#uploadId, n, body, length)
+        .then(
+          (etag) => void (slot.etag = etag),
+          // Owned here: reported by `add` and `settle`.
+          (e: unknown) => void (slot.failure = e),
+        )
+        .finally(release),
     };
     this.#slots.push(slot);
   }

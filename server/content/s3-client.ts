@@ -7,7 +7,7 @@
  * `EIO` and a message naming the object store, so callers answer it like a failed disk (`503 backendError`, spec §7).
  * The `--admin` storage faults (`storage-faults.ts`) gate every write of bytes here as they gate the disk's.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -354,8 +354,9 @@ function startFailure(e: unknown, bucket: S3Bucket): string {
   return `content: the object store ${bucket.where} failed (${status} ${name}: ${detail})`;
 }
 
+/** The chunks as they are (a stream of them), not copied into one buffer: a part in flight is held once. */
 function asBody(body: Body): Readable | Uint8Array {
   if (!Array.isArray(body)) return body as Readable;
   const parts = body as readonly Uint8Array[];
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  return parts.length === 1 ? parts[0] : Readable.from(parts, { objectMode: false });
 }

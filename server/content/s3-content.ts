@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ChunkQueue } from './chunk-queue.ts';
+import { ChunkQueue, type Taken } from './chunk-queue.ts';
 import { PartPipeline } from './part-pipeline.ts';
 import type { ByteRange, ContentStore, LocalCopy, WrittenContent } from './content-port.ts';
 import { type BucketAccess, S3Bucket } from './s3-client.ts';
-import { PART_SIZE, S3SessionContent, type StagingTimes } from './s3-session-content.ts';
+import { S3SessionContent } from './s3-session-content.ts';
+import { PART_SIZE, type StagingTimes } from './s3-staging.ts';
 import { ContentTooLargeError } from './too-large.ts';
 
 /** The object store's tuning: how old staging and orphans must be before a sweep removes them. */
@@ -67,10 +68,15 @@ export class S3Content implements ContentStore {
     let n = 0;
     let size = 0;
     // Parts go out as they fill, a few at once; the body waits while they are all in flight.
-    const send = async (bytes: Uint8Array[], length: number) => {
-      multi.uploadId ??= await this.bucket.createUpload(rel);
+    const send = async (taken: Taken) => {
+      try {
+        multi.uploadId ??= await this.bucket.createUpload(rel);
+      } catch (e) {
+        taken.release();
+        throw e;
+      }
       multi.parts ??= new PartPipeline(this.bucket, rel, multi.uploadId);
-      await multi.parts.add(++n, bytes, length);
+      await multi.parts.add(++n, taken.bytes, taken.length, taken.release);
     };
     try {
       for await (const chunk of source) {
@@ -78,13 +84,13 @@ export class S3Content implements ContentStore {
         if (size > maxBytes) throw new ContentTooLargeError(maxBytes);
         hash.update(chunk);
         queue.push(chunk);
-        if (queue.length >= PART_SIZE) await send(queue.take(PART_SIZE), PART_SIZE);
+        if (queue.length >= PART_SIZE) await send(queue.take(PART_SIZE));
       }
       if (multi.uploadId === undefined || multi.parts === undefined) {
-        await this.bucket.put(rel, queue.take(queue.length), size);
+        const taken = queue.take(queue.length);
+        await this.bucket.put(rel, taken.bytes, size).finally(taken.release);
       } else {
-        const last = queue.length;
-        if (last > 0) await send(queue.take(last), last);
+        if (queue.length > 0) await send(queue.take(queue.length));
         const settled = await multi.parts.settle();
         if (settled.failure !== undefined) throw settled.failure;
         await this.bucket.completeUpload(rel, multi.uploadId, settled.landed);
@@ -93,6 +99,8 @@ export class S3Content implements ContentStore {
       await multi.parts?.settle();
       if (multi.uploadId !== undefined) await this.bucket.abortUpload(rel, multi.uploadId).catch(() => undefined);
       throw e;
+    } finally {
+      queue.dispose();
     }
     return { name, size, md5: hash.digest('hex') };
   }

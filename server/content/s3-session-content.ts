@@ -28,58 +28,20 @@ import { floorToBlock } from 'store-upload-kit/protocol';
 import { byteLength, ChunkQueue } from './chunk-queue.ts';
 import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
 import { PartPipeline } from './part-pipeline.ts';
+import {
+  asError,
+  objectKey,
+  objectName,
+  PART_SIZE,
+  referencedKeys,
+  type Segment,
+  segmentBytes,
+  type Snapshot,
+  type Staging,
+  stateKey,
+  type StagingTimes,
+} from './s3-staging.ts';
 import type { S3Bucket } from './s3-client.ts';
-
-/** Size of every multipart part but the last: above S3's 5 MiB minimum, a whole number of 256 KiB blocks. */
-export const PART_SIZE = 8 * 1024 * 1024;
-
-/** How old things must be before a sweep removes them. */
-export interface StagingTimes {
-  /** Staging untouched this long belongs to an expired session (the session TTL). */
-  readonly stagingTtlMs: number;
-  /** Staging or uploads no open session names, and completed objects found at recovery, younger than this are left:
-   * another node may be working on them right now. */
-  readonly orphanGraceMs: number;
-}
-
-interface Segment {
-  readonly key: string;
-  readonly start: number;
-  readonly size: number;
-}
-interface Part {
-  readonly n: number;
-  readonly etag: string;
-}
-interface Snapshot {
-  readonly stored: number;
-  readonly partCount: number;
-  readonly segments: readonly Segment[];
-  readonly md5: string;
-}
-/** `sessions/<id>/state.json`. */
-interface Staging {
-  readonly v: 1;
-  stored: number;
-  uploadId?: string;
-  parts: Part[];
-  segments: Segment[];
-  /** hash-wasm MD5 state (base64) of the first `stored` bytes. */
-  md5: string;
-  before?: Snapshot;
-}
-
-const stateKey = (id: string) => `sessions/${id}/state.json`;
-const objectName = (id: string) => `u-${id}`;
-const objectKey = (id: string) => `blobs/${objectName(id)}`;
-const segmentBytes = (segments: readonly Segment[]) => segments.reduce((n, s) => n + s.size, 0);
-
-const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
-
-/** Keys a state needs (its segments and those of the request it can still take back). */
-function referencedKeys(st: Staging | undefined): Set<string> {
-  return new Set([...(st?.segments ?? []), ...(st?.before?.segments ?? [])].map((s) => s.key));
-}
 
 /** The staged bytes of resumable sessions, in the bucket. */
 export class S3SessionContent implements SessionContent {
@@ -178,12 +140,13 @@ export class S3SessionContent implements SessionContent {
             pipeline ??= new PartPipeline(this.#bucket, objectKey(id), cur.uploadId);
             // The first part of a request starts with the session's segments, streamed back out of the store.
             const segments = marks.length === 0 ? cur.segments : [];
-            const bytes = queue.take(room);
-            for (const b of bytes) hash.update(b);
+            const taken = queue.take(room);
+            for (const b of taken.bytes) hash.update(b);
             handed += room;
             marks.push({ stored: handed, md5: Buffer.from(hash.save()).toString('base64') });
             room = PART_SIZE;
-            await pipeline.add(cur.parts.length + marks.length, this.#body(segments, bytes), PART_SIZE);
+            const n = cur.parts.length + marks.length;
+            await pipeline.add(n, this.#body(segments, taken.bytes), PART_SIZE, taken.release);
           } catch (e) {
             storageFailed = true;
             throw e;
@@ -209,14 +172,19 @@ export class S3SessionContent implements SessionContent {
     }
     try {
       // Whole blocks past the last part, also of a cut body (as on disk); not after a part failed (a gap).
-      if (!storageFailed) await this.#stage(id, cur, hash, queue.take(floorToBlock(queue.length)));
+      if (!storageFailed) {
+        const whole = queue.take(floorToBlock(queue.length));
+        await this.#stage(id, cur, hash, whole.bytes).finally(whole.release);
+      }
       await this.#save(id, cur, saved);
     } catch (e) {
       // The store failed: what it last saved is what the session holds.
       failure ??= asError(e);
     }
+    const tail = queue.takeCopy(queue.length);
+    queue.dispose();
     if (failure !== undefined) throw failure;
-    return { received, tail: queue.take(queue.length) };
+    return { received, tail };
   }
 
   /** Stores whole blocks as a segment object. */
