@@ -5,19 +5,12 @@
  */
 import type { ContentStore } from './content-port.ts';
 import { DiskContent } from './disk-content.ts';
+import type { BucketAccess } from './s3-client.ts';
 
 export type { ContentStore, SessionContent } from './content-port.ts';
 
-/** Where an S3-compatible bucket is and how to reach it. */
-export interface S3Location {
-  readonly bucket: string;
-  /** Key prefix every object of the service goes under (without a trailing slash; none: the bucket's root). */
-  readonly prefix?: string;
-  /** A custom endpoint (RGW, MinIO …); none: AWS S3 of `region`. */
-  readonly endpoint?: string;
-  readonly region?: string;
-  readonly accessKeyId?: string;
-  readonly secretAccessKey?: string;
+/** Where an S3-compatible bucket is and how to reach it (a type only: the SDK is not loaded by naming it). */
+export interface S3Location extends BucketAccess {
   /** Staging of sessions untouched this long is swept by `collectGarbage` (the sessions' TTL). */
   readonly stagingTtlMs?: number;
 }

@@ -25,10 +25,12 @@ import {
 } from '@aws-sdk/client-s3';
 import { allowWrite } from '../storage-faults.ts';
 
-/** How to reach the bucket (see `S3Location` in `index.ts`). */
+/** How to reach the bucket. */
 export interface BucketAccess {
   readonly bucket: string;
+  /** Key prefix every object of the service goes under (without a trailing slash; none: the bucket's root). */
   readonly prefix?: string;
+  /** A custom endpoint (RGW, MinIO …); none: AWS S3 of `region`. */
   readonly endpoint?: string;
   readonly region?: string;
   readonly accessKeyId?: string;
