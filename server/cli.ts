@@ -8,7 +8,7 @@ import { startService } from './index.ts';
 
 const USAGE =
   'usage: store-service [--port N] [--host H] [--data DIR] [--config FILE] [--admin] [--https] [--storage-quota BYTES]\n' +
-  '                     [--database postgres://USER:PASS@HOST:PORT/DB]';
+  '                     [--database postgres://USER:PASS@HOST:PORT/DB] [--content s3://BUCKET[/PREFIX]]';
 
 // Uploads stream 64 KiB socket chunks through quickly; a small young generation collects them sooner, which
 // keeps the peak RSS of a 1 GiB upload well under 150 MiB at no measurable throughput cost.
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
         https: { type: 'boolean', default: false },
         'storage-quota': { type: 'string' },
         database: { type: 'string' },
+        content: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
       throw new Error(`--storage-quota must be a byte count, got "${quota}"`);
     // The flag wins over the config file's `storageQuotaBytes`, as a one-off for a run.
     if (quota !== undefined) config = { ...config, storageQuotaBytes: Number(quota) };
+    if (values.content !== undefined && !values.content.startsWith('s3://'))
+      throw new Error(`--content must be s3://BUCKET[/PREFIX], got "${values.content}"`);
+    if (values.content !== undefined) config = { ...config, content: values.content };
   } catch (e) {
     console.error(`store-service: ${(e as Error).message}`);
     process.exit(2);
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
       database,
     });
   } catch (e) {
-    // One readable line saying which part cannot be used and why, and no half-started node.
+    // A backend that cannot be reached or refuses the node: one readable line, never a half-started node.
     console.error(`store-service: cannot start: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   }

@@ -65,6 +65,11 @@ export interface ServiceConfig {
    * `--database` flag wins over it. Undefined (the default): SQLite in the data folder.
    */
   readonly database?: string | undefined;
+  /**
+   * Where content lives: undefined (the default) for the data folder's disk, or `s3://BUCKET[/PREFIX]` for an
+   * S3-compatible bucket reached through the standard AWS variables (`--content` wins over the file's `content`).
+   */
+  readonly content: string | undefined;
   /** Other keys of the config file, for features that read their own settings (push, conversion). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -102,6 +107,7 @@ export function defaultConfig(): ServiceConfig {
     lingerBytes: 64 * 1024 * 1024,
     storageQuotaBytes: undefined,
     database: undefined,
+    content: undefined,
     extra: {},
   };
 }
@@ -125,6 +131,7 @@ const KNOWN_KEYS = new Set([
   'lingerBytes',
   'storageQuotaBytes',
   'database',
+  'content',
 ]);
 
 function stringArray(value: unknown, key: string): string[] {
@@ -180,6 +187,8 @@ export function parseConfig(raw: unknown): ServiceConfig {
   const base = defaultConfig();
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (!KNOWN_KEYS.has(k)) extra[k] = v;
+  if (o.content !== undefined && (typeof o.content !== 'string' || !o.content.startsWith('s3://')))
+    throw new Error('config: "content" must be an s3://BUCKET[/PREFIX] URL');
   if (o.crl !== undefined && typeof o.crl !== 'string') throw new Error('config: "crl" must be a path string');
   if (o.gzipAnyUserAgent !== undefined && typeof o.gzipAnyUserAgent !== 'boolean') {
     throw new Error('config: "gzipAnyUserAgent" must be a boolean');
@@ -214,6 +223,7 @@ export function parseConfig(raw: unknown): ServiceConfig {
     storageQuotaBytes:
       o.storageQuotaBytes === undefined ? undefined : byteCount(o.storageQuotaBytes, 'storageQuotaBytes'),
     database: o.database === undefined ? undefined : postgresUrl(o.database),
+    content: o.content,
     extra,
   };
 }

@@ -7,8 +7,8 @@ import type { MetadataDb } from './metadata/metadata-port.ts';
 import type { FileEvents } from './events.ts';
 import type { FaultRegistry } from './faults.ts';
 import type { ApiRequest, ApiResponse } from './api-request.ts';
+import type { ContentStore } from './content/content-port.ts';
 import type { PushService } from './push/push-service.ts';
-import type { BlobStore } from './store/blobs.ts';
 import type { CommitGroup } from './store/commit-group.ts';
 import type { FileStore } from './store/files.ts';
 import type { ResumableSessions } from './store/resumable-sessions.ts';
@@ -48,11 +48,12 @@ export interface Service {
   readonly commits: CommitGroup;
   readonly clock: Clock;
   readonly events: FileEvents;
-  readonly blobs: BlobStore;
+  /** File content and resumable sessions' staged bytes: the data folder's disk, or an S3-compatible bucket. */
+  readonly content: ContentStore;
   readonly files: FileStore;
   /** Each user's storage use and the limit on it (`about.storageQuota`, 403 `storageQuotaExceeded`). */
   readonly quota: StorageQuota;
-  /** Resumable sessions: their rows and locks (`sessions.ts`) and their bytes on disk (`session-bytes.ts`). */
+  /** Resumable sessions: their rows and locks (`sessions.ts`) and their staged bytes (`content.sessions`). */
   readonly resumable: ResumableSessions;
   readonly faults: FaultRegistry;
   /** Push: channels, the change log per user, delivery (spec §5–6). */

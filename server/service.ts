@@ -3,7 +3,6 @@
  * service is put together; its types live in `service-types.ts`, so nothing imports back into the wiring.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createAuthenticator } from './auth/index.ts';
 import { createClock } from './clock.ts';
 import { dispatchRequest } from './dispatch.ts';
@@ -14,44 +13,56 @@ import { FaultRegistry } from './faults.ts';
 import { createPushService } from './push/push-service.ts';
 import { Router } from './router.ts';
 import { routeModules } from './routes/index.ts';
-import { BlobStore } from './store/blobs.ts';
+import { openContent, parseContentUrl } from './content/index.ts';
 import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';
 import { ResumableSessions } from './store/resumable-sessions.ts';
-import { SessionBytes } from './store/session-bytes.ts';
 import { RunTimeSettings } from './store/run-time-settings.ts';
 import { StorageQuota } from './store/storage-quota.ts';
 import { UploadSessionRows } from './store/sessions.ts';
 import type { Service, ServiceOptions } from './service-types.ts';
 import { TokenGrants } from './token-grants.ts';
 
-/** Opens the data directory and the databases, recovers after a crash, and registers every route module. */
+/** Opens the data directory, the databases and the content store, recovers after a crash, and registers every route. */
 export async function createService(options: ServiceOptions): Promise<Service> {
   mkdirSync(options.dataDir, { recursive: true });
+  const contentUrl = options.config.content;
+  // Opened first: a bucket that cannot be reached stops the start before anything else is touched.
+  const content = await openContent(
+    contentUrl === undefined
+      ? { dataDir: options.dataDir }
+      : { s3: { ...parseContentUrl(contentUrl), stagingTtlMs: options.config.sessionTtlMs } },
+  );
   const db = await openMetadata(
     options.database === undefined ? { dataDir: options.dataDir } : { postgres: options.database },
-  );
+  ).catch(async (e: unknown) => {
+    await content.close();
+    throw e;
+  });
   // The admin clock's offset is one of the run-time settings (read below, and kept in the database).
   const clock = createClock();
   const events = new FileEvents();
   const commits = new CommitGroup(db, events);
-  const blobs = new BlobStore(options.dataDir);
   // A released blob is removed only once the commit that released it is durable (a crash before a group commit
   // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
   const releaseBlob = (name: string) =>
-    void blobs.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
+    void content.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
   const quota = new StorageQuota(db, options.config.storageQuotaBytes);
   const files = new FileStore(db, clock, events, quota, (name) => commits.afterCommit(() => releaseBlob(name)));
-  const sessionBytes = new SessionBytes(join(options.dataDir, 'sessions'), blobs);
-  const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) => sessionBytes.remove(id));
-  const resumable = new ResumableSessions(sessions, sessionBytes, blobs);
+  const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) =>
+    // A failed removal leaves staging that the next start's recovery (or the object store's sweep) removes.
+    content.sessions
+      .remove(id)
+      .catch((e: unknown) => console.error("store-service: could not remove a session's bytes:", e)),
+  );
+  const resumable = new ResumableSessions(sessions, content);
   // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
   // means the completion committed.
   await resumable.recover(async (blob) => {
     const row = await files.withBlob(blob);
     return row && (await files.resource(row));
   });
-  blobs.collectGarbage(await files.referencedBlobs());
+  await content.collectGarbage(await files.referencedBlobs());
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
   const push = createPushService({
@@ -87,7 +98,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     commits,
     clock,
     events,
-    blobs,
+    content,
     files,
     quota,
     resumable,
@@ -99,6 +110,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     async close() {
       for (const fn of closers.reverse()) await fn();
       await db.close();
+      await content.close();
     },
   };
   for (const register of routeModules) register(router, svc);

@@ -161,19 +161,21 @@ async function toContent(
   const convert = svc.convert;
   try {
     if (!convert) throw badRequest('conversion not available');
+    // The source as a local file (a temporary copy when it is in an object store), released once converted.
+    const source = await svc.content.localCopy(media.blob);
     const out = await convert({
-      sourcePath: svc.blobs.path(media.blob),
+      sourcePath: source.path,
       sourceMimeType: media.contentType,
       targetMimeType: target,
       size: media.size,
       ocrLanguage: query.get('ocrLanguage') ?? undefined,
       name: meta.name,
-    });
-    // The converted bytes go to a temp file renamed into place: a full disk leaves no half-converted blob.
-    const written = await svc.blobs.writeBytes(out.content);
+    }).finally(() => source.release());
+    // Written whole or not at all (a temp file renamed, one object): a failure leaves no half-converted content.
+    const written = await svc.content.writeBytes(out.content);
     return { blob: written.name, size: undefined, md5: undefined };
   } catch (e) {
-    if (!keepsSource(media, e)) await svc.blobs.remove(media.blob);
+    if (!keepsSource(media, e)) await svc.content.remove(media.blob);
     throw e;
   }
 }
@@ -196,7 +198,7 @@ export async function createFile(
     await checkCreate(svc, who, meta, media !== undefined);
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {
-    if (media) await svc.blobs.remove(media.blob);
+    if (media) await svc.content.remove(media.blob);
     throw e;
   }
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
@@ -241,11 +243,11 @@ async function committing(
   try {
     row = await commit();
   } catch (e) {
-    if (converted !== undefined) await svc.blobs.remove(converted);
-    if (media && !keepsSource(media, e)) await svc.blobs.remove(media.blob);
+    if (converted !== undefined) await svc.content.remove(converted);
+    if (media && !keepsSource(media, e)) await svc.content.remove(media.blob);
     throw e;
   }
-  if (media && converted !== undefined) await svc.blobs.remove(media.blob);
+  if (media && converted !== undefined) await svc.content.remove(media.blob);
   return row;
 }
 
@@ -265,7 +267,7 @@ export async function updateFile(
     target = media ? conversionTarget(meta, row) : undefined;
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {
-    if (media) await svc.blobs.remove(media.blob);
+    if (media) await svc.content.remove(media.blob);
     throw e;
   }
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;

@@ -13,7 +13,11 @@ import type { Service } from '../service-types.ts';
 import type { FileRow } from '../store/files.ts';
 
 /** Answers a download of a file the caller can see. */
-export function downloadResponse(svc: Service, row: FileRow, rangeHeader: string | undefined): ApiResponse {
+export async function downloadResponse(
+  svc: Service,
+  row: FileRow,
+  rangeHeader: string | undefined,
+): Promise<ApiResponse> {
   if (row.mimeType === FOLDER_MIME || isNativeMime(row.mimeType)) {
     throw new ApiError(403, 'fileNotDownloadable', MESSAGES.fileNotDownloadable, {
       where: { location: 'alt', locationType: 'parameter' },
@@ -40,9 +44,9 @@ export function downloadResponse(svc: Service, row: FileRow, rangeHeader: string
   if (range) {
     headers['Content-Range'] = formatContentRangeResponse(range, size);
     headers['Content-Length'] = String(range.end - range.start + 1);
-    return { status: 206, headers, body: svc.blobs.read(row.blob as string, range) };
+    return { status: 206, headers, body: await svc.content.read(row.blob as string, range) };
   }
   headers['Content-Length'] = String(size);
   if (row.blob === undefined || size === 0) return { status: 200, headers, body: new Uint8Array(0) };
-  return { status: 200, headers, body: svc.blobs.read(row.blob) };
+  return { status: 200, headers, body: await svc.content.read(row.blob) };
 }

@@ -28,10 +28,9 @@ const exportFile: Handler = async (ctx) => {
       },
     );
   }
-  const content = await readNativeContent(
-    row.blob === undefined ? undefined : ctx.svc.blobs.path(row.blob),
-    row.mimeType,
-  );
+  // The stored bytes as a local file (a temporary copy when they are in an object store).
+  const copy = row.blob === undefined ? undefined : await ctx.svc.content.localCopy(row.blob);
+  const content = await readNativeContent(copy?.path, row.mimeType).finally(() => copy?.release());
   if (content === undefined) {
     throw new ApiError(
       403,

@@ -1,6 +1,6 @@
 /**
- * The one door to resumable upload sessions: a session is a row with a lock (`sessions.ts`) and bytes on disk
- * (`session-bytes.ts`); this module asks each of them, going down, and applies the protocol's `Content-Range`
+ * The one door to resumable upload sessions: a session is a row with a lock (`sessions.ts`) and staged bytes (the
+ * content port's `SessionContent`, on disk or in an object store); this module asks each of them, going down, and applies the protocol's `Content-Range`
  * rules (`planSessionPut`, `judgeSessionPut`) between. The upload handler asks it once per request and answers.
  */
 import {
@@ -14,8 +14,7 @@ import {
 } from 'store-upload-kit/protocol';
 import { ApiError, uploadProtocolError } from '../errors.ts';
 import type { RequestBody } from '../api-request.ts';
-import type { BlobStore } from './blobs.ts';
-import type { SessionBytes } from './session-bytes.ts';
+import type { ContentStore, SessionContent } from '../content/content-port.ts';
 import type { LockClaim, SessionRow, UploadSessionRows } from './sessions.ts';
 import { isStorageFailure } from './storage-failure.ts';
 
@@ -60,13 +59,13 @@ function refused(refusal: PutRefusal): ApiError {
 /** Resumable sessions: their rows, locks and bytes behind one door. */
 export class ResumableSessions {
   readonly #rows: UploadSessionRows;
-  readonly #bytes: SessionBytes;
-  readonly #blobs: BlobStore;
+  readonly #bytes: SessionContent;
+  readonly #blobs: ContentStore;
 
-  constructor(rows: UploadSessionRows, bytes: SessionBytes, blobs: BlobStore) {
+  constructor(rows: UploadSessionRows, content: ContentStore) {
     this.#rows = rows;
-    this.#bytes = bytes;
-    this.#blobs = blobs;
+    this.#bytes = content.sessions;
+    this.#blobs = content;
   }
 
   /** Opens a session with no bytes. */
@@ -160,7 +159,7 @@ export class ResumableSessions {
       if (tail) await this.#bytes.keep(session.id, verdict.size);
       return { kind: 'incomplete', stored: verdict.size };
     }
-    const { blob, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
+    const { name: blob, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
     let result;
     try {
       const media = { blob, size: verdict.size, md5, contentType: session.contentType } as const;

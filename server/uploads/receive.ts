@@ -44,7 +44,7 @@ export async function receiveSimple(ctx: RouteContext, target: string | undefine
   if (contentType.startsWith('multipart/')) {
     throw badRequest(`uploadType=media sends the raw bytes; a ${contentType} body needs uploadType=multipart.`);
   }
-  const blob = await ctx.svc.blobs.write(ctx.req.body.stream());
+  const blob = await ctx.svc.content.write(ctx.req.body.stream());
   return { blob: blob.name, size: blob.size, md5: blob.md5, contentType };
 }
 
@@ -73,6 +73,6 @@ export async function receiveMultipart(
   const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
   // Before the media is stored: a native media type with nothing to convert it is refused.
   if (upload.mediaType) checkMediaType(contentType, conversionTarget(meta, existing));
-  const blob = await ctx.svc.blobs.write(upload.media);
+  const blob = await ctx.svc.content.write(upload.media);
   return { meta, media: { blob: blob.name, size: blob.size, md5: blob.md5, contentType } };
 }

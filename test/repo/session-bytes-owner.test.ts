@@ -1,4 +1,4 @@
-// Issue 22, "one owner, one name": a resumable session's bytes on disk have one owner, `server/store/session-bytes.ts`.
+// Issue 22, "one owner, one name": a resumable session's bytes on disk have one owner, `server/content/disk-session-content.ts`.
 // Checked on the source text: only it names a part file or touches the file system for one; the rows-and-locks
 // module does not know it, and the upload handlers reach a session (rows and bytes) only through its one door,
 // `server/store/resumable-sessions.ts`.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, sources, specifiers } from './source-graph.ts';
 
-const OWNER = 'server/store/session-bytes.ts';
+const OWNER = 'server/content/disk-session-content.ts';
 
 /** The file's code without its comments (a comment may speak of "the part file"). */
 function code(file: string): string {

@@ -12,6 +12,10 @@
  *
  * `STORE_TEST_HTTP2=1` starts every service with `--https` and sends every request over HTTP/2 (the suites that do
  * not write raw HTTP/1.1 hold over both: `scripts/test-http2.sh`).
+ *
+ * `STORE_TEST_CONTENT=s3://BUCKET[/PREFIX]` (with the AWS variables; `test/cluster/on-object-store.ts` sets both)
+ * keeps every service's content in that bucket, under a prefix of its own; `STORE_TEST_DATABASE` and
+ * `STORE_TEST_NODES` do the same for the rows and the number of nodes (`test-database.ts`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

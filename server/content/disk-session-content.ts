@@ -1,42 +1,23 @@
 /**
- * The one owner of a resumable session's bytes on disk, `<data>/sessions/<id>.part`: its path, appending a request
- * body (hashing whole 256 KiB blocks as they complete), cutting it back, the running MD5, adopting the finished part
- * into the blob store, deleting it, and recovery after a crash. Session rows and locks are `sessions.ts`; the upload
- * handler (`uploads/resumable-put.ts`) keeps only the Content-Range rules and the answers.
+ * The one owner of a resumable session's bytes on disk, `<data>/sessions/<id>.part` (the disk's `SessionContent`):
+ * its path, appending a request body (hashing whole 256 KiB blocks as they complete), cutting it back, the running
+ * MD5, adopting the finished part into the blob directory, deleting it, and recovery after a crash. Session rows and
+ * locks are `store/sessions.ts`; the upload handler (`uploads/resumable-put.ts`) keeps only the Content-Range rules
+ * and the answers.
  *
  * The part file is the truth for how many bytes are stored: outside a request it always holds whole 256 KiB blocks
  * (or the session is complete). After a crash a part file may end mid-block; it is cut back to the last whole
  * block the next time the session is used, so a kill -9 loses only the in-flight request's partial block.
  */
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
-import { type FileHandle, open, rename } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { type FileHandle, open, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
-import type { BlobStore } from './blobs.ts';
+import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
+import type { DiskContent } from './disk-content.ts';
 import { FileWriter } from './file-writer.ts';
 import { Md5Hasher } from './md5.ts';
-
-/** The bytes of a finished session, moved into the blob store. */
-export interface CompletedBytes {
-  readonly blob: string;
-  readonly md5: string;
-}
-
-/** What one request body added: its length, and the bytes past the last whole block (kept only if it is final). */
-export interface Appended {
-  readonly received: number;
-  readonly tail: readonly Uint8Array[];
-}
 
 /** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
 interface RunningHash {
@@ -46,12 +27,12 @@ interface RunningHash {
 }
 
 /** Owner of the part files of resumable sessions. */
-export class SessionBytes {
+export class DiskSessionContent implements SessionContent {
   readonly #dir: string;
-  readonly #blobs: BlobStore;
+  readonly #blobs: DiskContent;
   readonly #hashes = new Map<string, RunningHash>();
 
-  constructor(dir: string, blobs: BlobStore) {
+  constructor(dir: string, blobs: DiskContent) {
     this.#dir = dir;
     this.#blobs = blobs;
     mkdirSync(dir, { recursive: true });
@@ -73,9 +54,9 @@ export class SessionBytes {
   async stored(id: string): Promise<number> {
     const path = this.#path(id);
     if (!existsSync(path)) return 0;
-    const size = statSync(path).size;
+    const { size } = await stat(path);
     const whole = floorToBlock(size);
-    if (whole !== size) truncateSync(path, whole);
+    if (whole !== size) await truncate(path, whole);
     return whole;
   }
 
@@ -170,7 +151,7 @@ export class SessionBytes {
    * Finishes a session holding `size` bytes: feeds the tail of its last request into the running hash (or rehashes
    * the part when the hash does not line up, e.g. after a restart) and moves the part into the blob store.
    */
-  async complete(id: string, size: number, tail: readonly Uint8Array[] = []): Promise<CompletedBytes> {
+  async complete(id: string, size: number, tail: readonly Uint8Array[] = []): Promise<CompletedContent> {
     // The hash the last append left, or (a status query that completes, a restart) one rebuilt from the part.
     const state = this.#hashes.get(id) ?? (await this.#hashAt(id, size));
     let upTo = state.upTo;
@@ -181,14 +162,14 @@ export class SessionBytes {
     const path = this.#path(id);
     const md5 = upTo === size ? await state.hash.digest() : await md5OfFile(path, size);
     this.#forgetHash(id);
-    const blob = SessionBytes.#blobName(id);
-    await this.#blobs.adopt(path, blob).catch(async (e: unknown) => {
+    const name = DiskSessionContent.#blobName(id);
+    await this.#blobs.adopt(path, name).catch(async (e: unknown) => {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       // An empty upload never created a part file.
-      const fh = await open(this.#blobs.path(blob), 'w');
+      const fh = await open(this.#blobs.path(name), 'w');
       await fh.close();
     });
-    return { blob, md5 };
+    return { name, md5 };
   }
 
   /**
@@ -197,7 +178,7 @@ export class SessionBytes {
    */
   async reopen(id: string): Promise<boolean> {
     try {
-      await rename(this.#blobs.path(SessionBytes.#blobName(id)), this.#path(id));
+      await rename(this.#blobs.path(DiskSessionContent.#blobName(id)), this.#path(id));
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -207,8 +188,8 @@ export class SessionBytes {
 
   /** Deletes a session's bytes (cancelled, expired, or its completion refused). */
   async remove(id: string): Promise<void> {
-    rmSync(this.#path(id), { force: true });
     this.#forgetHash(id);
+    await rm(this.#path(id), { force: true });
   }
 
   /**
@@ -220,13 +201,13 @@ export class SessionBytes {
   async recover(open: readonly string[], committed: (id: string, blob: string) => Promise<boolean>): Promise<void> {
     for (const id of open) {
       const part = this.#path(id);
-      const blob = SessionBytes.#blobName(id);
+      const blob = DiskSessionContent.#blobName(id);
       if (existsSync(part) || !existsSync(this.#blobs.path(blob))) continue;
-      if (!(await committed(id, blob))) renameSync(this.#blobs.path(blob), part);
+      if (!(await committed(id, blob))) await rename(this.#blobs.path(blob), part);
     }
     const keep = new Set(open);
-    for (const f of readdirSync(this.#dir)) {
-      if (!f.endsWith('.part') || !keep.has(f.slice(0, -'.part'.length))) rmSync(join(this.#dir, f), { force: true });
+    for (const f of await readdir(this.#dir)) {
+      if (!f.endsWith('.part') || !keep.has(f.slice(0, -'.part'.length))) await rm(join(this.#dir, f), { force: true });
     }
   }
 

@@ -1,39 +1,31 @@
 /**
- * Content on disk: `<data>/blobs/<name>` (immutable once renamed into place), temp files in `<data>/tmp/`.
+ * Content on disk (the default backend of the content port): `<data>/blobs/<name>` (immutable once renamed into
+ * place), temp files in `<data>/tmp/`, resumable sessions' part files in `<data>/sessions/` (`disk-session-content.ts`).
  * New content is written to a temp file and renamed, so a crash never leaves a half-written blob referenced.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { ByteRange, ContentStore, LocalCopy, WrittenContent } from './content-port.ts';
+import { DiskSessionContent } from './disk-session-content.ts';
 import { FileWriter } from './file-writer.ts';
 import { Md5Hasher } from './md5.ts';
+import { ContentTooLargeError } from './too-large.ts';
 
-/** A blob written by {@link BlobStore.write}. */
-export interface WrittenBlob {
-  readonly name: string;
-  readonly size: number;
-  readonly md5: string;
-}
-
-/** Thrown by {@link BlobStore.write} when the body exceeds the allowed size. */
-class BlobTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`the content exceeds ${limit} bytes`);
-  }
-}
-
-/** Blob directory manager. */
-export class BlobStore {
+/** The content port on the data folder's disk. */
+export class DiskContent implements ContentStore {
   readonly dir: string;
   readonly tmpDir: string;
+  readonly sessions: DiskSessionContent;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'blobs');
     this.tmpDir = join(dataDir, 'tmp');
     mkdirSync(this.dir, { recursive: true });
     mkdirSync(this.tmpDir, { recursive: true });
+    this.sessions = new DiskSessionContent(join(dataDir, 'sessions'), this);
   }
 
   /** A fresh blob name. */
@@ -50,7 +42,7 @@ export class BlobStore {
    * Streams `source` to a temp file, hashing as it goes, then renames it into place. On any error (cut
    * connection, size cap) the temp file is removed and nothing is referenced.
    */
-  async write(source: AsyncIterable<Uint8Array>, maxBytes = Number.MAX_SAFE_INTEGER): Promise<WrittenBlob> {
+  async write(source: AsyncIterable<Uint8Array>, maxBytes = Number.MAX_SAFE_INTEGER): Promise<WrittenContent> {
     const name = this.newName();
     const tmp = join(this.tmpDir, `${name}.tmp`);
     const fh = await open(tmp, 'w');
@@ -60,7 +52,7 @@ export class BlobStore {
     try {
       for await (const chunk of source) {
         size += chunk.length;
-        if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+        if (size > maxBytes) throw new ContentTooLargeError(maxBytes);
         await writer.push(chunk);
         await hash.update(chunk);
       }
@@ -79,7 +71,7 @@ export class BlobStore {
   }
 
   /** Writes bytes already in memory (converted native content). */
-  async writeBytes(bytes: Uint8Array): Promise<WrittenBlob> {
+  async writeBytes(bytes: Uint8Array): Promise<WrittenContent> {
     async function* one() {
       yield bytes;
     }
@@ -91,9 +83,15 @@ export class BlobStore {
     await rename(path, this.path(name));
   }
 
-  /** Streams a blob, optionally a byte range `[start, end]` inclusive. */
-  read(name: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.path(name), range ? { start: range.start, end: range.end } : {});
+  /** Streams a blob, optionally a byte range; opened first, so a missing blob rejects here. */
+  async read(name: string, range?: ByteRange): Promise<Readable> {
+    const fh = await open(this.path(name), 'r');
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  /** The blob's own file: nothing to release. */
+  async localCopy(name: string): Promise<LocalCopy> {
+    return { path: this.path(name), release: () => Promise.resolve() };
   }
 
   /** Deletes a blob; missing blobs are fine. */
@@ -102,18 +100,22 @@ export class BlobStore {
   }
 
   /** Startup clean-up: drops temp files and blobs no row references (left by a crash between steps). */
-  collectGarbage(referenced: ReadonlySet<string>): number {
+  async collectGarbage(referenced: ReadonlySet<string>): Promise<number> {
     let removed = 0;
-    for (const f of readdirSync(this.tmpDir)) {
-      rmSync(join(this.tmpDir, f), { force: true });
+    for (const f of await readdir(this.tmpDir)) {
+      await rm(join(this.tmpDir, f), { force: true });
       removed++;
     }
-    for (const f of readdirSync(this.dir)) {
+    for (const f of await readdir(this.dir)) {
       if (!referenced.has(f)) {
-        rmSync(join(this.dir, f), { force: true });
+        await rm(join(this.dir, f), { force: true });
         removed++;
       }
     }
     return removed;
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held open between requests.
   }
 }
