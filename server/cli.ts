@@ -111,4 +111,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-await main();
+if (process.argv[2] === 'migrate') {
+  const { runMigrate } = await import('./migrate-cli.ts');
+  process.exit(await runMigrate(process.argv.slice(3)));
+} else {
+  await main();
+}

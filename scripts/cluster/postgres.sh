@@ -32,7 +32,7 @@ case "$cmd" in
     start
     export PGPASSWORD=$password
     as_pg env PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -q -v ON_ERROR_STOP=1 \
-      -c "CREATE USER store PASSWORD '$password'" -c "CREATE DATABASE store OWNER store" >/dev/null
+      -c "CREATE USER store PASSWORD '$password' CREATEDB" -c "CREATE DATABASE store OWNER store" >/dev/null
     ;;
   start) start ;;
   stop)

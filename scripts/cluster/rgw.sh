@@ -3,7 +3,7 @@
 #   rgw.sh start DIR MON_PORT RGW_PORT memstore|bluestore ACCESS_KEY SECRET_KEY   (cluster, gateway, S3 user)
 #   rgw.sh stop-gateway DIR | start-gateway DIR                                 (the object store "unreachable")
 #   rgw.sh stop DIR                                                              (every daemon, by its pid file)
-# Settings from /work/shared/notes/cluster.md: no cephx on loopback, crc for the gateway's monitor client (else it
+# Settings from the workspace notes on PostgreSQL and RGW: no cephx on loopback, crc for the gateway's monitor client (else it
 # waits 300 s for the mon config), a 50 ms paxos interval (start in about 1 s instead of 11), one OSD.
 set -euo pipefail
 cmd=$1

@@ -15,9 +15,14 @@ import { type FileHandle, open, readdir, rename, rm, stat, truncate } from 'node
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
 import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
-import type { DiskContent } from './disk-content.ts';
 import { FileWriter } from './file-writer.ts';
 import { Md5Hasher } from './md5.ts';
+
+/** What a session needs of the finished content on disk (`DiskContent`): where a blob's file is, and moving one in. */
+interface BlobFiles {
+  path(name: string): string;
+  adopt(path: string, name: string): Promise<void>;
+}
 
 /** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
 interface RunningHash {
@@ -29,10 +34,10 @@ interface RunningHash {
 /** Owner of the part files of resumable sessions. */
 export class DiskSessionContent implements SessionContent {
   readonly #dir: string;
-  readonly #blobs: DiskContent;
+  readonly #blobs: BlobFiles;
   readonly #hashes = new Map<string, RunningHash>();
 
-  constructor(dir: string, blobs: DiskContent) {
+  constructor(dir: string, blobs: BlobFiles) {
     this.#dir = dir;
     this.#blobs = blobs;
     mkdirSync(dir, { recursive: true });

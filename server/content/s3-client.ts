@@ -1,6 +1,6 @@
 /**
  * The service's few calls into an S3-compatible bucket, under its key prefix, with the settings that work against
- * Ceph RGW 16 as well as AWS S3 (`/work/shared/notes/cluster.md`): path-style addressing, and checksums only where
+ * Ceph RGW 16 as well as AWS S3 (the workspace notes on PostgreSQL and RGW): path-style addressing, and checksums only where
  * S3 requires them (the SDK's default sends stream bodies as aws-chunked with a trailer, which RGW 16 answers 411).
  *
  * Failures are the service's storage failing: anything but "no such key/upload" is rethrown as an Error with code
@@ -62,7 +62,7 @@ interface AwsError {
 }
 
 /** Whether an S3 error says the object or multipart upload is not there (RGW: `NoSuchKey` for an aborted upload). */
-export function isMissing(e: unknown): boolean {
+function isMissing(e: unknown): boolean {
   const err = e as AwsError;
   return (
     err.name === 'NoSuchKey' ||

@@ -43,7 +43,7 @@ export async function openS3Content(options: S3ContentOptions): Promise<S3Conten
 }
 
 /** The content port on an S3-compatible bucket. */
-export class S3Content implements ContentStore {
+class S3Content implements ContentStore {
   readonly bucket: S3Bucket;
   readonly sessions: S3SessionContent;
   readonly #times: StagingTimes;

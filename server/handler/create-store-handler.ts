@@ -31,6 +31,13 @@ export interface StoreHandlerOptions {
   readonly trustProxy?: boolean;
   /** Enables `/__admin/*` (clock, faults, tokens) below the base path, for tests; default false. */
   readonly admin?: boolean;
+  /**
+   * The rows in PostgreSQL (`postgres://USER:PASS@HOST:PORT/DB`) instead of the data folder's SQLite, as
+   * `store-service --database`; with `config.content: 's3://BUCKET[/PREFIX]'` (as `--content`) the content is in an
+   * object store too, and any number of app servers can mount the service over them (server/README.md, "Run it on
+   * more than one machine").
+   */
+  readonly database?: string;
 }
 
 /** The service, mounted. */
@@ -69,6 +76,7 @@ export async function createStoreHandler(options: StoreHandlerOptions): Promise<
       dataDir: options.dataDir,
       config: { ...defaultConfig(), ...options.config },
       admin: options.admin ?? false,
+      ...(options.database !== undefined ? { database: options.database } : {}),
       ...(options.authenticate ? { authenticator: appAuthenticator(options.authenticate, basePath) } : {}),
     }),
   );

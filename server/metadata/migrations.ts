@@ -246,11 +246,6 @@ const MIGRATIONS: Readonly<Record<Dialect, readonly string[]>> = {
   postgres: [POSTGRES_V1, V2('BIGSERIAL PRIMARY KEY'), V3('BIGINT')],
 };
 
-/** The schema version this code writes. */
-export function codeSchemaVersion(dialect: Dialect): number {
-  return MIGRATIONS[dialect].length;
-}
-
 /** Thrown when the database was migrated by a newer version of the service. */
 export class SchemaTooNewError extends Error {
   constructor(found: number, known: number) {

@@ -208,7 +208,7 @@ function isConnectionError(e: unknown): boolean {
 }
 
 /** Why a database cannot be used, in one line (the URL's password left out). */
-export class DatabaseUnavailableError extends Error {
+class DatabaseUnavailableError extends Error {
   constructor(url: string, cause: unknown) {
     const where = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
     const why = cause instanceof Error ? cause.message : String(cause);

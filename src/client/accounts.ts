@@ -4,7 +4,13 @@
  */
 import { H_AUTHORIZATION, bearer } from '../protocol/headers.ts';
 import { ABOUT_PATH } from '../protocol/routes.ts';
-import type { WatchClient } from './watch.ts';
+import type { RequestOptions } from './api-call.ts';
+
+/** What the guard needs of the watcher's client (`WatchClient` in `watch.ts`). */
+interface WatchClient {
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  accessToken?(refresh?: boolean, failed?: string): Promise<string>;
+}
 
 /** At most this many tokens' accounts are remembered (a long-lived page refreshes its token every hour or so). */
 const REMEMBERED = 16;

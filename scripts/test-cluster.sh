@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The service beyond one machine, on real servers started from nothing (PostgreSQL 15 and a single-node Ceph RGW,
+# installed from Debian when missing: scripts/cluster/): the cluster's own tests (test/cluster/*.test.ts: nodes
+# killed mid-upload, racing PUTs on two nodes, push across nodes, backends stopped mid-run, the S3 backend, migrate),
+# then the service's suites again against three nodes over one database and one bucket behind a round-robin proxy
+# (test/cluster/on-cluster.ts). Suites that look into a node's data folder (part files, temp files, a mounted full
+# disk) or kill the one process they started test the single machine and stay in the node suites.
+# Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t own < <(find test/cluster -name '*.test.ts' | sort)
+if [ ${#own[@]} -eq 0 ]; then echo "no test files in test/cluster"; exit 1; fi
+node --import tsx --import ./test/per-test-timeout.mjs --test --test-force-exit --test-concurrency=1 "${own[@]}"
+suites=(
+  test/server/uploads.test.ts test/server/resumable.test.ts test/server/upload-rules.test.ts
+  test/server/strict-bodies.test.ts test/server/files.test.ts test/server/metadata-calls.test.ts
+  test/server/fields-parameter.test.ts test/server/batch.test.ts test/server/batch-edge-cases.test.ts
+  test/server/permissions.test.ts test/server/permission-rules.test.ts test/server/access-races.test.ts
+  test/server/admin-tokens.test.ts test/server/storage-quota.test.ts test/server/storage-faults.test.ts
+  test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
+  test/server/http.test.ts test/server/early-answers.test.ts
+)
+exec node --import tsx test/cluster/on-cluster.ts "${suites[@]}"
