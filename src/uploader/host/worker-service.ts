@@ -12,6 +12,7 @@ import type {
   AddRequest,
   Attachment,
   FileInfo,
+  HeldCommand,
   PageEvent,
   PageState,
   SignOutUploads,
@@ -64,6 +65,11 @@ export class UploadWorkerService {
   private binding?: PageBinding;
   /** Where this page's events go (the batch, or `onEvent` itself). */
   private send?: (event: PageEvent, snapshot: TaskSnapshot) => void;
+  /**
+   * The tasks this page is adding that have not reached their engine yet, with the command given them meanwhile: a
+   * pause or cancel that the page sent right behind the add (messages of one port arrive in order) waits here.
+   */
+  private readonly arriving = new Map<string, HeldCommand | undefined>();
 
   /** `source`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
   constructor(source: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
@@ -116,6 +122,41 @@ export class UploadWorkerService {
     info: FileInfo,
     options: AddOptions = {},
     token?: string,
+    held?: HeldCommand,
+  ): Promise<TaskSnapshot> {
+    // Before any await: a command that arrives behind this add must find the task here.
+    this.arriving.set(taskId, held);
+    try {
+      return await this.addArriving(taskId, blob, info, options, token);
+    } finally {
+      this.arriving.delete(taskId);
+    }
+  }
+
+  /** The command held for a task on its way, handed to its engine once (later ones go to the engine itself). */
+  private take(taskId: string): HeldCommand | undefined {
+    const held = this.arriving.get(taskId);
+    this.arriving.delete(taskId);
+    return held;
+  }
+
+  /** A command for a task still on its way: held for its arrival (true), or false when the engine has it. */
+  private hold(taskId: string, command: HeldCommand | 'resume'): boolean {
+    if (!this.arriving.has(taskId)) return false;
+    const held = this.arriving.get(taskId);
+    this.arriving.set(
+      taskId,
+      held === 'cancel' || command === 'cancel' ? 'cancel' : command === 'pause' ? 'pause' : undefined,
+    );
+    return true;
+  }
+
+  private async addArriving(
+    taskId: string,
+    blob: Blob,
+    info: FileInfo,
+    options: AddOptions,
+    token: string | undefined,
   ): Promise<TaskSnapshot> {
     const binding = this.need();
     const hub = await binding.hubOf(token);
@@ -134,7 +175,13 @@ export class UploadWorkerService {
     if (other && other.pageId !== this.pageId) {
       const shared = await other.added.catch(() => undefined);
       const now = shared && engine.snapshot(shared.id);
-      if (now && !isFinal(now.state)) return now;
+      if (now && !isFinal(now.state)) {
+        // This page's row is that task now: what was given the row is given the task.
+        const held = this.take(taskId);
+        if (held === 'cancel') await engine.cancel(now.id);
+        else if (held === 'pause') engine.pause(now.id);
+        return held ? (engine.snapshot(now.id) ?? now) : now;
+      }
     }
     const added = this.addNow(hub, taskId, blob, info, options);
     if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
@@ -156,8 +203,8 @@ export class UploadWorkerService {
    */
   addMany(requests: readonly AddRequest[], token?: string): Promise<AddAnswer[]> {
     return Promise.all(
-      requests.map(([taskId, blob, info, options]) =>
-        this.add(taskId, blob, info, options, token).then(
+      requests.map(([taskId, blob, info, options, held]) =>
+        this.add(taskId, blob, info, options, token, held).then(
           (snapshot): AddAnswer => ({ ok: true, snapshot }),
           (error: unknown): AddAnswer => ({ ok: false, error: errorInfoOf(error) }),
         ),
@@ -179,10 +226,12 @@ export class UploadWorkerService {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
         const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
-        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest);
+        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest, undefined, () =>
+          this.take(taskId),
+        );
       }
     }
-    return hub.engine.add(taskId, { blob, ...info }, options);
+    return hub.engine.add(taskId, { blob, ...info }, options, undefined, () => this.take(taskId));
   }
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
@@ -209,14 +258,15 @@ export class UploadWorkerService {
     return { ...result, ...withSnapshot(engine, taskId) };
   }
 
+  // A task's commands: held for it while its add is on its way (`hold`), given to its engine once it is there.
   async pause(taskId: string): Promise<void> {
-    (await this.engine()).pause(taskId);
+    if (!this.hold(taskId, 'pause')) (await this.engine()).pause(taskId);
   }
   async resume(taskId: string): Promise<void> {
-    (await this.engine()).resume(taskId);
+    if (!this.hold(taskId, 'resume')) (await this.engine()).resume(taskId);
   }
   async cancel(taskId: string): Promise<void> {
-    await (await this.engine()).cancel(taskId);
+    if (!this.hold(taskId, 'cancel')) await (await this.engine()).cancel(taskId);
   }
   async pauseAll(): Promise<void> {
     (await this.engine()).pauseAll();
