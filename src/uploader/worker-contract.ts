@@ -57,6 +57,8 @@ export interface PageState {
   account?: string;
   /** The page's access token now, so the worker learns its account without asking the page back. */
   token?: string;
+  /** The page ends each turn of adds with `turnEnded`: its tasks start after it (`host/arriving-tasks.ts`). */
+  turns?: boolean;
 }
 
 /** What `signOut` does with the account's uploads (see `Uploader.signOut`). */

@@ -29,6 +29,19 @@ after(async () => {
   await service.stop();
 });
 
+/**
+ * Calls as a page's port delivers its messages: in order, each in a task of its own, so the worker may finish handling
+ * one (and its engine send a create) before it reads the next.
+ */
+function port() {
+  let delivered = Promise.resolve();
+  return <T>(call: () => Promise<T>): Promise<T> => {
+    const turn = delivered.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    delivered = turn;
+    return turn.then(call);
+  };
+}
+
 /** Requests that create a file or a resumable session (what a stopped task must never send). */
 const creates = () =>
   proxy.requests.filter((r) => r.method === 'POST' && r.url.startsWith('/upload/store/v3/files')).length;
@@ -38,10 +51,15 @@ for (const strategy of ['multipart', 'resumable'] as const)
     test(`${strategy}, the engine's file IDs ${ids}: a pause or cancel in the add's message or right behind it is applied as the task arrives, and it sends nothing`, async () => {
       const { hubs } = sharedWorker();
       const resumableThreshold = strategy === 'multipart' ? 1024 * KiB : 0;
-      const a = await attachedPage(hubs, { baseUrl: proxy.url, resumableThreshold }, () => TOKEN, { token: TOKEN });
+      const a = await attachedPage(hubs, { baseUrl: proxy.url, resumableThreshold }, () => TOKEN, {
+        token: TOKEN,
+        turns: true,
+      });
       const upload = async (taskId = randomUUID()) => {
         const file = randomFile(40 * KiB);
-        await a.connection.add(taskId, file.blob, file);
+        const added = a.connection.add(taskId, file.blob, file);
+        a.connection.turnEnded();
+        await added;
         const done = await a.when((e, s) => s.id === taskId && (e === 'success' || e === 'error'));
         assert.equal(done.state, 'done', `${taskId}: ${JSON.stringify(done.error)}`);
         assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
@@ -55,14 +73,16 @@ for (const strategy of ['multipart', 'resumable'] as const)
       const taskIds = files.map(() => randomUUID());
       const request = (i: number, held?: HeldCommand): AddRequest =>
         held ? [taskIds[i]!, files[i]!.blob, files[i]!, {}, held] : [taskIds[i]!, files[i]!.blob, files[i]!, {}];
-      // As a page's port delivers them: each add, and the commands given in its turn right behind it.
+      // As a page's port delivers one turn: each add, the commands given in the turn behind it, then the turn's end.
+      const send = port();
       const added = [
-        a.connection.addMany([request(0, 'cancel')], TOKEN),
-        a.connection.addMany([request(1)], TOKEN),
-        a.connection.cancel(taskIds[1]!),
-        a.connection.addMany([request(2, 'pause')], TOKEN),
-        a.connection.addMany([request(3)], TOKEN),
-        a.connection.pause(taskIds[3]!),
+        send(() => a.connection.addMany([request(0, 'cancel')], TOKEN)),
+        send(() => a.connection.addMany([request(1)], TOKEN)),
+        send(() => a.connection.cancel(taskIds[1]!)),
+        send(() => a.connection.addMany([request(2, 'pause')], TOKEN)),
+        send(() => a.connection.addMany([request(3)], TOKEN)),
+        send(() => a.connection.pause(taskIds[3]!)),
+        send(async () => a.connection.turnEnded()),
       ];
       const ended = await within(
         Promise.all(
@@ -91,16 +111,19 @@ test('a resume right behind a pause takes the pause back; a cancel stays whateve
   const { hubs } = sharedWorker();
   const a = await attachedPage(hubs, { baseUrl: proxy.url, resumableThreshold: 1024 * KiB }, () => TOKEN, {
     token: TOKEN,
+    turns: true,
   });
   const kept = randomFile(40 * KiB);
   const gone = randomFile(40 * KiB);
   const [keptId, goneId] = [randomUUID(), randomUUID()];
-  void a.connection.addMany([[keptId, kept.blob, kept, {}, 'pause']], TOKEN);
-  void a.connection.resume(keptId);
-  void a.connection.addMany([[goneId, gone.blob, gone, {}]], TOKEN);
-  void a.connection.cancel(goneId);
-  void a.connection.resume(goneId);
-  void a.connection.pause(goneId);
+  const send = port();
+  void send(() => a.connection.addMany([[keptId, kept.blob, kept, {}, 'pause']], TOKEN));
+  void send(() => a.connection.resume(keptId));
+  void send(() => a.connection.addMany([[goneId, gone.blob, gone, {}]], TOKEN));
+  void send(() => a.connection.cancel(goneId));
+  void send(() => a.connection.resume(goneId));
+  void send(() => a.connection.pause(goneId));
+  void send(async () => a.connection.turnEnded());
   const [done, cancelled] = await within(
     Promise.all([
       a.when((e, s) => s.id === keptId && (e === 'success' || e === 'error')),

@@ -112,7 +112,7 @@ export class UploadEngine {
     file: EngineFile,
     given: AddOptions = {},
     resumeId?: string,
-    held?: () => HeldCommand | undefined,
+    held?: () => Promise<HeldCommand | undefined> | HeldCommand | undefined,
   ): Promise<TaskSnapshot> {
     const options = this.withDefaults(given);
     // The record keeps its key: another tab may be uploading it under that key right now.
@@ -159,11 +159,12 @@ export class UploadEngine {
       record,
     );
     this.jobs.set(taskId, job);
-    // Applied before the job may start: a task paused or cancelled on its way here never sends a request.
-    const command = held?.();
+    // Applied before the job may start: a task paused or cancelled on its way here never sends a request. (Listed
+    // meanwhile: a sign-out may cancel it, or a pause-all pause it, while its page's turn ends.)
+    const command = await held?.();
     if (command === 'cancel') await job.cancel();
     else if (command === 'pause') job.pause();
-    else this.enqueue(job);
+    else if (job.snapshot.state === 'queued') this.enqueue(job);
     return { ...job.snapshot };
   }
 

@@ -19,6 +19,7 @@ interface AddingEngine {
   pause(taskId: string): Promise<void>;
   resume(taskId: string): Promise<void>;
   cancel(taskId: string): Promise<void>;
+  turnEnded(): unknown;
 }
 
 interface Waiting {
@@ -41,6 +42,8 @@ export class AddBatch {
   readonly #inFlight = new Map<Waiting[], { engine: AddingEngine; token: string | undefined }>();
   /** The tasks added here that the engine has not answered for, with the command given each meanwhile. */
   readonly #arriving = new Map<string, { held?: HeldCommand; sentTo?: AddingEngine }>();
+  /** The engines adds went to in this turn: each hears when it ends (its tasks start only then). */
+  readonly #turn = new Set<AddingEngine>();
 
   constructor(
     private readonly engine: () => AddingEngine,
@@ -78,6 +81,7 @@ export class AddBatch {
       const engine = this.engine();
       const arriving = this.#arriving.get(taskId);
       if (arriving) arriving.sentTo = engine;
+      this.#sentThisTurn(engine);
       const added = engine.add(taskId, blob, info, options, undefined, arriving?.held);
       const answered = () => this.#answered(taskId, engine);
       void added.then(answered, answered);
@@ -121,8 +125,22 @@ export class AddBatch {
     if (this.#arriving.get(taskId)?.sentTo === engine) this.#arriving.delete(taskId);
   }
 
+  /**
+   * Tells `engine`, once the page's turn ends, that every command of the turn is on its way: a pause or cancel given in
+   * the turn of `add()` then reaches it before the task may start (`host/arriving-tasks.ts`).
+   */
+  #sentThisTurn(engine: AddingEngine): void {
+    if (!this.#turn.size)
+      queueMicrotask(() => {
+        for (const sent of this.#turn) void Promise.resolve(sent.turnEnded()).catch(() => undefined);
+        this.#turn.clear();
+      });
+    this.#turn.add(engine);
+  }
+
   #post(batch: Waiting[], engine: AddingEngine, token: string | undefined): void {
     this.#inFlight.set(batch, { engine, token });
+    this.#sentThisTurn(engine);
     const answered = (sent: AddingEngine) => {
       if (this.#inFlight.get(batch)?.engine !== sent) return false;
       for (const { request } of batch) this.#answered(request[0], sent);
