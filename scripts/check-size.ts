@@ -163,7 +163,8 @@ const KB = 1000;
 // synchronous ask of the browser on the page (and its first postMessage asks it too), so 400 chosen files in one
 // message at the loop's end held the first upload back 0.4 s, 1.2 s with the page 4× slower; the engine now starts
 // on the first while the page goes on (400 × 64 KiB at 100 ms / 40 Mbit/s, page 4× slower: 1.31 → 1.12 × the link's
-// limit). Main-thread budget 37.7 kB.
+// limit). Main-thread budget 37.7 kB. The workers +28 bytes (kit 56,492): an engine fetches its first file IDs
+// when a page attaches with a token, not at its first file (two round trips fewer before the first byte).
 // Then issue 40's commands that travel with the add, about +0.2 kB on the main thread (37.9 kB) and +0.3 kB in each
 // worker (19.2 / 19.4 kB; kit 57.1 kB), nothing up front: the page's batch holds a pause or cancel given before the
 // engine answers an add and sends it in the add's message or behind it, then ends each turn of adds with a message,

@@ -100,6 +100,11 @@ export class UploadEngine {
     });
   }
 
+  /** Asks for the first file IDs before the first file (`IdPool.prefetch`). */
+  prefetchIds(): void {
+    this.ids.prefetch();
+  }
+
   /**
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
    * instead of starting over; `resumeId` names the record to resume explicitly. A file whose sampled slices differ
