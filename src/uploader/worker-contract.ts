@@ -23,8 +23,15 @@ export interface FileInfo {
   lastModified: number;
 }
 
-/** One file for `addMany`: the arguments of `add`. */
-export type AddRequest = readonly [taskId: string, blob: Blob, info: FileInfo, options: AddOptions];
+/**
+ * A command the page gave a task before the engine had it (in the turn of its `add`, or while its add was on its
+ * way): it travels with the add, or right behind it on the same port, and the engine applies it as the task arrives,
+ * before the task may send anything. A `resume` after a `pause` takes the pause back; a `cancel` stays.
+ */
+export type HeldCommand = 'pause' | 'cancel';
+
+/** One file for `addMany`: the arguments of `add`, and the command the page gave the task before sending it. */
+export type AddRequest = readonly [taskId: string, blob: Blob, info: FileInfo, options: AddOptions, held?: HeldCommand];
 
 /** How one add of `addMany` went: the task's first snapshot, or why it was not queued. */
 export type AddAnswer = { ok: true; snapshot: TaskSnapshot } | { ok: false; error: UploadErrorInfo };
@@ -50,6 +57,8 @@ export interface PageState {
   account?: string;
   /** The page's access token now, so the worker learns its account without asking the page back. */
   token?: string;
+  /** The page ends each turn of adds with `turnEnded`: its tasks start after it (`host/arriving-tasks.ts`). */
+  turns?: boolean;
 }
 
 /** What `signOut` does with the account's uploads (see `Uploader.signOut`). */

@@ -13,6 +13,8 @@ import { attachedPage, sharedWorker } from './helpers/attached-page.ts';
 import { addFault, clearFaults, download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { grantToken, revokeToken } from './helpers/accounts.ts';
 import { userOfToken, userPrincipal } from '../../src/uploader/host/principals.ts';
+import { withTimeout } from '../../src/uploader/with-timeout.ts';
+import { startCountingProxy, type ProxiedRequest } from './helpers/counting-proxy.ts';
 
 const KiB = 1024;
 
@@ -155,4 +157,46 @@ test('a new token comes from the newest page that gives one; a page that fails i
   const done = await newest.when((e, s) => e === 'success' && s.id === taskId);
   assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
   assert.deepEqual(asked, ['new', 'old']);
+});
+
+test('a page that attaches with its token has the engine fetch the first file IDs then: the first file goes out with no generateIds of its own, and the app is asked for no token', async () => {
+  const proxy = await startCountingProxy(service.url);
+  try {
+    const { hubs } = sharedWorker();
+    let asked = 0;
+    const a = await attachedPage(
+      hubs,
+      { baseUrl: proxy.url, resumableThreshold: 1024 * KiB },
+      () => {
+        asked++;
+        return TOKEN;
+      },
+      { token: TOKEN },
+    );
+    const isIds = (r: ProxiedRequest) => r.url.includes('/files/generateIds');
+    // Before any file: bounded, so an engine that waits for its first file fails here rather than at the test's limit.
+    const ids = await withTimeout(
+      proxy.answered(isIds),
+      10_000,
+      () => new Error('no generateIds before the first file'),
+    );
+    assert.equal(ids.status, 200);
+
+    const file = randomFile(40 * KiB);
+    const taskId = randomUUID();
+    await a.connection.add(taskId, file.blob, file);
+    const done = await a.when((e, s) => e === 'success' && s.id === taskId);
+    assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+    assert.deepEqual(
+      proxy.requests.filter((r) => !r.url.includes('/about')).map((r) => `${r.method} ${r.url.split('?')[0]}`),
+      ['GET /store/v3/files/generateIds', 'POST /upload/store/v3/files'],
+      'one batch of IDs, fetched at the attach; the create used one of them',
+    );
+    assert.equal(asked, 0, 'the token the page attached with served both requests');
+    // A second page of the same account attaching fetches none: the engine has its IDs.
+    await attachedPage(hubs, { baseUrl: proxy.url, resumableThreshold: 1024 * KiB }, () => TOKEN, { token: TOKEN });
+    assert.equal(proxy.requests.filter(isIds).length, 1);
+  } finally {
+    await proxy.close();
+  }
 });

@@ -20,6 +20,7 @@ import type {
 } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { UploadJob } from './upload-job.ts';
+import type { HeldCommand } from '../worker-contract.ts';
 import type { EngineConfig } from './engine-config.ts';
 import type { EngineFile, JobDeps } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
@@ -99,13 +100,25 @@ export class UploadEngine {
     });
   }
 
+  /** Asks for the first file IDs before the first file (`IdPool.prefetch`). */
+  prefetchIds(): void {
+    this.ids.prefetch();
+  }
+
   /**
    * Queues a file under `taskId`. A stored session with the same fingerprint is resumed (status query first)
    * instead of starting over; `resumeId` names the record to resume explicitly. A file whose sampled slices differ
    * from the record's is not the one the session began with: an explicit resume fails with `file-changed`, an
-   * implicit one starts a new session (the old one stays listed as interrupted).
+   * implicit one starts a new session (the old one stays listed as interrupted). `held`: the command the page gave the
+   * task before it got here (`HeldCommand`), asked for as the task is made, so one given while this add awaited counts.
    */
-  async add(taskId: string, file: EngineFile, given: AddOptions = {}, resumeId?: string): Promise<TaskSnapshot> {
+  async add(
+    taskId: string,
+    file: EngineFile,
+    given: AddOptions = {},
+    resumeId?: string,
+    held?: () => Promise<HeldCommand | undefined> | HeldCommand | undefined,
+  ): Promise<TaskSnapshot> {
     const options = this.withDefaults(given);
     // The record keeps its key: another tab may be uploading it under that key right now.
     let record: SessionRecord | undefined;
@@ -151,7 +164,12 @@ export class UploadEngine {
       record,
     );
     this.jobs.set(taskId, job);
-    this.enqueue(job);
+    // Applied before the job may start: a task paused or cancelled on its way here never sends a request. (Listed
+    // meanwhile: a sign-out may cancel it, or a pause-all pause it, while its page's turn ends.)
+    const command = await held?.();
+    if (command === 'cancel') await job.cancel();
+    else if (command === 'pause') job.pause();
+    else if (job.snapshot.state === 'queued') this.enqueue(job);
     return { ...job.snapshot };
   }
 

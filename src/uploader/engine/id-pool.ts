@@ -24,6 +24,11 @@ export class IdPool {
     return id;
   }
 
+  /** A batch now, if the pool is empty: the first file then waits for none. */
+  prefetch(): void {
+    if (this.ids.length === 0) void this.fetch().catch(() => undefined);
+  }
+
   private fetch(): Promise<void> {
     this.refill ??= this.client.generateIds(this.batchSize).then(
       (ids) => {

@@ -349,7 +349,8 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   private writerFor(record: SessionRecord): SessionWriter {
-    this.writer ??= new SessionWriter(this.ctx.store, record, this.input.blob, () => this.tracker);
+    const { store, stallTimeoutMs } = this.ctx;
+    this.writer ??= new SessionWriter(store, record, this.input.blob, () => this.tracker, stallTimeoutMs);
     return this.writer;
   }
 
@@ -368,13 +369,20 @@ export class ResumableUpload implements UploadStrategy {
     // digested meanwhile; the record is gone before the result is told either way.
     const deleted = this.dropWriter().then(() => this.ctx.store?.delete(record.id));
     const tracker = this.openTracker();
-    const md5 = tracker?.digest(this.input.blob, total);
-    const [, digest] = await Promise.all([deleted, md5]);
-    if (tracker) {
-      tracker.close();
-      this.tracker = undefined;
-      verifyResult(file, total, digest!);
+    // Bounded like any read of the file: a digest whose read never settles is a stall, and the retry (a status query
+    // that finds the file) digests with a tracker opened anew, as this one is closed whatever happens.
+    const { stallTimeoutMs, clock } = this.ctx;
+    const md5 = tracker && withTimeout(tracker.digest(this.input.blob, total), stallTimeoutMs, stalled, clock);
+    let digest: string | undefined;
+    try {
+      [, digest] = await Promise.all([deleted, md5]);
+    } finally {
+      if (tracker) {
+        tracker.close();
+        this.tracker = undefined;
+      }
     }
+    if (tracker) verifyResult(file, total, digest!);
     return file;
   }
 
@@ -382,4 +390,8 @@ export class ResumableUpload implements UploadStrategy {
     if (response.status === 404) return new SessionExpired();
     return StoreError.fromResponse(response.status, response.text);
   }
+}
+
+function stalled(): Interrupt {
+  return new Interrupt('stall');
 }

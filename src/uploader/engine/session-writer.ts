@@ -1,4 +1,5 @@
 import type { HashTracker, SessionRecord, SessionStore } from '../ports.ts';
+import { withTimeout } from '../with-timeout.ts';
 
 /**
  * Writes a resumable session's record without holding up the next request: writes are coalesced (at most one in
@@ -15,6 +16,8 @@ export class SessionWriter {
     private readonly record: SessionRecord,
     private readonly source: Blob,
     private readonly tracker: () => HashTracker | undefined,
+    /** How long a state may take to read: one that never comes is left out of the record (it resumes by re-hashing). */
+    private readonly stallTimeoutMs: number,
   ) {}
 
   /** The record's `acknowledged` moved: write it soon. */
@@ -46,7 +49,11 @@ export class SessionWriter {
       const acknowledged = this.record.acknowledged;
       const tracker = this.tracker();
       // Asked synchronously, before the sender queues the next request's bytes: the state is usually ready.
-      const state = tracker?.stateAt(this.source, acknowledged).catch(() => undefined);
+      const state =
+        tracker &&
+        withTimeout(tracker.stateAt(this.source, acknowledged), this.stallTimeoutMs, () => new Error('stalled')).catch(
+          () => undefined,
+        );
       const saved = await state;
       if (saved && acknowledged >= this.record.hashedTo) {
         this.record.hashState = saved;

@@ -12,6 +12,7 @@ import type {
   AddRequest,
   Attachment,
   FileInfo,
+  HeldCommand,
   PageEvent,
   PageState,
   SignOutUploads,
@@ -21,6 +22,7 @@ import type {
 import { isDecodableImage } from './images/decodable.ts';
 import { eventBatch, type EventBatch } from './event-batch.ts';
 import { PageBinding } from './page-binding.ts';
+import { ArrivingTasks } from './arriving-tasks.ts';
 
 export type { EnginePorts } from './engine-hub.ts';
 export { EngineHubs } from './engine-hubs.ts';
@@ -64,6 +66,8 @@ export class UploadWorkerService {
   private binding?: PageBinding;
   /** Where this page's events go (the batch, or `onEvent` itself). */
   private send?: (event: PageEvent, snapshot: TaskSnapshot) => void;
+  /** The tasks this page is adding that have not reached their engine yet, and the commands given them meanwhile. */
+  private readonly arriving = new ArrivingTasks();
 
   /** `source`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
   constructor(source: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
@@ -84,6 +88,7 @@ export class UploadWorkerService {
     state: PageState = {},
   ): Promise<Attachment> {
     if (onEvents) this.batch = eventBatch(onEvents);
+    this.arriving.turns = state.turns === true;
     const send = this.batch?.push ?? onEvent;
     this.send = send;
     this.binding = new PageBinding(
@@ -116,6 +121,29 @@ export class UploadWorkerService {
     info: FileInfo,
     options: AddOptions = {},
     token?: string,
+    held?: HeldCommand,
+  ): Promise<TaskSnapshot> {
+    // Before any await: a command that arrives behind this add must find the task here.
+    const command = this.arriving.arrive(taskId, held);
+    try {
+      return await this.addArriving(taskId, blob, info, options, token, command);
+    } finally {
+      this.arriving.take(taskId);
+    }
+  }
+
+  /** The page's turn of adds ended: its tasks of that turn may start, with the commands it gave them (`ArrivingTasks`). */
+  turnEnded(): void {
+    this.arriving.turnEnded();
+  }
+
+  private async addArriving(
+    taskId: string,
+    blob: Blob,
+    info: FileInfo,
+    options: AddOptions,
+    token: string | undefined,
+    command: () => Promise<HeldCommand | undefined>,
   ): Promise<TaskSnapshot> {
     const binding = this.need();
     const hub = await binding.hubOf(token);
@@ -134,9 +162,15 @@ export class UploadWorkerService {
     if (other && other.pageId !== this.pageId) {
       const shared = await other.added.catch(() => undefined);
       const now = shared && engine.snapshot(shared.id);
-      if (now && !isFinal(now.state)) return now;
+      if (now && !isFinal(now.state)) {
+        // This page's row is that task now: what was given the row is given the task.
+        const held = this.arriving.take(taskId);
+        if (held === 'cancel') await engine.cancel(now.id);
+        else if (held === 'pause') engine.pause(now.id);
+        return held ? (engine.snapshot(now.id) ?? now) : now;
+      }
     }
-    const added = this.addNow(hub, taskId, blob, info, options);
+    const added = this.addNow(hub, taskId, blob, info, options, command);
     if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
     const snapshot = await added;
     // The other pages attached to a shared engine learn of the task now, not when it starts; this page too when the
@@ -156,8 +190,8 @@ export class UploadWorkerService {
    */
   addMany(requests: readonly AddRequest[], token?: string): Promise<AddAnswer[]> {
     return Promise.all(
-      requests.map(([taskId, blob, info, options]) =>
-        this.add(taskId, blob, info, options, token).then(
+      requests.map(([taskId, blob, info, options, held]) =>
+        this.add(taskId, blob, info, options, token, held).then(
           (snapshot): AddAnswer => ({ ok: true, snapshot }),
           (error: unknown): AddAnswer => ({ ok: false, error: errorInfoOf(error) }),
         ),
@@ -171,6 +205,7 @@ export class UploadWorkerService {
     blob: Blob,
     info: FileInfo,
     options: AddOptions,
+    command: () => Promise<HeldCommand | undefined>,
   ): Promise<TaskSnapshot> {
     const bounds = hub.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
@@ -179,10 +214,10 @@ export class UploadWorkerService {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
         const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
-        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest);
+        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest, undefined, command);
       }
     }
-    return hub.engine.add(taskId, { blob, ...info }, options);
+    return hub.engine.add(taskId, { blob, ...info }, options, undefined, command);
   }
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
@@ -209,14 +244,15 @@ export class UploadWorkerService {
     return { ...result, ...withSnapshot(engine, taskId) };
   }
 
+  // A task's commands: held for it while its add is on its way (`hold`), given to its engine once it is there.
   async pause(taskId: string): Promise<void> {
-    (await this.engine()).pause(taskId);
+    if (!this.arriving.hold(taskId, 'pause')) (await this.engine()).pause(taskId);
   }
   async resume(taskId: string): Promise<void> {
-    (await this.engine()).resume(taskId);
+    if (!this.arriving.hold(taskId, 'resume')) (await this.engine()).resume(taskId);
   }
   async cancel(taskId: string): Promise<void> {
-    await (await this.engine()).cancel(taskId);
+    if (!this.arriving.hold(taskId, 'cancel')) await (await this.engine()).cancel(taskId);
   }
   async pauseAll(): Promise<void> {
     (await this.engine()).pauseAll();

@@ -1,11 +1,25 @@
 import type { AddOptions, TaskSnapshot } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
-import type { AddAnswer, AddRequest, FileInfo } from '../worker-contract.ts';
+import type { AddAnswer, AddRequest, FileInfo, HeldCommand } from '../worker-contract.ts';
+
+/** A task's command, as the page gives it. */
+export type TaskCommand = HeldCommand | 'resume';
 
 /** What the batch calls: the engine's service (a comlink remote across threads, or the object in the page). */
 interface AddingEngine {
-  add(taskId: string, blob: Blob, info: FileInfo, options: AddOptions, token?: string): Promise<TaskSnapshot>;
+  add(
+    taskId: string,
+    blob: Blob,
+    info: FileInfo,
+    options: AddOptions,
+    token?: string,
+    held?: HeldCommand,
+  ): Promise<TaskSnapshot>;
   addMany(requests: AddRequest[], token?: string): Promise<AddAnswer[]>;
+  pause(taskId: string): Promise<void>;
+  resume(taskId: string): Promise<void>;
+  cancel(taskId: string): Promise<void>;
+  turnEnded(): unknown;
 }
 
 interface Waiting {
@@ -26,6 +40,10 @@ export class AddBatch {
   #sent = 0;
   /** Batches sent and not yet answered, with the engine they went to (`resend` if it is replaced). */
   readonly #inFlight = new Map<Waiting[], { engine: AddingEngine; token: string | undefined }>();
+  /** The tasks added here that the engine has not answered for, with the command given each meanwhile. */
+  readonly #arriving = new Map<string, { held?: HeldCommand; sentTo?: AddingEngine }>();
+  /** The engines adds went to in this turn: each hears when it ends (its tasks start only then). */
+  readonly #turn = new Set<AddingEngine>();
 
   constructor(
     private readonly engine: () => AddingEngine,
@@ -33,9 +51,42 @@ export class AddBatch {
     private readonly resizes: boolean,
   ) {}
 
+  /** A task that will be sent (after the page's attach, or its `beforeUpload` hook): its commands are held until then. */
+  expect(taskId: string): void {
+    this.#arriving.set(taskId, {});
+  }
+
+  /** The task will not be sent after all (its hook refused it, or its hand-over failed). */
+  forget(taskId: string): void {
+    this.#arriving.delete(taskId);
+  }
+
+  /**
+   * A command for a task whose add the engine has not answered: it goes in the add's message, or, once that is
+   * posted, right behind it on the same port, where the engine holds it for the task (`UploadWorkerService.hold`). So
+   * a `cancel()` in the turn of `add()` is applied before the task sends anything, whatever the engine has fetched.
+   * False when the engine has the task: the command goes to it as any other.
+   */
+  hold(taskId: string, command: TaskCommand): boolean {
+    const arriving = this.#arriving.get(taskId);
+    if (!arriving) return false;
+    if (command === 'cancel' || arriving.held !== 'cancel') arriving.held = command === 'resume' ? undefined : command;
+    void arriving.sentTo?.[command](taskId).catch(() => undefined);
+    return true;
+  }
+
   /** Queues one file; resolves with its task's first snapshot once the engine has it. */
   send(taskId: string, blob: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
-    if (this.resizes && info.type.startsWith('image/')) return this.engine().add(taskId, blob, info, options);
+    if (this.resizes && info.type.startsWith('image/')) {
+      const engine = this.engine();
+      const arriving = this.#arriving.get(taskId);
+      if (arriving) arriving.sentTo = engine;
+      this.#sentThisTurn(engine);
+      const added = engine.add(taskId, blob, info, options, undefined, arriving?.held);
+      const answered = () => this.#answered(taskId, engine);
+      void added.then(answered, answered);
+      return added;
+    }
     return new Promise((resolve, reject) => {
       const waiting = this.#waiting.push({ request: [taskId, blob, info, options], resolve, reject });
       // What is left after the adds of this turn: `add` is synchronous, so a loop or a drop's slice is one turn.
@@ -69,27 +120,52 @@ export class AddBatch {
     this.#post(batch, this.engine(), undefined);
   }
 
+  /** Settles `taskId`'s wait for its engine (sent to `engine`): its commands go to the engine itself from now on. */
+  #answered(taskId: string, engine: AddingEngine): void {
+    if (this.#arriving.get(taskId)?.sentTo === engine) this.#arriving.delete(taskId);
+  }
+
+  /**
+   * Tells `engine`, once the page's turn ends, that every command of the turn is on its way: a pause or cancel given in
+   * the turn of `add()` then reaches it before the task may start (`host/arriving-tasks.ts`).
+   */
+  #sentThisTurn(engine: AddingEngine): void {
+    if (!this.#turn.size)
+      queueMicrotask(() => {
+        for (const sent of this.#turn) void Promise.resolve(sent.turnEnded()).catch(() => undefined);
+        this.#turn.clear();
+      });
+    this.#turn.add(engine);
+  }
+
   #post(batch: Waiting[], engine: AddingEngine, token: string | undefined): void {
     this.#inFlight.set(batch, { engine, token });
-    const answered = (sent: AddingEngine) => this.#inFlight.get(batch)?.engine === sent && this.#inFlight.delete(batch);
-    engine
-      .addMany(
-        batch.map((waiting) => waiting.request),
-        token,
-      )
-      .then(
-        // One answer per request, in order (`UploadWorkerService.addMany`).
-        (answers) => {
-          if (!answered(engine)) return;
-          answers.forEach((answer, i) => {
-            if (answer.ok) batch[i].resolve(answer.snapshot);
-            else batch[i].reject(new UploadError(answer.error));
-          });
-        },
-        (error: unknown) => {
-          if (!answered(engine)) return;
-          for (const waiting of batch) waiting.reject(error as Error);
-        },
-      );
+    this.#sentThisTurn(engine);
+    const answered = (sent: AddingEngine) => {
+      if (this.#inFlight.get(batch)?.engine !== sent) return false;
+      for (const { request } of batch) this.#answered(request[0], sent);
+      return this.#inFlight.delete(batch);
+    };
+    const requests = batch.map(({ request }): AddRequest => {
+      const arriving = this.#arriving.get(request[0]);
+      if (!arriving) return request;
+      arriving.sentTo = engine;
+      const [id, blob, info, options] = request;
+      return arriving.held ? [id, blob, info, options, arriving.held] : request;
+    });
+    engine.addMany(requests, token).then(
+      // One answer per request, in order (`UploadWorkerService.addMany`).
+      (answers) => {
+        if (!answered(engine)) return;
+        answers.forEach((answer, i) => {
+          if (answer.ok) batch[i].resolve(answer.snapshot);
+          else batch[i].reject(new UploadError(answer.error));
+        });
+      },
+      (error: unknown) => {
+        if (!answered(engine)) return;
+        for (const waiting of batch) waiting.reject(error as Error);
+      },
+    );
   }
 }

@@ -1,7 +1,7 @@
 import type { Remote } from 'comlink';
 import { hookedSend } from './hooked-add.ts';
 import { fileToResume, resumeAllInterrupted } from './resume-all.ts';
-import { AddBatch } from './add-batch.ts';
+import { AddBatch, type TaskCommand } from './add-batch.ts';
 import { ChangeSignal } from './change-signal.ts';
 import { UploaderEvents } from './uploader-events.ts';
 import { TaskHandle, type TaskCommands } from './task-handle.ts';
@@ -104,24 +104,24 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   add(file: File | Blob, options: AddOptions = {}): UploadTask {
     const info = fileInfo(file);
-    if (!this.beforeUpload)
-      return this.start(info, options, (id) => this.adds.send(id, file, info, options), file.size);
-    const send = hookedSend(
-      {
-        snapshot: (id) => this.tasks.get(id)?.snapshot,
-        amend: (id, snapshot) => {
-          const task = this.tasks.get(id)!;
-          task.snapshot = snapshot;
-          this.tasks.update(task);
-          this.scheduleChange(0);
-        },
-        send: (id, next, nextInfo, nextOptions) => this.adds.send(id, next, nextInfo, nextOptions),
-      },
-      this.beforeUpload,
-      file,
-      options,
-    );
-    return this.start(info, options, send, file.size);
+    const send = this.beforeUpload
+      ? hookedSend(
+          {
+            snapshot: (id) => this.tasks.get(id)?.snapshot,
+            amend: (id, snapshot) => {
+              const task = this.tasks.get(id)!;
+              task.snapshot = snapshot;
+              this.tasks.update(task);
+              this.scheduleChange(0);
+            },
+            send: (id, next, nextInfo, nextOptions) => this.adds.send(id, next, nextInfo, nextOptions),
+          },
+          this.beforeUpload,
+          file,
+          options,
+        )
+      : (id: string) => this.adds.send(id, file, info, options);
+    return this.start(info, options, send, file.size, true);
   }
 
   async addFolder(path: string, options: AddFolderOptions = {}): Promise<string | undefined> {
@@ -166,8 +166,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   remove(id: string): void {
-    const task = this.tasks.get(id);
-    if (!task || !isFinal(task.state)) return;
+    if (!isFinal(this.tasks.get(id)?.state ?? 'queued')) return; // not listed, or not ended
     this.forget(id);
     void this.ready.then(() => this.remote.remove(id));
   }
@@ -181,10 +180,12 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   pauseAll(): void {
+    for (const task of this.tasks.values()) this.adds.hold(task.id, 'pause'); // those on their way to the engine
     void this.ready.then(() => this.remote.pauseAll());
   }
 
   resumeAll(): void {
+    for (const task of this.tasks.values()) this.adds.hold(task.id, 'resume');
     void this.ready.then(() => this.remote.resumeAll());
   }
 
@@ -223,16 +224,17 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       .finally(() => this.started?.end());
   }
 
-  /** Commands of a task, sent once `known` (the worker has the task) settles: a `pause()` right after `add()` must not miss it. */
+  /** Commands of a task: with its add until the engine has it (`AddBatch.hold`), then once `known` has settled. */
   private commands(known: () => Promise<unknown>, handle: () => TaskHandle): TaskCommands {
-    const command = (run: () => unknown) =>
+    const command = (taskId: string, name: TaskCommand) =>
+      this.adds.hold(taskId, name) ||
       void known()
-        .then(run)
+        .then(() => this.remote[name](taskId))
         .catch(() => undefined);
     return {
-      pause: (taskId) => command(() => this.remote.pause(taskId)),
-      resume: (taskId) => command(() => this.remote.resume(taskId)),
-      cancel: (taskId) => command(() => this.remote.cancel(taskId)),
+      pause: (taskId) => command(taskId, 'pause'),
+      resume: (taskId) => command(taskId, 'resume'),
+      cancel: (taskId) => command(taskId, 'cancel'),
       // The handle has just set its snapshot back to queued, with a new `done` that the attempt's end settles.
       retry: (taskId) => {
         this.tasks.update(handle());
@@ -277,8 +279,10 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     options: AddOptions,
     send: (id: string) => Promise<TaskSnapshot> | TaskSnapshot,
     size: number,
+    batched = false,
   ): TaskHandle {
     const id = crypto.randomUUID();
+    if (batched) this.adds.expect(id); // before `send`, which may post it at once
     const snapshot = queuedSnapshot(id, info, options, size);
     let known: Promise<unknown> = Promise.resolve();
     const task: TaskHandle = new TaskHandle(
@@ -323,6 +327,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
    * file the `beforeUpload` hook refused leaves the list instead, with a `reject` event.
    */
   private failTask(task: TaskHandle, error: unknown): void {
+    this.adds.forget(task.id);
     if (error instanceof UploadError && error.code === 'rejected') {
       this.tasks.delete(task.id);
       task.settle.reject(error);
@@ -377,10 +382,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   private failAll(error: unknown): void {
-    this.tasks.failEvery({
-      code: 'unknown',
-      message: `the upload worker did not start: ${(error as Error)?.message ?? error}`,
-    });
+    const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
+    this.tasks.failEvery({ code: 'unknown', message });
     this.scheduleChange(0);
   }
 

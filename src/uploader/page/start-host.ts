@@ -93,6 +93,7 @@ export async function connectEngine(
         proxy((events: TaskEvent[]) => page.onEvents(events)),
         {
           online: page.online,
+          turns: true,
           ...(pageLock && { pageLock }),
           ...(page.account !== undefined && { account: page.account }),
           ...(token !== undefined && { token }),
