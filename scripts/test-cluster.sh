@@ -18,6 +18,6 @@ suites=(
   test/server/permissions.test.ts test/server/permission-rules.test.ts
   test/server/admin-tokens.test.ts test/server/storage-quota.test.ts test/server/storage-faults.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
-  test/server/http.test.ts test/server/early-answers.test.ts
+  test/server/early-answers.test.ts
 )
 exec node --import tsx test/cluster/on-cluster.ts "${suites[@]}"

@@ -16,6 +16,8 @@ stage "node suites"
 bash scripts/test-node.sh
 stage "the service's suites again over HTTP/2 (TLS, ALPN)"
 bash scripts/test-http2.sh
+stage "the service beyond one machine: PostgreSQL and Ceph RGW from nothing, three nodes behind a round-robin proxy"
+bash scripts/test-cluster.sh
 stage "browser suites"
 bash scripts/test-browser.sh
 stage "consumers: the packed tarballs installed into fixture apps"
