@@ -198,7 +198,8 @@ export class UploadSessionRows {
       // Another node's request on this session ends (it heard the claim) before this one writes.
       const release = await this.#db.hold(`session\n${id}`);
       try {
-        if (claim) await this.#claim(id, claim.arrival);
+        // A newer request may have claimed the session on another node while this one waited.
+        if (claim && this.#db.dialect !== 'sqlite') await this.#readNewest(id);
         if (superseded()) return this.#end(id, claim!);
         if (claim) this.#holders.set(id, claim);
         return await fn();
@@ -232,6 +233,15 @@ export class UploadSessionRows {
     );
     if (row) this.#heard(id, row.newest_arrival);
     if (row?.newest_arrival === arrival) await this.#db.notify(SESSION_CLAIMS, `${arrival} ${id}`);
+  }
+
+  /** Takes the newest arrival the session's row knows of (a shared database). */
+  async #readNewest(id: string): Promise<void> {
+    const row = await this.#db.get<{ newest_arrival: number | null }>(
+      'SELECT newest_arrival FROM sessions WHERE id = ?',
+      id,
+    );
+    if (row?.newest_arrival != null) this.#heard(id, row.newest_arrival);
   }
 
   /** A request of `arrival` wants session `id` (here, or on another node: `signal`): an older holder ends. */
