@@ -1,5 +1,5 @@
 // A real HTTP proxy in front of the service that counts the body bytes of every request it receives and forwards
-// (and logs when each piece arrived, for the benches' gaps in the flow), and can throttle how fast it reads them (so
+// (and logs when each piece arrived, for the benches' gaps in the flow) and the requests in flight at once, and can throttle how fast it reads them (so
 // a page reload lands in the middle of an upload on loopback). A request the client abandons mid-body is cut towards
 // the service too, as a dropped connection would be.
 import { createServer, request, type Server } from 'node:http';
@@ -30,6 +30,9 @@ export interface CountingProxy {
   answered(match: (r: ProxiedRequest) => boolean): Promise<ProxiedRequest>;
   /** Bytes per second the proxy reads request bodies at; `undefined` for no limit. */
   rate: number | undefined;
+  /** Requests in flight now (arrived, their answer not yet all sent back), and the most there were at once. */
+  inFlight: number;
+  peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,8 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     url: '',
     requests: [],
     rate,
+    inFlight: 0,
+    peakInFlight: 0,
     arrived: wait(false),
     answered: wait(true),
     close: async () => undefined,
@@ -69,6 +74,9 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       arrivals: [],
     };
     proxy.requests.push(entry);
+    proxy.peakInFlight = Math.max(proxy.peakInFlight, ++proxy.inFlight);
+    // Until the answer has gone back (or the client went away): what a client sees as one request in flight.
+    res.on('close', () => proxy.inFlight--);
     notify();
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
