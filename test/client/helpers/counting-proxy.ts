@@ -30,6 +30,11 @@ export interface CountingProxy {
   answered(match: (r: ProxiedRequest) => boolean): Promise<ProxiedRequest>;
   /** Bytes per second the proxy reads request bodies at; `undefined` for no limit. */
   rate: number | undefined;
+  /**
+   * Holds back the service's answer to the next request `match` picks until `release()`: the service has handled
+   * it (`answered` resolves), only the client does not hear back, as when an answer comes too late.
+   */
+  holdAnswer(match: (r: ProxiedRequest) => boolean): { release(): void };
   /** Requests in flight now (arrived, their answer not yet all sent back), and the most there were at once. */
   inFlight: number;
   peakInFlight: number;
@@ -54,6 +59,7 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       waiters.push({ match, answered, resolve });
       notify();
     });
+  const holds: { match: (r: ProxiedRequest) => boolean; taken: boolean; release: () => void }[] = [];
   const proxy: CountingProxy = {
     url: '',
     requests: [],
@@ -63,6 +69,11 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     arrived: wait(false),
     answered: wait(true),
     close: async () => undefined,
+    holdAnswer(match) {
+      const hold = { match, taken: false, release: () => undefined };
+      holds.push(hold);
+      return { release: () => hold.release() };
+    },
   };
   const server: Server = createServer((req, res) => {
     const entry: ProxiedRequest = {
@@ -83,8 +94,15 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       (answer) => {
         entry.status = answer.statusCode;
         notify();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const pass = () => {
+          if (res.destroyed) return void answer.resume();
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        const hold = holds.find((h) => !h.taken && h.match(entry));
+        if (!hold) return pass();
+        hold.taken = true;
+        hold.release = pass;
       },
     );
     out.on('error', () => res.destroy());
