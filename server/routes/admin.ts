@@ -1,4 +1,7 @@
-/** `/__admin/*` (only with `--admin`): move the clock, schedule faults, set the storage quota. Shapes documented in server/README.md. */
+/**
+ * `/__admin/*` (only with `--admin`): move the clock, schedule faults, set the storage quota, list open resumable
+ * sessions. Shapes documented in server/README.md.
+ */
 import { jsonResponse } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { parseFault } from '../faults.ts';
@@ -55,6 +58,37 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
         throw badRequest('Send {"limit": N} with N ≥ 0 bytes, or {"limit": null} for no limit.');
       svc.quota.setLimit(limit ?? undefined);
       return quota();
+    },
+    open,
+  );
+  // Read-only: what tests check a cancel or a finished upload left behind (open sessions not yet expired).
+  router.add(
+    'GET',
+    '/__admin/sessions',
+    async (ctx) => {
+      const user = ctx.req.query.get('user');
+      const rows = svc.db
+        .prepare(
+          `SELECT id, user, metadata, total, created, last_activity FROM sessions
+           WHERE state = 'open' AND last_activity >= ? AND (? IS NULL OR user = ?) ORDER BY created`,
+        )
+        .all(svc.clock.now() - svc.config.sessionTtlMs, user, user) as {
+        id: string;
+        user: string;
+        metadata: string;
+        total: number | null;
+        created: number;
+        last_activity: number;
+      }[];
+      const sessions = rows.map((r) => ({
+        id: r.id,
+        user: r.user,
+        name: (JSON.parse(r.metadata) as { name?: unknown }).name ?? null,
+        total: r.total,
+        created: r.created,
+        lastActivity: r.last_activity,
+      }));
+      return jsonResponse(200, { sessions });
     },
     open,
   );
