@@ -1,6 +1,7 @@
 // ESLint (flat config): typescript-eslint's strict type-checked rules over every TypeScript file, the Lit, web
-// component and Lit accessibility rules, and the repository's own rules (file length, fixed waits in tests, a reason
-// on every inline disable). Formatting is Prettier's (`.prettierrc.json`); no rule here is about layout.
+// component and Lit accessibility rules, and the repository's own rules (file length, fixed waits and focused `.only`
+// tests in tests, a reason on every inline disable). Formatting is Prettier's (`.prettierrc.json`); no rule here is
+// about layout.
 // The layer and cycle rules stay in test/protocol/layers.test.ts and test/repo/ (they read the import graph).
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
@@ -46,6 +47,29 @@ const FIXED_WAITS = [
     selector:
       "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression.body[callee.name='setTimeout']:not([arguments.1.value=0])",
     message: 'Wait for an event or a state, not for time (or say why: time-wait).',
+  },
+];
+
+/**
+ * A focused test (`test.only`, `it.only`, `describe.only`, `suite.only`, Playwright's `test.describe.only`, node:test's
+ * `{ only: true }`) quietly shrinks a run to itself. The runners refuse it too (Playwright's and mocha's
+ * `forbidOnly`, vitest's `allowOnly: false`); the lint says so before a run.
+ */
+const FOCUSED_TESTS = [
+  {
+    selector:
+      "CallExpression > MemberExpression.callee[property.name='only'][object.name=/^(test|it|describe|suite|context|specify)$/]",
+    message: 'A focused test (.only) narrows the run to itself: remove `.only`.',
+  },
+  {
+    selector:
+      "CallExpression > MemberExpression.callee[property.name='only'][object.property.name=/^(describe|serial|parallel|test|it)$/]",
+    message: 'A focused test (.only) narrows the run to itself: remove `.only`.',
+  },
+  {
+    selector:
+      "CallExpression[callee.name=/^(test|it|describe|suite)$/] > ObjectExpression > Property[key.name='only'][value.value=true]",
+    message: 'A focused test ({ only: true }) narrows the run to itself: remove it.',
   },
 ];
 
@@ -144,7 +168,12 @@ export default tseslint.config(
   {
     // Benchmarks pace their load with timers on purpose; tests must not.
     files: ['test/**'],
-    rules: { 'no-restricted-syntax': ['error', ...FIXED_WAITS] },
+    rules: { 'no-restricted-syntax': ['error', ...FIXED_WAITS, ...FOCUSED_TESTS] },
+  },
+  {
+    // Stories are tests too (npm run test:stories runs each one's play function).
+    files: ['stories/**', '.storybook/**'],
+    rules: { 'no-restricted-syntax': ['error', ...FOCUSED_TESTS] },
   },
   {
     files: ['test/**', 'bench/**', 'stories/**', 'demo/**', '.storybook/**'],

@@ -6,6 +6,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   workers: 1,
+  // A stray test.only would narrow the run to itself: fail instead (everywhere, not only in CI).
+  forbidOnly: true,
   fullyParallel: false,
   timeout: 120_000,
   reporter: process.env.CI ? 'list' : 'line',

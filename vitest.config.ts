@@ -18,5 +18,7 @@ export default defineConfig({
     },
     // One browser page at a time on this 2-core machine, as the other browser suites.
     fileParallelism: false,
+    // A focused test (.only) fails the run instead of narrowing it (vitest allows it outside CI by default).
+    allowOnly: false,
   },
 });

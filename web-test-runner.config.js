@@ -66,7 +66,8 @@ export default {
   concurrentBrowsers: 1,
   // A hang fails in minutes, naming the test (mocha's 60 s) or its file (6 min: above the one test that sets its own
   // 5 min, test/browser/elements/large-list.test.ts's 10,000 uploads).
-  testFramework: { config: { timeout: 60000 } },
+  // mocha's forbidOnly: a stray it.only or describe.only fails the run instead of narrowing it to itself.
+  testFramework: { config: { timeout: 60000, forbidOnly: true } },
   testsFinishTimeout: 360000,
   middleware: [tsForJs()],
   plugins: [

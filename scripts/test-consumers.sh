@@ -66,9 +66,15 @@ ln -sfn ../../service/node_modules/@store-upload-kit/service node_modules/@store
 # Installed from the tarball, not linked to the workspace.
 test ! -L node_modules/store-upload-kit
 test -f node_modules/store-upload-kit/dist/browser/store-upload-kit.js
-# The elements' styles ship minified (scripts/css-literals.ts): no indented declarations left.
-# (`! cmd` is not checked by errexit: the test is an if.)
-if grep -q '^ *display: block;' node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js; then
+# The elements' styles ship minified (scripts/css-literals.ts): no indented declarations left. A missing file fails
+# too (grep would read nothing and the check would pass); the styles must still declare `display:block`, so a grep
+# that finds nothing means minified, not moved. (`! cmd` is not checked by errexit: the tests are ifs.)
+styles=node_modules/store-upload-kit/dist/lib/elements/progress-list/store-progress-list.styles.js
+if ! grep -q 'display: *block' "$styles"; then
+  echo "cannot check the packed styles' minification: $styles is missing or declares no display:block"
+  exit 1
+fi
+if grep -q '^ *display: block;' "$styles"; then
   echo "the packed elements' styles are not minified (indented declarations in store-progress-list.styles.js)"
   exit 1
 fi

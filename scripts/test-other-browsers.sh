@@ -31,5 +31,7 @@ done
 # No check skips: one that cannot pass in a browser is a failure. (`[ … ] && status=1` would be ignored by errexit
 # and leave a false last status; the if is explicit.)
 if [ "$failed" -gt 0 ]; then status=1; fi
+# A run that checked nothing (a filter matching no check, a browser that ran none) is no pass.
+if [ "$passed" -eq 0 ]; then echo "no check ran"; status=1; fi
 echo "$passed passed, $failed failed"
 exit "$status"

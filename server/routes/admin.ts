@@ -1,4 +1,7 @@
-/** `/__admin/*` (only with `--admin`): move the clock, schedule faults, set the storage quota. Shapes documented in server/README.md. */
+/**
+ * `/__admin/*` (only with `--admin`): move the clock, schedule faults, set the storage quota, list open resumable
+ * sessions. Shapes documented in server/README.md.
+ */
 import { jsonResponse } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { parseFault } from '../faults.ts';
@@ -61,6 +64,25 @@ export function registerAdminRoutes(router: Router, svc: Service): void {
         throw badRequest('Send {"limit": N} with N ≥ 0 bytes, or {"limit": null} for no limit.');
       await svc.settings.setQuotaLimit(limit ?? undefined);
       return quota();
+    },
+    open,
+  );
+  // Read-only: what tests check a cancel or a finished upload left behind (open sessions not yet expired).
+  router.add(
+    'GET',
+    '/__admin/sessions',
+    async (ctx) => {
+      const sessions = await svc.resumable.listOpen(ctx.req.query.get('user') ?? undefined);
+      return jsonResponse(200, {
+        sessions: sessions.map((r) => ({
+          id: r.id,
+          user: r.user,
+          name: (r.metadata as { name?: unknown }).name ?? null,
+          total: r.total ?? null,
+          created: r.created,
+          lastActivity: r.lastActivity,
+        })),
+      });
     },
     open,
   );

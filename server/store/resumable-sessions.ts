@@ -107,6 +107,11 @@ export class ResumableSessions {
     });
   }
 
+  /** The open sessions, of one user or of all (`GET /__admin/sessions`: what a test checks was left behind). */
+  listOpen(user: string | undefined): Promise<SessionRow[]> {
+    return this.#rows.listOpen(user);
+  }
+
   /** `DELETE <session>`: the session ends and its bytes go; afterwards its URI answers 404. */
   cancel(id: string, fileId: string | undefined, claim: LockClaim | undefined): Promise<void> {
     return this.#rows.withLock(id, claim, async () => {

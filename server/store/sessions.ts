@@ -172,6 +172,23 @@ export class UploadSessionRows {
     await this.#released(id);
   }
 
+  /** The open sessions not yet expired, oldest first, of one user or of all (`GET /__admin/sessions`). */
+  async listOpen(user: string | undefined): Promise<SessionRow[]> {
+    const since = this.#clock.now() - this.#ttlMs;
+    const rows =
+      user === undefined
+        ? await this.#db.all<DbSession>(
+            `SELECT * FROM sessions WHERE state = 'open' AND last_activity >= ? ORDER BY created`,
+            since,
+          )
+        : await this.#db.all<DbSession>(
+            `SELECT * FROM sessions WHERE state = 'open' AND last_activity >= ? AND "user" = ? ORDER BY created`,
+            since,
+            user,
+          );
+    return rows.map(toRow);
+  }
+
   /** Ids of the open sessions (startup recovery of their bytes). */
   async openIds(): Promise<string[]> {
     return (await this.#db.all<{ id: string }>(`SELECT id FROM sessions WHERE state = 'open'`)).map((r) => r.id);

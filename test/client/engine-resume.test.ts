@@ -139,7 +139,9 @@ test('a service restart mid-upload: the upload continues where the service says'
 });
 
 test('offline pauses without spending retries; online resumes', async () => {
-  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, maxRetries: 1 });
+  // Every backoff is 49 ms exactly (no jitter), for the job and for the witness below.
+  const backoff = { baseMs: 50, capMs: 50, random: () => 0.99 };
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, maxRetries: 1, backoff });
   const file = randomFile(MiB);
   await addFault(service.url, {
     match: { method: 'PUT', uploadType: 'resumable' },
@@ -149,12 +151,28 @@ test('offline pauses without spending retries; online resumes', async () => {
   await h.engine.add('t', file);
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   h.online.set(false);
+  const offlineAt = h.events.length;
   const waiting = await h.when((e, s) => e === 'retry' && s.retry?.cause === 'offline');
   assert.equal(waiting.state, 'retrying');
-  // Waits for time: not a synchronisation: offline time must pass while the job could spend its one retry (maxRetries: 1) if it
-  // wrongly counted the offline period; the assertion is that it does not.
-  // eslint-disable-next-line no-restricted-syntax -- time-wait: the reason above
-  await new Promise((r) => setTimeout(r, 100));
+  // A job that spent a retry offline would back off (49 ms) and try again. The witness, an upload of another engine
+  // refused twice with the same backoff, ends its first backoff after any the job began before it: once it has
+  // retried twice, such a job would have spent its retry and shown it.
+  const witness = harness(service.url, { backoff, maxRetries: 5 });
+  await addFault(service.url, {
+    match: { method: 'POST', uploadType: 'multipart' },
+    action: { type: 'status', status: 503 },
+    times: 2,
+  });
+  await witness.engine.add('w', randomFile(KiB));
+  await witness.when((e, s) => e === 'retry' && s.retry?.attempt === 2);
+  const whileOffline = h.events.slice(offlineAt).map(({ event, snapshot }) => ({ event, retry: snapshot.retry }));
+  assert.deepEqual(
+    whileOffline.filter(({ event }) => event !== 'progress'),
+    [{ event: 'retry', retry: { attempt: waiting.retry!.attempt, delayMs: 0, cause: 'offline' } }],
+    'offline, the job only waited',
+  );
+  assert.equal(h.engine.snapshot('t')!.state, 'retrying');
+  await witness.engine.done('w');
   h.online.set(true);
   const stored = await h.engine.done('t');
   assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));

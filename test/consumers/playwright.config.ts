@@ -7,6 +7,8 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   workers: 1,
+  // A stray test.only would narrow the run to itself: fail instead (everywhere, not only in CI).
+  forbidOnly: true,
   timeout: 60_000,
   reporter: process.env.CI ? 'list' : 'line',
   use: { headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },

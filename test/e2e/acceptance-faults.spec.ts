@@ -5,13 +5,25 @@
 // Build first: `npx vite build`.
 import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
+import { startCountingProxy } from '../client/helpers/counting-proxy.ts';
+import type { UploadPage } from '../client/helpers/upload-page.ts';
 import type { ServiceHandle } from '../server/helpers/service.ts';
-import { addFault, clearFaults, filesNamed, Harness, KiB, MiB, useAcceptanceEnv } from './acceptance-fixture.ts';
+import {
+  addFault,
+  clearFaults,
+  filesNamed,
+  Harness,
+  KiB,
+  MiB,
+  openHarness,
+  useAcceptanceEnv,
+} from './acceptance-fixture.ts';
 
 let service: ServiceHandle;
+let pages: UploadPage;
 let h: Harness;
 
-useAcceptanceEnv((env) => ({ service, h } = env));
+useAcceptanceEnv((env) => ({ service, pages, h } = env));
 
 const CHUNKED = { chunkSize: 256 * KiB, resumableThreshold: 0 };
 const sessionPut = { method: 'PUT', uploadType: 'resumable' };
@@ -86,8 +98,8 @@ for (const offset of [1, 256 * KiB - 1, 256 * KiB + 1, 1536 * KiB]) {
   });
 }
 
-// The held request in these three is held far longer than any test runs, so the kit must give up on it however slow
-// the machine; the stall timeout is a margin the live requests after it never come near, even with both cores busy.
+// The held request in these is held far longer than any test runs, so the kit must give up on it however slow the
+// machine; the stall timeout is a margin the live requests after it never come near, even with both cores busy.
 test('a response delayed past stallTimeoutMs is a stall: status query, then the upload resumes', async () => {
   await addFault(service, { match: sessionPut, action: { type: 'delay', ms: 600_000 }, times: 1, skip: 1 });
   const { name, id } = await upload({ ...CHUNKED, stallTimeoutMs: 4000 }, MiB);
@@ -103,15 +115,29 @@ test('a whole-file PUT whose answer stalls past stallTimeoutMs: status query, re
   expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
 });
 
-test('a multipart create answered too late is retried with the same pre-generated ID: one file, no duplicate', async () => {
-  await addFault(service, {
-    match: { method: 'POST', uploadType: 'multipart' },
-    action: { type: 'delay', ms: 600_000 },
-    times: 1,
-  });
-  const { name, id } = await upload({ stallTimeoutMs: 4000 }, 200 * KiB);
-  await h.expectStoredOnce(name, await h.outcome(id));
-  expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
+test('a multipart create answered too late is retried with the same pre-generated ID: one file, no duplicate', async ({
+  page,
+}) => {
+  // The service creates the file at once; only its answer is held (at a proxy), so the page gives up on it and
+  // retries while the file already exists. A retry under a fresh ID would make a second file.
+  const proxy = await startCountingProxy(service.url);
+  try {
+    const isCreate = (r: { method: string; url: string }) =>
+      r.method === 'POST' && r.url.includes('uploadType=multipart');
+    const held = proxy.holdAnswer(isCreate);
+    await openHarness(page, pages.origin, proxy.url);
+    h = new Harness(page, service);
+    const { name, id } = await upload({ stallTimeoutMs: 4000 }, 200 * KiB);
+    expect((await proxy.answered(isCreate)).status, 'the held create was handled: the file exists').toBe(200);
+    const outcome = await h.outcome(id);
+    held.release();
+    await h.expectStoredOnce(name, outcome);
+    const creates = proxy.requests.filter(isCreate);
+    expect(creates.map((r) => r.status)).toEqual([200, 409]);
+    expect((await h.events(id)).filter((e) => e.type === 'retry').map((e) => e.cause)).toEqual(['stall']);
+  } finally {
+    await proxy.close();
+  }
 });
 
 test('removing a failed resumable task forgets its session: no record, and the service session is gone', async () => {

@@ -236,6 +236,16 @@ export async function filesNamed(service: ServiceHandle, name: string): Promise<
     .map((f) => f.id);
 }
 
+/** IDs of the resumable sessions still open on the service for a file of this name (`GET /__admin/sessions`). */
+export async function openSessionsNamed(service: ServiceHandle, name: string): Promise<string[]> {
+  const res = await service.api('GET', '/__admin/sessions', { token: null });
+  expect(res.status).toBe(200);
+  return res
+    .json<{ sessions: { id: string; name: string | null }[] }>()
+    .sessions.filter((s) => s.name === name)
+    .map((s) => s.id);
+}
+
 export async function addFault(service: ServiceHandle, fault: object): Promise<void> {
   const res = await service.api('POST', '/__admin/faults', { token: null, body: fault });
   expect(res.status, res.text).toBe(200);

@@ -1,14 +1,17 @@
 /**
  * The first instant after a choice (issue 28): a file is chosen on a page holding `<store-uploader>` from the built
  * script-tag bundle, and the tab goes to another page of the site 0, 50, 150 or 300 ms later. The file must be stored
- * once, byte-identical: it reached the site's shared worker before the page left. Each
- * delay runs in a browser context of its own, so nothing of the kit is loaded or running before the choice.
+ * once, byte-identical: it reached the site's shared worker before the page left. "Once" is judged after every upload
+ * the next page's uploader shows has ended and no session for the file is open, and again after a reload of that page
+ * (which would offer or resume anything left behind). Each delay runs in a browser context of its own, so nothing of
+ * the kit is loaded or running before the choice.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openSessionsNamed } from './acceptance-fixture.ts';
 import { startBundleServer, type BundleServer } from './bundle-server.ts';
 import { randomBytes } from './demo-fixture.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
@@ -48,6 +51,25 @@ async function stored(name: string): Promise<{ md5Checksum: string }[]> {
   return (JSON.parse(r.text) as { files: { md5Checksum: string }[] }).files;
 }
 
+/**
+ * Whether every upload the page's uploader shows (the site's shared worker's) has ended, and how many interrupted
+ * uploads it offers.
+ */
+async function settled(page: Page): Promise<{ shown: number; ended: boolean; interrupted: number }> {
+  return page.evaluate(async () => {
+    const element = document.querySelector('store-uploader') as HTMLElement & {
+      getUploader(): Promise<
+        { snapshot: { tasks: { state: string }[] }; interrupted(): Promise<unknown[]> | unknown[] } | undefined
+      >;
+    };
+    await customElements.whenDefined('store-uploader');
+    const uploader = await element.getUploader();
+    if (!uploader) return { shown: 0, ended: false, interrupted: -1 };
+    const ended = uploader.snapshot.tasks.every((t) => ['done', 'failed', 'cancelled'].includes(t.state));
+    return { shown: uploader.snapshot.tasks.length, ended, interrupted: (await uploader.interrupted()).length };
+  });
+}
+
 for (const delay of [0, 50, 150, 300]) {
   test(`a navigation ${delay} ms after the choice: the file is stored once, byte-identical`, async ({ browser }) => {
     const context = await browser.newContext();
@@ -64,9 +86,16 @@ for (const delay of [0, 50, 150, 300]) {
       // eslint-disable-next-line no-restricted-syntax -- time-wait: the delay between the choice and the navigation is what is tested.
       if (delay) await page.waitForTimeout(delay);
       await page.goto(`${site.origin}/next.html`);
-      await expect
-        .poll(async () => (await stored(name)).map((f) => f.md5Checksum), { timeout: 60_000 })
-        .toEqual([createHash('md5').update(bytes).digest('hex')]);
+      const md5 = createHash('md5').update(bytes).digest('hex');
+      await expect.poll(async () => (await stored(name)).length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => settled(page), { timeout: 60_000 }).toMatchObject({ ended: true, interrupted: 0 });
+      await expect.poll(() => openSessionsNamed(service, name)).toEqual([]);
+      expect((await stored(name)).map((f) => f.md5Checksum)).toEqual([md5]);
+      // Later: a new life of the page, whose uploader would resume or offer anything the handoff left behind.
+      await page.reload();
+      await expect.poll(() => settled(page), { timeout: 60_000 }).toMatchObject({ ended: true, interrupted: 0 });
+      expect((await stored(name)).map((f) => f.md5Checksum)).toEqual([md5]);
+      expect(await openSessionsNamed(service, name)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -482,6 +482,14 @@ async function main(): Promise<void> {
   // SMOKE_ONLY=<part of a check's name> runs the checks so named; SMOKE_REPEAT=<n> runs them n times (a flaky one).
   const only = process.env.SMOKE_ONLY;
   const repeat = Math.max(1, Number(process.env.SMOKE_REPEAT) || 1);
+  const chosen = checks.filter((check) => !only || check.name.includes(only));
+  if (chosen.length === 0) {
+    // A filter that matches nothing would report "0 passed, 0 failed": a run that checked nothing fails.
+    console.log(`  FAIL  ${which}: no check's name contains SMOKE_ONLY=${js(only)}`);
+    if (process.env.SMOKE_RESULTS) appendFileSync(process.env.SMOKE_RESULTS, `${which} 0 1\n`);
+    process.exitCode = 1;
+    return;
+  }
   const started = Date.now();
   const service = await startService();
   const pages = await startPageServer();
@@ -492,7 +500,6 @@ async function main(): Promise<void> {
     driver = which === 'firefox' ? await launchFirefox() : await launchWebKit({ headless: false });
     console.log(`${which}: ${driver.version}`);
     const ctx: Ctx = { driver, service, pages };
-    const chosen = checks.filter((check) => !only || check.name.includes(only));
     for (const check of Array.from({ length: repeat }, () => chosen).flat()) {
       const t0 = Date.now();
       try {

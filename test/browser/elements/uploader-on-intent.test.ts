@@ -66,8 +66,16 @@ describe('<store-uploader> loads its uploader on intent', () => {
     const el = await mount();
     (el.shadowRoot!.querySelector('store-dropzone') as HTMLElement).focus();
     await waitUntil(() => el.activeUploader, 'no uploader after focus');
-    el.dispatchEvent(new PointerEvent('pointerenter'));
     expect(started.length - before).to.equal(1);
+    const first = el.activeUploader;
+    el.dispatchEvent(new PointerEvent('pointerenter'));
+    // A second load would start its worker only after its import settles. A witness element loads now through the
+    // same steps, begun later: once its worker is there, a second one of `el` would be too.
+    const witness = await mount();
+    witness.dispatchEvent(new PointerEvent('pointerenter'));
+    await waitUntil(() => witness.activeUploader, 'no uploader for the witness');
+    expect(started.length - before, 'workers: one for the element, one for the witness').to.equal(2);
+    expect(el.activeUploader).to.equal(first);
   });
 
   it('gives scripts the uploader through getUploader(), loading it once, with no intent', async () => {

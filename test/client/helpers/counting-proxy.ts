@@ -1,5 +1,5 @@
 // A real HTTP proxy in front of the service that counts the body bytes of every request it receives and forwards
-// (and logs when each piece arrived, for the benches' gaps in the flow), and can throttle how fast it reads them (so
+// (and logs when each piece arrived, for the benches' gaps in the flow) and the requests in flight at once, and can throttle how fast it reads them (so
 // a page reload lands in the middle of an upload on loopback). A request the client abandons mid-body is cut towards
 // the service too, as a dropped connection would be.
 import { createServer, request, type Server } from 'node:http';
@@ -30,6 +30,14 @@ export interface CountingProxy {
   answered(match: (r: ProxiedRequest) => boolean): Promise<ProxiedRequest>;
   /** Bytes per second the proxy reads request bodies at; `undefined` for no limit. */
   rate: number | undefined;
+  /**
+   * Holds back the service's answer to the next request `match` picks until `release()`: the service has handled
+   * it (`answered` resolves), only the client does not hear back, as when an answer comes too late.
+   */
+  holdAnswer(match: (r: ProxiedRequest) => boolean): { release(): void };
+  /** Requests in flight now (arrived, their answer not yet all sent back), and the most there were at once. */
+  inFlight: number;
+  peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -51,13 +59,21 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       waiters.push({ match, answered, resolve });
       notify();
     });
+  const holds: { match: (r: ProxiedRequest) => boolean; taken: boolean; release: () => void }[] = [];
   const proxy: CountingProxy = {
     url: '',
     requests: [],
     rate,
+    inFlight: 0,
+    peakInFlight: 0,
     arrived: wait(false),
     answered: wait(true),
     close: async () => undefined,
+    holdAnswer(match) {
+      const hold = { match, taken: false, release: () => undefined };
+      holds.push(hold);
+      return { release: () => hold.release() };
+    },
   };
   const server: Server = createServer((req, res) => {
     const entry: ProxiedRequest = {
@@ -69,14 +85,24 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       arrivals: [],
     };
     proxy.requests.push(entry);
+    proxy.peakInFlight = Math.max(proxy.peakInFlight, ++proxy.inFlight);
+    // Until the answer has gone back (or the client went away): what a client sees as one request in flight.
+    res.on('close', () => proxy.inFlight--);
     notify();
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         entry.status = answer.statusCode;
         notify();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const pass = () => {
+          if (res.destroyed) return void answer.resume();
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        const hold = holds.find((h) => !h.taken && h.match(entry));
+        if (!hold) return pass();
+        hold.taken = true;
+        hold.release = pass;
       },
     );
     out.on('error', () => res.destroy());
