@@ -115,7 +115,7 @@ for (const protocol of ['h2', 'http/1.1'] as const) {
         writeFileSync(path, bytes);
         return { path, name: `small-${i}.bin`, md5: createHash('md5').update(bytes).digest('hex'), bytes };
       });
-      service.svc.faults.add([
+      await service.svc.faults.add([
         parseFault({
           match: { method: 'POST', uploadType: 'multipart' },
           action: { type: 'delay', ms: HOLD_MS },
