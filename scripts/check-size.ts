@@ -172,12 +172,15 @@ const KB = 1000;
 // `add()` is applied before the task sends anything — without it the service stored the file of a cancelled task
 // as soon as the engine had file IDs at hand, which is why the first IDs could not be fetched at the attach. Budgets
 // kit 57.2 kB, main thread 38.0 kB, workers 19.3 / 19.5 kB.
+// Then issue 37's client that follows the account, a few dozen bytes in each worker (its client's token source now
+// asks per request where the app's client does, and keeps a token until a 401 only for the worker's one account):
+// kit 57.4 kB, workers 19.4 / 19.6 kB.
 export const BUDGETS = {
-  kit: 57.2 * KB,
+  kit: 57.4 * KB,
   mainThread: 38.0 * KB,
   mainThreadUpFront: 20 * 1024,
-  worker: 19.3 * KB,
-  sharedWorker: 19.5 * KB,
+  worker: 19.4 * KB,
+  sharedWorker: 19.6 * KB,
 } as const;
 
 /** The targets of issue 6 (kit, main thread) and issue 14 (main thread up front: 20 KiB), reported beside the budgets. */
