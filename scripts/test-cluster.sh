@@ -4,7 +4,8 @@
 # killed mid-upload, racing PUTs on two nodes, push across nodes, backends stopped mid-run, the S3 backend, migrate),
 # then the service's suites again against three nodes over one database and one bucket behind a round-robin proxy
 # (test/cluster/on-cluster.ts). Suites that look into a node's data folder (part files, temp files, a mounted full
-# disk) or kill the one process they started test the single machine and stay in the node suites.
+# disk), kill the one process they started, or write raw HTTP/1.1 framing (which the proxy re-frames) test the single
+# machine and stay in the node suites.
 # Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,5 @@ suites=(
   test/server/permissions.test.ts test/server/permission-rules.test.ts
   test/server/admin-tokens.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
-  test/server/early-answers.test.ts
 )
 exec node --import tsx test/cluster/on-cluster.ts "${suites[@]}"
