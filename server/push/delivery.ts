@@ -122,14 +122,7 @@ export function createDeliveryEngine(options: DeliveryOptions): DeliveryEngine {
         .catch((error: unknown) => {
           // The outbox could not be read or written (the database is away): the channel is tried again later.
           console.error('push: a delivery step failed; the channel is retried:', error);
-          retryTimers.set(
-            queueKey,
-            setTimeout(() => {
-              retryTimers.delete(queueKey);
-              ready.push(queueKey);
-              pump();
-            }, 1000),
-          );
+          waitThenRetry(queueKey, 1000);
         })
         .finally(() => {
           inFlight.delete(task);
