@@ -1,10 +1,20 @@
 // Acceptance: pause, resume and cancel at awkward moments — right after add (before the upload starts), while the
-// session start is on the wire, and between chunks. A cancelled upload leaves no file, no IndexedDB record, and a
-// session the service no longer knows (status query → 404). Build first: `npx vite build`.
+// session start is on the wire, and between chunks. A cancelled upload leaves no file, no IndexedDB record, no open
+// session on the service (`GET /__admin/sessions`), and a session the service no longer knows (status query → 404),
+// judged once whatever the cancelled task could still have sent has been handled. Build first: `npx vite build`.
 import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import type { ServiceHandle } from '../server/helpers/service.ts';
-import { addFault, clearFaults, filesNamed, Harness, KiB, MiB, useAcceptanceEnv } from './acceptance-fixture.ts';
+import {
+  addFault,
+  clearFaults,
+  filesNamed,
+  Harness,
+  KiB,
+  MiB,
+  openSessionsNamed,
+  useAcceptanceEnv,
+} from './acceptance-fixture.ts';
 
 let service: ServiceHandle;
 let h: Harness;
@@ -45,8 +55,28 @@ async function addThen(name: string, command: 'pause' | 'cancel'): Promise<strin
 async function expectCancelled(id: string, name: string): Promise<void> {
   expect(await h.outcome(id)).toMatchObject({ ok: false, code: 'cancelled' });
   await h.waitFor(id, 'the cancelled state', (s) => s.state === 'cancelled');
+  await expectNothingOf(name);
+}
+
+async function expectNothingOf(name: string): Promise<void> {
   expect(await filesNamed(service, name)).toEqual([]);
   expect(await h.records()).toEqual([]);
+  expect(await openSessionsNamed(service, name), 'open sessions').toEqual([]);
+}
+
+/** Ends a session the test itself started. */
+async function cancelSession(uri: string): Promise<void> {
+  expect((await service.api('DELETE', uri, { token: null })).status).toBe(499);
+}
+
+/**
+ * Uploads a witness file after a cancel and waits for it to be stored: the cancelled task was queued first, so
+ * anything it could still send has gone out (and been answered) by then.
+ */
+async function witnessUpload(size: number): Promise<void> {
+  const name = `witness-${randomUUID()}.bin`;
+  await h.makeFile(name, size);
+  await h.expectStoredOnce(name, await h.outcome(await h.add(name)));
 }
 
 for (const [label, options, size] of [
@@ -72,6 +102,8 @@ for (const [label, options, size] of [
     const name = `cancel-early-${randomUUID()}.bin`;
     await h.makeFile(name, size);
     await expectCancelled(await addThen(name, 'cancel'), name);
+    await witnessUpload(size);
+    await expectNothingOf(name);
   });
 }
 
@@ -103,9 +135,17 @@ test('cancel while the session start is on the wire leaves nothing', async () =>
   await faultsTaken(); // the session start is now held on the service by the delay fault
   await h.command(id, 'cancel');
   await expectCancelled(id, name);
-  // eslint-disable-next-line no-restricted-syntax -- time-wait: outlasts the 1.5 s delay, so a file the abandoned start could still create would exist by now.
-  await h.page.waitForTimeout(1800);
-  expect(await filesNamed(service, name)).toEqual([]);
+  // A witness start held by the same delay, sent now: once it is answered, the abandoned start (held from earlier)
+  // has been handled too, and whatever it could create would be there.
+  await addFault(service, slowStart);
+  const witness = await service.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+    body: { name: `witness-${randomUUID()}.bin` },
+  });
+  expect(witness.status).toBe(200);
+  await cancelSession(witness.headers.location as string);
+  // The abandoned start's late answer is the page's to clean up: it deletes the session that answer names.
+  await expect.poll(() => openSessionsNamed(service, name), { message: 'open sessions' }).toEqual([]);
+  await expectNothingOf(name);
 });
 
 test('pause between chunks keeps the acknowledged bytes; resume finishes byte-identical', async () => {
