@@ -10,7 +10,14 @@ export default defineConfig({
   forbidOnly: true,
   fullyParallel: false,
   timeout: 120_000,
-  reporter: process.env.CI ? 'list' : 'line',
+  // With PLAYWRIGHT_COUNT_FILE (scripts/test-browser.sh) also a JSON report there: scripts/test-count.ts reads how
+  // many passed from it, and each file's tests and hooks show their times.
+  reporter: [
+    [process.env.CI ? 'list' : 'line'],
+    ...(process.env.PLAYWRIGHT_COUNT_FILE
+      ? [['json', { outputFile: process.env.PLAYWRIGHT_COUNT_FILE }] as const]
+      : []),
+  ],
   use: {
     headless: true,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

@@ -1,6 +1,7 @@
 // @web/test-runner: browser suites in Debian's headless Chromium, TypeScript through esbuild, and a real
 // `store-service --admin` on loopback for suites that upload (its URL is served at /__store-service).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.js';
 import { mainThreadCpuPlugin } from './test/browser/main-thread-cpu-plugin.js';
 import { frameworksPlugin } from './test/browser/frameworks-plugin.js';
+import { countReporter } from './test/browser/count-reporter.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -69,6 +71,8 @@ export default {
   // mocha's forbidOnly: a stray it.only or describe.only fails the run instead of narrowing it to itself.
   testFramework: { config: { timeout: 60000, forbidOnly: true } },
   testsFinishTimeout: 360000,
+  // The count feeds scripts/test-count.ts (a run that lost test files fails there).
+  reporters: [defaultReporter(), countReporter()],
   middleware: [tsForJs()],
   plugins: [
     storeServicePlugin(),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Browser suites: @web/test-runner component and worker tests, then Playwright end-to-end specs, one Chromium at a time.
+# Browser suites: @web/test-runner component and worker tests, then Playwright end-to-end specs, one Chromium at a time
+# (each runner holds the machine's browser lock, /tmp/chromium.lock, while it runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage() { echo "== $* (at $(($(date +%s) - ${SUITE_STARTED:-$(date +%s)})) s)"; }
@@ -8,9 +9,17 @@ stage "build: browser bundle, demos, storybook"
 npx vite build --logLevel warn
 npx vite build -c vite.demo.config.ts --logLevel warn
 npx storybook build -c .storybook --quiet -o storybook-static >/dev/null
+# Each runner also writes a report that scripts/test-count.ts checks against the stage's floor
+# (scripts/expected-test-counts.json): a narrowed glob or a skipped file fails the stage.
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
 stage "storybook: every story's play function and accessibility check (Storybook's test runner)"
-npx vitest run --config vitest.config.ts
+flock /tmp/chromium.lock npx vitest run --config vitest.config.ts \
+  --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
+node --import tsx scripts/test-count.ts "storybook vitest" vitest "$reports/vitest.json"
 stage "web-test-runner"
-npx web-test-runner --config web-test-runner.config.js
+WTR_COUNT_FILE="$reports/wtr.json" flock /tmp/chromium.lock npx web-test-runner --config web-test-runner.config.js
+node --import tsx scripts/test-count.ts "web-test-runner" wtr "$reports/wtr.json"
 stage "playwright"
-npx playwright test
+PLAYWRIGHT_COUNT_FILE="$reports/e2e.json" flock /tmp/chromium.lock npx playwright test
+node --import tsx scripts/test-count.ts "playwright e2e" playwright "$reports/e2e.json"

@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t own < <(find test/cluster -name '*.test.ts' | sort)
 if [ ${#own[@]} -eq 0 ]; then echo "no test files in test/cluster"; exit 1; fi
-node --import tsx --import ./test/per-test-timeout.mjs --test --test-force-exit --test-concurrency=1 "${own[@]}"
+source scripts/node-tests.sh
+node_tests "cluster: own tests" "${own[@]}"
 suites=(
   test/server/uploads.test.ts test/server/resumable.test.ts test/server/upload-rules.test.ts
   test/server/strict-bodies.test.ts test/server/files.test.ts test/server/metadata-calls.test.ts
@@ -20,4 +21,8 @@ suites=(
   test/server/admin-tokens.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
 )
-exec node --import tsx test/cluster/on-cluster.ts "${suites[@]}"
+# on-cluster.ts runs Node's test runner with its output on ours: its TAP goes to the count check too.
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+node --import tsx test/cluster/on-cluster.ts "${suites[@]}" | tee "$report"
+node --import tsx scripts/test-count.ts "cluster: service suites on three nodes" tap "$report"

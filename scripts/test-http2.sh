@@ -12,4 +12,6 @@ files=(
   test/server/permissions.test.ts test/server/permission-rules.test.ts test/server/convert-http.test.ts test/server/conversion-rules.test.ts
   test/server/http2.test.ts
 )
-STORE_TEST_HTTP2=1 exec node --import tsx --import ./test/per-test-timeout.mjs --test --test-force-exit --test-concurrency=1 "${files[@]}"
+export STORE_TEST_HTTP2=1
+source scripts/node-tests.sh
+node_tests "http2" "${files[@]}"

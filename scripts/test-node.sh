@@ -13,4 +13,5 @@ for folder in "${folders[@]}"; do
   if [ ${#found[@]} -eq 0 ]; then echo "no test files in $folder (renamed or missing? update scripts/test-node.sh)"; exit 1; fi
   files+=("${found[@]}")
 done
-exec node --import tsx --import ./test/per-test-timeout.mjs --test --test-force-exit --test-concurrency=1 "${files[@]}"
+source scripts/node-tests.sh
+node_tests "node suites" "${files[@]}"

@@ -10,6 +10,13 @@ export default defineConfig({
   // A stray test.only would narrow the run to itself: fail instead (everywhere, not only in CI).
   forbidOnly: true,
   timeout: 60_000,
-  reporter: process.env.CI ? 'list' : 'line',
+  // With PLAYWRIGHT_COUNT_FILE (scripts/test-browser.sh) also a JSON report there: scripts/test-count.ts reads how
+  // many passed from it, and each file's tests and hooks show their times.
+  reporter: [
+    [process.env.CI ? 'list' : 'line'],
+    ...(process.env.PLAYWRIGHT_COUNT_FILE
+      ? [['json', { outputFile: process.env.PLAYWRIGHT_COUNT_FILE }] as const]
+      : []),
+  ],
   use: { headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
 });
