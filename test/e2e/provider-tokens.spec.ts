@@ -1,6 +1,6 @@
 /**
  * The kit in Chromium against the service in `auth.mode: "jwt"`, its tokens from a real OpenID provider
- * (`oidc-provider`, test/server/helpers/oidc-provider.ts) that live 60 s, handed out by the app's token getter. Three
+ * (`oidc-provider`, test/server/helpers/oidc-provider.ts) that live 20 s, handed out by the app's token getter. Three
  * files go one after another, each held by the service for longer than a token lives (an `--admin` delay on its
  * last PUT), so each next file's session start meets an expired token: the service refuses it (401, no clock skew
  * allowed here), the kit asks the getter again, and every file is stored byte-identical, owned by the provider's
@@ -14,7 +14,9 @@ import { AUDIENCE, startProvider, type TestProvider } from '../server/helpers/oi
 import { randomBytes } from './demo-fixture.ts';
 
 const KiB = 1024;
-const TOKEN_TTL_S = 60;
+// Short enough that three holds past it stay about a minute of the run; long enough that a token outlives the
+// requests of one file that are not held, with both cores busy.
+const TOKEN_TTL_S = 20;
 /** Longer than a token lives, so the next file's start comes after the token it was given expired. */
 const HOLD_MS = (TOKEN_TTL_S + 3) * 1000;
 const FILES = 3;
