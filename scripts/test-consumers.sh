@@ -35,6 +35,8 @@ if step install; then
 tarballs=$(node --import tsx scripts/pack.ts "$work/tarballs" | tail -n 1)
 kit=$(node -e 'console.log(JSON.parse(process.argv[1]).kit)' "$tarballs")
 service=$(node -e 'console.log(JSON.parse(process.argv[1]).service)' "$tarballs")
+# Packing rebuilt packages/*/dist, which the service's test runs start from: scripts/test.sh starts them after this.
+touch "$work/.packed"
 
 echo "== publint, attw"
 npx publint "$kit" --strict

@@ -11,28 +11,37 @@ stage() { echo "== $* (at $(($(date +%s) - SUITE_STARTED)) s)"; }
 # the stages that do (one Chromium at a time stays the rule: only the foreground runs a browser). A background job's
 # output is held in a log and printed whole, banners and all, when the suite waits for it, so the log still reads
 # stage by stage; its banners carry the times they were printed at.
-declare -A job_pid job_log
+declare -A job_pid job_log job_name
+# `background KEY NAME COMMAND…` starts a job; `collect KEY` waits for it and prints its output.
 background() {
-  local name=$1
-  shift
-  job_log[$name]=$(mktemp)
+  local key=$1 name=$2
+  shift 2
+  job_name[$key]=$name
+  job_log[$key]=$(mktemp)
   stage "$name: started in the background (its output follows when it ends)"
   # Its own process group, so that a failure in the foreground can stop it and everything it started.
   setsid bash -c 'stage() { echo "== $* (at $(($(date +%s) - SUITE_STARTED)) s)"; }; "$@"; status=$?
-    stage "'"$name"': ended with status $status"; exit $status' _ "$@" >"${job_log[$name]}" 2>&1 &
-  job_pid[$name]=$!
+    stage "'"$name"': ended with status $status"; exit $status' _ "$@" >"${job_log[$key]}" 2>&1 &
+  job_pid[$key]=$!
 }
 collect() {
-  local name=$1 status=0
-  stage "waiting for $name"
-  wait "${job_pid[$name]}" || status=$?
-  cat "${job_log[$name]}"
-  rm -f "${job_log[$name]}"
-  unset "job_pid[$name]"
+  local key=$1 status=0
+  stage "waiting for ${job_name[$key]}"
+  wait "${job_pid[$key]}" || status=$?
+  cat "${job_log[$key]}"
+  rm -f "${job_log[$key]}"
+  unset "job_pid[$key]"
   return "$status"
 }
+# On a failure in the foreground: stop what still runs in the background and print what it had printed.
 stop_background() {
-  for name in "${!job_pid[@]}"; do kill -- -"${job_pid[$name]}" 2>/dev/null || true; done
+  local key
+  for key in "${!job_pid[@]}"; do
+    kill -- -"${job_pid[$key]}" 2>/dev/null || true
+    stage "${job_name[$key]}: stopped; its output so far"
+    cat "${job_log[$key]}"
+    rm -f "${job_log[$key]}"
+  done
 }
 trap stop_background EXIT
 
@@ -40,34 +49,69 @@ trap stop_background EXIT
 CONSUMERS_DIR=$(mktemp -d /tmp/store-consumers.XXXXXX)
 export CONSUMERS_DIR
 # Packing rebuilds packages/*/dist, which the service's test runs start from (bin/run.js): it runs beside the
-# typecheck and lint, which start no service; the npm installs after it are mostly downloads.
-background "consumers: pack, publint, attw, npm install into the fixture apps" bash scripts/test-consumers.sh install
+# typecheck and lint, which start no service; the npm installs after it are mostly downloads and go on beside the
+# suites. Niced: the foreground keeps its core. It leaves its status in a file for the apps' builds to wait on.
+install_consumers() {
+  local status=0
+  nice -n 10 bash scripts/test-consumers.sh install || status=$?
+  echo "$status" >"$CONSUMERS_DIR/.install-status"
+  return "$status"
+}
+# `wait_for_file FILE SECONDS`: one stat a second; fails when the file has not appeared in time.
+wait_for_file() {
+  local waited=0
+  until [ -e "$1" ]; do
+    if [ "$waited" -ge "$2" ]; then echo "no $1 after $2 s"; return 1; fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+}
+export -f install_consumers wait_for_file
+background install "consumers: pack, publint, attw, npm install into the fixture apps" install_consumers
 stage "typecheck"
 npm run --silent typecheck
 stage "lint (ESLint) and format (Prettier)"
 npm run --silent lint
 stage "bundle size budgets"
 npm run --silent check-size
-collect "consumers: pack, publint, attw, npm install into the fixture apps"
+stage "waiting for the consumers' packing (packages/*/dist rebuilt) before any service starts"
+# (Ended without packing, it failed: its log says why.)
+for _ in $(seq 900); do
+  if [ -e "$CONSUMERS_DIR/.packed" ] || [ -e "$CONSUMERS_DIR/.install-status" ]; then break; fi
+  sleep 1
+done
+if [ ! -e "$CONSUMERS_DIR/.packed" ]; then
+  collect install || true
+  echo "the consumers' packing did not end in 900 s, or failed"
+  exit 1
+fi
 
 # The Node suites start services and no browser: they run beside the browser suites, and the consumer apps'
 # builds follow them there.
+# Every step ends with `|| return`: run in the background, the lane is a function called where errexit does not
+# stop it.
 node_lane() {
   stage "node suites"
-  bash scripts/test-node.sh
+  bash scripts/test-node.sh || return
   stage "the service's suites again over HTTP/2 (TLS, ALPN)"
-  bash scripts/test-http2.sh
+  bash scripts/test-http2.sh || return
   stage "the service beyond one machine: PostgreSQL and Ceph RGW from nothing, three nodes behind a round-robin proxy"
-  bash scripts/test-cluster.sh
+  bash scripts/test-cluster.sh || return
   # Builds only, no timing assertions: niced, so the browser suites beside them keep the cores they ask for.
-  stage "consumers: typecheck (strict) and build each fixture app"
-  nice -n 10 bash scripts/test-consumers.sh build
+  stage "consumers: typecheck (strict) and build each fixture app (once their install has ended)"
+  wait_for_file "$CONSUMERS_DIR/.install-status" 900 || return
+  if [ "$(cat "$CONSUMERS_DIR/.install-status")" != 0 ]; then
+    echo "the consumers' install failed: its log is printed with its own banner"
+    return 1
+  fi
+  nice -n 10 bash scripts/test-consumers.sh build || return
 }
 export -f node_lane stage
-background "node suites, HTTP/2, cluster, consumers' builds" node_lane
+background node "node suites, HTTP/2, cluster, consumers' builds" node_lane
 stage "browser suites"
 bash scripts/test-browser.sh
-collect "node suites, HTTP/2, cluster, consumers' builds"
+collect install
+collect node
 stage "consumers: the packed tarballs installed into fixture apps, an upload from each in Chromium"
 bash scripts/test-consumers.sh check
 stage "Firefox and WebKit smoke suite (last: its closing line is the plain N passed, N failed)"
