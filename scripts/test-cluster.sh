@@ -20,4 +20,5 @@ suites=(
   test/server/admin-tokens.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
 )
+bash scripts/test-cluster-browser.sh
 exec node --import tsx test/cluster/on-cluster.ts "${suites[@]}"
