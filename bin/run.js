@@ -24,16 +24,24 @@ function builtAt(path) {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
-/** Imports `entry` (e.g. `server/cli.ts`), compiled when fresh. */
-export async function run(entry) {
-  const compiled = `${root}packages/store-service/dist/${entry.replace(/^server\//, '').replace(/\.ts$/, '.js')}`;
+/** Where the compiled copy of `entry` (e.g. `server/cli.ts`) is. */
+const compiledOf = (entry) =>
+  `${root}packages/store-service/dist/${entry.replace(/^server\//, '').replace(/\.ts$/, '.js')}`;
+
+/** Whether `entry` runs compiled: its compiled copy is newer than every source it comes from. */
+export function runsCompiled(entry) {
   // The compiled service imports the wire definitions from the kit's compiled protocol entry: both must be fresh.
   const protocol = `${root}packages/store-upload-kit/dist/lib/protocol/index.js`;
-  const fresh =
+  return (
     process.env.STORE_KIT_FROM_SOURCE !== '1' &&
-    Math.min(builtAt(compiled), builtAt(protocol)) >=
-      Math.max(newestSource(`${root}server`), newestSource(`${root}src/protocol`));
-  if (fresh) return import(compiled);
+    Math.min(builtAt(compiledOf(entry)), builtAt(protocol)) >=
+      Math.max(newestSource(`${root}server`), newestSource(`${root}src/protocol`))
+  );
+}
+
+/** Imports `entry` (e.g. `server/cli.ts`), compiled when fresh. */
+export async function run(entry) {
+  if (runsCompiled(entry)) return import(compiledOf(entry));
   const { register } = await import('tsx/esm/api');
   // The repository's tsconfig maps `store-upload-kit/protocol` to its source, so the service runs on the protocol
   // as it is in this checkout.

@@ -26,3 +26,4 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 node --import tsx test/cluster/on-cluster.ts "${suites[@]}" | tee "$report"
 node --import tsx scripts/test-count.ts "cluster: service suites on three nodes" tap "$report"
+bash scripts/test-cluster-browser.sh

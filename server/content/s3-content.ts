@@ -19,6 +19,7 @@ import { type BucketAccess, S3Bucket } from './s3-client.ts';
 import { S3SessionContent } from './s3-session-content.ts';
 import { PART_SIZE, type StagingTimes } from './s3-staging.ts';
 import { ContentTooLargeError } from './too-large.ts';
+import { bodyBytesSeen } from '../young-generation.ts';
 
 /** The object store's tuning: how old staging and orphans must be before a sweep removes them. */
 export interface S3ContentOptions extends BucketAccess, Partial<StagingTimes> {}
@@ -84,6 +85,7 @@ class S3Content implements ContentStore {
         if (size > maxBytes) throw new ContentTooLargeError(maxBytes);
         hash.update(chunk);
         queue.push(chunk);
+        bodyBytesSeen(chunk.length);
         if (queue.length >= PART_SIZE) await send(queue.take(PART_SIZE));
       }
       if (multi.uploadId === undefined || multi.parts === undefined) {

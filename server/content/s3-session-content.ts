@@ -42,6 +42,7 @@ import {
   type StagingTimes,
 } from './s3-staging.ts';
 import type { S3Bucket } from './s3-client.ts';
+import { bodyBytesSeen } from '../young-generation.ts';
 
 /** The staged bytes of resumable sessions, in the bucket. */
 export class S3SessionContent implements SessionContent {
@@ -130,6 +131,7 @@ export class S3SessionContent implements SessionContent {
           chunk = chunk.subarray(drop);
         }
         queue.push(chunk);
+        bodyBytesSeen(raw.length);
         while (queue.length >= room) {
           try {
             if (cur.uploadId === undefined) {

@@ -2,7 +2,8 @@
  * An HTTP load balancer for tests of several nodes: each request goes to the next node in turn (no stickiness, so
  * the chunks and status queries of one upload reach different nodes), bodies streamed both ways, the client's
  * `Host` kept (so the session URIs nodes hand out point back here). A node that resets a request's connection
- * resets the client's, as a connection-level balancer would; a node that is down answers 502.
+ * resets the client's, as a connection-level balancer would; a node that is down (or restarting) answers 502. It
+ * knows which node each request in flight is on, so a test can kill the node an upload is sending to.
  */
 import { type IncomingMessage, request, type Server, type ServerResponse, createServer, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,18 +13,33 @@ export interface RoundRobinProxy {
   readonly url: string;
   /** Requests sent to each node so far. */
   readonly counts: number[];
+  /** The requests in flight now (sent on, their answer not yet all back), with the index of their node. */
+  readonly live: ReadonlySet<LiveRequest>;
   close(): Promise<void>;
+}
+
+/** A request the proxy is passing on now. */
+export interface LiveRequest {
+  readonly node: number;
+  readonly method: string;
+  /** Path and query. */
+  readonly url: string;
 }
 
 /** Starts a proxy in front of `nodes` (their `http://host:port` origins, read at each request). */
 export async function startRoundRobinProxy(nodes: () => readonly string[]): Promise<RoundRobinProxy> {
   let next = 0;
   const counts: number[] = [];
+  const live = new Set<LiveRequest>();
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const targets = nodes();
     const index = next++ % targets.length;
     counts[index] = (counts[index] ?? 0) + 1;
+    if (!targets[index]) return void res.writeHead(502).end(`node ${index} is restarting`);
+    const entry: LiveRequest = { node: index, method: req.method ?? 'GET', url: req.url ?? '/' };
+    live.add(entry);
+    res.on('close', () => live.delete(entry));
     const target = new URL(req.url ?? '/', targets[index]);
     const upstream = request(target, { method: req.method, headers: req.headers, agent, setHost: false }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
@@ -51,6 +67,7 @@ export async function startRoundRobinProxy(nodes: () => readonly string[]): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
+    live,
     async close() {
       agent.destroy();
       await new Promise<void>((resolve) => {

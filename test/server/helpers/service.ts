@@ -89,6 +89,8 @@ export interface ServiceHandle {
   readonly crash: Error | undefined;
   /** With `STORE_TEST_NODES=N`: each node (this handle's `url` is their proxy's). */
   readonly nodes?: readonly ServiceHandle[];
+  /** With `nodes`: the node that is handling a request `match` picks now (its proxy passes it on), if any. */
+  nodeServing?(match: (request: { method: string; url: string }) => boolean): ServiceHandle | undefined;
   /** One HTTP request; `path` may carry a query or be an absolute URL (a session `Location`). */
   api(method: string, path: string, options?: ApiOptions): Promise<ApiResult>;
 }
@@ -195,6 +197,10 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     },
     api(method, path, opts = {}) {
       return first.api(method, path.startsWith('http') ? path : proxy.url + path, opts);
+    },
+    nodeServing(match) {
+      const found = [...proxy.live].find(match);
+      return found && nodes[found.node];
     },
   };
   return handle;
