@@ -53,14 +53,31 @@ export function locateNode(req: IncomingMessage, basePath: string, trustProxy: b
   return { url, baseUrl: origin + basePath };
 }
 
-/** Locates a Fetch request. */
+/** `scheme://HOST` for the `Host` a client sent; the request URL's own origin without one or for one that is not a host. */
+function namedOrigin(own: URL, host: string | null): URL {
+  // Only a host and a port: a path, a query or credentials are not a Host header's.
+  if (!host || /[/?#@\\\s]/.test(host)) return own;
+  try {
+    return new URL(`${own.protocol}//${host}`);
+  } catch {
+    return own;
+  }
+}
+
+/**
+ * Locates a Fetch request. Its origin is the one the client named in `Host`, as the Node form's: a server-side
+ * `Request` carries that header, while its URL may be built from the server's own name (`next start` makes it
+ * `http://localhost:PORT/…` whatever the browser asked for, and a `Location` there is another origin to the page,
+ * one its cookies do not go to).
+ */
 export function locateFetch(request: Request, basePath: string, trustProxy: boolean): RequestTarget | undefined {
   const own = new URL(request.url);
+  const named = namedOrigin(own, request.headers.get('host'));
   const fullPath = own.pathname + own.search;
   const url = belowBase(basePath, fullPath);
   if (url === undefined) return undefined;
   const origin = trustProxy
-    ? forwarded(request.headers.get('x-forwarded-proto'), request.headers.get('x-forwarded-host'), own)
-    : own.origin;
+    ? forwarded(request.headers.get('x-forwarded-proto'), request.headers.get('x-forwarded-host'), named)
+    : named.origin;
   return { url, baseUrl: origin + basePath };
 }

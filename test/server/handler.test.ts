@@ -27,15 +27,19 @@ const cookieSignIn: StoreHandlerOptions['authenticate'] = ({ headers }) => {
   return session ? { email: decodeURIComponent(session), name: 'Alice' } : undefined;
 };
 
-/** A Fetch host: what Next.js and Hono's node server do, a `Request` in, a streamed `Response` out. */
-function fetchHost(handler: (request: Request) => Promise<Response>) {
+/**
+ * A Fetch host: what Next.js and Hono's node server do, a `Request` in, a streamed `Response` out. `ownName` builds
+ * the URL from the server's own name instead of the client's `Host`, as `next start` does (keeping the header).
+ */
+function fetchHost(handler: (request: Request) => Promise<Response>, ownName?: string) {
   return (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers))
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      const request = new Request(`http://${req.headers.host}${req.url}`, {
+      const host = ownName ? `${ownName}:${req.socket.localPort}` : req.headers.host;
+      const request = new Request(`http://${host}${req.url}`, {
         method: req.method,
         headers,
         ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
@@ -55,14 +59,14 @@ interface Host {
 }
 
 async function startHost(
-  form: 'node' | 'fetch',
+  form: 'node' | 'fetch' | 'fetch named localhost',
   options: Partial<StoreHandlerOptions> = {},
   before?: (req: IncomingMessage) => Promise<void>,
 ): Promise<Host> {
   const dataDir = mkdtempSync(join(tmpdir(), 'store-handler-'));
   const store = await createStoreHandler({ dataDir, basePath: BASE, authenticate: cookieSignIn, ...options });
   const server: Server = createServer((req, res) => {
-    if (form === 'fetch') return fetchHost((r) => store.fetch(r))(req, res);
+    if (form !== 'node') return fetchHost((r) => store.fetch(r), form === 'fetch' ? undefined : 'localhost')(req, res);
     // The app's own routes answer what is not the service's (`next`).
     const next = () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('the app');
     if (!before) return store.node(req, res, next);
@@ -196,6 +200,23 @@ test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so
     } finally {
       await host.stop();
     }
+  }
+});
+
+test('the Fetch form’s Location is at the origin the client named in Host, not the one the host built the URL from', async () => {
+  // `next start` builds request.url as http://localhost:PORT/… whatever the browser asked for: a Location there
+  // would be another origin to a page at 127.0.0.1, which its cookie does not go to.
+  const host = await startHost('fetch named localhost');
+  try {
+    const r = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+      method: 'POST',
+      headers: { cookie: ALICE },
+    });
+    assert.equal(r.status, 200);
+    const location = r.headers.get('location') ?? '';
+    assert.ok(location.startsWith(`${host.url}${BASE}/upload/store/v3/files?`), location);
+  } finally {
+    await host.stop();
   }
 });
 
