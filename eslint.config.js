@@ -2,7 +2,8 @@
 // component and Lit accessibility rules, and the repository's own rules (file length, fixed waits and focused `.only`
 // tests in tests, a reason on every inline disable). Formatting is Prettier's (`.prettierrc.json`); no rule here is
 // about layout.
-// The layer and cycle rules stay in test/protocol/layers.test.ts and test/repo/ (they read the import graph).
+// Import rules a file can be judged on alone are ESLint's `no-restricted-imports` (UPLOADER_CONTRACT, ELEMENTS_REACH
+// below); the layer and cycle rules that walk the import graph stay in test/protocol/layers.test.ts and test/repo/.
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import lit from 'eslint-plugin-lit';
@@ -72,6 +73,53 @@ const FOCUSED_TESTS = [
     message: 'A focused test ({ only: true }) narrows the run to itself: remove it.',
   },
 ];
+
+/**
+ * The uploader's contract, the modules at the top of `src/uploader/` that every thread shares (ARCHITECTURE.md): they
+ * import none of the thread folders, or a type of the engine would tie the page's and the workers' contract to it.
+ */
+const UPLOADER_CONTRACT = {
+  files: [
+    'src/uploader/{ports,types,options,settings,validate-options,upload-error,task-state,with-timeout,worker-contract}.ts',
+  ],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^\\./(engine|page|host|adapters)/',
+            message:
+              'The shared contract imports no thread folder (engine/, page/, host/, adapters/): move the type up.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/**
+ * The elements reach the uploader through its entry and, for code splitting, four named modules (CONVENTIONS.md,
+ * "Layers"): the stored-sessions probe, the navigation hold, and the two the on-demand facade loader takes. One block
+ * per folder depth, as `../uploader/` from `src/elements/uploader/` names the element's own folder.
+ */
+const ELEMENTS_REACH = ['src/elements/*.ts', 'src/elements/*/*.ts'].map((files, depth) => ({
+  files: [files],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${'\\.\\./'.repeat(depth + 1)}uploader/(?!(index|stored-sessions|page/(navigation-hold|create-uploader|before-upload-loader))\\.ts$)`,
+            message:
+              'The elements reach the uploader through src/uploader/index.ts and the four modules CONVENTIONS.md names.',
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   {
@@ -165,6 +213,8 @@ export default tseslint.config(
     files: ['src/**', 'server/**'],
     rules: { 'max-lines': ['error', { max: 400 }] },
   },
+  UPLOADER_CONTRACT,
+  ...ELEMENTS_REACH,
   {
     // Benchmarks pace their load with timers on purpose; tests must not.
     files: ['test/**'],

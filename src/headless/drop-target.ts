@@ -10,7 +10,10 @@ export interface DropTargetOptions extends PickOptions {
   onFiles(files: File[]): void;
   /** A drag with files entered (`true`) or left the element, or dropped (`false`). */
   onDragChange?(over: boolean): void;
-  /** Leave clicks alone (the element has its own buttons); Enter and Space still open the dialog. */
+  /**
+   * Leave every click alone; Enter and Space still open the dialog. (A click on a control inside the element, such as
+   * a row's button, never opens it.)
+   */
   noClick?: boolean;
 }
 
@@ -23,6 +26,12 @@ export interface DragLike {
 export interface PasteLike {
   readonly clipboardData: DataTransfer | null;
   preventDefault(): void;
+}
+/** What the handlers read of a click. */
+export interface ClickLike {
+  readonly defaultPrevented: boolean;
+  readonly target: unknown;
+  readonly currentTarget: unknown;
 }
 /** What the handlers read of a key press. */
 export interface KeyLike {
@@ -40,7 +49,7 @@ export interface DropTarget {
   drop: (event: DragLike) => void;
   paste: (event: PasteLike) => void;
   keydown: (event: KeyLike) => void;
-  click: (event: { readonly defaultPrevented: boolean }) => void;
+  click: (event: ClickLike) => void;
   /** Opens the file dialog (inside a user's gesture). */
   open: () => void;
 }
@@ -58,6 +67,16 @@ export function filesOf(data: DataTransfer | null): File[] {
 }
 
 const carriesFiles = (event: DragLike) => event.dataTransfer?.types.includes('Files') ?? false;
+
+/**
+ * Whether a click landed on a control of its own inside the drop target, such as a row's Pause button in a list
+ * drawn inside it: the click is that control's, and opening the file dialog as well would be a surprise.
+ */
+function onInnerControl({ target, currentTarget }: ClickLike): boolean {
+  if (!(target instanceof Element) || !(currentTarget instanceof Element)) return false;
+  const control = target.closest('a,button,input,label,select,textarea,[role=button],[role=link]');
+  return control !== null && control !== currentTarget && currentTarget.contains(control);
+}
 
 /** Makes the handlers; `options` is read at each event, so a caller may swap its fields. */
 export function dropTarget(options: DropTargetOptions): DropTarget {
@@ -103,7 +122,7 @@ export function dropTarget(options: DropTargetOptions): DropTarget {
       open();
     },
     click(event) {
-      if (options.noClick || event.defaultPrevented) return;
+      if (options.noClick || event.defaultPrevented || onInnerControl(event)) return;
       open();
     },
     open,

@@ -15,5 +15,6 @@ export {
   type DragLike,
   type PasteLike,
   type KeyLike,
+  type ClickLike,
 } from './drop-target.ts';
 export type { CreateUploaderOptions, Uploader, UploadTask, AddOptions } from '../uploader/index.ts';

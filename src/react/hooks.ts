@@ -14,6 +14,7 @@ import {
   pickFiles,
   uploadStore,
   type CreateUploaderOptions,
+  type ClickLike,
   type DragLike,
   type KeyLike,
   type PasteLike,
@@ -73,7 +74,7 @@ export interface DropzoneProps {
   onDrop(event: DragLike): void;
   onPaste(event: PasteLike): void;
   onKeyDown(event: KeyLike): void;
-  onClick(event: { readonly defaultPrevented: boolean }): void;
+  onClick(event: ClickLike): void;
   role: 'button';
   tabIndex: 0;
 }
@@ -88,8 +89,8 @@ function useLatestAdd(options: AddFilesOptions): { readonly current: AddFilesOpt
 }
 
 /**
- * Turns any element into a dropzone: `<section {...props}>` takes dropped and pasted files, and Enter, Space or a
- * click opens the file dialog; `isDragging` is true while files are dragged over it.
+ * Turns any element into a dropzone: `<div {...props}>` takes dropped and pasted files, and Enter, Space or a
+ * click opens the file dialog (not a click on a control inside it, such as a row's button); `isDragging` is true while files are dragged over it.
  */
 export function useDropzone(options: AddFilesOptions & { noClick?: boolean } = {}): {
   props: DropzoneProps;

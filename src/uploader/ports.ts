@@ -1,4 +1,4 @@
-import type { SavedHash } from './engine/hashing/md5-engine.ts';
+import type { StoreFile } from './types.ts';
 
 /**
  * The ports the upload engine talks through. The engine is a state machine that never touches `window`, `XMLHttpRequest`,
@@ -155,7 +155,7 @@ export interface LockPort {
 /** What the tab uploading a session tells the other tabs about it. */
 export type SessionMessage =
   | { type: 'progress'; sessionUri: string; bytesSent: number; bytesAcknowledged: number; total: number }
-  | { type: 'done'; sessionUri: string; file: import('./types.ts').StoreFile }
+  | { type: 'done'; sessionUri: string; file: StoreFile }
   | { type: 'cancelled'; sessionUri: string };
 
 /** A message bus between the tabs of the origin (BroadcastChannel in the browser): the sender never hears itself. */
@@ -190,4 +190,18 @@ export interface HashTracker {
 export interface HasherPort {
   /** A tracker at `offset` from a saved state, or at 0 (a state it cannot load is dropped: the file is re-hashed). */
   open(saved: SavedHash | undefined, offset: number): Promise<HashTracker>;
+}
+
+/**
+ * A saved MD5 state, as a session record keeps it. The implementation is named: a state of one cannot be loaded into
+ * the other.
+ */
+export type SavedHash = { impl: 'wasm'; state: Uint8Array } | { impl: 'js'; state: JsMd5State };
+
+/** ts-md5's state (plain data, structured-clone safe). */
+export interface JsMd5State {
+  buffer: string;
+  buflen: number;
+  length: number;
+  state: number[];
 }

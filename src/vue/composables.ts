@@ -60,7 +60,7 @@ export function useUploads(store?: UploadStore): Readonly<ShallowRef<UploadsSnap
 }
 
 /**
- * Any element as a dropzone: `<section v-on="dropzone.on" role="button" tabindex="0">` takes dropped and pasted
+ * Any element as a dropzone: `<div v-on="dropzone.on" role="button" tabindex="0">` takes dropped and pasted
  * files, and Enter, Space or a click opens the file dialog; `isDragging` is true while files are dragged over it.
  * Files go to the store (given or provided) unless `onFiles` takes them.
  */

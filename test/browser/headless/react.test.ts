@@ -126,6 +126,38 @@ describe('React hooks', () => {
     }
   });
 
+  it('a click on a button inside the dropzone is the button’s: only a click on the zone opens the file dialog', () => {
+    // The dialog is a file input's click (pickFiles); count them, and let each go on to the browser as it would.
+    const dialogs: HTMLInputElement[] = [];
+    const click = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'click')!;
+    Object.defineProperty(HTMLInputElement.prototype, 'click', {
+      configurable: true,
+      value(this: HTMLInputElement) {
+        if (this.type === 'file') dialogs.push(this);
+        (click.value as () => void).call(this);
+      },
+    });
+    try {
+      const s = store(freshOptions());
+      function ZoneWithButton(): ReactNode {
+        const { props } = useDropzone({ store: s });
+        return h(
+          'section',
+          { ...props, className: 'zone' },
+          h('span', { className: 'text' }, 'Drop'),
+          h('button', { className: 'inner' }, 'Pause'),
+        );
+      }
+      mount(h(ZoneWithButton));
+      host.querySelector<HTMLButtonElement>('.inner')!.click();
+      expect(dialogs.length).to.equal(0);
+      host.querySelector<HTMLElement>('.zone .text')!.click();
+      expect(dialogs.length).to.equal(1);
+    } finally {
+      delete (HTMLInputElement.prototype as { click?: unknown }).click;
+    }
+  });
+
   it('an unmount mid-upload cancels nothing; a remount shows the upload in its first commit', async () => {
     await slowPuts(80);
     const options = freshOptions();

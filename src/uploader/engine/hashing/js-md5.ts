@@ -1,5 +1,6 @@
 import { Md5 } from 'ts-md5';
-import type { JsMd5State, Md5Engine, SavedHash } from './md5-engine.ts';
+import type { JsMd5State, SavedHash } from '../../ports.ts';
+import type { Md5Engine } from './md5-engine.ts';
 
 /**
  * ts-md5 (plain JavaScript, an ES module), for pages that refuse WebAssembly. Its state saves and loads like

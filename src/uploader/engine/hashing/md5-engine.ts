@@ -1,18 +1,9 @@
+import type { SavedHash } from '../../ports.ts';
+
 /**
  * One incremental MD5 implementation behind a small interface, so the tracker works the same over WebAssembly
  * (hash-wasm, fast) and plain JavaScript (ts-md5, for pages whose Content-Security-Policy refuses WebAssembly).
  */
-
-/** A saved MD5 state. The implementation is named: a state of one cannot be loaded into the other. */
-export type SavedHash = { impl: 'wasm'; state: Uint8Array } | { impl: 'js'; state: JsMd5State };
-
-/** ts-md5's state (plain data, structured-clone safe). */
-export interface JsMd5State {
-  buffer: string;
-  buflen: number;
-  length: number;
-  state: number[];
-}
 
 /** Which implementations a hasher may use: `'auto'` tries WebAssembly once and falls back to JavaScript. */
 export type Md5Preference = 'auto' | 'js';

@@ -1,5 +1,6 @@
 import { createMD5 } from 'hash-wasm';
-import type { Md5Engine, SavedHash } from './md5-engine.ts';
+import type { SavedHash } from '../../ports.ts';
+import type { Md5Engine } from './md5-engine.ts';
 
 /** hash-wasm's MD5 (WebAssembly). Rejects where the page's CSP refuses `WebAssembly.compile`. */
 export async function createWasmMd5(): Promise<Md5Engine> {

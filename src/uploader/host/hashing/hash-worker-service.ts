@@ -1,4 +1,5 @@
-import type { SavedHash, Md5Preference } from '../../engine/hashing/md5-engine.ts';
+import type { Md5Preference } from '../../engine/hashing/md5-engine.ts';
+import type { SavedHash } from '../../ports.ts';
 import { Md5Tracker } from '../../engine/hashing/md5-tracker.ts';
 
 /**
