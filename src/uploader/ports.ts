@@ -188,8 +188,11 @@ export interface HashTracker {
 
 /** Opens MD5 trackers, in this thread or another; absent when the uploader does not verify. */
 export interface HasherPort {
-  /** A tracker at `offset` from a saved state, or at 0 (a state it cannot load is dropped: the file is re-hashed). */
-  open(saved: SavedHash | undefined, offset: number): Promise<HashTracker>;
+  /**
+   * A tracker at `offset` from a saved state, or at 0 (a state it cannot load is dropped: the file is re-hashed).
+   * Each of its reads of the file that takes over `readLimitMs` is given up and made again.
+   */
+  open(saved: SavedHash | undefined, offset: number, readLimitMs?: number): Promise<HashTracker>;
 }
 
 /**

@@ -43,7 +43,9 @@ for (const read of ['digest', 'stateAt'] as const)
     const hasher = hangingFirstTracker(read);
     const h = harness(service.url, {
       hasher: hasher.port,
-      stallTimeoutMs: 1000,
+      // The digest's limit is what its test waits out; where nothing may stall, one a request on a loaded machine
+      // cannot reach (a request stalled for it would be a stall retry too).
+      stallTimeoutMs: read === 'digest' ? 1000 : 5000,
       resumableThreshold: 0,
       chunkSize: 256 * KiB,
     });
@@ -65,4 +67,54 @@ for (const read of ['digest', 'stateAt'] as const)
       // The record is written without that state (a resume then re-hashes): the upload never waits for it.
       assert.equal(stalls.length, 0, 'a record write does not hold the task');
     }
+  });
+
+/**
+ * The bytes of `file` as a Blob whose first stream of the rest of the file (a slice with no end: how the hash reads;
+ * the requests' bodies are slices with an end) never delivers a byte, as a stalled file handle would, until the
+ * reader lets it go: `cancelled` says whether it did.
+ */
+function holdingFirstRead(bytes: Buffer): { blob: Blob; held: () => boolean; cancelled: () => boolean } {
+  let held = false;
+  let cancelled = false;
+  class Holding extends Blob {
+    override slice(start?: number, end?: number, type?: string): Blob {
+      const piece = super.slice(start, end, type);
+      if (end !== undefined || held) return piece;
+      held = true;
+      const stream = new ReadableStream({ type: 'bytes', cancel: () => void (cancelled = true) });
+      return Object.assign(piece, { stream: () => stream });
+    }
+  }
+  return { blob: new Holding([new Uint8Array(bytes)]), held: () => held, cancelled: () => cancelled };
+}
+
+// Resumable: the read held is the hash run ahead of the requests (`hashTo`); multipart: the digest's own read.
+for (const kind of ['resumable', 'multipart'] as const)
+  test(`${kind}: a read of the file held open is given up within half the stall limit and made again — the tracker's queue moves on, the digest needs no stall retry, and the file is stored whole`, async () => {
+    let opened = 0;
+    const real = lazyInThreadHasher();
+    const h = harness(service.url, {
+      hasher: { open: (saved, offset, limit) => (opened++, real.open(saved, offset, limit)) },
+      // No stall retry may show: a limit no request on a loaded machine reaches (the held read is let go at half).
+      stallTimeoutMs: 6000,
+      resumableThreshold: kind === 'resumable' ? 0 : 64 * 1024 * KiB,
+      chunkSize: 256 * KiB,
+    });
+    const file = randomFile(3 * 1024 * KiB + 5);
+    const holding = holdingFirstRead(file.bytes);
+    const taskId = randomUUID();
+    await h.engine.add(taskId, { ...file, blob: holding.blob });
+    const done = await withTimeout(
+      h.when((e, s) => s.id === taskId && (e === 'success' || e === 'error')),
+      60_000,
+      () => new Error('the task did not end: a held read held it'),
+    );
+    assert.equal(done.state, 'done', JSON.stringify(done.error));
+    assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
+    assert.ok(holding.held(), 'the hash read the file through the held stream');
+    assert.ok(holding.cancelled(), 'the held read was given up (its stream cancelled)');
+    const stalls = h.events.filter(({ event, snapshot }) => event === 'retry' && snapshot.retry?.cause === 'stall');
+    assert.equal(stalls.length, 0, 'no stall retry: the tracker itself recovered');
+    assert.equal(opened, 1, 'one tracker hashed the file');
   });

@@ -43,8 +43,9 @@ export class MultipartUpload implements UploadStrategy {
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
     const body = new Blob(encoded.body);
-    // Hashed beside the request (in the hash worker in a browser); only the result waits for it.
-    const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0)) : undefined;
+    // Hashed beside the request (in the hash worker in a browser); only the result waits for it. A read that stalls
+    // is made again within half the stall limit, before the digest's own limit (below) runs out.
+    const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0, ctx.stallTimeoutMs / 2)) : undefined;
     const digest = tracker?.digest(input.blob, input.blob.size);
     digest?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
     const retriedCreate = this.idSent;

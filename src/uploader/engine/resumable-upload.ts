@@ -337,13 +337,16 @@ export class ResumableUpload implements UploadStrategy {
 
   /**
    * The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing);
-   * usable at once, so the first request does not wait for the hash worker to start.
+   * usable at once, so the first request does not wait for the hash worker to start. A read of the file that
+   * stalls is given up and made again within half the stall limit, so one such read never costs the final digest
+   * (bounded by the whole limit) a stall retry and a hash from byte 0.
    */
   private openTracker(): HashTracker | undefined {
-    if (!this.ctx.hasher || !this.record) return undefined;
+    const { hasher, stallTimeoutMs } = this.ctx;
+    if (!hasher || !this.record) return undefined;
     if (!this.tracker) {
       const saved = savedHashOf(this.record.hashState);
-      this.tracker = deferredTracker(this.ctx.hasher.open(saved, saved ? this.record.hashedTo : 0));
+      this.tracker = deferredTracker(hasher.open(saved, saved ? this.record.hashedTo : 0, stallTimeoutMs / 2));
     }
     return this.tracker;
   }

@@ -1,3 +1,6 @@
+/** A read of the file that did not settle within its limit; it was given up. */
+export class StalledRead extends Error {}
+
 /**
  * One forward read of a Blob that lasts across calls: the hash of a chunked upload takes each request's bytes from
  * the same stream instead of opening a stream per slice. Measured in Chromium (a worker reading 256 MiB): one stream
@@ -10,6 +13,10 @@
  * default reader, ~425 MB/s with one 1 MiB buffer; all of Chromium's CPU per GiB 4.4 → 3.3 for a Blob in memory).
  *
  * Runs wherever the tracker runs (the hash worker, or the upload worker when no hash worker can start).
+ *
+ * Every read has a limit (`readLimitMs`): a file handle whose file went away, or a Blob stream read that was seen
+ * never to settle in Chromium's shared worker, is released (the stream cancelled) and `next` rejects with
+ * `StalledRead`, so the tracker's queue moves on and its next call opens the read again.
  */
 export class BlobCursor {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -23,8 +30,14 @@ export class BlobCursor {
   /** Offset in the Blob of the next byte `next` hands out. */
   private offset = -1;
 
-  /** @param bufferBytes the BYOB reader's buffer: a piece handed out is a view of it, valid until the next call. */
-  constructor(private readonly bufferBytes = 1024 * 1024) {}
+  /**
+   * @param bufferBytes the BYOB reader's buffer: a piece handed out is a view of it, valid until the next call.
+   * @param readLimitMs how long one read may take before it is given up (none when absent).
+   */
+  constructor(
+    private readonly bufferBytes = 1024 * 1024,
+    private readonly readLimitMs?: number,
+  ) {}
 
   /**
    * Up to `limit` bytes of `source` from `offset`; `undefined` past its end. Continues the open stream when `offset`
@@ -43,9 +56,9 @@ export class BlobCursor {
     if (!this.pending?.byteLength) {
       let read: ReadableStreamReadResult<Uint8Array>;
       try {
-        read = await this.read();
+        read = await this.bounded(this.read());
       } catch (error) {
-        // The file changed or went away: the next call starts a new read and meets the same answer.
+        // The file changed or went away, or the read stalled: the next call starts a new read.
         this.close();
         throw error;
       }
@@ -67,7 +80,19 @@ export class BlobCursor {
     this.close();
     const end = Math.min(source.size, offset + limit);
     if (end <= offset) return undefined;
-    return new Uint8Array(await source.slice(offset, end).arrayBuffer());
+    return new Uint8Array(await this.bounded(source.slice(offset, end).arrayBuffer()));
+  }
+
+  /**
+   * `read`, or a `StalledRead` once the limit has passed. Not `withTimeout`: the upload worker's own module, which
+   * this chunk (loaded on demand, in the hash worker or the upload worker) would split out of its bundle.
+   */
+  private bounded<T>(read: Promise<T>): Promise<T> {
+    const limit = this.readLimitMs;
+    if (!limit) return read;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new StalledRead()), limit)));
+    return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
   }
 
   /** Ends the read (the tracker is closed, or the stream failed). */

@@ -7,9 +7,9 @@ import type { Md5Preference } from './md5-engine.ts';
  */
 export function lazyInThreadHasher(preference: Md5Preference = 'auto'): HasherPort {
   return {
-    async open(saved, offset) {
+    async open(saved, offset, readLimitMs) {
       const { Md5Tracker } = await import('./md5-tracker.ts');
-      return Md5Tracker.open(preference, saved, offset);
+      return Md5Tracker.open(preference, saved, offset, readLimitMs);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { BlobCursor } from './blob-cursor.ts';
+import { BlobCursor, StalledRead } from './blob-cursor.ts';
 import { createMd5 } from './choose-md5.ts';
 import type { Md5Engine, Md5Preference } from './md5-engine.ts';
 import type { HashTracker, SavedHash } from '../../ports.ts';
@@ -35,20 +35,30 @@ export class Md5Tracker implements HashTracker {
   private tail: Promise<unknown> = Promise.resolve();
   /** Raised by `abort`: queued or running reads of an older generation stop. */
   private generation = 0;
-  /** The one stream the bytes come from, continued from call to call. */
-  private readonly cursor = new BlobCursor();
+  /** Set by `close`: a stalled read is no longer tried again. */
+  private closed = false;
   /** Bytes read and hashed so far, rewinds included. */
   bytesHashed = 0;
 
-  private constructor(private readonly md5: Md5Engine) {}
+  private constructor(
+    private readonly md5: Md5Engine,
+    /** The one stream the bytes come from, continued from call to call. */
+    private readonly cursor: BlobCursor,
+  ) {}
 
   /**
    * A tracker at offset 0, or at `offset` from a saved state. A state of the other implementation (saved before the
    * page's CSP changed, say) cannot be loaded: the tracker starts at 0 and the next call re-hashes from the file.
+   * A read of the file that takes over `readLimitMs` is given up and opened again (`BlobCursor`).
    */
-  static async open(preference: Md5Preference, saved?: SavedHash, offset = 0): Promise<Md5Tracker> {
+  static async open(
+    preference: Md5Preference,
+    saved?: SavedHash,
+    offset = 0,
+    readLimitMs?: number,
+  ): Promise<Md5Tracker> {
     const md5 = await createMd5(preference);
-    const tracker = new Md5Tracker(md5);
+    const tracker = new Md5Tracker(md5, new BlobCursor(undefined, readLimitMs));
     if (saved && offset > 0 && saved.impl === md5.impl) {
       md5.load(saved);
       tracker.offset = offset;
@@ -101,6 +111,7 @@ export class Md5Tracker implements HashTracker {
   }
 
   close(): void {
+    this.closed = true;
     this.abort();
     this.checkpoints.clear();
     // After what is queued: a read still running finishes its current piece against a closed cursor otherwise.
@@ -139,7 +150,14 @@ export class Md5Tracker implements HashTracker {
     let sinceYield = 0;
     while (this.offset < end) {
       if (generation !== undefined && generation !== this.generation) return;
-      const bytes = await this.cursor.next(source, this.offset, end - this.offset);
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await this.cursor.next(source, this.offset, end - this.offset);
+      } catch (error) {
+        // A read that stalled was given up: the next turn opens it again, until the tracker is closed.
+        if (error instanceof StalledRead && !this.closed) continue;
+        throw error;
+      }
       if (!bytes) return;
       this.update(bytes);
       sinceYield += bytes.byteLength;

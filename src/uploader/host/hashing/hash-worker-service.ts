@@ -11,8 +11,14 @@ export class HashWorkerService {
   private readonly trackers = new Map<number, Md5Tracker>();
   private closedBytes = 0;
 
-  async open(id: number, preference: Md5Preference, saved: SavedHash | undefined, offset: number): Promise<void> {
-    this.trackers.set(id, await Md5Tracker.open(preference, saved, offset));
+  async open(
+    id: number,
+    preference: Md5Preference,
+    saved: SavedHash | undefined,
+    offset: number,
+    readLimitMs?: number,
+  ): Promise<void> {
+    this.trackers.set(id, await Md5Tracker.open(preference, saved, offset, readLimitMs));
   }
   hashTo(id: number, source: Blob, end: number): Promise<void> {
     return this.need(id).hashTo(source, end);

@@ -11,11 +11,11 @@ export function workerHasher(start: () => Worker, preference: Md5Preference): Ha
   let remote: Remote<HashWorkerService> | undefined;
   let next = 0;
   return {
-    async open(saved, offset): Promise<HashTracker> {
+    async open(saved, offset, readLimitMs): Promise<HashTracker> {
       remote ??= wrap<HashWorkerService>(start());
       const service = remote;
       const id = next++;
-      await service.open(id, preference, saved, offset);
+      await service.open(id, preference, saved, offset, readLimitMs);
       return {
         hashTo: (source, end) => service.hashTo(id, source, end),
         stateAt: (source, at) => service.stateAt(id, source, at),
