@@ -6,8 +6,9 @@
  * `file.slice(0, size)`, or through `fetch` — with and without a second tab, after a navigation, and with the choosing
  * page closed. Prints one line per case: what the worker's request saw and what reached the service.
  *
- * `flock /tmp/chromium.lock node --import tsx bench/file-body-repro/run.ts` (about a minute). bench/README.md, "Why the
- * engine sends a slice", has the results and what Chromium's source says.
+ * `flock /tmp/chromium.lock node --import tsx bench/file-body-repro/run.ts` (about a minute; `REPRO_NETLOG=<file>`
+ * keeps the net log). bench/README.md, "Why the engine sent a slice, and when it sends the file", has the results and
+ * what Chromium's source says.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
@@ -181,7 +182,8 @@ async function run(label: string, extraArgs: string[], only?: string[]): Promise
 }
 
 try {
-  await run('default', []);
+  // REPRO_NETLOG=<file> keeps Chromium's net log of the default run: the refused PUT's error is in it by name.
+  await run('default', process.env.REPRO_NETLOG ? [`--log-net-log=${process.env.REPRO_NETLOG}`] : []);
   // The control: one process per site, so the pages and the shared worker share one — the grant then covers the worker.
   await run(
     '--process-per-site',
