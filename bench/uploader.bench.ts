@@ -18,7 +18,7 @@
  * bundle (`npx vite build` first). Launches Chromium: run under `flock /tmp/chromium.lock`.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -27,6 +27,7 @@ import { startUploadPage } from '../test/client/helpers/upload-page.ts';
 import { randomBytes } from '../test/e2e/demo-fixture.ts';
 import { startService } from '../test/server/helpers/service.ts';
 import type { BenchResult } from './types.ts';
+import { CPU_PARTS, cpuSpent, readChromiumCpu, type CpuPart } from './chromium-cpu.ts';
 
 const MiB = 1024 * 1024;
 /** How fast the proxy reads during the reload phase (see `resentAfterReload`). */
@@ -141,35 +142,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/**
- * CPU seconds used so far by Chromium: every `chromium` process under this one (browser, renderers with their
- * workers, network service), not the service, which is also a child of this process.
- */
-function browserCpuSeconds(rootPid: number): number {
-  const ticks = 100; // USER_HZ on Linux
-  const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!/^\d+ \(chrom/.test(stat)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(entry), Number(fields[1]));
-      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the process ended while being read
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? ppidOf(p), i++) if (p === rootPid) return true;
-    return false;
-  };
-  let sum = 0;
-  for (const [pid, t] of cpu) if (inTree(pid)) sum += t;
-  return sum / ticks;
-}
-
 /** The fewest progress snapshots in any one-second window of an upload (a window every 50 ms), and the longest gap. */
 function progressRate(upload: Upload): { perSecondMin: number; longestGapMs: number } {
   const times = upload.progress ?? [];
@@ -182,27 +154,23 @@ function progressRate(upload: Upload): { perSecondMin: number; longestGapMs: num
   return { perSecondMin: fewest, longestGapMs };
 }
 
-function ppidOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return 0;
-  }
-}
-
 /** Core-seconds the whole machine has left idle so far (`/proc/stat`: idle + iowait; time stolen by the host is not idle). */
 function idleCoreSeconds(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   return (fields[3] + fields[4]) / 100;
 }
 
-/** One upload, timed in the page, with the browser's CPU seconds and the machine's idle core-seconds around it. */
+/**
+ * One upload, timed in the page, with the browser's CPU seconds (in all and by part: page, workers, network service,
+ * browser process; `chromium-cpu.ts`) and the machine's idle core-seconds around it.
+ */
 async function timed(page: Page, pid: number, call: string): Promise<Timed> {
-  const before = browserCpuSeconds(pid);
+  const before = readChromiumCpu(pid);
   const idleBefore = idleCoreSeconds();
   const upload = (await page.evaluate(call)) as Upload;
-  return { ...upload, cpu: browserCpuSeconds(pid) - before, idle: idleCoreSeconds() - idleBefore };
+  const parts = cpuSpent(before, readChromiumCpu(pid));
+  const cpu = CPU_PARTS.reduce((sum, part) => sum + parts[part], 0);
+  return { ...upload, cpu, parts, idle: idleCoreSeconds() - idleBefore };
 }
 
 /**
@@ -216,7 +184,7 @@ function floorRatio(raw: Timed, extraCpu: number): number {
 
 const CONTENDERS = ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks', 'kitChunksNoVerify'] as const;
 type Contender = (typeof CONTENDERS)[number];
-type Timed = Upload & { cpu: number; idle: number };
+type Timed = Upload & { cpu: number; parts: Record<CpuPart, number>; idle: number };
 
 /** One round at one size: the six uploads back to back, so each ratio compares uploads at the same machine load. */
 async function oneRound(page: Page, pid: number, service: string): Promise<Record<Contender, Timed>> {
@@ -354,10 +322,18 @@ export default async function uploaderBench(): Promise<BenchResult> {
       }
       // CPU-seconds per GiB of every Chromium process (page, upload worker, hash worker, network, browser), each
       // contender in the same rounds: a figure a loaded machine moves far less than wall time (issue 32).
-      for (const c of ['rawWhole', 'kitWhole', 'rawChunks', 'kitChunks'] as const) {
-        const perGiB = round(median(rounds.map((x) => x[c].cpu)) * (1024 / sizeMiB));
-        targets[`${tag}_${c}_browserCpu_s_perGiB`] = { value: perGiB, target: 'reported', pass: true };
+      const perGiB = (c: Contender) => round(median(rounds.map((x) => x[c].cpu)) * (1024 / sizeMiB));
+      for (const c of ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks'] as const) {
+        targets[`${tag}_${c}_browserCpu_s_perGiB`] = { value: perGiB(c), target: 'reported', pass: true };
+        // Where each CPU-second goes (issue 40): page, workers, network service, browser process, the rest.
+        for (const part of CPU_PARTS)
+          metrics[`${tag}_${c}_cpu_${part}_s_perGiB`] = round(
+            median(rounds.map((x) => x[c].parts[part])) * (1024 / sizeMiB),
+          );
       }
+      // Issue 40: the kit's whole file with verification off within 1.15 × the raw PUT's CPU (one read per byte).
+      const cpuRatio = round(perGiB('kitWholeNoVerify') / perGiB('rawWhole'));
+      targets[`${tag}_wholeVerifyOff_cpu_vs_rawPut`] = { value: cpuRatio, target: '≤ 1.15', pass: cpuRatio <= 1.15 };
       const ratio = (kit: Contender, raw: Contender) => rounds.map((x) => x[kit].ms / x[raw].ms);
       const wholeRatios = ratio('kitWhole', 'rawWhole');
       const chunkRatios = ratio('kitChunks', 'rawChunks');

@@ -201,6 +201,35 @@ test('a second tab shows the first tab’s upload with its progress advancing, a
   expect(await stored(file.name)).toEqual([]);
 });
 
+test('a file chosen in a second tab, which Chromium refuses to the worker by its path, goes as a slice at once, each byte once', async ({
+  context,
+}) => {
+  // The site's shared worker runs in the process of the page that started it, and Chromium sends a file by its path
+  // only from a process granted the file (the chooser's): the second tab's file fails there before any byte leaves
+  // (bench/README.md, "Why the engine sent a slice"). The engine must go on with a slice, not retry the refused file.
+  proxy.requests.length = 0;
+  proxy.rate = undefined;
+  const file = fileOnDisk(25);
+  const first = await context.newPage();
+  await first.goto(`${site.origin}/a.html`);
+  // The first tab starts the worker with a small file of its own (multipart: no session PUT).
+  const small = join(dir, `small-${randomUUID()}.bin`);
+  writeFileSync(small, randomBytes(1024, 26));
+  await choose(first, small);
+  await expect.poll(async () => (await taskIn(first, file.name)).host, { timeout: 30_000 }).toBe('shared-extended');
+  const second = await context.newPage();
+  await second.goto(`${site.origin}/b.html`);
+  await choose(second, file.path);
+  await storedOnce(file.name, file.md5);
+  await expect.poll(async () => (await taskIn(second, file.name)).state, { timeout: 30_000 }).toBe('done');
+  // What reached the service: the refused request never did; a status query (no body, 308), then every byte once.
+  const puts = proxy.requests.filter(putOf);
+  expect(puts.map((r) => [r.received, r.status])).toEqual([
+    [0, 308],
+    [SIZE, 200],
+  ]);
+});
+
 test('the same file chosen in two tabs at once is uploaded once, and both tabs show the one task', async ({
   context,
 }) => {

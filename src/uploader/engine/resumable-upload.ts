@@ -19,6 +19,7 @@ import { withTimeout } from '../with-timeout.ts';
 import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
+import { refusedByPath, type ByPath } from './by-path.ts';
 import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from '../ports.ts';
 import { Interrupt } from './interrupt.ts';
 import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
@@ -34,10 +35,9 @@ import { verifyResult } from './verify-result.ts';
 const HASH_AHEAD = 8 * 1024 * 1024;
 
 /**
- * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose
- * state is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte
- * not acknowledged. The service may keep less than was sent, so the acknowledged offset only ever comes from the
- * service's answers, never from what was sent.
+ * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose state
+ * is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte not
+ * acknowledged. The service may keep less than was sent: the acknowledged offset only comes from its answers.
  */
 export class ResumableUpload implements UploadStrategy {
   record?: SessionRecord;
@@ -48,6 +48,7 @@ export class ResumableUpload implements UploadStrategy {
   private writer?: SessionWriter;
   /** This tab's hold on the session (Web Locks): no byte is sent without it. */
   private lock?: ReleaseLock;
+  private readonly byPath: ByPath = { sliced: false, sent: 0 };
 
   constructor(
     private readonly ctx: UploadContext,
@@ -88,10 +89,9 @@ export class ResumableUpload implements UploadStrategy {
     const record = this.record!;
     const writer = this.writerFor(record);
     // Queued, not awaited: the hash follows the requests from its own reads; nothing waits for it until the end. It
-    // starts once the bytes flow and keeps HASH_AHEAD past what was sent, not racing to the end (a burst of MD5 took
-    // the CPU from the upload on busy cores; bench/README.md, wan), into the next request (its end a guess: adaptive
-    // chunks may change size) so its bytes are hashed in the pause while the service answers this one, not beside its
-    // own transfer (issue 32), passing each request's end, whose state the session record takes.
+    // starts once bytes flow and keeps HASH_AHEAD past what was sent (a burst of MD5 took the CPU from the upload:
+    // bench/README.md, wan), into the next request (its end a guess: adaptive chunks may change size) so its bytes are
+    // hashed while the service answers this one (issue 32), passing each request's end, whose state the record takes.
     let hashed = record.acknowledged;
     const hashAhead = (to: number) => {
       if (to <= hashed) return;
@@ -111,8 +111,9 @@ export class ResumableUpload implements UploadStrategy {
       this.needsStatus = true;
       const began = this.ctx.clock.now();
       let response: HttpResponse;
+      const whole = start === 0 && end === total;
+      const body = whole && !this.byPath.sliced ? this.input.blob : this.input.blob.slice(start, end);
       try {
-        const whole = start === 0 && end === total;
         response = await sendGuarded(
           this.ctx.http,
           {
@@ -120,7 +121,7 @@ export class ResumableUpload implements UploadStrategy {
             url: record.sessionUri,
             // The session URI is a capability (supplement §1): no Authorization header.
             headers: whole ? {} : { [H_CONTENT_RANGE]: formatChunkRange(start, end - 1, total) },
-            body: [this.input.blob.slice(start, end)],
+            body: [body],
           },
           {
             signal,
@@ -128,12 +129,14 @@ export class ResumableUpload implements UploadStrategy {
             ...answerWithin(this.ctx, end === total && !!this.input.options.convertTo, end === total),
             bodyLength: end - start,
             onProgress: (sent) => {
+              this.byPath.sent = sent;
               if (sent > 0) lead(start + sent + HASH_AHEAD);
               this.ctx.onSent(start, sent);
             },
           },
         );
       } catch (error) {
+        if (refusedByPath(this.byPath, body, this.input.blob, error)) return this.attempt(signal, token); // status, then a slice
         this.tracker?.abort();
         this.sizer.shrink();
         throw error;
