@@ -1,8 +1,9 @@
 // `npm run mutation`: a mutation score over the code that decides whether a byte is kept (scope.ts), affordable on a
 // shared 2-core machine. Every mutant of the scope is compiled into one sandbox (StrykerJS's instrumenter); one run of
 // each node:test file there learns which mutants it reaches; a uniform sample of mutants (seeded) is then judged, each
-// by the test files that reach it, fastest first, stopping at the first failure. Two at a time. Results are kept by
-// the mutant's file text and the covering test files' text, so a rerun judges only what changed.
+// by the test files that reach it (those named like its file first, then the fastest), stopping at the first failure,
+// within a budget of test time. Two at a time. A kill is kept while the mutant's file and the test file that killed it
+// are unchanged, any other verdict while the same unchanged files reach it: a rerun judges only what changed.
 //
 //   node --import tsx scripts/mutation/main.ts [--sample 400] [--seed 39] [--break 80] [--root .] [--scope a,b]
 //     [--tests test/protocol,test/server,test/client,test/compat] [--out reports/mutation] [--concurrency 2]
@@ -27,8 +28,14 @@ interface Judged extends MutantInfo {
   readonly tests: number;
   /** How many test files reach it. */
   readonly covering: number;
+}
+
+/** A verdict as the cache keeps it (by the mutant's place and its file's text). */
+interface Verdict extends Omit<Judged, keyof MutantInfo> {
   /** The budget (ms) it was judged with. */
-  readonly budget?: number;
+  readonly budget: number;
+  /** The text hashes of the test files that reached it. */
+  readonly seen: Record<string, string>;
 }
 
 const { values } = parseArgs({
@@ -90,10 +97,7 @@ const sampleSize = Number(values.sample);
 const sample = draw(ordered, sampleSize, Number(values.seed));
 
 const cacheFile = join(out, 'results.json');
-const cache = (existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {}) as Record<
-  string,
-  Omit<Judged, keyof MutantInfo>
->;
+const cache = (existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {}) as Record<string, Verdict>;
 
 const floor = Number(values['timeout-floor']);
 
@@ -110,20 +114,41 @@ function covering(m: MutantInfo): FileCoverage[] {
   return usable.filter((c) => c.mutants.includes(m.id)).sort((a, b) => related(a) - related(b) || a.ms - b.ms);
 }
 
+/** Whether a cached verdict still holds, and the test files whose text changed since (to run first). */
+function stillHolds(
+  verdict: Verdict | undefined,
+  tests: readonly FileCoverage[],
+): { holds: boolean; changed: Set<string> } {
+  const changed = new Set(tests.filter((t) => verdict?.seen[t.file] !== fileHash(root, t.file)).map((t) => t.file));
+  if (verdict === undefined) return { holds: false, changed };
+  // A kill holds while the file that killed it is unchanged.
+  if (verdict.status === 'killed' || verdict.status === 'timeout') {
+    return { holds: verdict.by !== undefined && verdict.seen[verdict.by] === fileHash(root, verdict.by), changed };
+  }
+  // A survivor or an uncovered mutant holds while the same files, unchanged, reach it, and no larger budget could
+  // run more of them.
+  const same = tests.length === Object.keys(verdict.seen).length && changed.size === 0;
+  const partial = verdict.status === 'survived' && verdict.tests < verdict.covering && budget > verdict.budget;
+  return { holds: same && !partial, changed };
+}
+
 async function judge(m: MutantInfo): Promise<Judged> {
-  const tests = covering(m);
+  const found = covering(m);
   const key = createHash('sha256')
-    .update(`${stable(m)}\n${fileHash(root, m.file)}\n`)
-    .update(tests.map((t) => `${t.file}:${fileHash(root, t.file)}`).join('\n'))
+    .update(`${stable(m)}\n${fileHash(root, m.file)}`)
     .digest('hex');
   const cached = cache[key];
-  // A survivor judged by some of its files is judged again when a larger budget could run more of them.
-  const partial = cached?.status === 'survived' && cached.tests < cached.covering && budget > (cached.budget ?? 0);
-  if (cached && !partial) return { ...m, ...cached };
-  let verdict: Omit<Judged, keyof MutantInfo> = {
+  const { holds, changed } = stillHolds(cached, found);
+  if (cached && holds) return { ...m, ...cached };
+  // Files changed since the last verdict (a new assertion) go first.
+  const tests = [...found].sort((a, b) => Number(changed.has(b.file)) - Number(changed.has(a.file)));
+  const seen = Object.fromEntries(tests.map((t) => [t.file, fileHash(root, t.file)]));
+  let verdict: Verdict = {
     status: tests.length === 0 ? 'no coverage' : 'survived',
     tests: 0,
     covering: tests.length,
+    budget,
+    seen,
   };
   let spent = 0;
   for (const t of tests) {
@@ -133,7 +158,7 @@ async function judge(m: MutantInfo): Promise<Judged> {
     spent += t.ms;
     // Room for a loaded machine (3 times the file's time, and at least the floor more); beyond it, a timeout.
     const run = await runFile({ sandbox, file: t.file, mutant: m.id, timeoutMs: Math.max(3 * t.ms, t.ms + floor) });
-    verdict = { status: 'survived', tests: verdict.tests + 1, covering: tests.length };
+    verdict = { ...verdict, status: 'survived', tests: verdict.tests + 1 };
     if (run.outcome === 'fail') {
       verdict = { ...verdict, status: 'killed', by: t.file };
       break;
@@ -143,7 +168,7 @@ async function judge(m: MutantInfo): Promise<Judged> {
       break;
     }
   }
-  cache[key] = { ...verdict, budget };
+  cache[key] = verdict;
   writeFileSync(cacheFile, JSON.stringify(cache));
   return { ...m, ...verdict };
 }
