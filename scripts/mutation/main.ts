@@ -7,7 +7,7 @@
 //
 //   node --import tsx scripts/mutation/main.ts [--sample 400] [--seed 39] [--break 80] [--root .] [--scope a,b]
 //     [--tests test/protocol,test/server,test/client,test/compat] [--out reports/mutation] [--concurrency 2]
-//     [--left-out a,b] [--timeout-floor 30000] [--budget 60]
+//     [--left-out a,b] [--timeout-floor 20000] [--budget 30]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,8 +49,8 @@ const { values } = parseArgs({
     tests: { type: 'string', default: 'test/protocol,test/server,test/client,test/compat' },
     out: { type: 'string', default: 'reports/mutation' },
     concurrency: { type: 'string', default: '2' },
-    'timeout-floor': { type: 'string', default: '30000' },
-    budget: { type: 'string', default: '60' },
+    'timeout-floor': { type: 'string', default: '20000' },
+    budget: { type: 'string', default: '30' },
   },
 });
 
