@@ -7,7 +7,7 @@
 //
 //   node --import tsx scripts/mutation/main.ts [--sample 400] [--seed 39] [--break 80] [--root .] [--scope a,b]
 //     [--tests test/protocol,test/server,test/client,test/compat] [--out reports/mutation] [--concurrency 2]
-//     [--left-out a,b] [--timeout-floor 20000] [--budget 30]
+//     [--left-out a,b] [--timeout-floor 20000] [--budget 20]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +50,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'reports/mutation' },
     concurrency: { type: 'string', default: '2' },
     'timeout-floor': { type: 'string', default: '20000' },
-    budget: { type: 'string', default: '30' },
+    budget: { type: 'string', default: '20' },
   },
 });
 
@@ -114,16 +114,19 @@ function covering(m: MutantInfo): FileCoverage[] {
   return usable.filter((c) => c.mutants.includes(m.id)).sort((a, b) => related(a) - related(b) || a.ms - b.ms);
 }
 
-/** Whether a cached verdict still holds, and the test files whose text changed since (to run first). */
+/**
+ * Whether a cached verdict still holds, and the test files whose text changed since (to run first). Test files are
+ * hashed in the sandbox: the text this run judges with, whatever is edited in the work tree meanwhile.
+ */
 function stillHolds(
   verdict: Verdict | undefined,
   tests: readonly FileCoverage[],
 ): { holds: boolean; changed: Set<string> } {
-  const changed = new Set(tests.filter((t) => verdict?.seen[t.file] !== fileHash(root, t.file)).map((t) => t.file));
+  const changed = new Set(tests.filter((t) => verdict?.seen[t.file] !== fileHash(sandbox, t.file)).map((t) => t.file));
   if (verdict === undefined) return { holds: false, changed };
   // A kill holds while the file that killed it is unchanged.
   if (verdict.status === 'killed' || verdict.status === 'timeout') {
-    return { holds: verdict.by !== undefined && verdict.seen[verdict.by] === fileHash(root, verdict.by), changed };
+    return { holds: verdict.by !== undefined && verdict.seen[verdict.by] === fileHash(sandbox, verdict.by), changed };
   }
   // A survivor or an uncovered mutant holds while the same files, unchanged, reach it, and no larger budget could
   // run more of them.
@@ -142,7 +145,7 @@ async function judge(m: MutantInfo): Promise<Judged> {
   if (cached && holds) return { ...m, ...cached };
   // Files changed since the last verdict (a new assertion) go first.
   const tests = [...found].sort((a, b) => Number(changed.has(b.file)) - Number(changed.has(a.file)));
-  const seen = Object.fromEntries(tests.map((t) => [t.file, fileHash(root, t.file)]));
+  const seen = Object.fromEntries(tests.map((t) => [t.file, fileHash(sandbox, t.file)]));
   let verdict: Verdict = {
     status: tests.length === 0 ? 'no coverage' : 'survived',
     tests: 0,
