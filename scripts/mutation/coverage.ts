@@ -42,7 +42,7 @@ export async function coverageOf(options: {
   >;
   const result: FileCoverage[] = [];
   for (const file of options.files) {
-    const key = createHash('sha256').update(options.scopeKey).update(fileHash(options.root, file)).digest('hex');
+    const key = createHash('sha256').update(options.scopeKey).update(fileHash(options.sandbox, file)).digest('hex');
     const cached = cache[file];
     if (cached?.key === key) {
       result.push(cached);
