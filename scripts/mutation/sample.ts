@@ -1,21 +1,11 @@
 // The uniform sample of mutants and what a sample's score can say about the whole scope.
+import { seededRandom } from '../../test/server/helpers/seeded-random.ts';
 
-/** A seeded generator (mulberry32): the same seed draws the same sample on every machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `size` items drawn uniformly without replacement (a partial Fisher–Yates shuffle), in the order drawn. */
+/** `size` items drawn uniformly without replacement (a partial Fisher–Yates shuffle, seeded: the same seed draws the same
+ * sample on every machine), in the order drawn; a prefix of a draw is itself a uniform sample. */
 export function draw<T>(items: readonly T[], size: number, seed: number): T[] {
   const pool = [...items];
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const n = Math.min(size, pool.length);
   for (let i = 0; i < n; i++) {
     const j = i + Math.floor(random() * (pool.length - i));
