@@ -63,6 +63,9 @@ test('every key the service reads is taken from the file; only the others are ke
     database: 'postgres://u:p@127.0.0.1:5432/store',
     content: 's3://bucket/prefix',
   };
+  const empty = parseConfig({});
+  assert.deepEqual([empty.verifiedDomains, empty.registeredDomains, empty.trustCa, empty.extra], [[], [], [], {}]);
+  for (const raw of [null, [], 'tokens']) assert.throws(() => parseConfig(raw), /the file must hold a JSON object/);
   const config = parseConfig({ ...known, theme: 'dark' });
   assert.deepEqual(config.extra, { theme: 'dark' });
   assert.deepEqual(
