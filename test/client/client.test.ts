@@ -183,6 +183,27 @@ describe('batch', () => {
   });
 });
 
+test('an inner call that keeps failing with 503 is sent batchRetries + 1 times, then answered with its 503', async () => {
+  await clearFaults(service.url);
+  await addFault(service.url, {
+    match: { method: 'GET', pathPrefix: '/store/v3/about' },
+    action: { type: 'status', status: 503 },
+    times: 100,
+  });
+  const counting = countingFetch();
+  const c = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    fetch: counting.fetch,
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 2,
+  });
+  const [about] = await c.batch([calls.about({ fields: ['kind'] })] as const);
+  await clearFaults(service.url);
+  assert.equal(about.ok ? 200 : about.status, 503);
+  assert.equal(counting.seen.filter((line) => line.includes('/batch/store/v3')).length, 3);
+});
+
 describe('getting files back', () => {
   /** Uploads `media` with `metadata` as a multipart create (the service's own path, as any client would). */
   async function upload(metadata: object, media: Uint8Array | string, mediaType: string): Promise<{ id: string }> {

@@ -37,6 +37,8 @@ test('pause after an acknowledged chunk, resume, finish byte-identically', async
   const [record] = await h.store.list();
   assert.equal(record?.acknowledged, paused.bytesAcknowledged);
   assert.equal((record?.hashState as { impl?: string } | undefined)?.impl, 'wasm');
+  // Its session belongs to a task of this engine (paused, not ended): not an interrupted upload to offer.
+  assert.deepEqual(await h.engine.interrupted(), []);
   h.engine.resume('t');
   const stored = await h.engine.done('t');
   assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));

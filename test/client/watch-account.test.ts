@@ -272,6 +272,9 @@ test('a file Bob cannot see: its watch fails with the service’s 404 as an erro
   );
   await change(BOB); // nothing watches Bob's changes here: this only lets a stray message arrive first
   assert.equal(t.heard.length, heard);
+  // One watch per file: the same one for the same id, another for another id.
+  assert.equal(t.watcher.watchFile(fileId), watch);
+  assert.notEqual(t.watcher.watchFile(`${fileId}-other`), watch);
 });
 
 test('a refreshed token of the same account changes nothing: its messages are heard on the same channel', async () => {

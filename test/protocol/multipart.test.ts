@@ -10,6 +10,7 @@ import {
   type MultipartEvent,
   type MultipartRelatedUpload,
 } from '../../src/protocol/multipart.ts';
+import { utf8Decode } from '../../src/protocol/multipart-text.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -315,4 +316,10 @@ test('seeded random payloads and random chunking always give back the exact byte
     assert.deepEqual(up.metadata, { round });
     assert.deepEqual(new Uint8Array(await collect(up.media)), media, `round ${round}`);
   }
+});
+
+test('utf8Decode: malformed bytes become U+FFFD unless strict, where they throw', () => {
+  const malformed = new Uint8Array([0x61, 0xff, 0x62]);
+  assert.equal(utf8Decode(malformed), 'a\uFFFDb');
+  assert.throws(() => utf8Decode(malformed, true), TypeError);
 });

@@ -40,3 +40,36 @@ test('http: on a loopback host is allowed only when asked for', () => {
   const auth = parseConfig({ auth: { ...jwt, issuer: 'http://127.0.0.1:8080', allowHttpLoopback: true } }).auth;
   assert.equal(auth.mode === 'jwt' && auth.issuer, 'http://127.0.0.1:8080');
 });
+
+test('every key the service reads is taken from the file; only the others are kept in extra', () => {
+  const known = {
+    tokens: {},
+    auth: { mode: 'dev' },
+    verifiedDomains: [],
+    registeredDomains: [],
+    trustCa: [],
+    crl: 'revoked.pem',
+    gzipAnyUserAgent: true,
+    maxJsonBytes: 1,
+    maxHeaderSize: 2,
+    sessionTtlMs: 3,
+    headersTimeoutMs: 4,
+    bodyIdleTimeoutMs: 5,
+    keepAliveTimeoutMs: 6,
+    maxConnectionsPerClient: 7,
+    lingerMs: 8,
+    lingerBytes: 9,
+    storageQuotaBytes: 10,
+    database: 'postgres://u:p@127.0.0.1:5432/store',
+    content: 's3://bucket/prefix',
+  };
+  const empty = parseConfig({});
+  assert.deepEqual([empty.verifiedDomains, empty.registeredDomains, empty.trustCa, empty.extra], [[], [], [], {}]);
+  for (const raw of [null, [], 'tokens']) assert.throws(() => parseConfig(raw), /the file must hold a JSON object/);
+  const config = parseConfig({ ...known, theme: 'dark' });
+  assert.deepEqual(config.extra, { theme: 'dark' });
+  assert.deepEqual(
+    [config.crl, config.gzipAnyUserAgent, config.storageQuotaBytes, config.database, config.content],
+    [known.crl, true, 10, known.database, known.content],
+  );
+});

@@ -128,6 +128,12 @@ describe('disk faults', () => {
     });
     assert.equal(r.status, 400);
     assert.match(r.text, /action.error must be one of ENOSPC, EDQUOT, EFBIG, EIO/);
+    const slow = await svc.api('POST', '/__admin/faults', {
+      token: null,
+      body: { action: { type: 'slowDisk', bytesPerSecond: 0 } },
+    });
+    assert.equal(slow.status, 400);
+    assert.match(slow.text, /action\.bytesPerSecond must be an integer ≥ 1/);
   });
 });
 

@@ -1,0 +1,58 @@
+// The mutation runner (scripts/mutation/, `npm run mutation`) judged on a fixture of known mutants: the full run is
+// minutes of CPU and stays out of CI, this check is seconds. The fixture (test/fixtures/mutation/) has mutants its
+// test kills, two it lets live, one that loops for ever and two it never reaches; a second run must judge them all
+// from its cache and fail below its break threshold.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, test } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const out = mkdtempSync(join(tmpdir(), 'mutation-runner-'));
+after(() => rmSync(out, { recursive: true, force: true }));
+
+/** Runs the runner over the fixture with a break threshold; its exit status and log. */
+function run(breakAt: number): { status: number | null; log: string } {
+  const args = ['--import', 'tsx', 'scripts/mutation/main.ts', '--root', 'test/fixtures/mutation', '--scope', 'src'];
+  const options = ['--left-out', '', '--tests', 'test', '--out', out, '--timeout-floor', '10000'];
+  const result = spawnSync(process.execPath, [...args, ...options, '--break', String(breakAt)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { status: result.status, log: result.stdout + result.stderr };
+}
+
+interface Shown {
+  readonly at: string;
+  readonly mutator: string;
+  readonly replacement: string;
+}
+
+test('each mutant of the fixture is classified: killed, survived, timed out or not covered', () => {
+  const first = run(70);
+  assert.equal(first.status, 0, first.log);
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const places = (list: Shown[]): string[] => list.map((m) => `${m.at} ${m.mutator} ${m.replacement}`);
+  assert.deepEqual(places(summary.survivors), [
+    'src/calc.ts:6:10 EqualityOperator n >= max',
+    'src/calc.ts:11:10 StringLiteral ``',
+  ]);
+  assert.deepEqual(places(summary.timeouts), ['src/calc.ts:22:27 UpdateOperator i--']);
+  assert.deepEqual(places(summary.uncovered), [
+    'src/calc.ts:15:34 BlockStatement {}',
+    'src/calc.ts:16:10 ArithmeticOperator 6 / 7',
+  ]);
+  assert.equal(summary.mutants, 15);
+  assert.deepEqual([summary.killed, summary.timeout, summary.survived, summary.noCoverage], [10, 1, 2, 2]);
+  assert.equal(summary.score, 73.3);
+
+  // Nothing changed: every verdict comes from the cache (no test file runs again), and 73.3 % < 80 fails the run.
+  const second = run(80);
+  assert.equal(second.status, 1, second.log);
+  assert.doesNotMatch(second.log, /coverage test\/calc\.test\.ts/);
+  assert.match(second.log, /below the break threshold of 80 %/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).score, 73.3);
+});
