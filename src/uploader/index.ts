@@ -3,7 +3,7 @@ export { createUploader, type CreateUploaderOptions } from './page/create-upload
 export { UploadError } from './upload-error.ts';
 export { loadBeforeUpload } from './page/before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './page/before-upload.ts';
-export { UploadEngine, type EngineConfig, type EngineFile } from './engine/engine.ts';
+export { UploadEngine, type EngineConfig, type EngineIo, type EngineFile } from './engine/engine.ts';
 export { SESSION_LIFETIME_MS } from './engine/session-records.ts';
 export { UploadWorkerService, EngineHubs, type EnginePorts } from './host/worker-service.ts';
 export type { TaskResult, FileInfo, Attachment, SignOutUploads } from './worker-contract.ts';

@@ -71,11 +71,13 @@ export class EngineHub {
   ) {
     if (principal.startsWith('user:')) this.#user = principal.slice('user:'.length);
     this.engine = new UploadEngine({
-      ...ports,
-      ...settings,
-      store: principalStore(ports.store, principal, () => ports.clock.now()),
-      client: createUploadClient({ baseUrl: settings.baseUrl, getAccessToken: () => this.#token() }),
-      online: this.#online,
+      settings,
+      io: {
+        ...ports,
+        store: principalStore(ports.store, principal, () => ports.clock.now()),
+        client: createUploadClient({ baseUrl: settings.baseUrl, getAccessToken: () => this.#token() }),
+        online: this.#online,
+      },
       onEvent: (event, snapshot) => this.send(event, snapshot),
     });
   }
