@@ -9,8 +9,6 @@ export { UploadWorkerService, EngineHubs, type EnginePorts } from './host/worker
 export type { TaskResult, FileInfo, Attachment, SignOutUploads } from './worker-contract.ts';
 export { resolveSettings, type UploaderSettings } from './settings.ts';
 export { NoPageAttached } from './engine/no-page.ts';
-/** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
-export { UploadWorkerService as UploaderService } from './host/worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';
 export { IdbSessionStore, FOLDER_DB } from './adapters/idb-session-store.ts';
 export { SESSION_DB, SESSION_STORE } from './stored-sessions.ts';
