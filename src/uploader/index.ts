@@ -3,14 +3,12 @@ export { createUploader, type CreateUploaderOptions } from './page/create-upload
 export { UploadError } from './upload-error.ts';
 export { loadBeforeUpload } from './page/before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './page/before-upload.ts';
-export { UploadEngine, type EngineConfig, type EngineFile } from './engine/engine.ts';
+export { UploadEngine, type EngineConfig, type EngineIo, type EngineFile } from './engine/engine.ts';
 export { SESSION_LIFETIME_MS } from './engine/session-records.ts';
 export { UploadWorkerService, EngineHubs, type EnginePorts } from './host/worker-service.ts';
 export type { TaskResult, FileInfo, Attachment, SignOutUploads } from './worker-contract.ts';
 export { resolveSettings, type UploaderSettings } from './settings.ts';
 export { NoPageAttached } from './engine/no-page.ts';
-/** @deprecated The old name of `UploadWorkerService` (it runs in the worker). */
-export { UploadWorkerService as UploaderService } from './host/worker-service.ts';
 export { MemorySessionStore } from './adapters/memory-session-store.ts';
 export { IdbSessionStore, FOLDER_DB } from './adapters/idb-session-store.ts';
 export { SESSION_DB, SESSION_STORE } from './stored-sessions.ts';

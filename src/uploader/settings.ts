@@ -1,30 +1,22 @@
 import type { ImageResizeOptions, UploaderOptions } from './options.ts';
 import { validateOptions } from './validate-options.ts';
 
-/** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
-const DEFAULT_BLOB_QUOTA_BYTES = 64 * 1024 * 1024;
-
-/** The defaults of the options the engine also needs when it is built without settings (Node, custom environments). */
-const ENGINE_DEFAULTS = {
+/**
+ * Every default of the uploader's options, in one object: `resolveSettings` applies them once, on the page, and
+ * the engine reads the result as it comes (README, "Options", has the same figures).
+ */
+export const DEFAULT_SETTINGS = {
+  resumableThreshold: 5 * 1024 * 1024,
+  verify: true,
+  wasm: true,
+  persist: true,
+  /** Files up to this size are kept in IndexedDB with their session unless the app says otherwise (`persist`). */
+  blobQuotaBytes: 64 * 1024 * 1024,
   stallTimeoutMs: 30_000,
   maxRetries: 8,
-  resumableThreshold: 5 * 1024 * 1024,
+  flatten: false,
+  shareKey: '',
 } as const;
-
-/** The options of {@link ENGINE_DEFAULTS}, each with its value. */
-type EngineDefaulted = { -readonly [K in keyof typeof ENGINE_DEFAULTS]: number };
-
-/**
- * The stall timeout, retries and resumable threshold of `given`, each defaulted: what `resolveSettings` applies, and
- * what `UploadEngine` applies to a config built without settings — so these defaults, too, are applied only here.
- */
-export function engineDefaults(given: { [K in keyof EngineDefaulted]?: number | undefined }): EngineDefaulted {
-  return {
-    stallTimeoutMs: given.stallTimeoutMs ?? ENGINE_DEFAULTS.stallTimeoutMs,
-    maxRetries: given.maxRetries ?? ENGINE_DEFAULTS.maxRetries,
-    resumableThreshold: given.resumableThreshold ?? ENGINE_DEFAULTS.resumableThreshold,
-  };
-}
 
 /**
  * The uploader's options as the engine runs them: checked and with every default applied, once, on the page
@@ -56,32 +48,30 @@ export interface UploaderSettings {
 
 /**
  * Checks `options` (throwing a `bad-request` UploadError that names the first one that cannot work) and applies
- * every default. The one place a default lives: the engine, the worker and the facade read the result.
+ * every default of `DEFAULT_SETTINGS`: the one place options are checked and defaulted; the engine, the worker and the
+ * facade read the result.
  */
 export function resolveSettings(options: UploaderOptions): UploaderSettings {
   validateOptions({ ...options, baseUrl: options.baseUrl ?? '' });
-  const persist = options.persist ?? true;
-  const quota =
-    persist === false
-      ? 0
-      : ((typeof persist === 'object' ? persist.blobQuotaBytes : undefined) ?? DEFAULT_BLOB_QUOTA_BYTES);
-  const { stallTimeoutMs, maxRetries, resumableThreshold } = engineDefaults(options);
+  const d = DEFAULT_SETTINGS;
+  const persist = options.persist ?? d.persist;
+  const quota = persist === false ? 0 : ((persist === true ? undefined : persist.blobQuotaBytes) ?? d.blobQuotaBytes);
   return {
     baseUrl: options.baseUrl,
     concurrency: options.concurrency,
     chunkSize: options.chunkSize,
-    resumableThreshold,
-    verify: options.verify ?? true,
-    wasm: options.wasm ?? true,
+    resumableThreshold: options.resumableThreshold ?? d.resumableThreshold,
+    verify: options.verify ?? d.verify,
+    wasm: options.wasm ?? d.wasm,
     persist: persist !== false,
     blobQuotaBytes: quota,
-    stallTimeoutMs,
-    maxRetries,
+    stallTimeoutMs: options.stallTimeoutMs ?? d.stallTimeoutMs,
+    maxRetries: options.maxRetries ?? d.maxRetries,
     backoff: options.backoff,
     parentId: options.parentId,
-    flatten: options.flatten ?? false,
+    flatten: options.flatten ?? d.flatten,
     imageResize: options.imageResize,
-    shareKey: options.shareKey ?? '',
+    shareKey: options.shareKey ?? d.shareKey,
   };
 }
 

@@ -2,8 +2,8 @@ import { BLOCK_SIZE } from '../protocol/blocks.ts';
 import type { UploaderOptions } from './options.ts';
 import { UploadError } from './upload-error.ts';
 
-/** The options both `createUploader` and the engine check, with the backoff tuning tests and apps may pass. */
-export type CheckedOptions = Partial<
+/** The options `resolveSettings` checks (once, on the page), with the backoff tuning tests and apps may pass. */
+type CheckedOptions = Partial<
   Pick<
     UploaderOptions,
     | 'baseUrl'
@@ -57,7 +57,7 @@ export function validateOptions(options: CheckedOptions): void {
 }
 
 /** Throws a `bad-request` UploadError unless `chunkSize` is a positive multiple of 256 KiB. */
-export function validateChunkSize(chunkSize: number): void {
+function validateChunkSize(chunkSize: number): void {
   if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0 || chunkSize % BLOCK_SIZE !== 0) {
     throw new UploadError({
       code: 'bad-request',

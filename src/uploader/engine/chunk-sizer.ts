@@ -1,5 +1,4 @@
 import { BLOCK_SIZE } from '../../protocol/blocks.ts';
-import { validateChunkSize } from '../validate-options.ts';
 
 /** Bounds of adaptive chunks: one block at least, 256 MiB at most (a lost chunk's resend, a slice's memory). */
 const ADAPTIVE_MAX = 1024 * BLOCK_SIZE;
@@ -31,7 +30,6 @@ export class ChunkSizer {
   private roundTripMs?: number;
 
   constructor(private readonly mode: number | 'adaptive' | undefined) {
-    if (typeof mode === 'number') validateChunkSize(mode);
     this.size = mode === 'adaptive' ? UNMEASURED_START : (mode ?? Infinity);
   }
 

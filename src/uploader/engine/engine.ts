@@ -21,14 +21,13 @@ import type {
 import { UploadError } from '../upload-error.ts';
 import { UploadJob } from './upload-job.ts';
 import type { HeldCommand } from '../worker-contract.ts';
-import type { EngineConfig } from './engine-config.ts';
+import type { EngineConfig, EngineIo } from './engine-config.ts';
 import type { EngineFile, JobDeps } from './upload-context.ts';
 import { isFinal } from '../task-state.ts';
 import type { FolderOf } from './place-file.ts';
-import { validateChunkSize } from '../validate-options.ts';
-import { engineDefaults } from '../settings.ts';
+import type { UploaderSettings } from '../settings.ts';
 
-export type { EngineConfig } from './engine-config.ts';
+export type { EngineConfig, EngineIo } from './engine-config.ts';
 export type { EngineFile } from './upload-context.ts';
 
 /**
@@ -48,7 +47,7 @@ export class UploadEngine {
   /** The folders of relative paths, loaded with the first file that has one. */
   private folders?: Promise<FolderTree>;
   private readonly folderOf: FolderOf = (path, target) => {
-    const { store, locks, clock } = this.config;
+    const { store, locks, clock } = this.io;
     this.folders ??= import('./folder-tree.ts').then(
       ({ FolderTree }) =>
         new FolderTree({
@@ -63,38 +62,39 @@ export class UploadEngine {
     return this.folders.then((tree) => tree.ensure(path, target));
   };
   private readonly unsubscribeOnline: () => void;
-  /** The config with its defaults applied, resolved once: every job gets this same object. */
+  /** What every job gets from the engine: the settings and ports it needs, one object for all. */
   private readonly deps: JobDeps;
   private readonly records: SessionRecords;
+  /** The uploader's settings, checked and with every default applied once (`resolveSettings`): read as they are. */
+  private readonly settings: UploaderSettings;
+  private readonly io: EngineIo;
 
-  constructor(private readonly config: EngineConfig) {
-    // Every option is checked once, where the app passes it (`createUploader`, on the main thread); the engine keeps
-    // only the check whose mistake would otherwise surface per task, late.
-    if (typeof config.chunkSize === 'number') validateChunkSize(config.chunkSize);
-    this.ids = new IdPool(config.client);
-    const hasher = (config.verify ?? true) ? (config.hasher ?? lazyInThreadHasher()) : undefined;
-    const { stallTimeoutMs, maxRetries, resumableThreshold } = engineDefaults(config);
+  constructor({ settings, io, onEvent }: EngineConfig) {
+    this.settings = settings;
+    this.io = io;
+    this.ids = new IdPool(io.client);
+    const hasher = settings.verify ? (io.hasher ?? lazyInThreadHasher()) : undefined;
     this.deps = {
-      baseUrl: config.baseUrl,
-      client: config.client,
-      http: config.http,
+      baseUrl: settings.baseUrl,
+      client: io.client,
+      http: io.http,
       ids: this.ids,
-      ...(config.store && { store: config.store }),
-      locks: config.locks,
-      ...(config.channel && { channel: config.channel }),
-      stallTimeoutMs,
+      ...(io.store && { store: io.store }),
+      locks: io.locks,
+      ...(io.channel && { channel: io.channel }),
+      stallTimeoutMs: settings.stallTimeoutMs,
       ...(hasher && { hasher }),
-      online: config.online,
-      clock: config.clock,
-      maxRetries,
-      ...(config.backoff && { backoff: config.backoff }),
-      resumableThreshold,
-      chunkSize: config.chunkSize,
+      online: io.online,
+      clock: io.clock,
+      maxRetries: settings.maxRetries,
+      ...(settings.backoff && { backoff: settings.backoff }),
+      resumableThreshold: settings.resumableThreshold,
+      chunkSize: settings.chunkSize,
       folderOf: this.folderOf,
-      emit: (event, snapshot) => config.onEvent(event, snapshot),
+      emit: onEvent,
     };
-    this.records = new SessionRecords(config, (record) => this.busy(record));
-    this.unsubscribeOnline = config.online.subscribe((online) => {
+    this.records = new SessionRecords(io, (record) => this.busy(record));
+    this.unsubscribeOnline = io.online.subscribe((online) => {
       // Offline: stop requests now instead of letting them fail into the retry budget.
       if (!online) for (const job of this.jobs.values()) job.interrupt('offline');
     });
@@ -133,7 +133,7 @@ export class UploadEngine {
       record = await this.records.find(fingerprintOf({ ...file, size: file.blob.size }));
       if (record && (await this.resumeProblem(record, file))) record = undefined;
     }
-    const quota = this.config.blobQuotaBytes ?? 0;
+    const quota = this.settings.blobQuotaBytes;
     const job: UploadJob = new UploadJob(
       {
         ...this.deps,
@@ -189,7 +189,7 @@ export class UploadEngine {
           attempt >= this.deps.maxRetries
         )
           throw error;
-        await this.config.clock.sleep(backoffDelay(attempt, this.config.backoff), new AbortController().signal);
+        await this.io.clock.sleep(backoffDelay(attempt, this.settings.backoff), new AbortController().signal);
       }
     }
   }
@@ -290,7 +290,7 @@ export class UploadEngine {
    */
   async destroy(): Promise<void> {
     this.unsubscribeOnline();
-    this.config.channel?.close();
+    this.io.channel?.close();
     this.queue.length = 0;
     for (const job of this.jobs.values()) job.interrupt('destroy');
     await Promise.all(this.runs.keys());
@@ -299,7 +299,7 @@ export class UploadEngine {
   /** Creates a folder with a pre-generated ID; a 409 for that ID means an earlier try made it (spec §4.6). */
   private async createFolder(id: string, name: string, parentId: string | undefined): Promise<void> {
     try {
-      await this.config.client.files.create(
+      await this.io.client.files.create(
         { id, name, mimeType: FOLDER_MIME, ...(parentId !== undefined && { parents: [parentId] }) },
         { fields: 'id' },
       );
@@ -315,13 +315,13 @@ export class UploadEngine {
       work,
       ms,
       () => new UploadError({ code: 'unknown', message: `${what} did not answer within ${ms} ms` }),
-      this.config.clock,
+      this.io.clock,
     );
   }
 
   /** The uploader's `parentId` and `flatten` under what the call gave. */
   private withDefaults<T extends AddFolderOptions>(options: T): T {
-    const { parentId, flatten } = this.config;
+    const { parentId, flatten } = this.settings;
     return { ...(parentId !== undefined && { parentId }), ...(flatten && { flatten }), ...options };
   }
 
@@ -340,7 +340,7 @@ export class UploadEngine {
     const size = (job: UploadJob) => job.snapshot.total;
     while (
       this.queue[0] &&
-      mayStart(size(this.queue[0]), [...this.runs.values()].map(size), this.protocol, this.config.concurrency)
+      mayStart(size(this.queue[0]), [...this.runs.values()].map(size), this.protocol, this.settings.concurrency)
     ) {
       const job = this.queue.shift()!;
       const run = job.run().finally(() => {

@@ -23,7 +23,7 @@ export interface EnginePorts {
   hasher?: HasherPort;
 }
 
-/** One page attached to a hub: where its events go and how its token getter is asked. */
+/** One page attached to a hub (through its `PageBinding`): where its events go and how its token getter is asked. */
 export interface AttachedPage {
   getAccessToken(): string | Promise<string>;
   send(event: PageEvent, snapshot: TaskSnapshot): void;
@@ -31,8 +31,11 @@ export interface AttachedPage {
   moved?(): void;
 }
 
-/** How long a page may take to give a token before the next page is asked (a frozen or closing page never answers). */
-const TOKEN_TIMEOUT_MS = 10_000;
+/**
+ * How long a page may take to give its token when the worker asks for it (a frozen or closing page never answers):
+ * the hub then asks the next page, the page's binding fails the ask.
+ */
+export const TOKEN_TIMEOUT_MS = 10_000;
 
 class TokenTimeout extends Error {}
 
@@ -71,11 +74,13 @@ export class EngineHub {
   ) {
     if (principal.startsWith('user:')) this.#user = principal.slice('user:'.length);
     this.engine = new UploadEngine({
-      ...ports,
-      ...settings,
-      store: principalStore(ports.store, principal, () => ports.clock.now()),
-      client: createUploadClient({ baseUrl: settings.baseUrl, getAccessToken: () => this.#token() }),
-      online: this.#online,
+      settings,
+      io: {
+        ...ports,
+        store: principalStore(ports.store, principal, () => ports.clock.now()),
+        client: createUploadClient({ baseUrl: settings.baseUrl, getAccessToken: () => this.#token() }),
+        online: this.#online,
+      },
       onEvent: (event, snapshot) => this.send(event, snapshot),
     });
   }

@@ -1,5 +1,5 @@
 import { StoreError } from '../../client/store-error.ts';
-import type { EngineHub } from './engine-hub.ts';
+import { TOKEN_TIMEOUT_MS, type AttachedPage, type EngineHub } from './engine-hub.ts';
 import type { EngineHubs } from './engine-hubs.ts';
 import {
   accountPrincipal,
@@ -13,16 +13,7 @@ import type { UploaderSettings } from '../settings.ts';
 import type { TaskSnapshot } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 import { withTimeout } from '../with-timeout.ts';
-import type { PageEvent, SignOutUploads } from '../worker-contract.ts';
-
-/** How long a page may take to give its token when the worker asks for it. */
-const TOKEN_TIMEOUT_MS = 10_000;
-
-/** What the binding needs of its page. */
-export interface BoundPage {
-  getAccessToken(): string | Promise<string>;
-  send(event: PageEvent, snapshot: TaskSnapshot): void;
-}
+import type { SignOutUploads } from '../worker-contract.ts';
 
 /**
  * Worker side: which account's engine one page is attached to. The account is the one the page names
@@ -46,7 +37,7 @@ export class PageBinding {
     private readonly hubs: EngineHubs,
     readonly settings: UploaderSettings,
     private readonly pageId: string,
-    private readonly page: BoundPage,
+    private readonly page: Omit<AttachedPage, 'moved'>,
     private online: boolean,
     private account: string | undefined,
   ) {}

@@ -6,7 +6,9 @@ import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
 import { ManualOnline } from '../../../src/uploader/adapters/manual-online.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
-import { UploadEngine, type EngineConfig, type EngineFile } from '../../../src/uploader/engine/engine.ts';
+import { UploadEngine, type EngineFile, type EngineIo } from '../../../src/uploader/engine/engine.ts';
+import type { UploaderOptions } from '../../../src/uploader/options.ts';
+import { resolveSettings } from '../../../src/uploader/settings.ts';
 import type { TaskSnapshot } from '../../../src/uploader/types.ts';
 import type { JobEvent } from '../../../src/uploader/engine/upload-job.ts';
 import { nodeHttp } from './node-http-port.ts';
@@ -22,22 +24,38 @@ export interface Harness {
   when(predicate: (event: JobEvent, snapshot: TaskSnapshot) => boolean): Promise<TaskSnapshot>;
 }
 
-export function harness(baseUrl: string, overrides: Partial<EngineConfig> = {}): Harness {
+/** What a test may change: the engine's ports, and the app's options as `createUploader` takes them. */
+export type HarnessOverrides = Partial<EngineIo> & Partial<Omit<UploaderOptions, 'baseUrl' | 'getAccessToken'>>;
+
+/**
+ * The engine as a page's uploader builds it: the options resolved by `resolveSettings` (checked, every default
+ * applied), with quick retries and a short stall timeout unless the test says otherwise.
+ */
+export function harness(baseUrl: string, overrides: HarnessOverrides = {}): Harness {
   const events: Harness['events'] = [];
   const waiters: { predicate: (e: JobEvent, s: TaskSnapshot) => boolean; resolve: (s: TaskSnapshot) => void }[] = [];
-  const store = (overrides.store as MemorySessionStore | undefined) ?? new MemorySessionStore();
-  const online = (overrides.online as ManualOnline | undefined) ?? new ManualOnline(true);
-  const engine = new UploadEngine({
+  const { client, http, online: givenOnline, clock, store: givenStore, locks, channel, hasher, ...options } = overrides;
+  const store = (givenStore as MemorySessionStore | undefined) ?? new MemorySessionStore();
+  const online = (givenOnline as ManualOnline | undefined) ?? new ManualOnline(true);
+  const settings = resolveSettings({
     baseUrl,
-    client: createStoreClient({ baseUrl, getAccessToken: () => TOKEN }),
-    http: nodeHttp,
-    online,
-    clock: systemClock,
-    store,
-    locks: new MemoryLocks(),
+    getAccessToken: () => TOKEN,
     backoff: { baseMs: 20, capMs: 200 },
     stallTimeoutMs: 5000,
-    ...overrides,
+    ...options,
+  });
+  const engine = new UploadEngine({
+    settings,
+    io: {
+      client: client ?? createStoreClient({ baseUrl, getAccessToken: () => TOKEN }),
+      http: http ?? nodeHttp,
+      online,
+      clock: clock ?? systemClock,
+      store,
+      locks: locks ?? new MemoryLocks(),
+      channel,
+      hasher,
+    },
     onEvent: (event, snapshot) => {
       events.push({ event, snapshot });
       for (const waiter of [...waiters]) {
