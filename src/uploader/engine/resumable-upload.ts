@@ -223,8 +223,7 @@ export class ResumableUpload implements UploadStrategy {
         void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
     };
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
-    // Bounded: a file the browser stopped reading fails the attempt as a stall (the task retries, visibly) instead of
-    // waiting forever, and the session the service made meanwhile is cancelled, not left for a week.
+    // Bounded: a file the browser stopped reading is a stall (the task retries, visibly); the session is cancelled.
     const sampling = withTimeout(sampleOf(input.blob), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     const began = ctx.clock.now();
     const starting = sendSurvivingCancel(
@@ -398,6 +397,4 @@ export class ResumableUpload implements UploadStrategy {
   }
 }
 
-function stalled(): Interrupt {
-  return new Interrupt('stall');
-}
+const stalled = (): Interrupt => new Interrupt('stall');
