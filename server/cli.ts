@@ -1,6 +1,6 @@
 /** `store-service` command: flags, config, listen, one stdout line, clean shutdown on SIGTERM/SIGINT. */
 // First: it keeps the young generation small, which must be set before the service's modules load.
-import './young-generation.ts';
+import './young-generation-cli.ts';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig, loadConfigFile } from './config.ts';
