@@ -41,27 +41,31 @@ function forwarded(
   return `${scheme === 'https' || scheme === 'http' ? scheme : own.protocol.slice(0, -1)}://${name ?? own.host}`;
 }
 
+/**
+ * `scheme://HOST` for the `Host` a client sent, or `fallback` without one or for one that is not a host: a header
+ * from the network, which must neither throw nor point a `Location` at a path, a query or credentials.
+ */
+function namedOrigin(scheme: string, host: string | null | undefined, fallback: URL): URL {
+  if (!host || /[/?#@\\\s]/.test(host)) return fallback;
+  try {
+    return new URL(`${scheme}//${host}`);
+  } catch {
+    return fallback;
+  }
+}
+
 /** Locates a Node request (Express's `originalUrl` when it was mounted on a path of its own). */
 export function locateNode(req: IncomingMessage, basePath: string, trustProxy: boolean): RequestTarget | undefined {
   const fullPath = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   const url = belowBase(basePath, fullPath);
   if (url === undefined) return undefined;
-  const own = new URL(requestOrigin(req) ?? 'http://localhost');
+  const claimed = requestOrigin(req);
+  const scheme = claimed?.startsWith('https:') ? 'https:' : 'http:';
+  const own = namedOrigin(scheme, claimed?.slice(scheme.length + 2), new URL(`${scheme}//localhost`));
   const origin = trustProxy
     ? forwarded(req.headers['x-forwarded-proto'], req.headers['x-forwarded-host'], own)
     : own.origin;
   return { url, baseUrl: origin + basePath };
-}
-
-/** `scheme://HOST` for the `Host` a client sent; the request URL's own origin without one or for one that is not a host. */
-function namedOrigin(own: URL, host: string | null): URL {
-  // Only a host and a port: a path, a query or credentials are not a Host header's.
-  if (!host || /[/?#@\\\s]/.test(host)) return own;
-  try {
-    return new URL(`${own.protocol}//${host}`);
-  } catch {
-    return own;
-  }
 }
 
 /**
@@ -72,7 +76,7 @@ function namedOrigin(own: URL, host: string | null): URL {
  */
 export function locateFetch(request: Request, basePath: string, trustProxy: boolean): RequestTarget | undefined {
   const own = new URL(request.url);
-  const named = namedOrigin(own, request.headers.get('host'));
+  const named = namedOrigin(own.protocol, request.headers.get('host'), own);
   const fullPath = own.pathname + own.search;
   const url = belowBase(basePath, fullPath);
   if (url === undefined) return undefined;

@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,6 +221,37 @@ test('the Fetch form’s Location is at the origin the client named in Host, not
     assert.equal(r.status, 200);
     const location = r.headers.get('location') ?? '';
     assert.ok(location.startsWith(`${host.url}${BASE}/upload/store/v3/files?`), location);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a Host header that is no host (a space, a path, credentials) neither throws nor moves the Location: the service keeps answering', async () => {
+  const host = await startHost('node');
+  try {
+    const { port } = new URL(host.url);
+    for (const name of ['a b', 'evil.example/path', 'user@evil.example', `127.0.0.1:${port}`]) {
+      const { status, location } = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: `${BASE}/upload/store/v3/files?uploadType=resumable`,
+            headers: { host: name, cookie: ALICE },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, location: res.headers.location }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(status, 200, name);
+      const origin = name.startsWith('127.0.0.1') ? host.url : 'http://localhost';
+      assert.ok(location?.startsWith(`${origin}${BASE}/upload/store/v3/files?`), `${name}: ${location}`);
+    }
   } finally {
     await host.stop();
   }
