@@ -323,3 +323,12 @@ test('utf8Decode: malformed bytes become U+FFFD unless strict, where they throw'
   assert.equal(utf8Decode(malformed), 'a\uFFFDb');
   assert.throws(() => utf8Decode(malformed, true), TypeError);
 });
+
+test('MultipartReader: an indented first header line has nothing to continue and is read as a header of its own', () => {
+  const r = new MultipartReader('q');
+  const events = [...r.push(enc.encode('--q\r\n  A: 1\r\n\r\nbody\r\n--q--')), ...r.end()];
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === 'part' ? [e.headers] : [])),
+    [{ a: '1' }],
+  );
+});
