@@ -86,33 +86,46 @@ if [ ! -e "$CONSUMERS_DIR/.packed" ]; then
   exit 1
 fi
 
-# The Node suites start services and no browser: they run beside the browser suites, and the consumer apps'
-# builds follow them there.
+# The Node suites start services and no browser: they run beside the browser suites. The consumer apps' builds come
+# right after the HTTP/2 stage, so that the apps' uploads in Chromium can follow the browser suites while the cluster
+# stage still runs; the builds leave their status in a file for the foreground to wait on.
 # Every step ends with `|| return`: run in the background, the lane is a function called where errexit does not
 # stop it.
-node_lane() {
-  stage "node suites"
-  bash scripts/test-node.sh || return
-  stage "the service's suites again over HTTP/2 (TLS, ALPN)"
-  bash scripts/test-http2.sh || return
-  stage "the service beyond one machine: PostgreSQL and Ceph RGW from nothing, three nodes behind a round-robin proxy"
-  bash scripts/test-cluster.sh || return
-  # Builds only, no timing assertions: niced, so the browser suites beside them keep the cores they ask for.
-  stage "consumers: typecheck (strict) and build each fixture app (once their install has ended)"
+build_consumers() {
   wait_for_file "$CONSUMERS_DIR/.install-status" 900 || return
   if [ "$(cat "$CONSUMERS_DIR/.install-status")" != 0 ]; then
     echo "the consumers' install failed: its log is printed with its own banner"
     return 1
   fi
-  nice -n 10 bash scripts/test-consumers.sh build || return
+  # Builds only, no timing assertions: niced, so the browser suites beside them keep the cores they ask for.
+  nice -n 10 bash scripts/test-consumers.sh build
 }
-export -f node_lane stage
-background node "node suites, HTTP/2, cluster, consumers' builds" node_lane
+node_lane() {
+  stage "node suites"
+  bash scripts/test-node.sh || return
+  stage "the service's suites again over HTTP/2 (TLS, ALPN)"
+  bash scripts/test-http2.sh || return
+  stage "consumers: typecheck (strict) and build each fixture app (once their install has ended)"
+  local built=0
+  build_consumers || built=$?
+  echo "$built" >"$CONSUMERS_DIR/.build-status"
+  [ "$built" = 0 ] || return "$built"
+  stage "the service beyond one machine: PostgreSQL and Ceph RGW from nothing, three nodes behind a round-robin proxy"
+  bash scripts/test-cluster.sh || return
+}
+export -f node_lane build_consumers stage
+background node "node suites, HTTP/2, consumers' builds, cluster" node_lane
 stage "browser suites"
 bash scripts/test-browser.sh
 collect install
-collect node
-stage "consumers: the packed tarballs installed into fixture apps, an upload from each in Chromium"
+stage "consumers: the packed tarballs installed into fixture apps, an upload from each in Chromium (once built)"
+# A build that failed or never came stops here: the node lane's log, printed by `collect`, says why.
+if ! wait_for_file "$CONSUMERS_DIR/.build-status" 1800 || [ "$(cat "$CONSUMERS_DIR/.build-status")" != 0 ]; then
+  collect node || true
+  echo "the consumer apps were not built"
+  exit 1
+fi
 bash scripts/test-consumers.sh check
+collect node
 stage "Firefox and WebKit smoke suite (last: its closing line is the plain N passed, N failed)"
 bash scripts/test-other-browsers.sh
