@@ -9,12 +9,6 @@ import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.
 /** Whether this code runs where an uploader can live: a browser page (not server rendering). */
 export const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
 
-/** Calls `run` before the next paint; where frames do not come (a hidden page, no `requestAnimationFrame`), soon. */
-function nextFrame(run: () => void): void {
-  if (typeof requestAnimationFrame === 'function' && !document.hidden) requestAnimationFrame(run);
-  else setTimeout(run, 16);
-}
-
 /** The picture a UI draws, built once per change of the uploader's snapshot. */
 function view(s: UploaderSnapshot): UploadsSnapshot {
   if (s.tasks.length === 0 && s.online) return EMPTY_UPLOADS;
@@ -31,8 +25,8 @@ function view(s: UploaderSnapshot): UploadsSnapshot {
 
 /**
  * One uploader and what a UI needs of it. `subscribe` and `getSnapshot` are bound (pass them as they are); the
- * snapshot is the same object until something changes, and changes reach listeners at most once per animation
- * frame. The uploader is created on first need in a browser, never on the server; the store listens to it only while
+ * snapshot is the same object until something changes, and changes reach listeners as the uploader's `change` comes:
+ * at most once per animation frame. The uploader is created on first need in a browser, never on the server; the store listens to it only while
  * someone subscribes, and leaving does not stop its uploads (`destroy()` does that).
  */
 export class UploadStore {
@@ -41,7 +35,6 @@ export class UploadStore {
   #listeners = new Set<() => void>();
   #snapshot = EMPTY_UPLOADS;
   #seen?: UploaderSnapshot;
-  #pending = false;
   #onDestroy?: () => void;
 
   /**
@@ -144,14 +137,8 @@ export class UploadStore {
     for (const listener of [...this.#listeners]) listener();
   }
 
-  readonly #onChange = (): void => {
-    if (this.#pending) return;
-    this.#pending = true;
-    nextFrame(() => {
-      this.#pending = false;
-      this.#refresh(true);
-    });
-  };
+  /** The uploader's `change` comes at most once a frame already (`uploader/page/change-signal.ts`): passed on as it is. */
+  readonly #onChange = (): void => this.#refresh(true);
 
   #refresh(notify: boolean): void {
     const current = this.#uploader?.snapshot;

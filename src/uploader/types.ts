@@ -233,7 +233,10 @@ export interface UploaderEventMap {
   'interrupted-found': CustomEvent<InterruptedUpload[]>;
   /** A file the `beforeUpload` hook refused (its task left the list; its `done` rejects with code `rejected`). */
   reject: CustomEvent<RejectedUpload>;
-  /** Any change of the snapshot (throttled); elements re-render on it. */
+  /**
+   * Any change of the snapshot, at most once per animation frame (every 100 ms with more than 200 tasks): what a UI
+   * draws from. Elements and the headless store re-render on each one and pace nothing again.
+   */
   change: CustomEvent<UploaderSnapshot>;
 }
 

@@ -1,14 +1,12 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Uploader, UploaderSnapshot } from '../../uploader/index.ts';
 
-/** Lists longer than this re-render at most every `LONG_LIST_INTERVAL_MS` (the progress list virtualizes them). */
-const LONG_LIST = 200;
-const LONG_LIST_INTERVAL_MS = 100;
 const EMPTY: UploaderSnapshot = { tasks: [], online: true, totalBytes: 0, sentBytes: 0 };
 
 /**
  * Subscribes its host to an uploader's `change` event while the host is connected, so state flows down from the
- * uploader and the host re-renders on each snapshot. Swapping uploaders (`controller.uploader = other`) moves the
+ * uploader and the host re-renders on each snapshot — as they come: the uploader paces them (at most one a frame, one
+ * every 100 ms for a long list: `uploader/page/change-signal.ts`), so an element paces nothing again. Swapping uploaders (`controller.uploader = other`) moves the
  * subscription; disconnecting drops it, so a removed element never keeps an uploader alive.
  */
 export class UploaderController implements ReactiveController {
@@ -24,37 +22,9 @@ export class UploaderController implements ReactiveController {
   readonly #listener = (event: Event): void => {
     const snapshot = (event as CustomEvent<UploaderSnapshot>).detail ?? this.#uploader?.snapshot ?? EMPTY;
     this.#latest = snapshot;
-    this.#requestUpdate(snapshot.tasks.length);
-  };
-  #lastUpdate = -Infinity;
-  #trailing: ReturnType<typeof setTimeout> | undefined;
-
-  /**
-   * Hands the latest snapshot to `onChange` and re-renders the host now, or — for a long list whose last render
-   * was under `LONG_LIST_INTERVAL_MS` ago — once that interval is over. An uploader can send a change a frame
-   * while 10,000 small files upload, and both a render and `onChange` (the list's announcer) look at every task.
-   */
-  #requestUpdate(taskCount: number): void {
-    const now = performance.now();
-    if (taskCount <= LONG_LIST || now - this.#lastUpdate >= LONG_LIST_INTERVAL_MS) {
-      this.#deliver(now);
-      return;
-    }
-    this.#trailing ??= setTimeout(
-      () => {
-        this.#trailing = undefined;
-        this.#deliver(performance.now());
-      },
-      LONG_LIST_INTERVAL_MS - (now - this.#lastUpdate),
-    );
-  }
-
-  #deliver(now: number): void {
-    this.#lastUpdate = now;
-    if (this.#latest) this.#onChange?.(this.#latest);
+    this.#onChange?.(snapshot);
     this.#host.requestUpdate();
-  }
-
+  };
   constructor(host: ReactiveControllerHost, onChange?: (snapshot: UploaderSnapshot) => void) {
     this.#host = host;
     this.#onChange = onChange;
@@ -97,8 +67,6 @@ export class UploaderController implements ReactiveController {
 
   hostDisconnected(): void {
     this.#connected = false;
-    clearTimeout(this.#trailing);
-    this.#trailing = undefined;
     this.#uploader?.removeEventListener('change', this.#listener);
   }
 }

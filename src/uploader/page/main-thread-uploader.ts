@@ -45,7 +45,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private early?: typeof this.remote;
   private started?: StartedHost;
   private online = true;
-  private readonly changes = new ChangeSignal(() => this.emit('change', this.snapshot));
+  private readonly changes = new ChangeSignal(() => this.emit('change', this.snapshot), this.tasks);
   /** The snapshot built since the last change of any task; `undefined` until someone asks again. */
   private latest?: UploaderSnapshot;
   private readonly detach: () => void;
@@ -112,7 +112,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
               const task = this.tasks.get(id)!;
               task.snapshot = snapshot;
               this.tasks.update(task);
-              this.scheduleChange(0);
+              this.scheduleChange();
             },
             send: (id, next, nextInfo, nextOptions) => this.adds.send(id, next, nextInfo, nextOptions),
           },
@@ -176,7 +176,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     if (leaving) this.tasks.leave(leaving);
     this.tasks.delete(id);
     this.known.delete(id);
-    this.scheduleChange(0);
+    this.scheduleChange();
   }
 
   pauseAll(): void {
@@ -238,7 +238,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       // The handle has just set its snapshot back to queued, with a new `done` that the attempt's end settles.
       retry: (taskId) => {
         this.tasks.update(handle());
-        this.scheduleChange(0);
+        this.scheduleChange();
         void known()
           .then(() => this.remote.resume(taskId))
           .catch((error: unknown) => this.failTask(handle(), error));
@@ -260,7 +260,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       ),
     );
     this.tasks.add(task);
-    this.scheduleChange(0);
+    this.scheduleChange();
     if (isFinal(snapshot.state)) task.settleFrom(snapshot);
   }
 
@@ -295,7 +295,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.tasks.add(task);
     this.latest = undefined;
     this.emit('add', { ...snapshot });
-    this.scheduleChange(0);
+    this.scheduleChange();
     // Handed over as soon as the page's attach is on its way, not after its answer: a page may be leaving. Once it is,
     // inside `add`, so the engine can start on the first files of a long loop of adds while the page goes on with it.
     const sent = this.early
@@ -317,7 +317,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.tasks.delete(first.id);
     task.snapshot = first;
     this.tasks.add(task);
-    this.scheduleChange(0);
+    this.scheduleChange();
     // Its events before this answer went to a handle of its own, or (its end) nowhere: asked for once.
     void this.catchUp().catch(() => undefined);
   }
@@ -334,7 +334,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       const { id: taskId, name, relativePath } = task.snapshot;
       const reason = error.reason === 'skipped' ? 'skipped' : 'hook-error';
       this.emit('reject', { taskId, name, relativePath: relativePath ?? name, reason, message: error.message });
-      this.scheduleChange(0);
+      this.scheduleChange();
       return;
     }
     const info = errorInfoOf(error);
@@ -343,7 +343,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     task.settle.reject(new UploadError(info));
     this.emit('error', { ...task.snapshot });
-    this.scheduleChange(0);
+    this.scheduleChange();
   }
 
   /** A batch of task events from the worker, in order: applied one by one, then one `change`. */
@@ -372,19 +372,19 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     // Every task's end comes this way, in order after its other events: one message a frame for all of them, not a
     // request and an answer per task.
     if (isFinal(snapshot.state)) task.settleFrom(snapshot);
-    this.scheduleChange(event === 'progress' ? 100 : 0);
+    this.scheduleChange();
   }
 
   /** Something changed: the next `snapshot` is built anew, and a `change` follows (`change-signal.ts`). */
-  private scheduleChange(delay: number): void {
+  private scheduleChange(): void {
     this.latest = undefined;
-    this.changes.schedule(delay);
+    this.changes.schedule();
   }
 
   private failAll(error: unknown): void {
     const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
     this.tasks.failEvery({ code: 'unknown', message });
-    this.scheduleChange(0);
+    this.scheduleChange();
   }
 
   private watchPage(): () => void {
@@ -392,7 +392,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       (online) => {
         this.online = online;
         void this.ready.then(() => this.remote.setOnline(online));
-        this.scheduleChange(0);
+        this.scheduleChange();
       },
       () => void this.catchUp().catch(() => undefined),
     );

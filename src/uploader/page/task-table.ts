@@ -22,6 +22,11 @@ export class TaskTable {
     return this.#handles.get(id);
   }
 
+  /** How many tasks the page lists. */
+  get size(): number {
+    return this.#handles.size;
+  }
+
   has(id: string): boolean {
     return this.#handles.has(id);
   }
