@@ -5,7 +5,7 @@ import { hasStoredSessions, uploadsRunning } from '../../uploader/stored-session
 const INTENT = ['pointerenter', 'pointerdown', 'focusin', 'dragenter'] as const;
 
 /** The attributes of `<store-uploader>` that configure an uploader it creates itself. */
-export interface OwnedUploaderSettings {
+export interface UploaderAttributes {
   baseUrl: string;
   concurrency: number | undefined;
   chunkSize: number | undefined;
@@ -42,7 +42,7 @@ export const imageResizeAttribute = {
 export interface OwnedUploaderHost {
   /** Where the signs of intent are heard. */
   readonly element: HTMLElement;
-  readonly settings: OwnedUploaderSettings;
+  readonly settings: UploaderAttributes;
   readonly getAccessToken: () => string | Promise<string>;
   /** False once the element was given an uploader, or left the page, while the facade loaded. */
   readonly stillWanted: () => boolean;
