@@ -98,6 +98,32 @@ describe('headless store', () => {
     expect(storeFrames).to.deep.equal(changeFrames);
   });
 
+  it('progress reaches the store within one frame of its batch arriving from the worker', async () => {
+    await slowPuts(20);
+    const s = store();
+    let frame = 0;
+    let counting = true;
+    const count = () => {
+      frame++;
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    // `progress` is announced as the worker's batch is applied; the store's listener must follow by the next frame.
+    const arrived: number[] = [];
+    const lag: number[] = [];
+    const stop = s.subscribe(() => {
+      for (const at of arrived.splice(0)) lag.push(frame - at);
+    });
+    s.uploader!.addEventListener('progress', () => arrived.push(frame));
+    const [task] = s.add(randomFile(3 * MiB + 7));
+    await task.done;
+    await snapshotWhere(s, (x) => x.active === 0);
+    counting = false;
+    stop();
+    expect(lag.length).to.be.greaterThan(2);
+    expect(Math.max(...lag)).to.be.at.most(1);
+  });
+
   it('gives one store per serialisable options, whatever the token getter, and keeps asking the latest getter', async () => {
     const options = freshOptions();
     const a = uploadStore(options);
