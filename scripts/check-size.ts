@@ -206,8 +206,8 @@ export const LAZY_CHUNKS: Readonly<
     upFront: false,
     why: 'with the first row, the share step or the list of unfinished uploads, whatever the page language (English is the base of overrides)',
   },
-  'src/elements/internal/intake.ts': {
-    label: 'intake of the dropzone (folder walk, restrictions, adding in slices)',
+  'src/headless/intake/intake.ts': {
+    label: 'intake of the dropzone and the headless drop target (folder walk, restrictions, adding in slices)',
     firstUpload: true,
     upFront: false,
     why: 'at the first sign of intent on a dropzone (pointer, focus, drag), or with the first files',

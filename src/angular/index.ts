@@ -51,7 +51,7 @@ export function injectDropzone(options: Partial<DropTargetOptions> = {}): DropTa
   const isDragging = signal(false);
   const target = dropTarget({
     ...options,
-    onFiles: (files) => (options.onFiles ? options.onFiles(files) : void store.add(files)),
+    onFiles: (files, picked) => (options.onFiles ? options.onFiles(files, picked) : void store.add(picked)),
     onDragChange: (over) => isDragging.set(over),
   });
   return { ...target, isDragging: isDragging.asReadonly() };

@@ -1,13 +1,22 @@
 /**
  * Any element as a drop target, with no framework: the handlers a binding spreads on it (drag and drop, a paste,
- * Enter or Space and a click opening the file dialog) and the drag state they track.
+ * Enter or Space and a click opening the file dialog) and the drag state they track. What arrives goes through the
+ * kit's one intake (`intake/`), as in `<store-dropzone>`: dropped folders are walked into files with their relative
+ * paths, and files come with their `FileSystemFileHandle` where the browser gives one (Chromium's drops and pickers),
+ * so an upload resumes after a reload without the user choosing the file again.
  */
+import { collectFromDataTransfer, collectFromFileList } from './intake/collect-files.ts';
+import { pickWithHandles } from './intake/pick-with-handles.ts';
+import type { PickedFile } from './intake/picked-file.ts';
 import { pickFiles, type PickOptions } from './pick-files.ts';
 
 /** What a drop target does with files, and how it reports a drag over it. */
 export interface DropTargetOptions extends PickOptions {
-  /** Files dropped, pasted or chosen in the dialog (never called with none). */
-  onFiles(files: File[]): void;
+  /**
+   * Files dropped, pasted or chosen in the dialog (never called with none). `picked` holds the same files with their
+   * paths inside a dropped or chosen folder and their handles: give it to `store.add` to keep both.
+   */
+  onFiles(files: File[], picked: PickedFile[]): void;
   /** A drag with files entered (`true`) or left the element, or dropped (`false`). */
   onDragChange?(over: boolean): void;
   /**
@@ -54,7 +63,7 @@ export interface DropTarget {
   open: () => void;
 }
 
-/** The files a drag or a paste carries (folders are left out: they come as entries, not files). */
+/** The files a drag or a paste carries, loose ones only (a dropped folder is walked by the drop itself). */
 export function filesOf(data: DataTransfer | null): File[] {
   if (!data) return [];
   const files: File[] = [];
@@ -83,11 +92,30 @@ export function dropTarget(options: DropTargetOptions): DropTarget {
   // Entering a child fires the parent's `dragleave` after the child's `dragenter`: count, as the drag is over the
   // element until every enter has had its leave.
   let depth = 0;
-  const hand = (files: File[]) => {
-    const chosen = options.multiple === false ? files.slice(0, 1) : files;
-    if (chosen.length) options.onFiles(chosen);
+  const hand = (picked: PickedFile[]) => {
+    const chosen = options.multiple === false ? picked.slice(0, 1) : picked;
+    if (chosen.length)
+      options.onFiles(
+        chosen.map((p) => p.file),
+        chosen,
+      );
   };
-  const open = () => void pickFiles(options).then(hand);
+  // The File System Access picker where there is one (its files keep their handles), else a file input.
+  const open = () =>
+    void pickWithHandles('files', { multiple: options.multiple ?? true, accept: options.accept ?? '' }).then(
+      async (outcome) =>
+        hand(
+          outcome === 'cancelled'
+            ? []
+            : outcome === 'fallback'
+              ? collectFromFileList(await pickFiles(options))
+              : outcome,
+        ),
+    );
+  // A drop or a paste is read while its event lasts; its folders are walked after.
+  const take = (data: DataTransfer | null) => {
+    if (data) void collectFromDataTransfer(data).then((collected) => hand(collected.files));
+  };
   return {
     dragenter(event) {
       if (!carriesFiles(event)) return;
@@ -108,13 +136,12 @@ export function dropTarget(options: DropTargetOptions): DropTarget {
       event.preventDefault();
       depth = 0;
       options.onDragChange?.(false);
-      hand(filesOf(event.dataTransfer));
+      take(event.dataTransfer);
     },
     paste(event) {
-      const files = filesOf(event.clipboardData);
-      if (!files.length) return;
+      if (!filesOf(event.clipboardData).length) return;
       event.preventDefault();
-      hand(files);
+      take(event.clipboardData);
     },
     keydown(event) {
       if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;

@@ -7,6 +7,8 @@ export { uploadStore, optionsKey, storeFor } from './registry.ts';
 export { UploadStore } from './upload-store.ts';
 export { EMPTY_UPLOADS, type TaskView, type TaskBase, type UploadsSnapshot } from './task-view.ts';
 export { pickFiles, type PickOptions } from './pick-files.ts';
+export { collectFromFileList } from './intake/collect-files.ts';
+export type { PickedFile } from './intake/picked-file.ts';
 export {
   dropTarget,
   filesOf,

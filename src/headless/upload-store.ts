@@ -5,6 +5,7 @@
 import { createUploader } from '../uploader/page/create-uploader.ts';
 import type { AddOptions, CreateUploaderOptions, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
 import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.ts';
+import { addOptionsOf, type PickedFile } from './intake/picked-file.ts';
 
 /** Whether this code runs where an uploader can live: a browser page (not server rendering). */
 export const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
@@ -88,12 +89,22 @@ export class UploadStore {
   /** What the server renders, and the first render in the browser hydrates against: always the empty snapshot. */
   readonly getServerSnapshot = (): UploadsSnapshot => EMPTY_UPLOADS;
 
-  /** Adds files (a `FileList`, an array, one file); returns their tasks (none on the server). */
-  add(files: Iterable<File | Blob> | ArrayLike<File | Blob> | File | Blob, options?: AddOptions): UploadTask[] {
+  /**
+   * Adds files (a `FileList`, an array, one file) or picked files (a drop target's, with their folder paths and
+   * handles); returns their tasks (none on the server). `options` apply to each, over what a picked file brings.
+   */
+  add(
+    files: Iterable<File | Blob | PickedFile> | ArrayLike<File | Blob | PickedFile> | File | Blob,
+    options?: AddOptions,
+  ): UploadTask[] {
     const uploader = this.uploader;
     if (!uploader) return [];
-    const list = files instanceof Blob ? [files] : Array.from(files as Iterable<File | Blob>);
-    return list.map((file) => uploader.add(file, options));
+    const list = files instanceof Blob ? [files] : Array.from(files as Iterable<File | Blob | PickedFile>);
+    return list.map((item) =>
+      item instanceof Blob
+        ? uploader.add(item, options)
+        : uploader.add(item.file, { ...addOptionsOf(item), ...options }),
+    );
   }
 
   /** One task's commands, by ID; unknown IDs are ignored. */

@@ -9,6 +9,7 @@
 import { createContext, createElement, useContext, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChangeEvent, ReactNode } from 'react';
 import {
+  collectFromFileList,
   dropTarget,
   optionsKey,
   pickFiles,
@@ -19,6 +20,7 @@ import {
   type KeyLike,
   type PasteLike,
   type PickOptions,
+  type PickedFile,
   type UploadStore,
   type UploadsSnapshot,
 } from '../headless/index.ts';
@@ -62,8 +64,11 @@ export function useUploads(store?: UploadStore): UploadsSnapshot {
 export interface AddFilesOptions extends PickOptions {
   /** The store files go to (default: the provided one). */
   store?: UploadStore;
-  /** Called with the files instead of adding them to the store (filter, confirm, then `store.add(files)`). */
-  onFiles?: (files: File[]) => void;
+  /**
+   * Called with the files instead of adding them to the store (filter, confirm, then `store.add(picked)`: `picked`
+   * holds the same files with their folder paths and handles).
+   */
+  onFiles?: (files: File[], picked: PickedFile[]) => void;
 }
 
 /** The props of a drop target: spread on any element. */
@@ -80,9 +85,12 @@ export interface DropzoneProps {
 }
 
 /** Where the handlers read the latest options, so a new `onFiles` each render is used without new handlers. */
-function useLatestAdd(options: AddFilesOptions): { readonly current: AddFilesOptions & { add(files: File[]): void } } {
+function useLatestAdd(options: AddFilesOptions): {
+  readonly current: AddFilesOptions & { add(files: File[], picked: PickedFile[]): void };
+} {
   const store = useStore(options.store);
-  const add = (files: File[]): void => (options.onFiles ? options.onFiles(files) : void store.add(files));
+  const add = (files: File[], picked: PickedFile[]): void =>
+    options.onFiles ? options.onFiles(files, picked) : void store.add(picked);
   const ref = useRef({ ...options, add });
   ref.current = { ...options, add };
   return ref;
@@ -110,7 +118,7 @@ export function useDropzone(options: AddFilesOptions & { noClick?: boolean } = {
       get noClick() {
         return options.noClick;
       },
-      onFiles: (files) => latest.current.add(files),
+      onFiles: (files, picked) => latest.current.add(files, picked),
       onDragChange: setDragging,
     }),
   );
@@ -145,7 +153,9 @@ export function useFileInput(options: AddFilesOptions = {}): {
   };
 } {
   const latest = useLatestAdd(options);
-  const [open] = useState(() => () => void pickFiles(latest.current).then((f) => f.length && latest.current.add(f)));
+  const [open] = useState(
+    () => () => void pickFiles(latest.current).then((f) => f.length && latest.current.add(f, collectFromFileList(f))),
+  );
   return {
     open,
     inputProps: {
@@ -155,7 +165,7 @@ export function useFileInput(options: AddFilesOptions = {}): {
       onChange(event) {
         const files = [...(event.currentTarget.files ?? [])];
         event.currentTarget.value = '';
-        if (files.length) latest.current.add(files);
+        if (files.length) latest.current.add(files, collectFromFileList(files));
       },
     },
   };

@@ -56,7 +56,7 @@ export function dropzone(
     get noClick() {
       return current.noClick;
     },
-    onFiles: (files) => (current.onFiles ? current.onFiles(files) : void current.store?.add(files)),
+    onFiles: (files, picked) => (current.onFiles ? current.onFiles(files, picked) : void current.store?.add(picked)),
     onDragChange: (over) => current.onDragChange?.(over),
   });
   const events = ['dragenter', 'dragover', 'dragleave', 'drop', 'paste', 'keydown', 'click'] as const;

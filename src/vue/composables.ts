@@ -13,6 +13,7 @@ import {
   type CreateUploaderOptions,
   type DropTarget,
   type PickOptions,
+  type PickedFile,
   type UploadStore,
   type UploadsSnapshot,
 } from '../headless/index.ts';
@@ -65,13 +66,17 @@ export function useUploads(store?: UploadStore): Readonly<ShallowRef<UploadsSnap
  * Files go to the store (given or provided) unless `onFiles` takes them.
  */
 export function useDropzone(
-  options: PickOptions & { store?: UploadStore; onFiles?: (files: File[]) => void; noClick?: boolean } = {},
+  options: PickOptions & {
+    store?: UploadStore;
+    onFiles?: (files: File[], picked: PickedFile[]) => void;
+    noClick?: boolean;
+  } = {},
 ): { on: Omit<DropTarget, 'open'>; isDragging: Readonly<ShallowRef<boolean>>; open(): void } {
   const store = options.onFiles ? undefined : storeOf(options.store);
   const isDragging = shallowRef(false);
   const { open, ...on } = dropTarget({
     ...options,
-    onFiles: (files) => (options.onFiles ? options.onFiles(files) : void store?.add(files)),
+    onFiles: (files, picked) => (options.onFiles ? options.onFiles(files, picked) : void store?.add(picked)),
     onDragChange: (over) => (isDragging.value = over),
   });
   return { on, isDragging: shallowReadonly(isDragging), open };

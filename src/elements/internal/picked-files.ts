@@ -6,7 +6,9 @@
  * reported the same way.
  */
 import type { PickedFile, RejectedFile } from '../events.ts';
-import type { AddOptions, BeforeUpload, UploadTask } from '../../uploader/index.ts';
+import type { BeforeUpload, UploadTask } from '../../uploader/index.ts';
+import { addOptionsOf } from '../../headless/intake/picked-file.ts';
+export { addOptionsOf };
 
 /** Runs `hook` on every file (all at once; answers kept in the files' order). */
 export async function throughHook(
@@ -38,16 +40,6 @@ export async function throughHook(
     }
   });
   return { accepted, rejected };
-}
-
-/** What `uploader.add` is given for a picked file. */
-export function addOptionsOf(picked: PickedFile): AddOptions {
-  return {
-    ...(picked.relativePath !== picked.file.name && { relativePath: picked.relativePath }),
-    ...(picked.handle && { handle: picked.handle }),
-    ...(picked.metadata && { metadata: picked.metadata }),
-    ...(picked.convertTo && { convertTo: picked.convertTo }),
-  };
 }
 
 /** Calls `refuse` if the uploader's own `beforeUpload` refuses the task's file. */

@@ -1,5 +1,5 @@
 import { withEnglishLater } from '../i18n/languages.ts';
-import { lazyModule } from '../internal/lazy-module.ts';
+import { lazyModule } from '../../headless/lazy-module.ts';
 
 /** `share-step.ts` on demand: loaded once, the first time an element needs the share step. */
 export const shareStep = lazyModule(() => withEnglishLater(import('./share-step.ts')));

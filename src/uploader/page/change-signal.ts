@@ -8,8 +8,8 @@
  * every task, and a UI looks at every one of them (the list's announcer, a framework's diff), which with 10,000
  * tasks is worth doing ten times a second, not sixty.
  */
-export const LONG_LIST = 200;
-export const LONG_LIST_INTERVAL_MS = 100;
+const LONG_LIST = 200;
+const LONG_LIST_INTERVAL_MS = 100;
 /**
  * A frame that does not come (a page hidden since the change, where `requestAnimationFrame` waits for the page to
  * show again) is not waited for longer than this.

@@ -3,7 +3,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { chooseFiles, makeFile as file, nextEvent as oneEvent } from './helpers.ts';
 import '../../../src/elements/dropzone/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
-import { collectFromHandle } from '../../../src/elements/internal/walk-folders.ts';
+import { collectFromHandle } from '../../../src/headless/intake/walk-folders.ts';
 import { ScriptedUploader } from '../../fixtures/scripted-uploader.ts';
 import type { AddOptions } from '../../../src/uploader/index.ts';
 

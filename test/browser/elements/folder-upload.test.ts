@@ -7,23 +7,23 @@ import '../../../src/elements/dropzone/define.ts';
 import '../../../src/elements/uploader/define.ts';
 import type { StoreDropzone } from '../../../src/elements/dropzone/store-dropzone.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
-import { collectFromHandle } from '../../../src/elements/internal/walk-folders.ts';
+import { collectFromHandle } from '../../../src/headless/intake/walk-folders.ts';
 import { createUploader, type Uploader } from '../../../src/uploader/index.ts';
-import { download, eventually, folderTree, newFolder, sameBytes, serviceUrl, TOKEN } from '../uploader/helpers.ts';
+import {
+  download,
+  eventually,
+  folderTree,
+  newFolder,
+  sameBytes,
+  serviceUrl,
+  TOKEN,
+  writeAt,
+} from '../uploader/helpers.ts';
 
 let baseUrl: string;
 let uploader: Uploader;
 let opfs: FileSystemDirectoryHandle;
 const top = `drop-${crypto.randomUUID().slice(0, 8)}`;
-
-/** Writes `text` at `path` under `dir`, making the folders on the way. */
-async function write(dir: FileSystemDirectoryHandle, path: string, text: string): Promise<void> {
-  const names = path.split('/');
-  for (const name of names.slice(0, -1)) dir = await dir.getDirectoryHandle(name, { create: true });
-  const writable = await (await dir.getFileHandle(names.at(-1)!, { create: true })).createWritable();
-  await writable.write(text);
-  await writable.close();
-}
 
 /** Resolves once every task of the uploader has finished. */
 async function allDone(u: Uploader, count: number): Promise<void> {
@@ -37,9 +37,9 @@ before(async () => {
   baseUrl = await serviceUrl();
   opfs = await navigator.storage.getDirectory();
   const dir = await opfs.getDirectoryHandle(top, { create: true });
-  await write(dir, 'a.txt', 'alpha');
-  await write(dir, 'sub/b.txt', 'bravo!');
-  await write(dir, 'sub/deep/c.txt', 'charlie');
+  await writeAt(dir, 'a.txt', 'alpha');
+  await writeAt(dir, 'sub/b.txt', 'bravo!');
+  await writeAt(dir, 'sub/deep/c.txt', 'charlie');
   await (await dir.getDirectoryHandle('empty', { create: true })).getDirectoryHandle('inner-empty', { create: true });
   await (await dir.getDirectoryHandle('sub')).getDirectoryHandle('nothing', { create: true });
 });

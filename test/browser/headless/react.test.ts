@@ -127,14 +127,23 @@ describe('React hooks', () => {
   });
 
   it('a click on a button inside the dropzone is the button’s: only a click on the zone opens the file dialog', () => {
-    // The dialog is a file input's click (pickFiles); count them, and let each go on to the browser as it would.
-    const dialogs: HTMLInputElement[] = [];
+    // The dialog is the File System Access picker where there is one (Chromium: counted, and closed by the user at
+    // once), else a file input's click (pickFiles: counted, and let go on to the browser as it would).
+    const dialogs: unknown[] = [];
     const click = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'click')!;
     Object.defineProperty(HTMLInputElement.prototype, 'click', {
       configurable: true,
       value(this: HTMLInputElement) {
         if (this.type === 'file') dialogs.push(this);
         (click.value as () => void).call(this);
+      },
+    });
+    const picker = Object.getOwnPropertyDescriptor(window, 'showOpenFilePicker');
+    Object.defineProperty(window, 'showOpenFilePicker', {
+      configurable: true,
+      value: (options: unknown) => {
+        dialogs.push(options);
+        return Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
       },
     });
     try {
@@ -155,6 +164,7 @@ describe('React hooks', () => {
       expect(dialogs.length).to.equal(1);
     } finally {
       delete (HTMLInputElement.prototype as { click?: unknown }).click;
+      if (picker) Object.defineProperty(window, 'showOpenFilePicker', picker);
     }
   });
 

@@ -198,3 +198,12 @@ export async function revokeToken(token: string): Promise<void> {
   const res = await fetch(`${baseUrl}/__admin/tokens/${encodeURIComponent(token)}`, { method: 'DELETE' });
   if (res.status !== 204) throw new Error(`revoke ${token}: ${res.status} ${await res.text()}`);
 }
+
+/** Writes `text` at `path` under `dir` (an OPFS folder in the tests), making the folders on the way. */
+export async function writeAt(dir: FileSystemDirectoryHandle, path: string, text: string): Promise<void> {
+  const names = path.split('/');
+  for (const name of names.slice(0, -1)) dir = await dir.getDirectoryHandle(name, { create: true });
+  const writable = await (await dir.getFileHandle(names.at(-1)!, { create: true })).createWritable();
+  await writable.write(text);
+  await writable.close();
+}

@@ -1,5 +1,5 @@
 /** The dropzone's `accept`, `multiple`, size and count rules as one pure function (loaded with `intake.ts`). */
-import type { PickedFile, RejectedFile } from '../events.ts';
+import type { PickedFile, RejectedFile } from './picked-file.ts';
 
 /** The rules; an unset (or 0) rule allows everything. */
 export interface Restrictions {

@@ -1,4 +1,4 @@
-import { lazyModule } from './lazy-module.ts';
+import { lazyModule } from '../lazy-module.ts';
 
 /** `intake.ts` on demand: loaded once, at the first sign of intent on a dropzone or with the first files. */
 const intake = lazyModule(() => import('./intake.ts'));

@@ -2,7 +2,7 @@
  * Walks what a drop or a folder picker gave into files with relative paths, descending into folders and noting the
  * empty ones. Part of the dropzone's intake (`intake.ts`): it loads at the first sign of intent, not with the page.
  */
-import type { PickedFile } from '../events.ts';
+import type { PickedFile } from './picked-file.ts';
 
 /** What a drop holds: its files, and the paths of its empty folders (`photos/empty`). */
 export interface Collected {

@@ -4,7 +4,7 @@
  * the dropzone's intake. Handles (`getAsFileSystemHandle`, Chromium) are preferred because a kept
  * `FileSystemFileHandle` lets an upload resume after a reload; `webkitGetAsEntry` is the fallback everywhere else.
  */
-import type { PickedFile } from '../events.ts';
+import type { PickedFile } from './picked-file.ts';
 import { loadIntake } from './lazy-intake.ts';
 import type { Collected, GrabbedItem } from './walk-folders.ts';
 

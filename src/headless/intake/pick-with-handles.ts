@@ -3,7 +3,7 @@
  * file comes with a `FileSystemFileHandle` the uploader keeps with its session: after a reload the upload resumes
  * without the user choosing the file again.
  */
-import type { PickedFile } from '../events.ts';
+import type { PickedFile } from './picked-file.ts';
 import { loadIntake } from './lazy-intake.ts';
 
 /** The pickers, which TypeScript's DOM lib does not declare. */
