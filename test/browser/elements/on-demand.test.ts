@@ -16,7 +16,7 @@ import { chooseFiles, makeFile, nextEvent, text } from './helpers.ts';
 
 const fetched = (module: RegExp) =>
   performance.getEntriesByType('resource').filter((e) => module.test(new URL(e.name).pathname)).length;
-const INTAKE = /\/internal\/intake\.ts$/;
+const INTAKE = /\/headless\/intake\/intake\.ts$/;
 const ENGLISH_LATER = /\/i18n\/en-later\.ts$/;
 const PENDING_FILES = /\/uploader\/pending-files\.ts$/;
 
