@@ -3,6 +3,7 @@
  * file gets 404 as if it did not exist; one who can see but not change it gets 403.
  */
 import { fileNotFound, insufficientPermissions } from './errors.ts';
+import { permissionIdFor } from './store/ids.ts';
 
 /** The caller behind a token. */
 export interface Principal {
@@ -12,6 +13,11 @@ export interface Principal {
   /** The part after `@`, for `domain` grants. */
   readonly domain: string;
   readonly displayName: string;
+  /**
+   * The user's permission ID: from an identity provider's `sub` (stable while an address may change), else derived
+   * from the address. Owner rows, `about` and the permissions of shares to a user the service has seen carry it.
+   */
+  readonly permissionId: string;
   /** The OAuth client of the token. */
   readonly client: string;
   readonly serviceAccount: boolean;
@@ -21,7 +27,7 @@ export interface Principal {
 export function principalFor(
   user: string,
   client: string,
-  options: { token?: string; serviceAccount?: boolean; displayName?: string } = {},
+  options: { token?: string; serviceAccount?: boolean; displayName?: string; permissionId?: string } = {},
 ): Principal {
   const email = user.toLowerCase();
   const at = email.lastIndexOf('@');
@@ -30,6 +36,7 @@ export function principalFor(
     email,
     domain: at >= 0 ? email.slice(at + 1) : '',
     displayName: options.displayName ?? (at >= 0 ? user.slice(0, at) : user),
+    permissionId: options.permissionId ?? permissionIdFor('user', email),
     client,
     serviceAccount: options.serviceAccount ?? false,
   };

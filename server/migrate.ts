@@ -18,6 +18,7 @@ const TABLES: readonly { readonly name: string; readonly serial?: string }[] = [
   { name: 'files', serial: 'num' },
   { name: 'permissions' },
   { name: 'generated_ids' },
+  { name: 'users' },
   { name: 'changes', serial: 'seq' },
   { name: 'push_channels' },
   { name: 'push_outbox', serial: 'seq' },

@@ -1,9 +1,11 @@
 /**
  * A provider's claims → the service's user. A person is their e-mail address (sharing and ownership are by address,
- * as in the modelled API), named by `name`; a client-credentials token — no e-mail, and no `sub` of a person — is a
+ * as in the modelled API), named by `name`, with `sub` as their permission ID (hashed with the issuer into the
+ * decimal form the modelled API's IDs have: two providers' subjects never meet); a client-credentials token — no e-mail, and no `sub` of a person — is a
  * service account of its OAuth client, `<client>@<serviceAccountDomain>`.
  */
 import { principalFor, type Principal } from '../access.ts';
+import { permissionIdFor } from '../store/ids.ts';
 import { invalidToken } from './authenticator.ts';
 import type { ClaimSettings } from './settings.ts';
 
@@ -35,7 +37,12 @@ export function principalFromClaims(
       throw invalidToken(`The token's ${settings.email} claim is no e-mail address.`);
     // Files are shared by address: an address the provider says it has not verified could be anyone's.
     if (claims.email_verified === false) throw invalidToken("The token's e-mail address is not verified.");
-    return principalFor(email, client, { token, ...(name !== undefined ? { displayName: name } : {}) });
+    const sub = stringClaim(claims, 'sub');
+    return principalFor(email, client, {
+      token,
+      ...(name !== undefined ? { displayName: name } : {}),
+      ...(sub !== undefined ? { permissionId: permissionIdFor('subject', `${issuer ?? ''} ${sub}`) } : {}),
+    });
   }
   const sub = stringClaim(claims, 'sub');
   const flag = settings.serviceAccountClaim === undefined ? undefined : claims[settings.serviceAccountClaim];

@@ -3,6 +3,7 @@
  * names the user; the service sees a {@link Principal} built the one way every caller is (`principalFor`).
  */
 import { principalFor } from '../access.ts';
+import { permissionIdFor } from '../store/ids.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 
 /** The user an app's sign-in names. */
@@ -15,6 +16,11 @@ export interface AppUser {
   readonly serviceAccount?: boolean;
   /** The app (OAuth client) the call is made through; default `"app"`. */
   readonly client?: string;
+  /**
+   * The user's stable ID in the app's own sign-in (its users table's key, a provider's `sub`): their permission ID in
+   * the service. Default: derived from the e-mail address.
+   */
+  readonly id?: string;
 }
 
 /** What the app's `authenticate` is shown of a call. */
@@ -46,6 +52,7 @@ export function appAuthenticator(authenticate: AppAuthenticate, basePath: string
       return principalFor(user.email, user.client ?? 'app', {
         serviceAccount: user.serviceAccount ?? false,
         ...(user.name !== undefined ? { displayName: user.name } : {}),
+        ...(user.id !== undefined ? { permissionId: permissionIdFor('subject', `app ${user.id}`) } : {}),
       });
     },
   };

@@ -240,10 +240,23 @@ ALTER TABLE sessions ADD COLUMN newest_arrival ${integer};
 ALTER TABLE push_outbox ADD COLUMN not_before ${integer} NOT NULL DEFAULT 0
 `;
 
+/**
+ * Version 4: permission IDs from the identity provider (`Principal.permissionId`: its `sub`). A session keeps its
+ * owner's (NULL in a session of version 3: the address's, as before); `users` remembers, per address, the ID of the
+ * person the service last saw with it, so a share by address gets the ID that person's `about` shows.
+ */
+const V4 = `
+ALTER TABLE sessions ADD COLUMN permission_id TEXT;
+CREATE TABLE users (
+  email TEXT PRIMARY KEY,
+  permission_id TEXT NOT NULL
+)
+`;
+
 /** Each dialect's migrations, oldest first; a migration's index + 1 is the version it brings the schema to. */
 const MIGRATIONS: Readonly<Record<Dialect, readonly string[]>> = {
-  sqlite: [SQLITE_V1, V2('INTEGER PRIMARY KEY AUTOINCREMENT'), V3('INTEGER')],
-  postgres: [POSTGRES_V1, V2('BIGSERIAL PRIMARY KEY'), V3('BIGINT')],
+  sqlite: [SQLITE_V1, V2('INTEGER PRIMARY KEY AUTOINCREMENT'), V3('INTEGER'), V4],
+  postgres: [POSTGRES_V1, V2('BIGSERIAL PRIMARY KEY'), V3('BIGINT'), V4],
 };
 
 /** Thrown when the database was migrated by a newer version of the service. */

@@ -7,10 +7,10 @@ import { ABOUT_PATH, ABOUT_SCHEMA, KIND } from 'store-upload-kit/protocol';
 import { exportFormats, importFormats, maxImportSizes, maxUploadSize } from '../convert/index.ts';
 import type { Handler, Router } from '../router.ts';
 import type { Service } from '../service-types.ts';
-import { permissionIdFor } from '../store/ids.ts';
 
 const about: Handler = async (ctx) => {
   const who = ctx.user();
+  await ctx.svc.files.users.remember(who);
   const usage = await ctx.svc.quota.usageOf(who.email);
   const limit = ctx.svc.quota.limit;
   const body = {
@@ -19,7 +19,7 @@ const about: Handler = async (ctx) => {
       kind: KIND.user,
       displayName: who.displayName,
       emailAddress: who.email,
-      permissionId: permissionIdFor('user', who.email),
+      permissionId: who.permissionId,
       me: true,
     },
     // Without a configured quota there is no `limit`: the modelled API shows an unlimited store by leaving it out.

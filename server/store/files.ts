@@ -10,8 +10,9 @@ import type { MetadataDb } from '../metadata/metadata-port.ts';
 import { insertionOrder, jsonArrayItems } from '../metadata/sql-dialect.ts';
 import { fileNotFound } from '../errors.ts';
 import type { FileChange, FileEvents, FileEventType } from '../events.ts';
-import { newFileId, permissionIdFor } from './ids.ts';
+import { newFileId } from './ids.ts';
 import { GeneratedIds } from './generated-ids.ts';
+import { UserIds } from './user-ids.ts';
 import type { StorageQuota } from './storage-quota.ts';
 import type { FileQuery } from './query.ts';
 import { fileResource } from './file-resource.ts';
@@ -47,6 +48,8 @@ export class FileStore {
   readonly #clock: Clock;
   readonly #events: FileEvents;
   readonly #ids: GeneratedIds;
+  /** Which permission ID an address stands for (`user-ids.ts`). */
+  readonly users: UserIds;
   readonly #quota: StorageQuota;
   /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
   readonly onBlobReleased: (name: string) => void;
@@ -62,6 +65,7 @@ export class FileStore {
     this.#clock = clock;
     this.#events = events;
     this.#ids = new GeneratedIds(db, clock);
+    this.users = new UserIds(db);
     this.#quota = quota;
     this.onBlobReleased = onBlobReleased;
   }
@@ -149,9 +153,10 @@ export class FileStore {
         input.trashed ? 1 : 0,
         by.email,
       );
+      await this.users.remember(by);
       await this.#insertPermission({
         fileId: id,
-        id: permissionIdFor('user', by.email),
+        id: by.permissionId,
         type: 'user',
         role: 'owner',
         email: by.email,
@@ -286,7 +291,7 @@ export class FileStore {
       const who = p.type === 'domain' ? (p.domain ?? '') : p.type === 'anyone' ? 'anyone' : (p.email ?? '');
       added = {
         fileId,
-        id: p.type === 'anyone' ? 'anyoneWithLink' : permissionIdFor(p.type, who),
+        id: p.type === 'anyone' ? 'anyoneWithLink' : await this.users.permissionIdOf(p.type, who),
         type: p.type,
         role: p.role,
         email: p.email?.toLowerCase(),

@@ -15,6 +15,8 @@ export interface SessionRow {
   readonly id: string;
   /** Owner e-mail and client of the token that started it. */
   readonly user: string;
+  /** The owner's permission ID (`Principal.permissionId`); a session of schema 3 has none: the address's. */
+  readonly permissionId: string | undefined;
   readonly client: string;
   /** Set for an update session (`PUT|PATCH /upload/store/v3/files/<id>`). */
   readonly targetFileId: string | undefined;
@@ -37,6 +39,7 @@ export interface SessionRow {
 interface DbSession {
   id: string;
   user: string;
+  permission_id: string | null;
   client: string;
   target_file_id: string | null;
   metadata: string;
@@ -54,6 +57,7 @@ function toRow(r: DbSession): SessionRow {
   return {
     id: r.id,
     user: r.user,
+    permissionId: r.permission_id ?? undefined,
     client: r.client,
     targetFileId: r.target_file_id ?? undefined,
     metadata: JSON.parse(r.metadata) as Record<string, unknown>,
@@ -112,10 +116,12 @@ export class UploadSessionRows {
   async create(row: Omit<SessionRow, 'created' | 'lastActivity' | 'state' | 'result' | 'total'>): Promise<void> {
     const now = this.#clock.now();
     await this.#db.run(
-      `INSERT INTO sessions (id, "user", client, target_file_id, metadata, query, content_type, declared_length, total,
-         created, last_activity, state, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'open', NULL)`,
+      `INSERT INTO sessions (id, "user", permission_id, client, target_file_id, metadata, query, content_type,
+         declared_length, total, created, last_activity, state, result)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'open', NULL)`,
       row.id,
       row.user,
+      row.permissionId ?? null,
       row.client,
       row.targetFileId ?? null,
       JSON.stringify(row.metadata),

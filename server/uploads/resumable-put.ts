@@ -54,7 +54,7 @@ function claimOf(ctx: RouteContext): LockClaim | undefined {
  */
 function commitFor(ctx: RouteContext): CommitSession {
   return async (s, media) => {
-    const who = principalFor(s.user, s.client);
+    const who = principalFor(s.user, s.client, { permissionId: s.permissionId });
     const query = new URLSearchParams(s.query);
     const meta = s.metadata as IncomingMetadata;
     const row =

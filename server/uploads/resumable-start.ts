@@ -37,6 +37,7 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
   await ctx.svc.resumable.start({
     id,
     user: who.email,
+    permissionId: who.permissionId,
     client: who.client,
     targetFileId: fileId,
     metadata: meta as Record<string, unknown>,
