@@ -12,7 +12,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import {
@@ -51,6 +52,13 @@ function source(total: number): Readable {
       this.push(Buffer.from(PATTERN.subarray(0, n)));
     },
   });
+}
+
+/** User + system CPU seconds a process has used (/proc/<pid>/stat, fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Peak RSS (VmHWM) of a process, in MiB. */
@@ -147,13 +155,25 @@ export default async function (): Promise<BenchResult> {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const cluster = await startService({ cluster: { database: pg.url, content: `s3://${s3.bucket}/bench`, nodes: 3 } });
+  // BENCH_CLUSTER_PROFILE=DIR: every node writes a V8 CPU profile into DIR when it stops (read it with
+  // `node bench/profile-self.mjs DIR/<file>.cpuprofile`); the node that takes the big upload is the largest.
+  const profile = process.env.BENCH_CLUSTER_PROFILE;
+  if (profile) mkdirSync(profile, { recursive: true });
+  const cluster = await startService({
+    cluster: { database: pg.url, content: `s3://${s3.bucket}/bench`, nodes: 3 },
+    ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+  });
   try {
     const nodes = cluster.nodes ?? [];
     const one = nodes[0] as ServiceHandle;
     console.error(`bench: cluster: ${total / MiB} MiB straight into the bucket, then through one node`);
     const direct = await uploadDirect(client, s3.bucket, total);
+    const load = [loadavg()[0] as number];
+    const cpu0 = cpuSeconds(one.pid);
     const throughOne = await uploadWhole(one.url, total);
+    // The load-robust figure: what the node spent per GiB, whoever else wanted the cores meanwhile.
+    const nodeCpuPerGiB = ((cpuSeconds(one.pid) - cpu0) * 1024 * MiB) / total;
+    load.push(loadavg()[0] as number);
     const rss = nodes.map((n) => peakRss(n.pid));
 
     console.error('bench: cluster: three clients through one node, then through three');
@@ -194,6 +214,8 @@ export default async function (): Promise<BenchResult> {
         size_MiB: total / MiB,
         direct_s: +direct.toFixed(2),
         through_one_node_s: +throughOne.toFixed(2),
+        node_cpu_s_per_GiB: +nodeCpuPerGiB.toFixed(2),
+        load_average: load.map((l) => l.toFixed(1)).join(' → '),
         three_clients_one_node_s: +threeOnOne.toFixed(2),
         three_clients_three_nodes_s: +threeOnThree.toFixed(2),
         node_peak_rss_MiB: rss.map((r) => r.toFixed(0)).join(' / '),

@@ -44,6 +44,8 @@ export interface StartOptions {
   readonly args?: readonly string[];
   /** Nodes over shared backends (default: from the environment, `test-database.ts`): the cluster tests' own. */
   readonly cluster?: { readonly database: string; readonly content: string; readonly nodes: number };
+  /** Flags for Node itself, before the service's (a bench's `--cpu-prof`, which NODE_OPTIONS refuses). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** Options of {@link ServiceHandle.api}. */
@@ -241,7 +243,10 @@ async function startNode(
   const launch = (port = '0') =>
     new Promise<void>((resolveLaunch, reject) => {
       args[2] = port;
-      child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stderr?.on('data', (c: Buffer) => {
