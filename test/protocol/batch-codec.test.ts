@@ -277,4 +277,14 @@ test('reasonPhrase covers the statuses the service sends', () => {
     'Service Unavailable',
   ]);
   assert.equal(reasonPhrase(418), 'Client Error');
+  // The upload and body-limit answers a batch can carry inside it.
+  assert.deepEqual([411, 412, 413, 415, 416, 429, 431].map(reasonPhrase), [
+    'Length Required',
+    'Precondition Failed',
+    'Payload Too Large',
+    'Unsupported Media Type',
+    'Range Not Satisfiable',
+    'Too Many Requests',
+    'Request Header Fields Too Large',
+  ]);
 });
