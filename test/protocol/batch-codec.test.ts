@@ -66,6 +66,13 @@ test('encodeBatchRequest uses a fresh batch_ boundary and rejects header injecti
   assert.throws(() => encodeBatchRequest([{ method: 'GET', path: '/a', headers: { X: 'a\r\nY: b' } }]), TypeError);
 });
 
+test('encodeBatchRequest keeps a Content-Length the caller gave, in any case, and adds none beside it', () => {
+  const out = encodeBatchRequest([{ method: 'PUT', path: '/a', headers: { 'content-length': '3' }, body: 'abc' }], 'b');
+  const text = dec.decode(out.body);
+  assert.equal(text.match(/^content-length:/gim)?.length, 1, text);
+  assert.match(text, /^content-length: 3\r$/m);
+});
+
 test('parseBatchRequest reads what encodeBatchRequest wrote', () => {
   const out = encodeBatchRequest(
     [
@@ -277,4 +284,14 @@ test('reasonPhrase covers the statuses the service sends', () => {
     'Service Unavailable',
   ]);
   assert.equal(reasonPhrase(418), 'Client Error');
+  // The upload and body-limit answers a batch can carry inside it.
+  assert.deepEqual([411, 412, 413, 415, 416, 429, 431].map(reasonPhrase), [
+    'Length Required',
+    'Precondition Failed',
+    'Payload Too Large',
+    'Unsupported Media Type',
+    'Range Not Satisfiable',
+    'Too Many Requests',
+    'Request Header Fields Too Large',
+  ]);
 });

@@ -8,6 +8,10 @@ test('export formats get their usual extensions, others the last word of their s
   assert.equal(exportExtension('text/tab-separated-values'), 'tsv');
   assert.equal(exportExtension('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), 'xlsx');
   assert.equal(exportExtension('application/vnd.oasis.opendocument.spreadsheet'), 'ods');
+  assert.equal(exportExtension('application/vnd.oasis.opendocument.text'), 'odt');
+  assert.equal(exportExtension('application/vnd.oasis.opendocument.presentation'), 'odp');
+  assert.equal(exportExtension('application/vnd.openxmlformats-officedocument.presentationml.presentation'), 'pptx');
+  assert.equal(exportExtension('text/markdown'), 'md');
   assert.equal(exportExtension('application/vnd.svc-apps.script+json'), 'json');
   assert.equal(exportExtension('text/html; charset=utf-8'), 'html');
 });

@@ -128,6 +128,28 @@ describe('update, move, trash, version', () => {
     assert.deepEqual(content.json(), { version: '5', size: '3' });
   });
 
+  it('a whole resource echoed back as the PATCH body is accepted: its read-only fields are ignored', async () => {
+    const f = await create({ name: 'echo' });
+    const whole = (await svc.api('GET', `/store/v3/files/${f.id}?fields=*`)).json();
+    for (const field of [
+      'kind',
+      'size',
+      'md5Checksum',
+      'createdTime',
+      'modifiedTime',
+      'version',
+      'permissions',
+      'owners',
+    ])
+      assert.ok(field in whole, field);
+    const { parents: _parents, ...echoed } = whole;
+    const r = await svc.api('PATCH', `/store/v3/files/${f.id}?fields=name,version`, {
+      body: { ...echoed, name: 'echoed' },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json(), { name: 'echoed', version: '2' });
+  });
+
   it('a bad fields selection on PATCH changes nothing', async () => {
     const f = await create({ name: 'keep' });
     const r = await svc.api('PATCH', `/store/v3/files/${f.id}?fields=nmae`, { body: { name: 'changed' } });
