@@ -12,6 +12,7 @@
 import { CHANGES_WATCH_PATH, CHANNELS_STOP_PATH, START_PAGE_TOKEN_PATH, fileWatchPath } from '../protocol/routes.ts';
 import { H_AUTHORIZATION, bearer } from '../protocol/headers.ts';
 import { AccountGuard } from './accounts.ts';
+import type { AccountChanges } from './account-changes.ts';
 import type { RequestOptions } from './api-call.ts';
 import type { PushEvent, PushState } from '../protocol/push.ts';
 import { openRelaySubscription, type RelayGap, type RelayOptions, type RelaySubscription } from './relay-events.ts';
@@ -24,6 +25,8 @@ export interface WatchClient {
    * are made and stopped with whatever token `request` sends.
    */
   accessToken?(refresh?: boolean, failed?: string): Promise<string>;
+  /** Given (a `StoreClient` has it), the watcher is bound to the client's `accountChanged` until it is closed. */
+  onAccountChange?: AccountChanges['onAccountChange'];
 }
 
 /** Options of {@link createWatcher}. */
@@ -368,7 +371,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     return w;
   };
 
-  return {
+  const watcher: Watcher = {
     watchFile: (fileId) => watch(`file:${fileId}`, async () => fileWatchPath(fileId)),
     watchChanges: () =>
       watch('changes', async (request) => {
@@ -383,10 +386,14 @@ export function createWatcher(options: WatcherOptions): Watcher {
       await Promise.all([...watches.values()].map((w) => w.follow()));
     },
     async close() {
+      unbind?.();
       await Promise.all([...watches.values()].map((w) => w.end()));
       watches.clear();
       if (subscription) (await subscription.catch(() => undefined))?.close();
       subscription = undefined;
     },
   };
+  // The client's `accountChanged` is the app's one call; it moves this watcher too, until `close`.
+  const unbind = client.onAccountChange?.(() => watcher.accountChanged());
+  return watcher;
 }

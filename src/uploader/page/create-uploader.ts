@@ -3,13 +3,28 @@ import type { Uploader } from '../types.ts';
 import { UploadError } from '../upload-error.ts';
 export type { CreateUploaderOptions } from './main-thread-uploader.ts';
 
+/** `createUploader`'s options: with a `client`, its `baseUrl` and `getAccessToken` are the defaults of those two. */
+export type UploaderInput = Omit<CreateUploaderOptions, 'baseUrl' | 'getAccessToken'> &
+  Partial<Pick<CreateUploaderOptions, 'baseUrl' | 'getAccessToken'>>;
+
+function withClient(options: UploaderInput): CreateUploaderOptions {
+  const client = options?.client;
+  if (!client) return options as CreateUploaderOptions;
+  return {
+    ...options,
+    baseUrl: options.baseUrl ?? client.baseUrl,
+    getAccessToken: options.getAccessToken ?? (() => client.accessToken()),
+  };
+}
+
 /**
  * Creates the uploader: every byte of upload work runs in a module worker reached through comlink (the site's shared
  * worker where the browser has one); the object returned only hands over files and keeps the latest snapshot of each
  * task for rendering. Safe to import during server-side rendering: nothing touches `window` or `Worker` until it is
  * called.
  */
-export function createUploader(options: CreateUploaderOptions): Uploader {
+export function createUploader(given: UploaderInput): Uploader {
+  const options = withClient(given);
   if (typeof options?.getAccessToken !== 'function') {
     throw new UploadError({
       code: 'bad-request',

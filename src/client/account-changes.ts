@@ -1,0 +1,37 @@
+/**
+ * The one account-change call (`StoreClient.accountChanged`): parts made with a client — a watcher, an uploader, a
+ * binding's store — subscribe here, and the call resolves once each of them has moved to the account signed in now.
+ * The client layer knows only this small interface, so it imports nothing of the parts above it.
+ */
+
+/** Moves one bound part to `account` (undefined: the account the getter's token belongs to). */
+export type AccountListener = (account: string | undefined) => unknown;
+
+/** What a part needs of a client to follow its account changes. */
+export interface AccountChanges {
+  /**
+   * Another account signed in (the app's `getAccessToken` now gives its token): every part bound to this client moves
+   * to it. Resolves once all have; rejects with the first failure, after the others have moved.
+   */
+  accountChanged(account?: string): Promise<void>;
+  /** Binds a part: `listener` runs on each `accountChanged`. Returns the unbind function (call it when the part ends). */
+  onAccountChange(listener: AccountListener): () => void;
+}
+
+/** The subscription list behind `StoreClient.accountChanged`. */
+export function accountChanges(): AccountChanges {
+  const listeners = new Set<AccountListener>();
+  return {
+    async accountChanged(account) {
+      const moved = await Promise.allSettled([...listeners].map(async (listener) => listener(account)));
+      const failed = moved.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+    onAccountChange(listener) {
+      // A wrapper per bind, so one part bound twice unbinds each binding on its own.
+      const bound: AccountListener = (account) => listener(account);
+      listeners.add(bound);
+      return () => void listeners.delete(bound);
+    },
+  };
+}
