@@ -12,6 +12,8 @@ import { EventSource } from 'eventsource';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { fetchTrusting } from '../server/push-helpers.ts';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
+import { UploadStore } from '../../src/headless/upload-store.ts';
+import { optionsKey } from '../../src/headless/registry.ts';
 import { accountChanges, createStoreClient, createWatcher, type StoreClient } from '../../src/client/index.ts';
 
 const ALICE = 'dev-token-alice';
@@ -138,4 +140,32 @@ test('accountChanges: resolves once every bound part has moved; a failure reject
   });
   await assert.rejects(changes.accountChanged('carol'), /could not move/);
   assert.deepEqual(moved, ['slow:carol'], 'the unbound part was not called; the others moved');
+});
+
+test('the headless store with a client: a change of the app’s account makes the one call, and the watcher moves', async () => {
+  const signedIn = { token: ALICE };
+  const { client } = clientOf(signedIn);
+  const watcher = watcherOf(client);
+  try {
+    const watch = watcher.watchChanges();
+    watch.on('*', () => undefined);
+    const alices = await watch.ready();
+    const options = { client, account: 'alice' };
+    const store = new UploadStore(options);
+    store.setOptions({ client, account: 'alice' }); // a re-render with the same account: no call
+    assert.equal(watch.channel?.id, alices.id);
+
+    signedIn.token = BOB;
+    store.setOptions({ client, account: 'bob' });
+    await store.accountChange;
+    assert.ok(watch.channel && watch.channel.id !== alices.id, 'the client’s watcher moved to Bob');
+    assert.equal(optionsKey({ client, account: 'alice' }), optionsKey({ client, account: 'bob' }), 'one store');
+    assert.notEqual(
+      optionsKey({ baseUrl: service.url, account: 'alice' }),
+      optionsKey({ baseUrl: service.url, account: 'bob' }),
+      'without a client, a store per account as before',
+    );
+  } finally {
+    await watcher.close();
+  }
 });

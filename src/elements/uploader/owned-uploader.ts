@@ -1,4 +1,4 @@
-import type { ImageResizeOptions, Uploader } from '../../uploader/index.ts';
+import type { ImageResizeOptions, Uploader, UploaderClient } from '../../uploader/index.ts';
 import { hasStoredSessions, uploadsRunning } from '../../uploader/stored-sessions.ts';
 
 /** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
@@ -14,6 +14,8 @@ export interface OwnedUploaderSettings {
   host: 'auto' | 'dedicated' | undefined;
   workerBase: string | undefined;
   account: string | undefined;
+  /** The app's store client: the uploader is made with it, so the client's `accountChanged` moves it too. */
+  client: UploaderClient | undefined;
 }
 
 /**
@@ -65,13 +67,18 @@ export class OwnedUploader {
 
   constructor(private readonly host: OwnedUploaderHost) {}
 
+  /** `base-url`, else the client's. */
+  #baseUrl(): string {
+    return this.host.settings.baseUrl || (this.host.settings.client?.baseUrl ?? '');
+  }
+
   get current(): Uploader | undefined {
     return this.#uploader;
   }
 
   /** Waits for a sign of intent, or for stored sessions, when `wanted` and there is a `baseUrl` but no uploader yet. */
   want(wanted: boolean): void {
-    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating || this.#disarm) return;
+    if (!wanted || !this.#baseUrl() || this.#uploader || this.#creating || this.#disarm) return;
     const { element } = this.host;
     const start = () => void this.demand();
     for (const type of INTENT) element.addEventListener(type, start, { passive: true });
@@ -87,7 +94,7 @@ export class OwnedUploader {
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
   demand(): Uploader | undefined {
-    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted())
+    if (this.#uploader || this.#creating || !this.#baseUrl() || !this.host.stillWanted())
       return this.#uploader;
     this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
@@ -100,10 +107,11 @@ export class OwnedUploader {
     const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
-    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account } =
+    const { concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account, client } =
       this.host.settings;
     this.#uploader = createUploader({
-      baseUrl,
+      baseUrl: this.#baseUrl(),
+      ...(client ? { client } : {}),
       getAccessToken: this.host.getAccessToken,
       ...(concurrency ? { concurrency } : {}),
       ...(chunkSize ? { chunkSize } : {}),
