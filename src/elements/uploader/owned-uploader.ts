@@ -94,8 +94,7 @@ export class OwnedUploader {
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
   demand(): Uploader | undefined {
-    if (this.#uploader || this.#creating || !this.#baseUrl() || !this.host.stillWanted())
-      return this.#uploader;
+    if (this.#uploader || this.#creating || !this.#baseUrl() || !this.host.stillWanted()) return this.#uploader;
     this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
     // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.

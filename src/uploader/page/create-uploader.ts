@@ -44,5 +44,15 @@ export function createUploader(given: UploaderInput): Uploader {
         'createUploader needs a browser with Web Workers (it was called where there is no Worker, e.g. Node or server-side rendering); create it in the browser, after the page loads',
     });
   }
-  return new MainThreadUploader(options);
+  const uploader = new MainThreadUploader(options);
+  // Bound to the app's client until `destroy`: its `accountChanged` is the app's one call (`UploaderOptions.client`).
+  const unbind = options.client?.onAccountChange((account) => uploader.accountChanged(account));
+  if (unbind) {
+    const destroy = uploader.destroy.bind(uploader);
+    uploader.destroy = () => {
+      unbind();
+      destroy();
+    };
+  }
+  return uploader;
 }
