@@ -81,7 +81,8 @@ export interface Watcher {
    * Another account signed in (the client's `getAccessToken` now gives its token): every watch with listeners stops
    * its channels with the previous account's token, drops whatever arrives for them, and opens new ones as the
    * account signed in now (a file it cannot see fails with the service's 404 or 403, to `onError`). Without this
-   * call a watch notices at its next message, drops it, and moves the same way; the call makes it move at once.
+   * call a watch notices at its next message, drops it, and moves the same way; the call makes it move at once. A
+   * watcher made with a `StoreClient` is moved by the client's `accountChanged`, the app's one call: this is what it calls.
    */
   accountChanged(): Promise<void>;
   /** Stops every channel and closes the relay stream. */
