@@ -23,15 +23,12 @@ export function accountChanges(): AccountChanges {
   const listeners = new Set<AccountListener>();
   return {
     async accountChanged(account) {
-      const moved = await Promise.allSettled([...listeners].map(async (listener) => listener(account)));
-      const failed = moved.find((outcome) => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
+      for (const moved of await Promise.allSettled([...listeners].map(async (listener) => listener(account))))
+        if (moved.status === 'rejected') throw moved.reason;
     },
     onAccountChange(listener) {
-      // A wrapper per bind, so one part bound twice unbinds each binding on its own.
-      const bound: AccountListener = (account) => listener(account);
-      listeners.add(bound);
-      return () => void listeners.delete(bound);
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

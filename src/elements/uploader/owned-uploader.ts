@@ -67,18 +67,13 @@ export class OwnedUploader {
 
   constructor(private readonly host: OwnedUploaderHost) {}
 
-  /** `base-url`, else the client's. */
-  #baseUrl(): string {
-    return this.host.settings.baseUrl || (this.host.settings.client?.baseUrl ?? '');
-  }
-
   get current(): Uploader | undefined {
     return this.#uploader;
   }
 
   /** Waits for a sign of intent, or for stored sessions, when `wanted` and there is a `baseUrl` but no uploader yet. */
   want(wanted: boolean): void {
-    if (!wanted || !this.#baseUrl() || this.#uploader || this.#creating || this.#disarm) return;
+    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating || this.#disarm) return;
     const { element } = this.host;
     const start = () => void this.demand();
     for (const type of INTENT) element.addEventListener(type, start, { passive: true });
@@ -94,7 +89,8 @@ export class OwnedUploader {
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
   demand(): Uploader | undefined {
-    if (this.#uploader || this.#creating || !this.#baseUrl() || !this.host.stillWanted()) return this.#uploader;
+    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted())
+      return this.#uploader;
     this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
     // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.
@@ -109,8 +105,8 @@ export class OwnedUploader {
     const { concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account, client } =
       this.host.settings;
     this.#uploader = createUploader({
-      baseUrl: this.#baseUrl(),
-      ...(client ? { client } : {}),
+      baseUrl: this.host.settings.baseUrl,
+      client,
       getAccessToken: this.host.getAccessToken,
       ...(concurrency ? { concurrency } : {}),
       ...(chunkSize ? { chunkSize } : {}),

@@ -9,12 +9,9 @@ export type UploaderInput = Omit<CreateUploaderOptions, 'baseUrl' | 'getAccessTo
 
 function withClient(options: UploaderInput): CreateUploaderOptions {
   const client = options?.client;
-  if (!client) return options as CreateUploaderOptions;
-  return {
-    ...options,
-    baseUrl: options.baseUrl ?? client.baseUrl,
-    getAccessToken: options.getAccessToken ?? (() => client.accessToken()),
-  };
+  return (
+    client ? { baseUrl: client.baseUrl, getAccessToken: () => client.accessToken(), ...options } : options
+  ) as CreateUploaderOptions;
 }
 
 /**
@@ -47,12 +44,11 @@ export function createUploader(given: UploaderInput): Uploader {
   const uploader = new MainThreadUploader(options);
   // Bound to the app's client until `destroy`: its `accountChanged` is the app's one call (`UploaderOptions.client`).
   const unbind = options.client?.onAccountChange((account) => uploader.accountChanged(account));
-  if (unbind) {
-    const destroy = uploader.destroy.bind(uploader);
+  const destroy = uploader.destroy.bind(uploader);
+  if (unbind)
     uploader.destroy = () => {
       unbind();
       destroy();
     };
-  }
   return uploader;
 }
