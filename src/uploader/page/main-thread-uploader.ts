@@ -89,12 +89,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       if (attachment.tasks.length) void this.catchUp().catch(() => undefined);
     });
     this.ready.catch((error: unknown) => this.failAll(error));
-    const unbind = options.client?.onAccountChange((account) => this.accountChanged(account));
-    const unwatch = this.watchPage();
-    this.detach = () => {
-      unbind?.();
-      unwatch();
-    };
+    this.detach = this.watchPage();
     if (settings.persist) requestPersistentStorage();
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
