@@ -22,6 +22,7 @@ export interface LiveFeed {
   /**
    * Another account signed in (the client's getter gives its token): the feed empties, the first account's channel
    * is stopped and the second's opened (`Watcher.accountChanged`), and the change log is read as the second account.
+   * The client's `accountChanged` calls it: the app makes that one call.
    */
   accountChanged(): Promise<void>;
 }
@@ -87,15 +88,18 @@ export function startLiveFeed(options: {
       () => undefined,
     );
   showChannel();
-  return {
+  const feed: LiveFeed = {
     watcher,
     async accountChanged() {
       account++;
       list.replaceChildren();
       status.textContent = 'Connecting to the relay…';
       log = new ChangeLog(client);
-      await watcher.accountChanged();
+      await watcher.accountChanged(); // the same move as the client's call makes: one, however many ask
       showChannel();
     },
   };
+  // The app's one call (`client.accountChanged()`) moves the watcher by itself; the feed empties and shows the new channel.
+  client.onAccountChange(() => feed.accountChanged());
+  return feed;
 }

@@ -17,6 +17,9 @@ byId('service-url').textContent = config.serviceUrl;
 byId('token').textContent = config.token;
 
 const client = createStoreClient({ baseUrl: config.serviceUrl, getAccessToken: () => config.token });
+// The uploader is made with the client: its token is the client's, and the client's `accountChanged` moves it.
+uploader.client = client;
+uploader.token = '';
 const stored = new StoredFiles(client, byId('stored'), byId('stored-status'));
 void stored.refresh();
 // The uploader's value (the uploaded file IDs) changes when an upload finishes.
@@ -25,10 +28,12 @@ uploader.addEventListener('store-share-complete', () => void stored.refresh());
 byId('refresh').addEventListener('click', () => void stored.refresh());
 
 // Signing in as another account on this browser: the first one signs out — its uploads are cancelled with the
-// service and forgotten here (`signOut()`, as on a shared computer) — then everything on the page follows the other:
-// the client's getter gives its token from the next request on, the stored files are listed again, the live feed's
-// channel is moved (`Watcher.accountChanged`), the uploader lists its uploads. Every other page of the site follows
-// (`config.ts`, `site.ts`). `data-signed-in` says when the switch is done.
+// service and forgotten here (`signOut()`, as on a shared computer) — then everything on the page follows the other
+// through ONE call, `client.accountChanged()`: the client's getter gives its token from the next request on, and the
+// parts bound to the client move before it resolves — the uploader lists its uploads, the live feed's watcher stops
+// the first account's channel and opens the second's, the stored files are listed again. Every other page of the site
+// follows (`config.ts`, `site.ts`). `data-signed-in` says when the switch is done.
+client.onAccountChange(() => stored.accountChanged());
 const account = byId<HTMLSelectElement>('account');
 if (![...account.options].some((option) => option.value === config.token)) account.add(new Option(config.token));
 account.value = config.token;
@@ -42,7 +47,7 @@ const switchTo = (token: string, signOut: boolean): Promise<void> =>
     signIn(config, uploader, token);
     account.value = token;
     byId('token').textContent = token;
-    await Promise.all([stored.accountChanged(), feed?.accountChanged()]);
+    await client.accountChanged();
     document.body.dataset['signedIn'] = token;
   }));
 account.addEventListener('change', () => void switchTo(account.value, true));
@@ -90,7 +95,7 @@ section.dir = direction.value;
 language.addEventListener('change', applyLocale);
 direction.addEventListener('change', applyLocale);
 
-const feed = startLiveFeed({
+startLiveFeed({
   client,
   relayUrl: config.relayUrl,
   list: byId('feed'),

@@ -34,7 +34,8 @@ export function signIn(config: DemoConfig, uploader: StoreUploader, token: strin
   config.token = token;
   rememberToken(token);
   linkSite();
-  uploader.token = token;
+  // An uploader made with the app's client takes its token from there, and moves on the client's `accountChanged`.
+  if (!uploader.client) uploader.token = token;
 }
 
 /** Points the site's navigation at this page's query (the service, relay and account), marking the current page. */

@@ -10,7 +10,7 @@ import type { Provider, Signal } from '@angular/core';
 import {
   dropTarget,
   uploadStore,
-  type CreateUploaderOptions,
+  type UploaderInput,
   type DropTarget,
   type DropTargetOptions,
   type UploadStore,
@@ -23,7 +23,7 @@ export type { TaskView, UploadsSnapshot, UploadStore } from '../headless/index.t
 export const UPLOAD_STORE = new InjectionToken<UploadStore>('store-upload-kit UploadStore');
 
 /** Providers of the store of `options`: `providers: [provideUploader({ baseUrl, getAccessToken })]`. */
-export function provideUploader(options: CreateUploaderOptions): Provider[] {
+export function provideUploader(options: UploaderInput): Provider[] {
   return [{ provide: UPLOAD_STORE, useFactory: () => uploadStore(options) }];
 }
 

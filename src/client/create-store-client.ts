@@ -1,3 +1,4 @@
+import { accountChanges } from './account-changes.ts';
 import { calls } from './calls.ts';
 import { connect } from './connection.ts';
 import type { StoreClient, StoreClientOptions } from './types.ts';
@@ -12,6 +13,8 @@ export function createStoreClient(options: StoreClientOptions): StoreClient {
 
   const client: StoreClient = {
     ...core,
+    // Its own calls follow the getter already; the parts bound to it (watchers, uploaders) move on this call.
+    ...accountChanges(),
     request,
     send,
     // The batch codec loads on first use: most pages never batch.

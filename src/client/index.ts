@@ -12,6 +12,7 @@ export {
 } from './calls.ts';
 export { StoreError, isRetryable, isRateLimit } from './store-error.ts';
 export { TokenError } from './token-source.ts';
+export { accountChanges, type AccountChanges, type AccountListener } from './account-changes.ts';
 export type { ApiCall, FieldsOption, QueryValues, RequestOptions, ResultOf } from './api-call.ts';
 export type { StoreClient, StoreClientOptions, UploadClient, BatchOutcome, BatchOutcomes } from './types.ts';
 export type { DownloadOptions, DownloadProgress } from './download.ts';

@@ -4,6 +4,7 @@ import type { ListFilesOptions, UpdateFileOptions } from './calls.ts';
 import type { FieldsOption } from './api-call.ts';
 import type { StoreError } from './store-error.ts';
 import type { DownloadOptions } from './download.ts';
+import type { AccountChanges } from './account-changes.ts';
 import type {
   FileMetadataInput,
   PermissionInput,
@@ -39,8 +40,11 @@ export type BatchOutcomes<C extends readonly ApiCall<unknown>[]> = {
   -readonly [K in keyof C]: BatchOutcome<ResultOf<C[K]>>;
 };
 
-/** The typed service client. */
-export interface StoreClient {
+/**
+ * The typed service client. `accountChanged(account?)` is the kit's one account-change call: the client itself needs
+ * none (it asks `getAccessToken` for every request), but the watchers and uploaders made with it move when it is made.
+ */
+export interface StoreClient extends AccountChanges {
   readonly baseUrl: string;
   /** Sends one request to `path` (under the base URL) and returns the parsed JSON (undefined for an empty body). */
   request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;

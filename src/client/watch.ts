@@ -12,6 +12,7 @@
 import { CHANGES_WATCH_PATH, CHANNELS_STOP_PATH, START_PAGE_TOKEN_PATH, fileWatchPath } from '../protocol/routes.ts';
 import { H_AUTHORIZATION, bearer } from '../protocol/headers.ts';
 import { AccountGuard } from './accounts.ts';
+import type { AccountChanges } from './account-changes.ts';
 import type { RequestOptions } from './api-call.ts';
 import type { PushEvent, PushState } from '../protocol/push.ts';
 import { openRelaySubscription, type RelayGap, type RelayOptions, type RelaySubscription } from './relay-events.ts';
@@ -24,6 +25,8 @@ export interface WatchClient {
    * are made and stopped with whatever token `request` sends.
    */
   accessToken?(refresh?: boolean, failed?: string): Promise<string>;
+  /** Given (a `StoreClient` has it), the watcher is bound to the client's `accountChanged` until it is closed. */
+  onAccountChange?: AccountChanges['onAccountChange'];
 }
 
 /** Options of {@link createWatcher}. */
@@ -78,7 +81,8 @@ export interface Watcher {
    * Another account signed in (the client's `getAccessToken` now gives its token): every watch with listeners stops
    * its channels with the previous account's token, drops whatever arrives for them, and opens new ones as the
    * account signed in now (a file it cannot see fails with the service's 404 or 403, to `onError`). Without this
-   * call a watch notices at its next message, drops it, and moves the same way; the call makes it move at once.
+   * call a watch notices at its next message, drops it, and moves the same way; the call makes it move at once. A
+   * watcher made with a `StoreClient` is moved by the client's `accountChanged`, the app's one call: this is what it calls.
    */
   accountChanged(): Promise<void>;
   /** Stops every channel and closes the relay stream. */
@@ -368,7 +372,7 @@ export function createWatcher(options: WatcherOptions): Watcher {
     return w;
   };
 
-  return {
+  const watcher: Watcher = {
     watchFile: (fileId) => watch(`file:${fileId}`, async () => fileWatchPath(fileId)),
     watchChanges: () =>
       watch('changes', async (request) => {
@@ -383,10 +387,14 @@ export function createWatcher(options: WatcherOptions): Watcher {
       await Promise.all([...watches.values()].map((w) => w.follow()));
     },
     async close() {
+      unbind?.();
       await Promise.all([...watches.values()].map((w) => w.end()));
       watches.clear();
       if (subscription) (await subscription.catch(() => undefined))?.close();
       subscription = undefined;
     },
   };
+  // The client's `accountChanged` is the app's one call; it moves this watcher too, until `close`.
+  const unbind = client.onAccountChange?.(() => watcher.accountChanged());
+  return watcher;
 }

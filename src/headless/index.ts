@@ -19,4 +19,4 @@ export {
   type KeyLike,
   type ClickLike,
 } from './drop-target.ts';
-export type { CreateUploaderOptions, Uploader, UploadTask, AddOptions } from '../uploader/index.ts';
+export type { CreateUploaderOptions, UploaderInput, Uploader, UploadTask, AddOptions } from '../uploader/index.ts';

@@ -2,7 +2,7 @@
  * One store (so one uploader and one subscription to it) per serialisable options: every component that names the
  * same options — the same service, account, share key, settings — shares it, whatever functions it passes.
  */
-import type { CreateUploaderOptions, Uploader } from '../uploader/index.ts';
+import type { UploaderInput, Uploader } from '../uploader/index.ts';
 import { inBrowser, UploadStore } from './upload-store.ts';
 
 const stores = new Map<string, UploadStore>();
@@ -13,8 +13,10 @@ let nextObjectId = 0;
  * The key of a set of options: their JSON with keys sorted, functions left out (a new `getAccessToken` each render is
  * the same uploader), and objects JSON cannot tell apart (an app's `Worker`) by identity.
  */
-export function optionsKey(options: CreateUploaderOptions): string {
-  return JSON.stringify(options, function (this: unknown, _key, value: unknown) {
+export function optionsKey(options: UploaderInput): string {
+  // With a client the store follows its account (`UploadStore.setOptions` makes the client's call): one store for all.
+  const { account, ...rest } = options;
+  return JSON.stringify(options.client ? rest : { ...rest, account }, function (this: unknown, _key, value: unknown) {
     if (typeof value === 'function') return undefined;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
     if ('toJSON' in value) return value;
@@ -35,7 +37,7 @@ export function optionsKey(options: CreateUploaderOptions): string {
  * is the one asked from now on). On the server each call gets a store of its own that never creates an uploader, so
  * no request sees another's state.
  */
-export function uploadStore(options: CreateUploaderOptions): UploadStore {
+export function uploadStore(options: UploaderInput): UploadStore {
   if (!inBrowser()) return new UploadStore(options);
   const key = optionsKey(options);
   let store = stores.get(key);

@@ -3,7 +3,7 @@
  * `useSyncExternalStore`, `shallowRef`s, Svelte stores and signals, and the commands a UI's buttons call.
  */
 import { createUploader } from '../uploader/page/create-uploader.ts';
-import type { AddOptions, CreateUploaderOptions, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
+import type { AddOptions, UploaderInput, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
 import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.ts';
 import { addOptionsOf, type PickedFile } from './intake/picked-file.ts';
 
@@ -31,7 +31,7 @@ function view(s: UploaderSnapshot): UploadsSnapshot {
  * someone subscribes, and leaving does not stop its uploads (`destroy()` does that).
  */
 export class UploadStore {
-  #options?: CreateUploaderOptions;
+  #options?: UploaderInput;
   #uploader?: Uploader;
   #listeners = new Set<() => void>();
   #snapshot = EMPTY_UPLOADS;
@@ -42,16 +42,26 @@ export class UploadStore {
    * `options` are the first; `setOptions` swaps them, so a new token getter each render is used, not a new uploader.
    * Given an `uploader` instead, the store follows that one and creates none.
    */
-  constructor(options: CreateUploaderOptions | undefined, onDestroy?: () => void, uploader?: Uploader) {
+  constructor(options: UploaderInput | undefined, onDestroy?: () => void, uploader?: Uploader) {
     this.#options = options;
     this.#onDestroy = onDestroy;
     this.#uploader = uploader;
   }
 
   /** Keeps `options` as the latest: the uploader asks their `getAccessToken` (and `beforeUpload`) from now on. */
-  setOptions(options: CreateUploaderOptions): void {
+  setOptions(options: UploaderInput): void {
+    const before = this.#options;
     this.#options = options;
+    // The app's `account` changed and its client is given: the one call moves this store's uploader and the
+    // client's watchers (without a client, another account is another store: `optionsKey`).
+    if (options.client && before && before.account !== options.account)
+      this.accountChange = options.client.accountChanged(options.account);
+    // Awaiting it is the app's choice: a failure nobody awaits is not an unhandled rejection.
+    this.accountChange.catch(() => undefined);
   }
+
+  /** The latest account change made through the client; resolves once every part bound to it has moved. */
+  accountChange: Promise<void> = Promise.resolve();
 
   /** The uploader, created on first use; `undefined` on the server. */
   get uploader(): Uploader | undefined {
@@ -61,7 +71,10 @@ export class UploadStore {
       const hook = options.beforeUpload;
       this.#uploader = createUploader({
         ...options,
-        getAccessToken: () => latest().getAccessToken(),
+        getAccessToken: () => {
+          const { getAccessToken, client } = latest();
+          return getAccessToken ? getAccessToken() : (client?.accessToken() ?? '');
+        },
         beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
       });
     }

@@ -14,7 +14,7 @@ import {
   optionsKey,
   pickFiles,
   uploadStore,
-  type CreateUploaderOptions,
+  type UploaderInput,
   type ClickLike,
   type DragLike,
   type KeyLike,
@@ -34,7 +34,7 @@ const StoreContext = createContext<UploadStore | undefined>(undefined);
  * `getAccessToken` each render neither restarts nor duplicates an upload: the latest one is asked). Unmounting leaves
  * its uploads running; a remount shows them at once.
  */
-export function useUploader(options: CreateUploaderOptions): UploadStore {
+export function useUploader(options: UploaderInput): UploadStore {
   const key = optionsKey(options);
   const store = useMemo(() => uploadStore(options), [key]);
   store.setOptions(options);

@@ -8,7 +8,7 @@
 import {
   dropTarget,
   uploadStore,
-  type CreateUploaderOptions,
+  type UploaderInput,
   type DropTargetOptions,
   type UploadStore,
   type UploadsSnapshot,
@@ -24,7 +24,7 @@ export interface UploadsReadable {
 }
 
 /** The uploads of `options` (or of a store) as a Svelte readable store. */
-export function uploads(options: CreateUploaderOptions | UploadStore): UploadsReadable {
+export function uploads(options: UploaderInput | UploadStore): UploadsReadable {
   const store = 'subscribe' in options ? options : uploadStore(options);
   return {
     store,

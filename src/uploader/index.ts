@@ -1,5 +1,6 @@
 /** Public entry of the uploader layer: the main-thread facade, its types, and the engine for custom environments. */
-export { createUploader, type CreateUploaderOptions } from './page/create-uploader.ts';
+export { createUploader, type CreateUploaderOptions, type UploaderInput } from './page/create-uploader.ts';
+export type { UploaderClient } from './options.ts';
 export { UploadError } from './upload-error.ts';
 export { loadBeforeUpload } from './page/before-upload-loader.ts';
 export type { BeforeUploadOutcome } from './page/before-upload.ts';

@@ -1,10 +1,22 @@
 /** The options of `createUploader` (checked in `validate-options.ts`, resolved in `settings.ts`). */
 import type { BeforeUpload } from './types.ts';
+import type { AccountChanges } from '../client/account-changes.ts';
+
+/**
+ * What the uploader takes of a store client (`createStoreClient` gives it): where the service is, its token, and its
+ * `accountChanged`, the app's one account-change call, which moves the uploader too until it is destroyed.
+ */
+export type UploaderClient = AccountChanges & { readonly baseUrl: string; accessToken(): Promise<string> };
 
 /** Options of `createUploader`. */
 export interface UploaderOptions {
   baseUrl: string;
   getAccessToken: () => string | Promise<string>;
+  /**
+   * The app's store client: `baseUrl` and `getAccessToken` default to its own, and its `accountChanged` moves this
+   * uploader (`Uploader.accountChanged`) until `destroy`.
+   */
+  client?: UploaderClient;
   /**
    * Files uploaded at once, exactly. Left out, the uploader chooses (README, "How many files upload at once"): up to
    * 32 at once over HTTP/2 or HTTP/3, at most 6 over HTTP/1.1 (the browser's connections per host) or before the

@@ -303,7 +303,8 @@ export interface Uploader extends EventTarget {
   /**
    * The page's account may have changed without a new uploader: `getAccessToken` now gives another account's token,
    * or the app names another `account`. The list then shows that account's uploads only. (`<store-uploader>` calls it
-   * when its `token` or `account` changes.)
+   * when its `token` or `account` changes.) An uploader made with a `client` is moved by the client's `accountChanged`,
+   * the app's one call: this is what it calls.
    */
   accountChanged(account?: string): Promise<void>;
   destroy(): void;

@@ -10,7 +10,7 @@ import type { InjectionKey, ShallowRef } from 'vue';
 import {
   dropTarget,
   uploadStore,
-  type CreateUploaderOptions,
+  type UploaderInput,
   type DropTarget,
   type PickOptions,
   type PickedFile,
@@ -27,7 +27,7 @@ export const UPLOAD_STORE: InjectionKey<UploadStore> = Symbol('store-upload-kit'
  * The store of `options` (one uploader per serialisable options and account, shared by every component; the latest
  * token getter is the one asked), provided to the component's descendants.
  */
-export function useUploader(options: CreateUploaderOptions): UploadStore {
+export function useUploader(options: UploaderInput): UploadStore {
   const store = uploadStore(options);
   provide(UPLOAD_STORE, store);
   const instance = getCurrentInstance();

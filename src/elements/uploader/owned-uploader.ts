@@ -1,4 +1,4 @@
-import type { ImageResizeOptions, Uploader } from '../../uploader/index.ts';
+import type { ImageResizeOptions, Uploader, UploaderClient } from '../../uploader/index.ts';
 import { hasStoredSessions, uploadsRunning } from '../../uploader/stored-sessions.ts';
 
 /** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
@@ -14,6 +14,8 @@ export interface UploaderAttributes {
   host: 'auto' | 'dedicated' | undefined;
   workerBase: string | undefined;
   account: string | undefined;
+  /** The app's store client: the uploader is made with it, so the client's `accountChanged` moves it too. */
+  client: UploaderClient | undefined;
 }
 
 /**
@@ -100,10 +102,11 @@ export class OwnedUploader {
     const { createUploader } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
-    const { baseUrl, concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account } =
+    const { concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account, client } =
       this.host.settings;
     this.#uploader = createUploader({
-      baseUrl,
+      baseUrl: this.host.settings.baseUrl,
+      client,
       getAccessToken: this.host.getAccessToken,
       ...(concurrency ? { concurrency } : {}),
       ...(chunkSize ? { chunkSize } : {}),

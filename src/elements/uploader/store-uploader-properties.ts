@@ -2,7 +2,7 @@ import type { PropertyDeclarations } from 'lit';
 import type { PickedFile } from '../events.ts';
 import type { ImportFormats } from '../conversion-picker/import-formats.ts';
 import { StoreElement } from '../internal/store-element.ts';
-import type { BeforeUpload, ImageResizeOptions, Uploader } from '../../uploader/index.ts';
+import type { BeforeUpload, ImageResizeOptions, Uploader, UploaderClient } from '../../uploader/index.ts';
 import { imageResizeAttribute } from './owned-uploader.ts';
 import type { ShareFunction } from './share.ts';
 
@@ -34,6 +34,7 @@ export abstract class StoreUploaderProperties extends StoreElement {
     uploader: { attribute: false },
     importFormats: { attribute: false },
     getAccessToken: { attribute: false },
+    client: { attribute: false },
     shareFiles: { attribute: false },
     beforeUpload: { attribute: false },
     convertAll: { state: true, attribute: false },
@@ -93,6 +94,12 @@ export abstract class StoreUploaderProperties extends StoreElement {
   declare importFormats: ImportFormats | undefined;
   /** Returns the bearer token. */
   declare getAccessToken: (() => string | Promise<string>) | undefined;
+  /**
+   * The app's store client (`createStoreClient`): the uploader this element creates is made with it (its base URL and
+   * token are the defaults), and a change of `token`, `getAccessToken` or `account` makes the client's
+   * `accountChanged` — the one call that moves the app's watchers and uploaders made with it, this one included.
+   */
+  declare client: UploaderClient | undefined;
   /** Grants access; defaults to a batch of permission creates against `base-url`. */
   declare shareFiles: ShareFunction | undefined;
 

@@ -185,7 +185,8 @@ export class StoreUploader extends StoreUploaderProperties {
     if (changed.has('baseUrl') && this.isConnected) this.#owned.want(!this.uploader);
     // Another account signed in on this page: the list shows its uploads only (the first update sets, not changes).
     if (this.hasUpdated && (changed.has('token') || changed.has('getAccessToken') || changed.has('account')))
-      void this.#accountChange(this.#active?.accountChanged(this.account || undefined));
+      // With a client, its call is the one that moves every part bound to it, this element's uploader included.
+      void this.#accountChange((this.client ?? this.#active)?.accountChanged(this.account || undefined));
     if (changed.has('uploader')) this.#follow(this.#active);
     if (changed.has('baseUrl')) this.#formats.reset();
     // The about resource is fetched once conversion is asked for (the switch, or per-file pickers on screen), not
@@ -200,7 +201,8 @@ export class StoreUploader extends StoreUploaderProperties {
     this.#interrupted.follow(this.#active);
   }
 
-  #tokenSource = (): string | Promise<string> => (this.getAccessToken ? this.getAccessToken() : this.token);
+  #tokenSource = (): string | Promise<string> =>
+    this.getAccessToken ? this.getAccessToken() : this.token || this.client?.accessToken() || '';
 
   #downloads: DownloadSource | undefined;
   /** Finished rows fetch their files back from `base-url`; one object per URL, so the list re-renders only on a change. */
