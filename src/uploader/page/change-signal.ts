@@ -64,6 +64,14 @@ export class ChangeSignal {
     this.#cancel = () => clearTimeout(timer);
   }
 
+  /** A `change` that waits fires now: a command that resolves once its change is made (a sign-out) shows it at once. */
+  flush(): void {
+    if (!this.#cancel) return;
+    this.stop();
+    this.#lastFired = performance.now();
+    this.fire();
+  }
+
   stop(): void {
     this.#cancel?.();
     this.#cancel = undefined;

@@ -198,11 +198,11 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   async signOut({ uploads = 'cancel' }: { uploads?: SignOutUploads } = {}): Promise<void> {
-    // Files chosen on this page and still on their way to the engine go the way of the account's other uploads.
-    await Promise.allSettled(this.known.values());
+    await Promise.allSettled(this.known.values()); // files still on their way to the engine go the same way
     await this.ready;
     await this.remote.signOut(uploads);
     for (const task of [...this.tasks.values()]) this.forget(task.id, task);
+    this.changes.flush(); // when `signOut` resolves, the list is already empty: not a frame later
   }
 
   async accountChanged(account?: string): Promise<void> {
