@@ -177,9 +177,9 @@ const KB = 1000;
 // kit 57.4 kB, workers 19.4 / 19.6 kB.
 // Then issue 37's one account-change call: the uploader takes the app's client (its base URL and token by default,
 // and its `accountChanged` moves the uploader) and `<store-uploader>` a `client` property that makes the call, about
-// +0.1 kB on the main thread, none of it up front (20,379 bytes): main thread 38.2 kB.
+// +0.1 kB on the main thread, none of it up front (20,379 bytes): main thread 38.2 kB, kit 57.5 kB.
 export const BUDGETS = {
-  kit: 57.4 * KB,
+  kit: 57.5 * KB,
   mainThread: 38.2 * KB,
   mainThreadUpFront: 20 * 1024,
   worker: 19.4 * KB,
