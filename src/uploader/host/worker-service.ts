@@ -278,8 +278,17 @@ export class UploadWorkerService {
    * The page's account may have changed: its token is now another account's, or it names another `account`. The
    * page leaves the first account's tasks and is shown the new one's.
    */
-  async rebind(token?: string, account?: string): Promise<void> {
-    await this.need().rebind(token, account);
+  /**
+   * The page's account may have changed: resolves with the IDs of the tasks that left its list (the engine it was
+   * attached to, when it is now attached to another), so the page drops them before its call resolves, not when their
+   * events arrive on the other port.
+   */
+  async rebind(token?: string, account?: string): Promise<string[]> {
+    const binding = this.need();
+    const before = binding.hub;
+    const shown = before ? before.engine.snapshots().map((task) => task.id) : [];
+    await binding.rebind(token, account);
+    return binding.hub === before ? [] : shown;
   }
 
   /**

@@ -94,10 +94,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
 
-  /**
-   * Built once per change, not once per reader (one array copy, totals kept as running sums: `task-table.ts`).
-   * Treat it as read-only; the next change brings a new one.
-   */
+  /** Built once per change (one array copy: `task-table.ts`); read-only, the next change brings a new one. */
   get snapshot(): UploaderSnapshot {
     return (this.latest ??= { ...this.tasks.read(), online: this.online });
   }
@@ -207,7 +204,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
 
   async accountChanged(account?: string): Promise<void> {
     await this.ready;
-    await this.remote.rebind(await this.token(), account);
+    const left = await this.remote.rebind(await this.token(), account); // the previous account's: gone when it resolves
+    for (const task of left.map((id) => this.tasks.get(id))) if (task) this.forget(task.id, task);
+    this.changes.flush();
   }
 
   /**
