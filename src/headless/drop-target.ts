@@ -100,18 +100,21 @@ export function dropTarget(options: DropTargetOptions): DropTarget {
         chosen,
       );
   };
-  // The File System Access picker where there is one (its files keep their handles), else a file input.
+  // The File System Access picker where there is one (its files keep their handles), else a file input — opened in
+  // the same turn as the gesture where there is no picker (Safari and Firefox keep no activation across a promise).
   const open = () =>
-    void pickWithHandles('files', { multiple: options.multiple ?? true, accept: options.accept ?? '' }).then(
-      async (outcome) =>
-        hand(
-          outcome === 'cancelled'
-            ? []
-            : outcome === 'fallback'
-              ? collectFromFileList(await pickFiles(options))
-              : outcome,
-        ),
-    );
+    typeof (globalThis as { showOpenFilePicker?: unknown }).showOpenFilePicker !== 'function'
+      ? void pickFiles(options).then((files) => hand(collectFromFileList(files)))
+      : void pickWithHandles('files', { multiple: options.multiple ?? true, accept: options.accept ?? '' }).then(
+          async (outcome) =>
+            hand(
+              outcome === 'cancelled'
+                ? []
+                : outcome === 'fallback'
+                  ? collectFromFileList(await pickFiles(options))
+                  : outcome,
+            ),
+        );
   // A drop or a paste is read while its event lasts; its folders are walked after.
   const take = (data: DataTransfer | null) => {
     if (data) void collectFromDataTransfer(data).then((collected) => hand(collected.files));
