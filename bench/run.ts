@@ -30,12 +30,13 @@ function newest(folder: string): number {
 }
 
 // The benches that open Chromium load the browser bundle: a bare `npm run bench` builds it when it is missing or
-// older than the kit's sources, once, under the Chromium lock (a browser suite may be reading dist/ meanwhile).
+// older than the kit's sources, once. Not under the Chromium lock: the benches that launch Chromium are run under it
+// (`flock /tmp/chromium.lock npm run bench -- uploader`), and a second flock in the same run waited for itself.
 const bundle = join(dir, '..', 'dist', 'browser', 'store-upload-kit.js');
 const needsBundle = files.some((f) => /chromium/i.test(readFileSync(join(dir, f), 'utf8')));
 if (needsBundle && (!existsSync(bundle) || statSync(bundle).mtimeMs < newest(join(dir, '..', 'src')))) {
   console.error('bench: building the browser bundle (npx vite build)');
-  execFileSync('flock', ['/tmp/chromium.lock', 'npx', 'vite', 'build', '--logLevel', 'warn'], {
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: join(dir, '..'),
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -101,6 +101,14 @@ const PAGE_SETUP = `(() => {
       at = end; // whole 256 KiB blocks: the service keeps all of it
     }
   };
+  // Issue 40's baseline for verification: the kit's own hash path alone (its tracker, in a dedicated worker of this
+  // page) over the same chosen file, answered in the shape of an upload so the rounds treat it as one.
+  bench.md5Read = () => new Promise((resolve, reject) => {
+    const worker = bench.md5Worker;
+    worker.onmessage = (e) => resolve({ ms: e.data.ms, file: { size: String(bench.file.size), md5Checksum: e.data.md5 } });
+    worker.onerror = (e) => reject(new Error('md5 worker: ' + e.message));
+    worker.postMessage(bench.file);
+  });
   bench.kitUpload = async (service, options) => {
     const uploader = window.kit.module.createUploader({ baseUrl: service, getAccessToken: () => 'dev-token-alice', ...options });
     try {
@@ -182,7 +190,15 @@ function floorRatio(raw: Timed, extraCpu: number): number {
   return 1 + Math.max(0, extraCpu - raw.idle) / (availableParallelism() * (raw.ms / 1000));
 }
 
-const CONTENDERS = ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks', 'kitChunksNoVerify'] as const;
+const CONTENDERS = [
+  'rawWhole',
+  'kitWhole',
+  'kitWholeNoVerify',
+  'md5Read',
+  'rawChunks',
+  'kitChunks',
+  'kitChunksNoVerify',
+] as const;
 type Contender = (typeof CONTENDERS)[number];
 type Timed = Upload & { cpu: number; parts: Record<CpuPart, number>; idle: number };
 
@@ -194,6 +210,7 @@ async function oneRound(page: Page, pid: number, service: string): Promise<Recor
   out.rawWhole = await timed(page, pid, `bench.rawPut(${s})`);
   out.kitWhole = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0 })`);
   out.kitWholeNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, verify: false })`);
+  out.md5Read = await timed(page, pid, 'bench.md5Read()');
   out.rawChunks = await timed(page, pid, `bench.rawChunks(${s}, ${chunk})`);
   out.kitChunks = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk} })`);
   out.kitChunksNoVerify = await timed(
@@ -264,6 +281,32 @@ async function resentAfterReload(
   }
 }
 
+/** The kit's hash path alone, bundled as the hash worker bundles it: a worker that answers a Blob's MD5 and its time. */
+async function md5WorkerScript(): Promise<string> {
+  const { build } = await import('esbuild');
+  const out = await build({
+    stdin: {
+      contents: `import { Md5Tracker } from './src/uploader/engine/hashing/md5-tracker.ts';
+        onmessage = async (e) => {
+          const t0 = performance.now();
+          const tracker = await Md5Tracker.open('auto');
+          const md5 = await tracker.digest(e.data, e.data.size);
+          tracker.close();
+          postMessage({ ms: performance.now() - t0, md5 });
+        };`,
+      resolveDir: join(import.meta.dirname, '..'),
+      loader: 'ts',
+      sourcefile: 'bench-md5-worker.ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'error',
+  });
+  return out.outputFiles[0].text;
+}
+
 /** Runs the uploader benchmark. */
 export default async function uploaderBench(): Promise<BenchResult> {
   const quick = process.env.BENCH_QUICK === '1';
@@ -292,6 +335,10 @@ export default async function uploaderBench(): Promise<BenchResult> {
     await page.goto(pages.url(service.url, { persist: false }));
     await page.waitForFunction(() => 'kit' in globalThis);
     await page.evaluate(PAGE_SETUP);
+    // A string, not a function: this file is type-checked for Node, where `Worker` is not the page's.
+    await page.evaluate(
+      `bench.md5Worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(await md5WorkerScript())}], { type: 'text/javascript' })), { type: 'module' })`,
+    );
     const longTasks: number[] = [];
     let heap = 0;
     for (const sizeMiB of sizes) {
@@ -323,7 +370,7 @@ export default async function uploaderBench(): Promise<BenchResult> {
       // CPU-seconds per GiB of every Chromium process (page, upload worker, hash worker, network, browser), each
       // contender in the same rounds: a figure a loaded machine moves far less than wall time (issue 32).
       const perGiB = (c: Contender) => round(median(rounds.map((x) => x[c].cpu)) * (1024 / sizeMiB));
-      for (const c of ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'rawChunks', 'kitChunks'] as const) {
+      for (const c of ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'md5Read', 'rawChunks', 'kitChunks'] as const) {
         targets[`${tag}_${c}_browserCpu_s_perGiB`] = { value: perGiB(c), target: 'reported', pass: true };
         // Where each CPU-second goes (issue 40): page, workers, network service, browser process, the rest.
         for (const part of CPU_PARTS)
@@ -334,6 +381,13 @@ export default async function uploaderBench(): Promise<BenchResult> {
       // Issue 40: the kit's whole file with verification off within 1.15 × the raw PUT's CPU (one read per byte).
       const cpuRatio = round(perGiB('kitWholeNoVerify') / perGiB('rawWhole'));
       targets[`${tag}_wholeVerifyOff_cpu_vs_rawPut`] = { value: cpuRatio, target: '≤ 1.15', pass: cpuRatio <= 1.15 };
+      // And with verification on, within 1.15 × (the raw PUT's + the kit's hash path alone over the same file).
+      const verifyRatio = round(perGiB('kitWhole') / (perGiB('rawWhole') + perGiB('md5Read')));
+      targets[`${tag}_wholeVerifyOn_cpu_vs_rawPutPlusMd5Read`] = {
+        value: verifyRatio,
+        target: '≤ 1.15',
+        pass: verifyRatio <= 1.15,
+      };
       const ratio = (kit: Contender, raw: Contender) => rounds.map((x) => x[kit].ms / x[raw].ms);
       const wholeRatios = ratio('kitWhole', 'rawWhole');
       const chunkRatios = ratio('kitChunks', 'rawChunks');
@@ -361,10 +415,11 @@ export default async function uploaderBench(): Promise<BenchResult> {
       metrics[`${tag}_progress_longestGap_ms`] = Math.max(...rates.map((r) => r.longestGapMs));
       const wholeMedian = round(median(wholeRatios));
       const chunkMedian = round(median(chunkRatios));
+      // Issue 40: the loopback time of a whole file within 1.2 × a raw PUT (issue 14 asked 1.10).
       targets[`${tag}_wholeVerifyOn_time_vs_rawPut`] = {
         value: wholeMedian,
-        target: '≤ 1.10',
-        pass: wholeMedian <= 1.1,
+        target: '≤ 1.2',
+        pass: wholeMedian <= 1.2,
       };
       targets[`${tag}_chunks${CHUNK_MIB}MiB_time_vs_rawChunkLoop`] = {
         value: chunkMedian,
