@@ -5,6 +5,7 @@
 import { createUploader } from '../uploader/page/create-uploader.ts';
 import type { AddOptions, UploaderInput, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
 import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.ts';
+import { UploadsFollower } from './uploads-follower.ts';
 import { addOptionsOf, type PickedFile } from './intake/picked-file.ts';
 
 /** Whether this code runs where an uploader can live: a browser page (not server rendering). */
@@ -25,17 +26,17 @@ function view(s: UploaderSnapshot): UploadsSnapshot {
 }
 
 /**
- * One uploader and what a UI needs of it. `subscribe` and `getSnapshot` are bound (pass them as they are); the
- * snapshot is the same object until something changes, and changes reach listeners as the uploader's `change` comes:
- * at most once per animation frame. The uploader is created on first need in a browser, never on the server; the store listens to it only while
- * someone subscribes, and leaving does not stop its uploads (`destroy()` does that).
+ * One uploader and what a UI needs of it: the page's one store of the uploads (`UploadsFollower`, which the elements
+ * stand on too), the uploader it follows created on first need in a browser (never on the server), and the commands a
+ * UI's buttons call. `subscribe` and `getSnapshot` are bound (pass them as they are); the snapshot is the same object
+ * until something changes. Leaving does not stop the uploads (`destroy()` does that).
  */
 export class UploadStore {
   #options?: UploaderInput;
-  #uploader?: Uploader;
-  #listeners = new Set<() => void>();
+  readonly #follower = new UploadsFollower();
   #snapshot = EMPTY_UPLOADS;
-  #seen?: UploaderSnapshot;
+  /** The uploader's snapshot `#snapshot` was built from. */
+  #seen: UploaderSnapshot | undefined;
   #onDestroy?: () => void;
 
   /**
@@ -45,7 +46,7 @@ export class UploadStore {
   constructor(options: UploaderInput | undefined, onDestroy?: () => void, uploader?: Uploader) {
     this.#options = options;
     this.#onDestroy = onDestroy;
-    this.#uploader = uploader;
+    this.#follower.follow(uploader);
   }
 
   /** Keeps `options` as the latest: the uploader asks their `getAccessToken` (and `beforeUpload`) from now on. */
@@ -65,39 +66,43 @@ export class UploadStore {
 
   /** The uploader, created on first use; `undefined` on the server. */
   get uploader(): Uploader | undefined {
-    const options = this.#options;
-    if (!this.#uploader && options && inBrowser()) {
-      const latest = () => this.#options ?? options;
-      const hook = options.beforeUpload;
-      this.#uploader = createUploader({
-        ...options,
-        getAccessToken: () => {
-          const { getAccessToken, client } = latest();
-          return getAccessToken ? getAccessToken() : (client?.accessToken() ?? '');
-        },
-        beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
-      });
-    }
-    return this.#uploader;
+    return this.#ensureUploader();
   }
 
-  /** Adds a listener of changes; returns its removal. The first listener attaches to the uploader, the last leaves. */
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    const uploader = this.#listeners.size === 1 ? this.uploader : undefined;
-    if (uploader) {
-      uploader.addEventListener('change', this.#onChange);
-      // Tasks that moved while nobody listened (a remount after a route change) show at once, not a frame later.
-      this.#refresh(false);
+  #ensureUploader(): Uploader | undefined {
+    const options = this.#options;
+    if (!this.#follower.uploader && options && inBrowser()) {
+      const latest = () => this.#options ?? options;
+      const hook = options.beforeUpload;
+      this.#follower.follow(
+        createUploader({
+          ...options,
+          getAccessToken: () => {
+            const { getAccessToken, client } = latest();
+            return getAccessToken ? getAccessToken() : (client?.accessToken() ?? '');
+          },
+          beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
+        }),
+      );
     }
-    return () => {
-      if (!this.#listeners.delete(listener) || this.#listeners.size > 0) return;
-      this.#uploader?.removeEventListener('change', this.#onChange);
-    };
+    return this.#follower.uploader;
+  }
+
+  /** Adds a listener of changes; returns its removal. The first listener creates the uploader (in a browser). */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#ensureUploader();
+    return this.#follower.subscribe(listener);
   };
 
-  /** The current snapshot: the same object until something changes. */
-  readonly getSnapshot = (): UploadsSnapshot => this.#snapshot;
+  /** The current snapshot: the same object until the uploader's changes. */
+  readonly getSnapshot = (): UploadsSnapshot => {
+    const current = this.#follower.snapshot;
+    if (current !== this.#seen) {
+      this.#seen = current;
+      this.#snapshot = current ? view(current) : EMPTY_UPLOADS;
+    }
+    return this.#snapshot;
+  };
 
   /** What the server renders, and the first render in the browser hydrates against: always the empty snapshot. */
   readonly getServerSnapshot = (): UploadsSnapshot => EMPTY_UPLOADS;
@@ -152,23 +157,10 @@ export class UploadStore {
 
   /** Ends the uploader (its page's part of the uploads) and forgets the store; the next use makes a new one. */
   destroy(): void {
-    this.#uploader?.removeEventListener('change', this.#onChange);
-    this.#uploader?.destroy();
-    this.#uploader = undefined;
-    this.#seen = undefined;
-    this.#snapshot = EMPTY_UPLOADS;
+    const uploader = this.#follower.uploader;
+    this.#follower.follow(undefined);
+    uploader?.destroy();
     this.#onDestroy?.();
-    for (const listener of [...this.#listeners]) listener();
-  }
-
-  /** The uploader's `change` comes at most once a frame already (`uploader/page/change-signal.ts`): passed on as it is. */
-  readonly #onChange = (): void => this.#refresh(true);
-
-  #refresh(notify: boolean): void {
-    const current = this.#uploader?.snapshot;
-    if (!current || current === this.#seen || this.#listeners.size === 0) return;
-    this.#seen = current;
-    this.#snapshot = view(current);
-    if (notify) for (const listener of [...this.#listeners]) listener();
+    this.#follower.notify();
   }
 }

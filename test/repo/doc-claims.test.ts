@@ -53,3 +53,18 @@ test('packages/ holds only manifests, licences and bin shims that load the built
   });
   assert.deepEqual(wrong, []);
 });
+
+test("one page-side store: only headless/uploads-follower.ts listens to an uploader's changes, and the elements and the headless store stand on it", () => {
+  const pageSide = ['src/elements', 'src/headless', 'src/react', 'src/vue', 'src/svelte', 'src/angular'];
+  const listeners = pageSide
+    .flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `${dir}/${name}`),
+    )
+    // An uploader's `change` (an <input>'s is another matter: its listener is on `input`).
+    .filter((file) => /(uploader|this)\??\.addEventListener\('change'/.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.deepEqual(listeners, ['src/headless/uploads-follower.ts']);
+  for (const file of ['src/elements/internal/uploader-controller.ts', 'src/headless/upload-store.ts'])
+    assert.ok(imports(file).includes('src/headless/uploads-follower.ts'), `${file} stands on the follower`);
+});

@@ -135,7 +135,7 @@ export class StoreProgressList extends StoreElement {
   /** The row code, when the next render has rows. */
   protected override pendingLoad(): Promise<unknown> | undefined {
     // The uploader's own snapshot too: on the update that sets `uploader`, the controller follows it only after this.
-    const count = this.#controller.snapshot.tasks.length || (this.uploader?.snapshot.tasks.length ?? 0);
+    const count = this.#controller.state.tasks.length || (this.uploader?.snapshot.tasks.length ?? 0);
     return count > 0 && !loadedRows() ? loadRows() : undefined;
   }
 
@@ -144,19 +144,19 @@ export class StoreProgressList extends StoreElement {
     if (rows && !this.#announcer) {
       // Primed with the first snapshot, then told what happened since: a first upload is heard starting.
       (this.#announcer = new rows.Announcer()).update(this.#baseline ?? [], this.t);
-      this.#say(this.#controller.snapshot.tasks);
+      this.#say(this.#controller.state.tasks);
     }
     if (changed.has('uploader')) {
       this.#thumbnails?.clear();
       this.#announcer?.reset();
       this.#baseline = undefined;
-      this.#controller.uploader = this.uploader;
+      this.#controller.follow(this.uploader);
     }
   }
 
   override render() {
     const t = this.t;
-    const { tasks, totalBytes, sentBytes } = this.#controller.snapshot;
+    const { tasks, totalBytes, sentBytes } = this.#controller.state;
     const rows = loadedRows();
     const count = tasks.length;
     // Without the row code (a failed load; or rows that came without an update through `pendingLoad`) the list shows
@@ -217,7 +217,7 @@ export class StoreProgressList extends StoreElement {
     const scroller = root.querySelector<HTMLElement>('[part="list"]');
     const rowHeight = root.querySelector<HTMLElement>('.row')?.offsetHeight || 48;
     const page = Math.max(1, Math.floor((scroller?.clientHeight ?? 0) / rowHeight) - 1);
-    if (loadedRows()?.moveFocus(event, root, this.#controller.snapshot.tasks.length, page, this.#showRow))
+    if (loadedRows()?.moveFocus(event, root, this.#controller.state.tasks.length, page, this.#showRow))
       event.preventDefault();
   };
 
@@ -288,7 +288,7 @@ export class StoreProgressList extends StoreElement {
     const r = this.#refocus;
     const root = this.renderRoot as ShadowRoot;
     this.#window?.observe(this.#virtualized ? root.querySelector<HTMLElement>('[part="list"]') : null);
-    if (!r || this.#controller.snapshot.tasks.some((t) => t.id === r.id)) return;
+    if (!r || this.#controller.state.tasks.some((t) => t.id === r.id)) return;
     this.#refocus = undefined;
     // By position in the list, not in the DOM: a virtualized list renders from some row onwards.
     const row = (index: number) => root.querySelector(`[role="listitem"][aria-posinset="${index + 1}"]`);
@@ -332,7 +332,7 @@ export class StoreProgressList extends StoreElement {
     if (!uploader) return;
     const handle = uploader.task(taskId);
     if ((action === 'remove' || action === 'discard-interrupted') && (this.renderRoot as ShadowRoot).activeElement) {
-      this.#refocus = { id: taskId, index: this.#controller.snapshot.tasks.findIndex((t) => t.id === taskId) };
+      this.#refocus = { id: taskId, index: this.#controller.state.tasks.findIndex((t) => t.id === taskId) };
     }
     switch (action) {
       case 'pause':

@@ -214,7 +214,7 @@ export class StoreUploader extends StoreUploaderProperties {
   }
 
   #follow(uploader: Uploader | undefined): void {
-    this.#controller.uploader = uploader;
+    this.#controller.follow(uploader);
     this.#interrupted.follow(uploader);
     this.#syncForm();
   }
@@ -222,7 +222,7 @@ export class StoreUploader extends StoreUploaderProperties {
   /** Form value = uploaded IDs; invalid while anything is still uploading or waiting for a conversion choice. */
   #syncForm(): void {
     this.#form.sync({
-      tasks: this.#controller.snapshot.tasks,
+      tasks: this.#controller.state.tasks,
       waiting: this.pending.length,
       name: this.name,
       pendingMessage: this.t.uploader.pendingValidity,
