@@ -7,11 +7,24 @@
  */
 import { collectFromDataTransfer, collectFromFileList } from './intake/collect-files.ts';
 import { pickWithHandles } from './intake/pick-with-handles.ts';
-import type { PickedFile } from './intake/picked-file.ts';
+import type { PickedFile, RejectedFile } from './intake/picked-file.ts';
+import { applyRestrictions, type Restrictions } from './intake/restrictions.ts';
 import { pickFiles, type PickOptions } from './pick-files.ts';
 
+/** The intake's rules, as `<store-dropzone>` applies them: every file dropped, pasted or chosen is judged by them. */
+export interface IntakeRules {
+  /**
+   * Sizes and counts (`maxFileSize`, `minFileSize`, `maxFiles`, `maxTotalSize`, and `alreadyAdded` /
+   * `alreadyAddedBytes` to count what the app holds already). With `accept` and `multiple`, they judge every file, a
+   * dropped one too: the dialog's filter is only a hint the user can override, and a drop has none.
+   */
+  restrictions?: Omit<Restrictions, 'accept' | 'multiple'>;
+  /** Files a rule refused, each with the first rule it broke (`reason`: type, size, min-size, multiple, count …). */
+  onReject?(rejected: RejectedFile[]): void;
+}
+
 /** What a drop target does with files, and how it reports a drag over it. */
-export interface DropTargetOptions extends PickOptions {
+export interface DropTargetOptions extends PickOptions, IntakeRules {
   /**
    * Files dropped, pasted or chosen in the dialog (never called with none). `picked` holds the same files with their
    * paths inside a dropped or chosen folder and their handles: give it to `store.add` to keep both.
@@ -93,11 +106,16 @@ export function dropTarget(options: DropTargetOptions): DropTarget {
   // element until every enter has had its leave.
   let depth = 0;
   const hand = (picked: PickedFile[]) => {
-    const chosen = options.multiple === false ? picked.slice(0, 1) : picked;
-    if (chosen.length)
+    const { accepted, rejected } = applyRestrictions(picked, {
+      ...options.restrictions,
+      accept: options.accept,
+      multiple: options.multiple ?? true,
+    });
+    if (rejected.length) options.onReject?.(rejected);
+    if (accepted.length)
       options.onFiles(
-        chosen.map((p) => p.file),
-        chosen,
+        accepted.map((p) => p.file),
+        accepted,
       );
   };
   // The File System Access picker where there is one (its files keep their handles), else a file input — opened in

@@ -8,12 +8,14 @@ export { UploadStore } from './upload-store.ts';
 export { EMPTY_UPLOADS, type TaskView, type TaskBase, type UploadsSnapshot } from './task-view.ts';
 export { pickFiles, type PickOptions } from './pick-files.ts';
 export { collectFromFileList } from './intake/collect-files.ts';
-export type { PickedFile } from './intake/picked-file.ts';
+export type { PickedFile, RejectedFile, RejectReason } from './intake/picked-file.ts';
+export type { Restrictions } from './intake/restrictions.ts';
 export {
   dropTarget,
   filesOf,
   type DropTarget,
   type DropTargetOptions,
+  type IntakeRules,
   type DragLike,
   type PasteLike,
   type KeyLike,

@@ -20,6 +20,7 @@ import {
   type KeyLike,
   type PasteLike,
   type PickOptions,
+  type IntakeRules,
   type PickedFile,
   type UploadStore,
   type UploadsSnapshot,
@@ -61,7 +62,7 @@ export function useUploads(store?: UploadStore): UploadsSnapshot {
 }
 
 /** Options of `useDropzone` and `useFileInput`. */
-export interface AddFilesOptions extends PickOptions {
+export interface AddFilesOptions extends PickOptions, IntakeRules {
   /** The store files go to (default: the provided one). */
   store?: UploadStore;
   /**
@@ -115,9 +116,13 @@ export function useDropzone(options: AddFilesOptions & { noClick?: boolean } = {
       get multiple() {
         return latest.current.multiple;
       },
+      get restrictions() {
+        return latest.current.restrictions;
+      },
       get noClick() {
         return options.noClick;
       },
+      onReject: (rejected) => latest.current.onReject?.(rejected),
       onFiles: (files, picked) => latest.current.add(files, picked),
       onDragChange: setDragging,
     }),

@@ -53,9 +53,13 @@ export function dropzone(
     get multiple() {
       return current.multiple;
     },
+    get restrictions() {
+      return current.restrictions;
+    },
     get noClick() {
       return current.noClick;
     },
+    onReject: (rejected) => current.onReject?.(rejected),
     onFiles: (files, picked) => (current.onFiles ? current.onFiles(files, picked) : void current.store?.add(picked)),
     onDragChange: (over) => current.onDragChange?.(over),
   });

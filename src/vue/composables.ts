@@ -13,6 +13,7 @@ import {
   type UploaderInput,
   type DropTarget,
   type PickOptions,
+  type IntakeRules,
   type PickedFile,
   type UploadStore,
   type UploadsSnapshot,
@@ -66,11 +67,12 @@ export function useUploads(store?: UploadStore): Readonly<ShallowRef<UploadsSnap
  * Files go to the store (given or provided) unless `onFiles` takes them.
  */
 export function useDropzone(
-  options: PickOptions & {
-    store?: UploadStore;
-    onFiles?: (files: File[], picked: PickedFile[]) => void;
-    noClick?: boolean;
-  } = {},
+  options: PickOptions &
+    IntakeRules & {
+      store?: UploadStore;
+      onFiles?: (files: File[], picked: PickedFile[]) => void;
+      noClick?: boolean;
+    } = {},
 ): { on: Omit<DropTarget, 'open'>; isDragging: Readonly<ShallowRef<boolean>>; open(): void } {
   const store = options.onFiles ? undefined : storeOf(options.store);
   const isDragging = shallowRef(false);
