@@ -2,7 +2,7 @@
 // component and Lit accessibility rules, and the repository's own rules (file length, fixed waits and focused `.only`
 // tests in tests, a reason on every inline disable). Formatting is Prettier's (`.prettierrc.json`); no rule here is
 // about layout.
-// Import rules a file can be judged on alone are ESLint's `no-restricted-imports` (UPLOADER_CONTRACT, ELEMENTS_REACH
+// Import rules a file can be judged on alone are ESLint's `no-restricted-imports` (UPLOADER_CONTRACT, PAGE_NOT_WORKER, ELEMENTS_REACH
 // below); the layer and cycle rules that walk the import graph stay in test/protocol/layers.test.ts and test/repo/.
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
@@ -75,22 +75,42 @@ const FOCUSED_TESTS = [
 ];
 
 /**
- * The uploader's contract, the modules at the top of `src/uploader/` that every thread shares (ARCHITECTURE.md): they
- * import none of the thread folders, or a type of the engine would tie the page's and the workers' contract to it.
+ * The uploader's contract, `src/uploader/contract/`, what every thread shares (ARCHITECTURE.md): it imports none of
+ * the thread folders, or a type of the engine would tie the page's and the workers' contract to it.
  */
 const UPLOADER_CONTRACT = {
-  files: [
-    'src/uploader/{ports,types,options,settings,validate-options,upload-error,task-state,with-timeout,worker-contract}.ts',
-  ],
+  files: ['src/uploader/contract/*.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
       {
         patterns: [
           {
-            regex: '^\\./(engine|page|host|adapters)/',
+            regex: '^\\.\\./(engine|page|worker|adapters)/',
             message:
-              'The shared contract imports no thread folder (engine/, page/, host/, adapters/): move the type up.',
+              'The shared contract imports no thread folder (engine/, page/, worker/, adapters/): move the type into contract/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/**
+ * The page names no module of the worker folder, not even a type: it starts the workers from their URL
+ * (`new URL('../worker/worker.js', import.meta.url)`) and calls them through the contract's `WorkerCalls`.
+ */
+const PAGE_NOT_WORKER = {
+  files: ['src/uploader/page/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./worker/',
+            message:
+              "The page imports nothing of worker/: start a worker from its URL, type its calls with contract/'s WorkerCalls.",
           },
         ],
       },
@@ -111,7 +131,7 @@ const ELEMENTS_REACH = ['src/elements/*.ts', 'src/elements/*/*.ts'].map((files, 
       {
         patterns: [
           {
-            regex: `^${'\\.\\./'.repeat(depth + 1)}uploader/(?!(index|stored-sessions|page/(navigation-hold|create-uploader|before-upload-loader))\\.ts$)`,
+            regex: `^${'\\.\\./'.repeat(depth + 1)}uploader/(?!(index|contract/stored-sessions|page/(navigation-hold|create-uploader|before-upload-loader))\\.ts$)`,
             message:
               'The elements reach the uploader through src/uploader/index.ts and the four modules CONVENTIONS.md names.',
           },
@@ -214,6 +234,7 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 400 }] },
   },
   UPLOADER_CONTRACT,
+  PAGE_NOT_WORKER,
   ...ELEMENTS_REACH,
   {
     // Benchmarks pace their load with timers on purpose; tests must not.

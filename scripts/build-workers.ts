@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
-import { KIT_VERSION } from '../src/uploader/kit-version.ts';
+import { KIT_VERSION } from '../src/uploader/page/kit-version.ts';
 import { jsToTs } from '../vite.config.ts';
 
 /** Builds the workers into `<pkg>/dist/workers/<version>/`; fails when the page's version is not the package's. */
@@ -17,7 +17,7 @@ export async function buildWorkers(root: string, pkg: string): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
   if (version !== KIT_VERSION) {
     throw new Error(
-      `src/uploader/kit-version.ts says KIT_VERSION ${KIT_VERSION}, the package is ${version}: make them equal`,
+      `src/uploader/page/kit-version.ts says KIT_VERSION ${KIT_VERSION}, the package is ${version}: make them equal`,
     );
   }
   await build({
@@ -36,8 +36,8 @@ export async function buildWorkers(root: string, pkg: string): Promise<void> {
       minify: true,
       lib: {
         entry: {
-          'shared-worker': resolve(root, 'src/uploader/host/shared-worker.ts'),
-          worker: resolve(root, 'src/uploader/host/worker.ts'),
+          'shared-worker': resolve(root, 'src/uploader/worker/shared-worker.ts'),
+          worker: resolve(root, 'src/uploader/worker/worker.ts'),
         },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,

@@ -14,9 +14,9 @@
  * - **main thread up front** — the same without the `firstUpload` chunks marked `upFront: false` (the progress
  *   list's row code, loaded when the first file is added): what a page loads before anyone adds a file. Issue 14's
  *   20 KiB target is for this line.
- * - **worker** — the upload worker's JS (`src/uploader/host/worker.ts`, comlink and idb-keyval included) with its static
+ * - **worker** — the upload worker's JS (`src/uploader/worker/worker.ts`, comlink and idb-keyval included) with its static
  *   chunks, without the wasm MD5 hasher.
- * - **shared worker** — the site's shared upload worker (`src/uploader/host/shared-worker.ts`), measured the same way
+ * - **shared worker** — the site's shared upload worker (`src/uploader/worker/shared-worker.ts`), measured the same way
  *   and held to the same budget: in Chromium it is the worker that runs a page's uploads. Where it cannot start the
  *   hash worker (Chromium's shared workers have no nested `Worker`) it loads the MD5 tracker lazily, listed below it.
  * - **whole kit** — main thread + worker: everything a first upload loads except the hasher (budgeted).
@@ -124,7 +124,7 @@ const KB = 1000;
 // fans their events out, asks them for tokens and shares a file two pages add at once (+1.0 kB, 16.2 kB). Up front
 // only the question "does the shared worker run uploads now?" (a Web Locks query: +51 bytes, paid by folding it
 // into the stored-sessions look): 20,478 bytes.
-// The shared worker is measured too since the long-task fix of issue 20 (it was not: only `host/worker.ts` was), with
+// The shared worker is measured too since the long-task fix of issue 20 (it was not: only `worker/worker.ts` was), with
 // the dedicated worker's budget: they hold the same engine and differ by their composition roots.
 // Then the worker +0.2 kB (16,204 → 16,404 bytes) for issue 21's uploads that adapt to the link: how many run at once
 // chosen from the protocol each answer came over (Resource Timing) and the bytes in flight, the protocol on each
@@ -135,7 +135,7 @@ const KB = 1000;
 // bytes go out (issue 21), and the Resource Timing buffer emptied so a long-lived shared worker keeps learning the
 // protocol. Each is a behaviour a user sees; none was found to trim without losing it.
 // Then the shared worker +0.1 kB (17.1 → 17.2 kB): Firefox's shared worker hosts the engine too (issue 20); its entry
-// names Firefox and loads `host/readable-blob.ts`, which copies a page's in-memory Blobs that would not slice there.
+// names Firefox and loads `worker/readable-blob.ts`, which copies a page's in-memory Blobs that would not slice there.
 // Then issue 20's long tasks beside 10,000 uploads: up front −0.3 kB (20,446 → 20,189 bytes), by the first upload
 // +0.3 kB (36.7 kB, kit 53.7 kB), the shared worker +0.1 kB. The files added in one turn cross to the engine in one
 // call (`page/add-batch.ts`, `UploadWorkerService.addMany`) and each task's end comes with its events, where a
@@ -145,9 +145,9 @@ const KB = 1000;
 // custom properties as not inherited, so a scroll no longer restyles every row.
 // Then issue 28's accounts: the workers +1.5 kB (17.1 → 18.6 kB, the shared one 18.8), the main thread by the first
 // upload +0.4 kB (37.2 kB, kit 55.9 kB), up front +0.1 kB. Every engine is one account's now: a page's account is
-// learned from its token (`host/principals.ts`: the about call and its cache), the page is bound to that account's
-// engine and moved when its account changes (`host/page-binding.ts`), each engine sees its account's stored sessions
-// only (`host/principal-store.ts`) and checks every token it is given before use; the page sends its token with the
+// learned from its token (`worker/principals.ts`: the about call and its cache), the page is bound to that account's
+// engine and moved when its account changes (`worker/page-binding.ts`), each engine sees its account's stored sessions
+// only (`worker/principal-store.ts`) and checks every token it is given before use; the page sends its token with the
 // files it adds, and has `signOut` and `accountChanged`. What a user relies on to keep two accounts apart. With the
 // first instant after a choice (a file handed to the worker as soon as the page's attach is posted, navigation held
 // from the pick to `add` while the uploader loads): up front 20,416 bytes, main thread 37.5 kB, kit 56.2 kB. The
@@ -168,7 +168,7 @@ const KB = 1000;
 // Then issue 40's commands that travel with the add, about +0.2 kB on the main thread (37.9 kB) and +0.3 kB in each
 // worker (19.2 / 19.4 kB; kit 57.1 kB), nothing up front: the page's batch holds a pause or cancel given before the
 // engine answers an add and sends it in the add's message or behind it, then ends each turn of adds with a message,
-// and the worker holds the commands (`host/arriving-tasks.ts`) until that turn's end, so a cancel in the turn of
+// and the worker holds the commands (`worker/arriving-tasks.ts`) until that turn's end, so a cancel in the turn of
 // `add()` is applied before the task sends anything — without it the service stored the file of a cancelled task
 // as soon as the engine had file IDs at hand, which is why the first IDs could not be fetched at the attach. Budgets
 // kit 57.2 kB, main thread 38.0 kB, workers 19.3 / 19.5 kB.
@@ -269,7 +269,7 @@ export const LAZY_CHUNKS: Readonly<
     firstUpload: false,
     why: 'only where a worker cannot start the hash worker (then MD5 runs beside the requests in the same thread)',
   },
-  'src/uploader/host/readable-blob.ts': {
+  'src/uploader/worker/readable-blob.ts': {
     label: "copy of a page's in-memory Blob (Firefox's shared worker)",
     firstUpload: false,
     why: 'only in Firefox, whose shared worker cannot slice a Blob a page made in memory (issue 20)',
@@ -299,7 +299,7 @@ export const LAZY_CHUNKS: Readonly<
     firstUpload: false,
     why: 'only when a progress list first renders a row of an image file',
   },
-  'src/uploader/host/images/image-jobs.ts': {
+  'src/uploader/worker/images/image-jobs.ts': {
     label: 'image thumbnails and resizing (decode upright, scale, encode)',
     firstUpload: false,
     why: 'only when a progress list renders a row of an image file, or `imageResize` meets an image',
@@ -547,19 +547,19 @@ export async function measureBundles(): Promise<SizeReport> {
   const worker = threadLines(
     'worker',
     'worker (upload engine, client, comlink, idb-keyval; without the hasher)',
-    await buildChunks(`import './src/uploader/host/worker.ts';`, { splitting: true, external: ['hash-wasm'] }),
+    await buildChunks(`import './src/uploader/worker/worker.ts';`, { splitting: true, external: ['hash-wasm'] }),
     unexplained,
   );
   const sharedWorker = threadLines(
     'shared_worker',
     'shared worker (upload engine of the site, client, comlink, idb-keyval; without the hasher)',
-    await buildChunks(`import './src/uploader/host/shared-worker.ts';`, { splitting: true, external: ['hash-wasm'] }),
+    await buildChunks(`import './src/uploader/worker/shared-worker.ts';`, { splitting: true, external: ['hash-wasm'] }),
     unexplained,
   );
   const hashWorker = threadLines(
     'hash_worker',
     'hash worker (MD5 tracker, comlink; started when verifying)',
-    await buildChunks(`import './src/uploader/host/hashing/hash-worker.ts';`, {
+    await buildChunks(`import './src/uploader/worker/hash-worker/hash-worker.ts';`, {
       splitting: true,
       external: ['hash-wasm'],
     }),

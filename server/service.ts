@@ -12,7 +12,7 @@ import { conversionFor, terminateOcr } from './convert/setup.ts';
 import { FaultRegistry } from './faults.ts';
 import { createPushService } from './push/push-service.ts';
 import { Router } from './router.ts';
-import { routeModules } from './routes/index.ts';
+import { routeModules } from './handlers/index.ts';
 import { openContent, parseContentUrl } from './content/index.ts';
 import { CommitGroup } from './store/commit-group.ts';
 import { FileStore } from './store/files.ts';

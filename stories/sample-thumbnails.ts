@@ -2,7 +2,7 @@
  * Thumbnails for stories: the scripted uploader has no worker, so it answers `thumbnail()` with a small picture
  * drawn here — a sky, a hill and a sun in colours picked from the file name, portrait when the name says so.
  */
-import type { TaskSnapshot } from '../src/uploader/types.ts';
+import type { TaskSnapshot } from '../src/uploader/contract/types.ts';
 
 export async function sampleThumbnail(task: TaskSnapshot, size: number): Promise<Blob | undefined> {
   if (!/\.(jpe?g|png|gif|webp|avif|bmp)$/i.test(task.name)) return undefined;

@@ -4,7 +4,7 @@ import { expect, userEvent, waitFor } from 'storybook/test';
 import type { ShareGrant, StoreEventDetails } from '../src/elements/events.ts';
 import type { StoreUploader } from '../src/elements/uploader/store-uploader.ts';
 import { ScriptedUploader, uploadScript } from '../test/fixtures/scripted-uploader.ts';
-import type { AddOptions } from '../src/uploader/types.ts';
+import type { AddOptions } from '../src/uploader/contract/types.ts';
 import { drawn, dropFiles, expectFocus, part, ready, record, settled, shadow } from './play.ts';
 
 const FORMATS = {

@@ -2,7 +2,7 @@
  * The one owner of a resumable session's bytes on disk, `<data>/sessions/<id>.part` (the disk's `SessionContent`):
  * its path, appending a request body (hashing whole 256 KiB blocks as they complete), cutting it back, the running
  * MD5, adopting the finished part into the blob directory, deleting it, and recovery after a crash. Session rows and
- * locks are `store/sessions.ts`; the upload handler (`uploads/resumable-put.ts`) keeps only the Content-Range rules
+ * locks are `store/sessions.ts`; the upload handler (`handlers/resumable-put.ts`) keeps only the Content-Range rules
  * and the answers.
  *
  * The part file is the truth for how many bytes are stored: outside a request it always holds whole 256 KiB blocks

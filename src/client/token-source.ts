@@ -6,7 +6,7 @@
  * app does, and caching belongs to the getter (its OAuth library knows expiry and sign-out). After a 401 the getter
  * is asked once more and the call retried once.
  *
- * The upload worker's client (`reuse: true`, one account's engine, `uploader/host/engine-hub.ts`) asks once and
+ * The upload worker's client (`reuse: true`, one account's engine, `uploader/worker/engine-hub.ts`) asks once and
  * reuses the answer until the service answers 401; then it asks once more (the page refreshes its token there).
  *
  * One streak of 401s asks the app at most once, however many calls (the client's, the uploader's, parallel

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
-import type { SessionRecord } from '../../src/uploader/ports.ts';
+import type { SessionRecord } from '../../src/uploader/contract/ports.ts';
 import { download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 
 const KiB = 1024;

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HTTP1_IN_FLIGHT } from '../../src/uploader/engine/concurrency-policy.ts';
-import type { HttpPort } from '../../src/uploader/ports.ts';
-import type { TaskSnapshot } from '../../src/uploader/types.ts';
+import type { HttpPort } from '../../src/uploader/contract/ports.ts';
+import type { TaskSnapshot } from '../../src/uploader/contract/types.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { startCountingProxy } from './helpers/counting-proxy.ts';
 import { download, harness, md5, randomFile } from './helpers/engine-harness.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../../src/uploader/settings.ts';
+import { DEFAULT_SETTINGS } from '../../src/uploader/contract/settings.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { harness, randomFile } from './helpers/engine-harness.ts';
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
-import type { FolderRecord } from '../../src/uploader/ports.ts';
+import type { FolderRecord } from '../../src/uploader/contract/ports.ts';
 import { download, harness, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
 

@@ -9,8 +9,8 @@ import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
 import { SESSION_LIFETIME_MS } from '../../src/uploader/engine/session-records.ts';
-import type { ChannelPort, ClockPort, HttpPort } from '../../src/uploader/ports.ts';
-import type { UploadError } from '../../src/uploader/upload-error.ts';
+import type { ChannelPort, ClockPort, HttpPort } from '../../src/uploader/contract/ports.ts';
+import type { UploadError } from '../../src/uploader/contract/upload-error.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';
 

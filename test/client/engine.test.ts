@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seededRandom } from '../server/helpers/seeded-random.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { UploadError } from '../../src/uploader/upload-error.ts';
+import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 import { createStoreClient } from '../../src/client/index.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';
 import { BLOCK_SIZE } from '../../src/protocol/blocks.ts';
 import { H_CONTENT_RANGE } from '../../src/protocol/headers.ts';
-import type { HttpPort } from '../../src/uploader/ports.ts';
+import type { HttpPort } from '../../src/uploader/contract/ports.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

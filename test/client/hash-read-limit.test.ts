@@ -9,8 +9,8 @@ import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { download, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { lazyInThreadHasher } from '../../src/uploader/engine/hashing/lazy-hasher.ts';
-import type { HasherPort, HashTracker } from '../../src/uploader/ports.ts';
-import { withTimeout } from '../../src/uploader/with-timeout.ts';
+import type { HasherPort, HashTracker } from '../../src/uploader/contract/ports.ts';
+import { withTimeout } from '../../src/uploader/contract/with-timeout.ts';
 
 const KiB = 1024;
 

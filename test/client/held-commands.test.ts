@@ -10,8 +10,8 @@ import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { attachedPage, sharedWorker } from './helpers/attached-page.ts';
 import { download, filesNamed, md5, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { startCountingProxy, type CountingProxy } from './helpers/counting-proxy.ts';
-import type { AddRequest, HeldCommand } from '../../src/uploader/worker-contract.ts';
-import { withTimeout } from '../../src/uploader/with-timeout.ts';
+import type { AddRequest, HeldCommand } from '../../src/uploader/contract/worker-contract.ts';
+import { withTimeout } from '../../src/uploader/contract/with-timeout.ts';
 
 const KiB = 1024;
 

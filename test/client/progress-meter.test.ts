@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ProgressMeter } from '../../src/uploader/engine/progress-meter.ts';
-import type { ClockPort } from '../../src/uploader/ports.ts';
-import type { TaskSnapshot } from '../../src/uploader/types.ts';
+import type { ClockPort } from '../../src/uploader/contract/ports.ts';
+import type { TaskSnapshot } from '../../src/uploader/contract/types.ts';
 
 /** A clock moved by the test; `sleep` resolves when the test moves it past the sleep's end. */
 class HandClock implements ClockPort {

@@ -80,7 +80,7 @@ const DIRECT_OK = new Set([
  * files, before the uploader has loaded.
  */
 const DIRECT_MODULES = new Set([
-  'src/uploader/stored-sessions.ts',
+  'src/uploader/contract/stored-sessions.ts',
   'src/uploader/page/navigation-hold.ts',
   'src/uploader/page/create-uploader.ts',
   'src/uploader/page/before-upload-loader.ts',
@@ -122,24 +122,15 @@ for (const [layer, rule] of Object.entries(rules)) {
 }
 
 /**
- * The uploader is laid out by thread (ARCHITECTURE.md): `page/` runs on the main thread, `host/` holds the workers'
- * entries and their comlink services, `engine/` the upload state machine. What the page loads must not pull the
- * engine, a host or an adapter onto the main thread (type-only imports cost nothing), and the engine sees only its
- * own modules, the uploader's shared contract (ports, types, options, settings, errors, timeouts), the client and
- * the protocol.
+ * The uploader is laid out by thread (ARCHITECTURE.md): `page/` runs on the main thread, `worker/` holds the upload
+ * worker's entries and their comlink services (and, in `worker/hash-worker/`, the hash worker's), `engine/` the upload
+ * state machine, `adapters/` the ports' implementations, and `contract/` what the threads share: types, ports,
+ * options, settings, the worker contract, errors, timeouts. What the page loads must not pull the engine, the worker
+ * or an adapter onto the main thread (type-only imports cost nothing); the engine sees only its own modules, the
+ * contract, the client and the protocol.
  */
 const UPLOADER = 'src/uploader';
-const CONTRACT = [
-  'ports.ts',
-  'types.ts',
-  'options.ts',
-  'upload-error.ts',
-  'task-state.ts',
-  'settings.ts',
-  'validate-options.ts',
-  'with-timeout.ts',
-  'worker-contract.ts',
-].map((f) => `${UPLOADER}/${f}`);
+const CONTRACT = `${UPLOADER}/contract/`;
 
 /** Value imports (not `import type`) of a file, as repository paths. */
 function valueImports(file: string): string[] {
@@ -153,7 +144,14 @@ function valueImports(file: string): string[] {
   return found;
 }
 
-test('the page half of the uploader loads no engine, host or adapter module onto the main thread', () => {
+/** Every relative import of `file`, type-only ones included, as repository paths. */
+function relativeImports(file: string): string[] {
+  return specifiers(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => relative(root, resolve(root, dirname(file), spec)));
+}
+
+test('the page half of the uploader loads no engine, worker or adapter module onto the main thread', () => {
   const seen = new Set<string>();
   const queue = sources(`${UPLOADER}/page`);
   const wrong: string[] = [];
@@ -163,11 +161,44 @@ test('the page half of the uploader loads no engine, host or adapter module onto
     seen.add(file);
     for (const target of valueImports(file)) {
       if (!target.startsWith(`${UPLOADER}/`)) continue;
-      if (/^src\/uploader\/(engine|host|adapters)\//.test(target)) wrong.push(`${file} → ${target}`);
+      if (/^src\/uploader\/(engine|worker|adapters)\//.test(target)) wrong.push(`${file} → ${target}`);
       else queue.push(target);
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('the contract between the threads (src/uploader/contract/) imports nothing of engine/, page/, worker/, adapters/', () => {
+  const files = sources(CONTRACT);
+  assert.ok(files.length > 0, `no files in ${CONTRACT}`);
+  const wrong = files.flatMap((file) =>
+    relativeImports(file)
+      .filter((target) => target.startsWith(`${UPLOADER}/`) && !target.startsWith(CONTRACT))
+      .map((target) => `${file} → ${target}`),
+  );
+  assert.deepEqual(wrong, []);
+  // The uploader's own top level holds the public entry only: a shared module belongs in contract/.
+  const top = sources(UPLOADER).filter((f) => !f.slice(UPLOADER.length + 1).includes('/'));
+  assert.deepEqual(top, [`${UPLOADER}/index.ts`]);
+});
+
+test('page/ names no module of the worker folder, not even a type: it starts the workers from a URL', () => {
+  const wrong = sources(`${UPLOADER}/page`).flatMap((file) =>
+    relativeImports(file)
+      .filter((target) => target.startsWith(`${UPLOADER}/worker/`))
+      .map((target) => `${file} → ${target}`),
+  );
+  assert.deepEqual(wrong, []);
+  // What it does name of the worker: the entries it starts, as `new URL('../worker/….js', import.meta.url)`.
+  const started = sources(`${UPLOADER}/page`).flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/new URL\(\s*'([^']+)',\s*import\.meta\.url\)/g)].map((m) =>
+      relative(root, resolve(root, dirname(file), m[1].replace(/\.js$/, '.ts'))),
+    ),
+  );
+  assert.deepEqual(started.filter((target) => target.startsWith(`${UPLOADER}/worker/`)).sort(), [
+    `${UPLOADER}/worker/shared-worker.ts`,
+    `${UPLOADER}/worker/worker.ts`,
+  ]);
 });
 
 test('the engine imports only itself, the uploader contract, the client and the protocol', () => {
@@ -178,7 +209,7 @@ test('the engine imports only itself, the uploader contract, the client and the 
       const target = relative(root, resolve(root, dirname(file), spec));
       const ok =
         target.startsWith(`${UPLOADER}/engine/`) ||
-        CONTRACT.includes(target) ||
+        target.startsWith(CONTRACT) ||
         /^src\/(client|protocol)\//.test(target);
       if (!ok) wrong.push(`${file} → ${spec}`);
     }
@@ -197,9 +228,9 @@ const SERVER_ENTRIES = ['server/index.ts', 'server/cli.ts', 'server/relay/start.
 const MOUNTED_ENTRY = 'server/handler/';
 const ABOVE_THE_STORES = [
   'server/http/',
-  'server/routes/',
-  'server/uploads/',
-  'server/files/',
+  'server/handlers/',
+  'server/handlers/',
+  'server/handlers/',
   'server/batch/',
   'server/push/',
   'server/dispatch.ts',
@@ -229,4 +260,11 @@ test("the service's stores (server/store/) import no transport, route, handler o
     .filter(([file, target]) => file.startsWith('server/store/') && ABOVE_THE_STORES.some((m) => target.startsWith(m)))
     .map(([file, target]) => `${file} → ${target}`);
   assert.deepEqual(wrong, []);
+});
+
+test("the service's request handlers are in one folder (server/handlers/): no route is added anywhere else", () => {
+  const adding = sources('server')
+    .filter((file) => /\brouter\.add\(/.test(readFileSync(join(root, file), 'utf8')))
+    .filter((file) => !file.startsWith('server/handlers/'));
+  assert.deepEqual(adding, []);
 });

@@ -22,8 +22,8 @@ test('only session-bytes.ts names a part file (`.part`) in the service', () => {
   assert.deepEqual(naming, [OWNER]);
 });
 
-test('the session rows and the upload handlers do not touch the file system', () => {
-  const files = ['server/store/sessions.ts', ...sources('server/uploads')];
+test('the session rows and the request handlers do not touch the file system', () => {
+  const files = ['server/store/sessions.ts', ...sources('server/handlers')];
   const withFs = files.filter((f) => specifiers(f).some((s) => s === 'node:fs' || s === 'node:fs/promises'));
   assert.deepEqual(withFs, []);
 });
@@ -38,6 +38,6 @@ test('the upload handlers reach sessions only through store/resumable-sessions.t
     .filter((f) => f !== 'server/service.ts' && !f.startsWith('server/store/'))
     .filter((f) => specifiers(f).some((s) => /store\/(session-bytes|sessions)\.ts$/.test(s)));
   assert.deepEqual(reaching, []);
-  const handler = code('server/uploads/resumable-put.ts');
+  const handler = code('server/handlers/resumable-put.ts');
   assert.ok(!/sessionBytes|\.sessions\./.test(handler), 'resumable-put.ts asks the session store, not its parts');
 });

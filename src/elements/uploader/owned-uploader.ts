@@ -1,5 +1,5 @@
 import type { ImageResizeOptions, Uploader, UploaderClient } from '../../uploader/index.ts';
-import { hasStoredSessions, uploadsRunning } from '../../uploader/stored-sessions.ts';
+import { hasStoredSessions, uploadsRunning } from '../../uploader/contract/stored-sessions.ts';
 
 /** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
 const INTENT = ['pointerenter', 'pointerdown', 'focusin', 'dragenter'] as const;

@@ -1,4 +1,4 @@
-import type { ChannelPort, SessionMessage } from '../ports.ts';
+import type { ChannelPort, SessionMessage } from '../contract/ports.ts';
 
 /** The channel name the kit's tabs and workers talk on. */
 const CHANNEL_NAME = 'store-upload-kit:sessions';

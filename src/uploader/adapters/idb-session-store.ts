@@ -1,6 +1,6 @@
 import { del, get, keys, promisifyRequest, set, values, type UseStore } from 'idb-keyval';
-import type { FolderRecord, SessionRecord, SessionStore } from '../ports.ts';
-import { openWithStore, SESSION_DB, SESSION_STORE } from '../stored-sessions.ts';
+import type { FolderRecord, SessionRecord, SessionStore } from '../contract/ports.ts';
+import { openWithStore, SESSION_DB, SESSION_STORE } from '../contract/stored-sessions.ts';
 
 /**
  * The folders uploads were put into, in a database of their own: idb-keyval keeps one object store per database,

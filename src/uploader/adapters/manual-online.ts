@@ -1,4 +1,4 @@
-import type { OnlinePort } from '../ports.ts';
+import type { OnlinePort } from '../contract/ports.ts';
 
 /**
  * A connectivity port driven by hand: each page forwards its own `online`/`offline` events (`navigatorOnline` in

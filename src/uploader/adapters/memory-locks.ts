@@ -1,4 +1,4 @@
-import type { LockPort, ReleaseLock } from '../ports.ts';
+import type { LockPort, ReleaseLock } from '../contract/ports.ts';
 
 /**
  * Locks inside one JavaScript realm, with the Web Locks semantics the engine relies on (exclusive, FIFO waiters,

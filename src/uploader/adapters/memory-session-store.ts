@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionStore } from '../ports.ts';
+import type { SessionRecord, SessionStore } from '../contract/ports.ts';
 
 /**
  * Session records in memory: for `persist: false` and for Node, where there is no IndexedDB. Folders are not kept:

@@ -1,4 +1,4 @@
-import type { ClockPort } from '../ports.ts';
+import type { ClockPort } from '../contract/ports.ts';
 
 /** Wall-clock time and `setTimeout` waits. */
 export const systemClock: ClockPort = {

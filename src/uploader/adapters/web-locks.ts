@@ -1,4 +1,4 @@
-import type { LockPort, ReleaseLock } from '../ports.ts';
+import type { LockPort, ReleaseLock } from '../contract/ports.ts';
 
 /**
  * The lock port over the Web Locks API (`navigator.locks`, in windows and workers). A granted lock is held by a

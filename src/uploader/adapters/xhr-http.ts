@@ -1,4 +1,4 @@
-import type { HttpHooks, HttpPort, HttpRequest, HttpResponse } from '../ports.ts';
+import type { HttpHooks, HttpPort, HttpRequest, HttpResponse } from '../contract/ports.ts';
 
 // The worker's Resource Timing buffer holds 250 entries, then takes no more: a worker that outlives many pages would
 // stop learning the protocol. Emptied when full, nothing but this adapter reads it.

@@ -1,6 +1,6 @@
 import { StoreError, isRateLimit } from '../../client/store-error.ts';
 import { TokenError } from '../../client/token-source.ts';
-import { UploadError } from '../upload-error.ts';
+import { UploadError } from '../contract/upload-error.ts';
 import { errorCodeOf } from './error-code.ts';
 import { interruptOf } from './interrupt.ts';
 import { HeldElsewhere, SessionExpired } from './session-errors.ts';

@@ -1,8 +1,16 @@
 import type { UploadClient } from '../../client/index.ts';
-import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, OnlinePort, SessionStore } from '../ports.ts';
-import type { UploaderSettings } from '../settings.ts';
-import type { TaskSnapshot } from '../types.ts';
-import type { JobEvent } from '../worker-contract.ts';
+import type {
+  ChannelPort,
+  ClockPort,
+  HasherPort,
+  HttpPort,
+  LockPort,
+  OnlinePort,
+  SessionStore,
+} from '../contract/ports.ts';
+import type { UploaderSettings } from '../contract/settings.ts';
+import type { TaskSnapshot } from '../contract/types.ts';
+import type { JobEvent } from '../contract/worker-contract.ts';
 
 /** What the engine talks through: the service's client and the environment's ports. */
 export interface EngineIo {

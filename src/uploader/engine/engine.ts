@@ -4,9 +4,9 @@ import { FOLDER_MIME } from '../../protocol/native.ts';
 import { lazyInThreadHasher } from './hashing/lazy-hasher.ts';
 import { mayStart } from './concurrency-policy.ts';
 import type { FolderTree } from './folder-tree.ts';
-import { withTimeout } from '../with-timeout.ts';
+import { withTimeout } from '../contract/with-timeout.ts';
 import { IdPool } from './id-pool.ts';
-import type { SessionRecord } from '../ports.ts';
+import type { SessionRecord } from '../contract/ports.ts';
 import { sampleOf } from './file-sample.ts';
 import { fingerprintOf } from './request-metadata.ts';
 import { SESSION_LIFETIME_MS, SessionRecords } from './session-records.ts';
@@ -17,15 +17,15 @@ import type {
   StoreFile,
   TaskSnapshot,
   UploadErrorInfo,
-} from '../types.ts';
-import { UploadError } from '../upload-error.ts';
+} from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
 import { UploadJob } from './upload-job.ts';
-import type { HeldCommand } from '../worker-contract.ts';
+import type { HeldCommand } from '../contract/worker-contract.ts';
 import type { EngineConfig, EngineIo } from './engine-config.ts';
 import type { EngineFile, JobDeps } from './upload-context.ts';
-import { isFinal } from '../task-state.ts';
+import { isFinal } from '../contract/task-state.ts';
 import type { FolderOf } from './place-file.ts';
-import type { UploaderSettings } from '../settings.ts';
+import type { UploaderSettings } from '../contract/settings.ts';
 
 export type { EngineConfig, EngineIo } from './engine-config.ts';
 export type { EngineFile } from './upload-context.ts';

@@ -1,5 +1,5 @@
 import type { StoreError } from '../../client/index.ts';
-import type { UploadErrorCode } from '../types.ts';
+import type { UploadErrorCode } from '../contract/types.ts';
 
 /** The task error code for a final (not retried) service answer. */
 export function errorCodeOf(error: StoreError, converting: boolean): UploadErrorCode {

@@ -1,6 +1,6 @@
 // A chunk loaded on demand: it imports only types, so splitting it off moves no shared module out of the worker.
 import type { IdPool } from './id-pool.ts';
-import type { ClockPort, FolderRecord, LockPort, SessionStore } from '../ports.ts';
+import type { ClockPort, FolderRecord, LockPort, SessionStore } from '../contract/ports.ts';
 
 /** Lock names of folder creates, apart from the session locks and from the app's own. */
 const FOLDER_LOCK_PREFIX = 'store-upload-kit:folder:';

@@ -1,6 +1,6 @@
 import { Interrupt } from './interrupt.ts';
-import { sessionLockKey, type ChannelPort, type LockPort, type SessionMessage } from '../ports.ts';
-import type { TaskSnapshot } from '../types.ts';
+import { sessionLockKey, type ChannelPort, type LockPort, type SessionMessage } from '../contract/ports.ts';
+import type { TaskSnapshot } from '../contract/types.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
 /**

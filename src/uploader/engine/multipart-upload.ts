@@ -9,8 +9,8 @@ import { answerWithin, sendGuarded } from './send-guarded.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import { verifyResult } from './verify-result.ts';
 import { Interrupt } from './interrupt.ts';
-import { withTimeout } from '../with-timeout.ts';
-import type { StoreFile } from '../types.ts';
+import { withTimeout } from '../contract/with-timeout.ts';
+import type { StoreFile } from '../contract/types.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
 /**

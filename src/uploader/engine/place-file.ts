@@ -1,4 +1,4 @@
-import type { AddOptions } from '../types.ts';
+import type { AddOptions } from '../contract/types.ts';
 
 /** Creates (once) the folders of a path under a target and resolves with the deepest one's ID. */
 export type FolderOf = (path: string, target: string | undefined) => Promise<string>;

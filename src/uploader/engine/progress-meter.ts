@@ -1,5 +1,5 @@
-import type { ClockPort } from '../ports.ts';
-import type { TaskSnapshot } from '../types.ts';
+import type { ClockPort } from '../contract/ports.ts';
+import type { TaskSnapshot } from '../contract/types.ts';
 
 /** Progress snapshots per task per second at most from byte counts (plus one per acknowledged chunk). */
 const PROGRESS_PER_SECOND = 10;

@@ -1,4 +1,4 @@
-import type { HttpPort } from '../ports.ts';
+import type { HttpPort } from '../contract/ports.ts';
 import type { UploadInput } from './upload-context.ts';
 
 /**

@@ -15,18 +15,19 @@ import {
 } from '../../protocol/headers.ts';
 import { UPLOAD_FILES_PATH, uploadFilePath } from '../../protocol/routes.ts';
 import type { ChunkSizer } from './chunk-sizer.ts';
-import { withTimeout } from '../with-timeout.ts';
+import { withTimeout } from '../contract/with-timeout.ts';
 import { deferredTracker } from './hashing/deferred-tracker.ts';
 import { savedHashOf } from './hashing/md5-engine.ts';
 import { sampleOf } from './file-sample.ts';
 import { refusedByPath, type ByPath } from './by-path.ts';
-import { sessionLockKey, type HashTracker, type HttpResponse, type ReleaseLock, type SessionRecord } from '../ports.ts';
+import { sessionLockKey } from '../contract/ports.ts';
+import type { HashTracker, HttpResponse, ReleaseLock, SessionRecord } from '../contract/ports.ts';
 import { Interrupt } from './interrupt.ts';
 import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
 import { HeldElsewhere, SessionExpired } from './session-errors.ts';
 import { SessionWriter } from './session-writer.ts';
-import type { StoreFile } from '../types.ts';
+import type { StoreFile } from '../contract/types.ts';
 import type { UploadContext, UploadInput } from './upload-context.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
@@ -338,10 +339,9 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   /**
-   * The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing);
-   * usable at once, so the first request does not wait for the hash worker to start. A read of the file that
-   * stalls is given up and made again within half the stall limit, so one such read never costs the final digest
-   * (bounded by the whole limit) a stall retry and a hash from byte 0.
+   * The tracker, opened once per session from the record's saved state (a state it cannot use means re-hashing),
+   * usable at once (the first request does not wait for the hash worker). A stalled read of the file is made again
+   * within half the stall limit, so none costs the final digest (bounded by the whole limit) a retry from byte 0.
    */
   private openTracker(): HashTracker | undefined {
     const { hasher, stallTimeoutMs } = this.ctx;

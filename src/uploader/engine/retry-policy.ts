@@ -1,4 +1,4 @@
-import type { RetryInfo } from '../types.ts';
+import type { RetryInfo } from '../contract/types.ts';
 
 /** What went wrong in one attempt, as the policy needs to know it. */
 export type Failure =

@@ -1,6 +1,6 @@
 import { StoreError } from '../../client/store-error.ts';
 import { Interrupt, interruptOf } from './interrupt.ts';
-import type { HttpPort, HttpRequest, HttpResponse } from '../ports.ts';
+import type { HttpPort, HttpRequest, HttpResponse } from '../contract/ports.ts';
 
 /** Options of one guarded request. */
 export interface GuardOptions {

@@ -5,8 +5,8 @@ import {
   type LockPort,
   type SessionRecord,
   type SessionStore,
-} from '../ports.ts';
-import type { InterruptedUpload } from '../types.ts';
+} from '../contract/ports.ts';
+import type { InterruptedUpload } from '../contract/types.ts';
 import { deleteSession } from './request-metadata.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */

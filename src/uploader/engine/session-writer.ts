@@ -1,5 +1,5 @@
-import type { HashTracker, SessionRecord, SessionStore } from '../ports.ts';
-import { withTimeout } from '../with-timeout.ts';
+import type { HashTracker, SessionRecord, SessionStore } from '../contract/ports.ts';
+import { withTimeout } from '../contract/with-timeout.ts';
 
 /**
  * Writes a resumable session's record without holding up the next request: writes are coalesced (at most one in

@@ -1,9 +1,17 @@
 import type { UploadClient } from '../../client/index.ts';
 import type { IdPool } from './id-pool.ts';
 import type { BackoffOptions } from '../../protocol/backoff.ts';
-import type { ChannelPort, ClockPort, HasherPort, HttpPort, LockPort, OnlinePort, SessionStore } from '../ports.ts';
-import type { AddOptions, TaskSnapshot } from '../types.ts';
-import type { FileInfo, JobEvent } from '../worker-contract.ts';
+import type {
+  ChannelPort,
+  ClockPort,
+  HasherPort,
+  HttpPort,
+  LockPort,
+  OnlinePort,
+  SessionStore,
+} from '../contract/ports.ts';
+import type { AddOptions, TaskSnapshot } from '../contract/types.ts';
+import type { FileInfo, JobEvent } from '../contract/worker-contract.ts';
 import type { FolderOf } from './place-file.ts';
 
 /** What every upload strategy needs from the engine, for one task. */

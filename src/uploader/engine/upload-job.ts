@@ -6,21 +6,21 @@ import { failureOf, finalError } from './attempt-failure.ts';
 import { placeFile } from './place-file.ts';
 import { followOtherTab } from './follow-other-tab.ts';
 import { Interrupt } from './interrupt.ts';
-import { isFinal } from '../task-state.ts';
+import { isFinal } from '../contract/task-state.ts';
 import { NoPageAttached } from './no-page.ts';
 import { MultipartUpload } from './multipart-upload.ts';
-import type { SessionMessage, SessionRecord } from '../ports.ts';
+import type { SessionMessage, SessionRecord } from '../contract/ports.ts';
 import { ProgressMeter } from './progress-meter.ts';
 import { ResumableUpload } from './resumable-upload.ts';
 import type { HeldElsewhere } from './session-errors.ts';
 import { decide } from './retry-policy.ts';
-import type { RetryInfo, StoreFile, TaskSnapshot } from '../types.ts';
+import type { RetryInfo, StoreFile, TaskSnapshot } from '../contract/types.ts';
 import type { JobDeps, UploadContext, UploadInput } from './upload-context.ts';
-import { errorInfoOf, UploadError } from '../upload-error.ts';
-import type { JobEvent } from '../worker-contract.ts';
+import { errorInfoOf, UploadError } from '../contract/upload-error.ts';
+import type { JobEvent } from '../contract/worker-contract.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 
-export type { JobEvent } from '../worker-contract.ts';
+export type { JobEvent } from '../contract/worker-contract.ts';
 
 /**
  * One upload task's life: picks the strategy, runs attempts, and decides after each failure what spec §7 says —

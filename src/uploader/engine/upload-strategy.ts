@@ -1,5 +1,5 @@
-import type { ReleaseLock } from '../ports.ts';
-import type { StoreFile } from '../types.ts';
+import type { ReleaseLock } from '../contract/ports.ts';
+import type { StoreFile } from '../contract/types.ts';
 
 /**
  * How one task's bytes reach the service: one multipart request (`MultipartUpload`) or a resumable session

@@ -1,6 +1,6 @@
 import { isNativeMime } from '../../protocol/native.ts';
-import { UploadError } from '../upload-error.ts';
-import type { StoreFile } from '../types.ts';
+import { UploadError } from '../contract/upload-error.ts';
+import type { StoreFile } from '../contract/types.ts';
 
 /**
  * Compares what the service stored with what was sent: `size` and `md5Checksum` (supplement §2). Converted files

@@ -1,6 +1,6 @@
-import type { AddOptions, TaskSnapshot } from '../types.ts';
-import { UploadError } from '../upload-error.ts';
-import type { AddAnswer, AddRequest, FileInfo, HeldCommand } from '../worker-contract.ts';
+import type { AddOptions, TaskSnapshot } from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
+import type { AddAnswer, AddRequest, FileInfo, HeldCommand } from '../contract/worker-contract.ts';
 
 /** A task's command, as the page gives it. */
 export type TaskCommand = HeldCommand | 'resume';
@@ -116,7 +116,7 @@ export class AddBatch {
 
   #flush(): void {
     const batch = this.#waiting.splice(0);
-    // The files join the account the page is bound to now (`host/page-binding.ts`).
+    // The files join the account the page is bound to now (`worker/page-binding.ts`).
     this.#post(batch, this.engine(), undefined);
   }
 
@@ -127,7 +127,7 @@ export class AddBatch {
 
   /**
    * Tells `engine`, once the page's turn ends, that every command of the turn is on its way: a pause or cancel given in
-   * the turn of `add()` then reaches it before the task may start (`host/arriving-tasks.ts`).
+   * the turn of `add()` then reaches it before the task may start (`worker/arriving-tasks.ts`).
    */
   #sentThisTurn(engine: AddingEngine): void {
     if (!this.#turn.size)

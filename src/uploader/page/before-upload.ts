@@ -1,4 +1,4 @@
-import type { AddOptions, BeforeUpload, BeforeUploadChanges, RejectedUpload } from '../types.ts';
+import type { AddOptions, BeforeUpload, BeforeUploadChanges, RejectedUpload } from '../contract/types.ts';
 
 /** What a `beforeUpload` hook decided for one file: what to send and how, or why it is refused. */
 export type BeforeUploadOutcome =

@@ -6,7 +6,7 @@
  * worker is found by its URL (and name), so pages of two kit versions never attach to each other's engine, and no
  * HTTP cache hands one version's page the other's worker under a stable name.
  */
-import { KIT_VERSION } from '../kit-version.ts';
+import { KIT_VERSION } from './kit-version.ts';
 
 /** The URL of the kit's worker file `name` (`shared-worker.js`, `worker.js`) under the app's copy at `base`. */
 export function copiedWorkerUrl(base: string | URL, name: string): URL {

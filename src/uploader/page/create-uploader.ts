@@ -1,6 +1,6 @@
 import { MainThreadUploader, type CreateUploaderOptions } from './main-thread-uploader.ts';
-import type { Uploader } from '../types.ts';
-import { UploadError } from '../upload-error.ts';
+import type { Uploader } from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
 export type { CreateUploaderOptions } from './main-thread-uploader.ts';
 
 /** `createUploader`'s options: with a `client`, its `baseUrl` and `getAccessToken` are the defaults of those two. */

@@ -1,8 +1,8 @@
 import { loadBeforeUpload } from './before-upload-loader.ts';
 import { fileInfo } from './task-table.ts';
-import type { AddOptions, BeforeUpload, TaskSnapshot } from '../types.ts';
-import { UploadError } from '../upload-error.ts';
-import type { FileInfo } from '../worker-contract.ts';
+import type { AddOptions, BeforeUpload, TaskSnapshot } from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
+import type { FileInfo } from '../contract/worker-contract.ts';
 
 /** What a hooked add reads and changes on the page's uploader. */
 export interface HookedAddHost {

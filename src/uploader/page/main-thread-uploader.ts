@@ -7,7 +7,7 @@ import { UploaderEvents } from './uploader-events.ts';
 import { TaskHandle, type TaskCommands } from './task-handle.ts';
 import { fileInfo, queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
-import { resolveSettings } from '../settings.ts';
+import { resolveSettings } from '../contract/settings.ts';
 import { connectEngine, holdPageLock, tokenNow, type StartedHost } from './start-host.ts';
 import type {
   AddFolderOptions,
@@ -20,17 +20,16 @@ import type {
   UploaderHost,
   UploaderSnapshot,
   UploadTask,
-} from '../types.ts';
-import type { UploaderOptions } from '../options.ts';
-import { errorInfoOf, UploadError } from '../upload-error.ts';
-import { isFinal } from '../task-state.ts';
-import type { UploadWorkerService } from '../host/worker-service.ts';
-import type { FileInfo, PageEvent, SignOutUploads, TaskEvent } from '../worker-contract.ts';
+} from '../contract/types.ts';
+import type { UploaderOptions } from '../contract/options.ts';
+import { errorInfoOf, UploadError } from '../contract/upload-error.ts';
+import { isFinal } from '../contract/task-state.ts';
+import type { FileInfo, PageEvent, SignOutUploads, TaskEvent, WorkerCalls } from '../contract/worker-contract.ts';
 
 /** Options of `createUploader`, plus a way to run the service in the page. */
 export type CreateUploaderOptions = UploaderOptions & {
   /** Talk to this service instead of a worker (an in-page `UploadWorkerService`, or a comlink remote of one). */
-  service?: Remote<UploadWorkerService> | UploadWorkerService;
+  service?: Remote<WorkerCalls> | WorkerCalls;
 };
 
 /** The uploader as the page sees it: lives on the main thread, hands files to the engine's worker, keeps snapshots. */
@@ -38,7 +37,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private readonly tasks = new TaskTable();
   /** Settles once the worker knows the task (after any resize): its commands and thumbnail wait for it. */
   private readonly known = new Map<string, Promise<unknown>>();
-  private remote!: Remote<UploadWorkerService> | UploadWorkerService;
+  private remote!: Remote<WorkerCalls> | WorkerCalls;
   private readonly ready: Promise<void>;
   /** Settles once the page's attach is on its way (to `early`): files are handed over then, not after its answer. */
   private readonly posted: Promise<void>;

@@ -1,5 +1,5 @@
-import type { OnlinePort } from '../ports.ts';
-import { withTimeout } from '../with-timeout.ts';
+import type { OnlinePort } from '../contract/ports.ts';
+import { withTimeout } from '../contract/with-timeout.ts';
 
 /**
  * What the main-thread uploader asks of the page around it: connectivity events, the page's own life (hidden,

@@ -1,4 +1,4 @@
-import { UploadError } from '../upload-error.ts';
+import { UploadError } from '../contract/upload-error.ts';
 
 /** The permission calls of a kept handle, which TypeScript's DOM lib does not declare. */
 type PermissionHandle = FileSystemFileHandle & {

@@ -1,9 +1,8 @@
 import type { Remote } from 'comlink';
 import { askToRead, readHandle } from './read-handle.ts';
-import type { AddOptions, InterruptedUpload, ResumeAllResult, UploadTask } from '../types.ts';
-import type { UploadWorkerService } from '../host/worker-service.ts';
-import type { FileInfo } from '../worker-contract.ts';
-import { UploadError } from '../upload-error.ts';
+import type { AddOptions, InterruptedUpload, ResumeAllResult, UploadTask } from '../contract/types.ts';
+import type { FileInfo, WorkerCalls } from '../contract/worker-contract.ts';
+import { UploadError } from '../contract/upload-error.ts';
 
 /**
  * `Uploader.resumeAllInterrupted`: asks read permission for every kept handle of `shown` (the list the user sees)
@@ -40,7 +39,7 @@ export async function resumeAllInterrupted(
  * and type (the worker checks, `checkInterrupted`).
  */
 export async function fileToResume(
-  remote: Remote<UploadWorkerService> | UploadWorkerService,
+  remote: Remote<WorkerCalls> | WorkerCalls,
   id: string,
   chosen?: { file: File; info: FileInfo },
 ): Promise<{ blob: Blob; info: FileInfo; options: AddOptions }> {

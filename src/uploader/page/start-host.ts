@@ -8,11 +8,10 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { copiedWorkerUrl } from './copied-workers.ts';
 import { workerAnswer } from './page-environment.ts';
-import type { UploaderSettings } from '../settings.ts';
-import { startWorker } from '../trusted-worker.ts';
-import type { TaskSnapshot, UploaderHost } from '../types.ts';
-import type { UploadWorkerService } from '../host/worker-service.ts';
-import type { Attachment, PageEvent, TaskEvent } from '../worker-contract.ts';
+import type { UploaderSettings } from '../contract/settings.ts';
+import { startWorker } from '../contract/trusted-worker.ts';
+import type { TaskSnapshot, UploaderHost } from '../contract/types.ts';
+import type { Attachment, PageEvent, TaskEvent, WorkerCalls } from '../contract/worker-contract.ts';
 
 /** The one name every page gives the site's shared worker. */
 const SHARED_WORKER_NAME = 'store-upload-kit';
@@ -31,7 +30,7 @@ export interface PageSide {
    * Told once the page's attach is on its way to `remote`: calls made from here on queue behind it in the worker, so
    * a chosen file is handed over without waiting for the answer (a page may be leaving).
    */
-  posted(remote: Remote<UploadWorkerService> | UploadWorkerService): void;
+  posted(remote: Remote<WorkerCalls> | WorkerCalls): void;
 }
 
 /** The page's token now, as the worker is told it when the page's account changes; undefined when the getter failed. */
@@ -46,7 +45,7 @@ export async function tokenNow(getAccessToken: () => string | Promise<string>): 
 
 /** The page's link to its engine, once attached. */
 export interface EngineLink {
-  remote: Remote<UploadWorkerService> | UploadWorkerService;
+  remote: Remote<WorkerCalls> | WorkerCalls;
   started?: StartedHost;
   attachment: Attachment;
 }
@@ -60,15 +59,12 @@ export async function connectEngine(
     host?: 'auto' | 'dedicated';
     worker?: Worker | SharedWorker;
     workerBase?: string | URL;
-    service?: Remote<UploadWorkerService> | UploadWorkerService;
+    service?: Remote<WorkerCalls> | WorkerCalls;
   },
   settings: UploaderSettings,
   page: PageSide,
 ): Promise<EngineLink> {
-  const attach = async (
-    remote: Remote<UploadWorkerService> | UploadWorkerService,
-    started?: StartedHost,
-  ): Promise<EngineLink> => {
+  const attach = async (remote: Remote<WorkerCalls> | WorkerCalls, started?: StartedHost): Promise<EngineLink> => {
     const pageLock = started?.host === 'dedicated' ? undefined : await page.pageLock;
     // The page's token goes with its attach when the app gives one at once (a fixed string: the element's `token`):
     // the worker then knows the page's account without asking back, and a page that leaves right after a choice
@@ -123,7 +119,7 @@ export async function connectEngine(
 
 /** A started worker, as the facade talks to it. */
 export interface StartedHost {
-  remote: Remote<UploadWorkerService>;
+  remote: Remote<WorkerCalls>;
   /** `shared-extended` or `shared` for a shared worker (whether the browser read `extendedLifetime`), else `dedicated`. */
   host: UploaderHost;
   /** Rejects when the worker's script fails to load. */
@@ -152,7 +148,7 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
                 extendedLifetime: true,
               } as WorkerOptions)
           : () =>
-              new SharedWorker(new URL('../host/shared-worker.js', import.meta.url), {
+              new SharedWorker(new URL('../worker/shared-worker.js', import.meta.url), {
                 type: 'module',
                 name: 'store-upload-kit',
                 extendedLifetime: true,
@@ -173,9 +169,9 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
   // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit, Firefox; there
-  // the worker copies a page's in-memory Blobs before slicing them: host/readable-blob.ts).
+  // the worker copies a page's in-memory Blobs before slicing them: worker/readable-blob.ts).
   return {
-    remote: wrap<UploadWorkerService>(worker.port),
+    remote: wrap<WorkerCalls>(worker.port),
     host: extended ? 'shared-extended' : 'shared',
     failed: failureOf(worker),
     end: () => worker.port.close(),
@@ -189,10 +185,10 @@ function startDedicatedHost(given?: Worker, base?: string | URL): StartedHost {
     startWorker(
       base
         ? () => new Worker(copiedWorkerUrl(base, 'worker.js'), { type: 'module' })
-        : () => new Worker(new URL('../host/worker.js', import.meta.url), { type: 'module' }),
+        : () => new Worker(new URL('../worker/worker.js', import.meta.url), { type: 'module' }),
     );
   return {
-    remote: wrap<UploadWorkerService>(worker),
+    remote: wrap<WorkerCalls>(worker),
     host: 'dedicated',
     failed: failureOf(worker),
     end: () => worker.terminate(),

@@ -1,5 +1,5 @@
-import type { StoreFile, TaskSnapshot, UploadTask } from '../types.ts';
-import { UploadError } from '../upload-error.ts';
+import type { StoreFile, TaskSnapshot, UploadTask } from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
 
 /** The commands a task handle forwards (to the worker). */
 export interface TaskCommands {

@@ -1,8 +1,8 @@
 import type { TaskHandle } from './task-handle.ts';
-import type { AddOptions, TaskSnapshot, UploadErrorInfo } from '../types.ts';
-import { UploadError } from '../upload-error.ts';
-import { isFinal } from '../task-state.ts';
-import type { FileInfo } from '../worker-contract.ts';
+import type { AddOptions, TaskSnapshot, UploadErrorInfo } from '../contract/types.ts';
+import { UploadError } from '../contract/upload-error.ts';
+import { isFinal } from '../contract/task-state.ts';
+import type { FileInfo } from '../contract/worker-contract.ts';
 
 /**
  * The main thread's tasks in the order they were added, with each task's latest snapshot kept in an array at an index

@@ -1,4 +1,4 @@
-import type { Uploader, UploaderEventMap } from '../types.ts';
+import type { Uploader, UploaderEventMap } from '../contract/types.ts';
 
 /** The detail an uploader event of type `K` carries. */
 export type UploaderEventDetail<K extends keyof UploaderEventMap> =

@@ -7,7 +7,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { createStore, del, set } from 'idb-keyval';
 import '../../../src/elements/uploader/define.ts';
 import type { StoreUploader } from '../../../src/elements/uploader/store-uploader.ts';
-import { SESSION_DB, SESSION_STORE, hasStoredSessions } from '../../../src/uploader/stored-sessions.ts';
+import { SESSION_DB, SESSION_STORE, hasStoredSessions } from '../../../src/uploader/contract/stored-sessions.ts';
 import { serviceUrl, TOKEN } from '../uploader/helpers.ts';
 
 /**

@@ -10,7 +10,7 @@ import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { xhrHttp } from '../../../src/uploader/adapters/xhr-http.ts';
 import { UploadWorkerService } from '../../../src/uploader/index.ts';
 import type { AddOptions, CreateUploaderOptions, TaskSnapshot, UploadError } from '../../../src/uploader/index.ts';
-import type { AddAnswer, AddRequest, FileInfo, TaskResult } from '../../../src/uploader/worker-contract.ts';
+import type { AddAnswer, AddRequest, FileInfo, TaskResult } from '../../../src/uploader/contract/worker-contract.ts';
 import { canvasImage } from './images.ts';
 import { addFault, baseUrl, download, filesNamed, sameBytes, testUploaders } from './helpers.ts';
 

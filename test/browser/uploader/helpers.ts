@@ -170,7 +170,7 @@ export async function folderTree(
   return { paths: paths.sort(), ids };
 }
 
-/** The account the kit binds `token`'s uploads to (`host/principals.ts`): `user:` and the service's permission ID. */
+/** The account the kit binds `token`'s uploads to (`worker/principals.ts`): `user:` and the service's permission ID. */
 export async function principalOf(token = TOKEN): Promise<string> {
   const res = await fetch(`${baseUrl}/store/v3/about?fields=user(permissionId)`, {
     headers: { authorization: `Bearer ${token}` },

@@ -4,11 +4,11 @@
 import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
-import { EngineHubs, UploadWorkerService } from '../../../src/uploader/host/worker-service.ts';
-import type { UploaderOptions } from '../../../src/uploader/options.ts';
-import { resolveSettings } from '../../../src/uploader/settings.ts';
-import type { TaskSnapshot } from '../../../src/uploader/types.ts';
-import type { PageEvent, PageState } from '../../../src/uploader/worker-contract.ts';
+import { EngineHubs, UploadWorkerService } from '../../../src/uploader/worker/worker-service.ts';
+import type { UploaderOptions } from '../../../src/uploader/contract/options.ts';
+import { resolveSettings } from '../../../src/uploader/contract/settings.ts';
+import type { TaskSnapshot } from '../../../src/uploader/contract/types.ts';
+import type { PageEvent, PageState } from '../../../src/uploader/contract/worker-contract.ts';
 import { nodeHttp } from './node-http-port.ts';
 
 const KiB = 1024;

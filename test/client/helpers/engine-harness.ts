@@ -7,9 +7,9 @@ import { ManualOnline } from '../../../src/uploader/adapters/manual-online.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
 import { UploadEngine, type EngineFile, type EngineIo } from '../../../src/uploader/engine/engine.ts';
-import type { UploaderOptions } from '../../../src/uploader/options.ts';
-import { resolveSettings } from '../../../src/uploader/settings.ts';
-import type { TaskSnapshot } from '../../../src/uploader/types.ts';
+import type { UploaderOptions } from '../../../src/uploader/contract/options.ts';
+import { resolveSettings } from '../../../src/uploader/contract/settings.ts';
+import type { TaskSnapshot } from '../../../src/uploader/contract/types.ts';
 import type { JobEvent } from '../../../src/uploader/engine/upload-job.ts';
 import { nodeHttp } from './node-http-port.ts';
 

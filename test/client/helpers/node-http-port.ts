@@ -2,7 +2,7 @@
 // progress reporting (fetch in Node has no upload progress, and the stall guard needs it).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { HttpHooks, HttpPort, HttpRequest, HttpResponse } from '../../../src/uploader/ports.ts';
+import type { HttpHooks, HttpPort, HttpRequest, HttpResponse } from '../../../src/uploader/contract/ports.ts';
 
 export const nodeHttp: HttpPort = {
   send(req: HttpRequest, hooks: HttpHooks): Promise<HttpResponse> {

@@ -1,4 +1,4 @@
-import type { HashTracker } from '../../ports.ts';
+import type { HashTracker } from '../../contract/ports.ts';
 
 /**
  * A tracker usable at once while the real one is still opening (the hash worker starting, the WebAssembly

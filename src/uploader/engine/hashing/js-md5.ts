@@ -1,5 +1,5 @@
 import { Md5 } from 'ts-md5';
-import type { JsMd5State, SavedHash } from '../../ports.ts';
+import type { JsMd5State, SavedHash } from '../../contract/ports.ts';
 import type { Md5Engine } from './md5-engine.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { HasherPort } from '../../ports.ts';
+import type { HasherPort } from '../../contract/ports.ts';
 import type { Md5Preference } from './md5-engine.ts';
 
 /**

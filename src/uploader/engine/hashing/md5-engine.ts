@@ -1,4 +1,4 @@
-import type { SavedHash } from '../../ports.ts';
+import type { SavedHash } from '../../contract/ports.ts';
 
 /**
  * One incremental MD5 implementation behind a small interface, so the tracker works the same over WebAssembly

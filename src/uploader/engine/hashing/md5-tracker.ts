@@ -1,7 +1,7 @@
 import { BlobCursor, StalledRead } from './blob-cursor.ts';
 import { createMd5 } from './choose-md5.ts';
 import type { Md5Engine, Md5Preference } from './md5-engine.ts';
-import type { HashTracker, SavedHash } from '../../ports.ts';
+import type { HashTracker, SavedHash } from '../../contract/ports.ts';
 
 /** How many bytes are hashed between two yields to the thread's other tasks (about 2 ms of MD5 here). */
 const YIELD_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 import { createMD5 } from 'hash-wasm';
-import type { SavedHash } from '../../ports.ts';
+import type { SavedHash } from '../../contract/ports.ts';
 import type { Md5Engine } from './md5-engine.ts';
 
 /** hash-wasm's MD5 (WebAssembly). Rejects where the page's CSP refuses `WebAssembly.compile`. */
