@@ -2,8 +2,8 @@
 // work fails at once with a `bad-request` UploadError naming it, and every option that can work is taken.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolveSettings } from '../../src/uploader/settings.ts';
-import { UploadError } from '../../src/uploader/upload-error.ts';
+import { resolveSettings } from '../../src/uploader/contract/settings.ts';
+import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 
 const base = { baseUrl: 'https://store.example', getAccessToken: () => 'token' };
 
