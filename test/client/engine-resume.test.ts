@@ -39,6 +39,13 @@ test('pause after an acknowledged chunk, resume, finish byte-identically', async
   assert.equal((record?.hashState as { impl?: string } | undefined)?.impl, 'wasm');
   // Its session belongs to a task of this engine (paused, not ended): not an interrupted upload to offer.
   assert.deepEqual(await h.engine.interrupted(), []);
+  // Nor one to resume by its id, or to discard: the paused task goes on with it.
+  await assert.rejects(h.engine.add('u', file, {}, record.id), { code: 'not-found' });
+  await h.engine.discard(record.id);
+  assert.deepEqual(
+    (await h.store.list()).map((r) => r.id),
+    [record.id],
+  );
   h.engine.resume('t');
   const stored = await h.engine.done('t');
   assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
