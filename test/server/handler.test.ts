@@ -146,6 +146,18 @@ for (const form of ['node', 'fetch'] as const) {
       const stored = await call('GET', `/store/v3/files/${file.id}?alt=media`);
       assert.equal(stored.status, 200);
       assert.equal(md5(new Uint8Array(await stored.arrayBuffer())), md5(bytes));
+      // Gzipped for a client that asks (the stored bytes come as a stream), and fetch undoes it.
+      const gzipped = await call('GET', `/store/v3/files/${file.id}?alt=media`, {
+        headers: { 'accept-encoding': 'gzip', 'user-agent': 'a client (gzip)' },
+      });
+      assert.equal(gzipped.status, 200);
+      assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+      assert.equal(md5(new Uint8Array(await gzipped.arrayBuffer())), md5(bytes));
+      // HEAD answers with the length the GET would send.
+      const got = await call('GET', `/store/v3/files/${file.id}?fields=id,name`);
+      const head = await call('HEAD', `/store/v3/files/${file.id}?fields=id,name`);
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get('content-length'), String((await got.arrayBuffer()).byteLength));
       // `fields`, and the app's user as the owner.
       const meta = await call('GET', `/store/v3/files/${file.id}?fields=id,owners(emailAddress)`);
       assert.deepEqual(await meta.json(), { id: file.id, owners: [{ emailAddress: 'alice@example.com' }] });
