@@ -67,6 +67,8 @@ test('a new page life resumes the stored session (status query first) instead of
     listed.map((u) => [u.id, u.name, u.total]),
     [['a', file.name, file.blob.size]],
   );
+  // Persisting is on by default, with room for the file itself: the record kept the Blob, no file to choose again.
+  assert.equal(listed[0]?.canResumeWithoutFile, true);
   const snap = await second.engine.add('b', file);
   assert.equal(snap.bytesAcknowledged, record.acknowledged);
   const stored = await second.engine.done('b');

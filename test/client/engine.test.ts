@@ -340,6 +340,7 @@ describe('faults (spec §7)', () => {
       assert.equal(error.code, 'not-found');
       assert.equal(error.status, 404);
       assert.equal(error.message, 'File not found: no-such-file.');
+      assert.equal(error.reason, 'notFound', "the service's reason comes with it");
       return true;
     });
   });
