@@ -189,6 +189,21 @@ test("an inner JSON body over the endpoint's cap is a 413 for that part, as it w
   assert.deepEqual(json(parts[1]), { kind: 'store#about' });
 });
 
+test("an inner JSON body of exactly the endpoint's cap is taken, as it is on its own", async () => {
+  const json0 = JSON.stringify({ name: 'at the cap' });
+  const atCap = json0 + ' '.repeat(1024 * 1024 - json0.length);
+  const direct = await svc.api('POST', '/store/v3/files?fields=name', {
+    headers: { 'Content-Type': 'application/json' },
+    body: atCap,
+  });
+  assert.equal(direct.status, 200, direct.text);
+  const parts = await batch(
+    part(`POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n${atCap}`) + '--b--',
+  );
+  assert.equal(parts[0].status, 200);
+  assert.deepEqual(json(parts[0]), { name: 'at the cap' });
+});
+
 test('targets that are not a path: full URLs of any scheme and relative targets get their own 400', async () => {
   const parts = await batch(
     part(`GET https://127.0.0.1/store/v3/files/${fileId}`) +
