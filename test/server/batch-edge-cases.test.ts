@@ -261,6 +261,24 @@ test('quota counts each inner call: a rate-limit fault for two calls hits the fi
   assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
 });
 
+test('a cut fault on an inner call has no connection of its own to drop: that part alone says its body was cut', async () => {
+  const f = await svc.api('POST', '/__admin/faults', {
+    token: null,
+    body: { match: { method: 'POST', pathPrefix: '/store/v3/files' }, action: { type: 'cut', afterBytes: 3 } },
+  });
+  assert.equal(f.status, 200, f.text);
+  const parts = await batch(
+    part('POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"never"}') +
+      part('GET /store/v3/about?fields=kind') +
+      '--b--',
+  );
+  assert.deepEqual(
+    parts.map((p) => p.status),
+    [400, 200],
+  );
+  assert.equal(json(parts[0]).error.message, 'The request body was cut off.');
+});
+
 test('one batch shares a file and reads files; the grantee then lists it through a batch of its own', async () => {
   const made = await svc.api('POST', '/store/v3/files?fields=id', {
     body: { name: 'shared-in-batch.txt', mimeType: 'text/plain' },

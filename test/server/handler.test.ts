@@ -215,6 +215,15 @@ test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so
       assert.equal(r.status, 200);
       const origin = trustProxy ? 'https://app.example' : host.url;
       assert.ok(r.headers.get('location')?.startsWith(`${origin}${BASE}/upload/`), r.headers.get('location') ?? '');
+      // A proxy that names the host and not the scheme: the app's own scheme, and no 500.
+      const hostOnly = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { cookie: ALICE, 'x-forwarded-host': 'app.example' },
+      });
+      assert.equal(hostOnly.status, 200);
+      const named = trustProxy ? 'http://app.example' : host.url;
+      const at = hostOnly.headers.get('location') ?? '';
+      assert.ok(at.startsWith(`${named}${BASE}/upload/`), at);
     } finally {
       await host.stop();
     }

@@ -140,6 +140,17 @@ describe('disk faults', () => {
   });
 });
 
+describe('fault matching', () => {
+  it('a fault that matches every request leaves the admin calls alone: they list and clear it', async () => {
+    await fault({ type: 'status', status: 503 }, {});
+    const listed = await svc.api('GET', '/__admin/faults', { token: null });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.json().faults.length, 1, 'the fault is still waiting for a request of the API');
+    assert.equal((await svc.api('GET', '/store/v3/about?fields=kind')).status, 503);
+    assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
+  });
+});
+
 describe('database faults', () => {
   it('a completion SQLite cannot write: 503, the bytes stay in the session, a retry completes it', async () => {
     const data = bytesOf(BLOCK * 3 + 5, 11);
