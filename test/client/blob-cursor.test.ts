@@ -71,3 +71,17 @@ test('what fits one buffer is read at once from a slice, with no stream opened; 
   assert.equal(streams, 1);
   cursor.close();
 });
+
+test('a rewind or a jump on an open stream opens a new one at the asked offset, not where the stream stopped', async () => {
+  const blob = new Blob([bytes]);
+  const cursor = new BlobCursor(256 * 1024);
+  const first = await cursor.next(blob, 0, 1000);
+  assert.ok(first && Buffer.from(first).equals(bytes.subarray(0, 1000)));
+  // Back to the start (a retry re-hashes from a checkpoint): the same Blob, the stream open at 1000.
+  const again = await cursor.next(blob, 0, 500);
+  assert.ok(again && Buffer.from(again).equals(bytes.subarray(0, 500)), 'a rewind reads from the asked offset');
+  // Forward past bytes never handed out.
+  const ahead = await cursor.next(blob, MiB, 700);
+  assert.ok(ahead && Buffer.from(ahead).equals(bytes.subarray(MiB, MiB + 700)), 'a jump reads from the asked offset');
+  cursor.close();
+});

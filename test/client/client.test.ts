@@ -123,6 +123,16 @@ describe("the upload worker's client (createUploadClient)", () => {
     assert.equal((await client.files.get(id, { fields: 'name' })).name, 'folder');
     await assert.rejects(c.files.get('missing-id'), (error: StoreError) => error.status === 404);
   });
+
+  test('a token the service keeps refusing is asked for once: the refresh answered 401 is not taken as working', async () => {
+    let asked = 0;
+    const c = createUploadClient({ baseUrl: service.url, getAccessToken: () => `revoked-${++asked}` });
+    await assert.rejects(c.files.get('any-id'), (error: StoreError) => error.status === 401);
+    assert.equal(asked, 2, 'the first token, then one refresh after its 401');
+    // The next call's 401 answers the unproven refresh: no third ask (an app whose tokens never work is not looped).
+    await assert.rejects(c.files.get('any-id'), (error: StoreError) => error.status === 401);
+    assert.equal(asked, 2);
+  });
 });
 
 describe('batch', () => {

@@ -30,6 +30,7 @@ test('resume right after cancelling a paused task does not bring it back: it sta
   await h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
   h.engine.pause('t');
   await h.when((_, s) => s.state === 'paused');
+  assert.equal(h.events.find((e) => e.snapshot.state === 'paused')?.event, 'change', 'a pause is told as a change');
   await clearFaults(service.url);
   const [record] = await h.store.list();
 
@@ -39,6 +40,11 @@ test('resume right after cancelling a paused task does not bring it back: it sta
   await cancelled;
   await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
   assert.equal(h.engine.snapshot('t')?.state, 'cancelled');
+  // A pause that comes after the end changes nothing: the task stays cancelled, and no event tells otherwise.
+  const told = h.events.length;
+  h.engine.pause('t');
+  assert.equal(h.engine.snapshot('t')?.state, 'cancelled');
+  assert.equal(h.events.length, told);
   assert.deepEqual(await h.store.list(), []);
   assert.deepEqual(await filesNamed(service.url, file.name), []);
   const res = await fetch(record.sessionUri, { method: 'PUT', headers: { 'content-range': `bytes */${MiB}` } });

@@ -2,11 +2,13 @@
 // pre-generated ID (409) and reused; two engines sharing one session store and one lock space (two tabs) make each
 // folder once; `addFolder` makes a path of empty folders.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemoryLocks } from '../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import type { FolderRecord } from '../../src/uploader/contract/ports.ts';
+import { placeFile } from '../../src/uploader/engine/place-file.ts';
 import { download, harness, randomFile, TOKEN } from './helpers/engine-harness.ts';
 import { startFaultProxy } from './helpers/fault-proxy.ts';
 
@@ -130,4 +132,15 @@ describe('folder trees', () => {
     assert.equal(await h.engine.addFolder('flat/never', { flatten: true }), undefined);
     assert.deepEqual(await tree(root), ['empty/', 'empty/inner/']);
   });
+});
+
+test("placing a file in its folder leaves no listener on the task's signal, which lives as long as the task", async () => {
+  const task = new AbortController();
+  const placed = await placeFile(
+    { relativePath: 'a/b/c.txt', parentId: 'root' },
+    async (path) => `id-of-${path}`,
+    task.signal,
+  );
+  assert.deepEqual(placed.metadata?.parents, ['id-of-a/b']);
+  assert.equal(getEventListeners(task.signal, 'abort').length, 0);
 });

@@ -114,6 +114,41 @@ test('with no page of its account attached, a task that needs a new token pauses
   assert.equal((await filesNamed(service.url, file.name)).length, 1);
 });
 
+test('a task paused for want of a page is cancelled at once when asked, with no page attaching', async () => {
+  const { hubs } = sharedWorker();
+  const revocable = `tok-${randomUUID()}`;
+  await grantToken(service.url, revocable, 'alice@example.com');
+  const first = await page(hubs, { concurrency: 1 }, () => revocable, revocable);
+  const hub = await hubs.hubFor(first.settings, userPrincipal(await userOfToken(service.url, TOKEN)));
+  const file = randomFile(3 * 256 * KiB);
+  const taskId = randomUUID();
+  const tell = hub.send.bind(hub);
+  const states: string[] = [];
+  const seen = (state: string) =>
+    new Promise<void>((resolve) => {
+      const before = hub.send;
+      hub.send = (event, snapshot) => {
+        before(event, snapshot);
+        if (snapshot.id === taskId && snapshot.state === state) resolve();
+      };
+    });
+  hub.send = (event, snapshot) => {
+    tell(event, snapshot);
+    if (snapshot.id === taskId) states.push(snapshot.state);
+  };
+  const paused = seen('paused');
+  // The page leaves and its token is revoked before the task's first request: a new token is needed, none can come.
+  first.connection.detach();
+  await revokeToken(service.url, revocable);
+  await hub.engine.add(taskId, file);
+  await withTimeout(paused, 30_000, () => new Error('the task never paused for want of a page'));
+  const cancelled = seen('cancelled');
+  await hub.engine.cancel(taskId);
+  await withTimeout(cancelled, 10_000, () => new Error('the paused task was not cancelled while it waited for a page'));
+  assert.equal(states.at(-1), 'cancelled');
+  assert.equal((await filesNamed(service.url, file.name)).length, 0);
+});
+
 test('the same file added by two pages at once is one task, uploaded once; the second page gets the first one’s id', async () => {
   const { hubs } = sharedWorker();
   const [a, b] = await Promise.all([page(hubs), page(hubs)]);

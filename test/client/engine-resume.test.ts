@@ -39,6 +39,13 @@ test('pause after an acknowledged chunk, resume, finish byte-identically', async
   assert.equal((record?.hashState as { impl?: string } | undefined)?.impl, 'wasm');
   // Its session belongs to a task of this engine (paused, not ended): not an interrupted upload to offer.
   assert.deepEqual(await h.engine.interrupted(), []);
+  // Nor one to resume by its id, or to discard: the paused task goes on with it.
+  await assert.rejects(h.engine.add('u', file, {}, record.id), { code: 'not-found' });
+  await h.engine.discard(record.id);
+  assert.deepEqual(
+    (await h.store.list()).map((r) => r.id),
+    [record.id],
+  );
   h.engine.resume('t');
   const stored = await h.engine.done('t');
   assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
@@ -60,6 +67,8 @@ test('a new page life resumes the stored session (status query first) instead of
     listed.map((u) => [u.id, u.name, u.total]),
     [['a', file.name, file.blob.size]],
   );
+  // Persisting is on by default, with room for the file itself: the record kept the Blob, no file to choose again.
+  assert.equal(listed[0]?.canResumeWithoutFile, true);
   const snap = await second.engine.add('b', file);
   assert.equal(snap.bytesAcknowledged, record.acknowledged);
   const stored = await second.engine.done('b');

@@ -94,6 +94,40 @@ test('a second tab adding the same file follows the first tab instead of uploadi
   assert.deepEqual(await store.list(), []);
 });
 
+test('when the uploading tab cancels, the following tab ends cancelled too: no file, no record', async () => {
+  const locks = new MemoryLocks();
+  const [channelA, channelB] = tabChannels();
+  const store = new MemorySessionStore();
+  const a = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel: channelA });
+  const httpB = recordingHttp();
+  const b = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    store,
+    locks,
+    channel: channelB,
+    http: httpB,
+  });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
+  const file = randomFile(2 * MiB);
+  await a.engine.add('a', file);
+  await a.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await b.engine.add('b', file);
+  await b.when((_e, s) => s.inOtherTab === true);
+
+  await a.engine.cancel('a');
+  await assert.rejects(a.engine.done('a'), { code: 'cancelled' });
+  await assert.rejects(b.engine.done('b'), { code: 'cancelled' });
+  assert.equal(b.engine.snapshot('b')?.state, 'cancelled');
+  assert.deepEqual(httpB.dataPuts, [], 'the following tab sent no bytes');
+  assert.deepEqual(await filesNamed(service.url, file.name), []);
+  assert.deepEqual(await store.list(), []);
+});
+
 test('when the uploading tab lets go (pause), the following tab takes over from what the service stored', async () => {
   const locks = new MemoryLocks();
   const [channelA, channelB] = tabChannels();

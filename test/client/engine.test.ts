@@ -49,6 +49,13 @@ describe('strategies', () => {
     assert.match(stored.id, /\S+/);
   });
 
+  test('a file of exactly resumableThreshold bytes goes multipart; one byte more goes resumable', async () => {
+    const at = await uploadAndCheck(300 * KiB, { resumableThreshold: 300 * KiB });
+    assert.equal(at.h.events.at(-1)?.snapshot.strategy, 'multipart');
+    const over = await uploadAndCheck(300 * KiB + 1, { resumableThreshold: 300 * KiB });
+    assert.equal(over.h.events.at(-1)?.snapshot.strategy, 'resumable');
+  });
+
   test('a large file goes resumable in one request by default, whose body is the file itself, not a slice of it', async () => {
     // A browser uploads a chosen file by its path, but a slice of it (even of every byte) through its blob store:
     // about twice the CPU in Chromium (engine/by-path.ts).
@@ -191,6 +198,22 @@ describe('faults (spec §7)', () => {
     await uploadAndCheck(2 * MiB, { resumableThreshold: 0, chunkSize: 512 * KiB });
   });
 
+  test('a session start whose connection is cut is retried as a network failure, and the file stored once', async () => {
+    await clearFaults(service.url);
+    await addFault(service.url, {
+      match: { method: 'POST', uploadType: 'resumable' },
+      action: { type: 'cut', afterBytes: 0 },
+      times: 1,
+    });
+    try {
+      const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 512 * KiB });
+      const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause);
+      assert.deepEqual(retries, ['network']);
+    } finally {
+      await clearFaults(service.url);
+    }
+  });
+
   test('a burst of 503s is retried with backoff', async () => {
     await clearFaults(service.url);
     await addFault(service.url, {
@@ -198,14 +221,21 @@ describe('faults (spec §7)', () => {
       action: { type: 'status', status: 503 },
       times: 3,
     });
-    const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB });
-    const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry);
+    // Jitter fixed at half the window: the delays are half of 20, 40 and 80 ms, one window per retry in a row.
+    const backoff = { baseMs: 20, capMs: 200, random: () => 0.5 };
+    const { h } = await uploadAndCheck(MiB, { resumableThreshold: 0, chunkSize: 256 * KiB, backoff });
+    const retryEvents = h.events.filter((e) => e.event === 'retry');
     assert.deepEqual(
-      retries.map((r) => [r?.cause, r?.status]),
+      retryEvents.map((e) => e.snapshot.state),
+      ['retrying', 'retrying', 'retrying'],
+    );
+    const retries = retryEvents.map((e) => e.snapshot.retry);
+    assert.deepEqual(
+      retries.map((r) => [r?.cause, r?.status, r?.attempt, r?.delayMs]),
       [
-        ['server-error', 503],
-        ['server-error', 503],
-        ['server-error', 503],
+        ['server-error', 503, 1, 10],
+        ['server-error', 503, 2, 20],
+        ['server-error', 503, 3, 40],
       ],
     );
   });
@@ -310,6 +340,7 @@ describe('faults (spec §7)', () => {
       assert.equal(error.code, 'not-found');
       assert.equal(error.status, 404);
       assert.equal(error.message, 'File not found: no-such-file.');
+      assert.equal(error.reason, 'notFound', "the service's reason comes with it");
       return true;
     });
   });

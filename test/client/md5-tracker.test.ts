@@ -101,3 +101,31 @@ test('small chunks are hashed from one stream: a stream is opened again only whe
   assert.equal(opened, 2);
   tracker.close();
 });
+
+test('close ends the open read: the stream the hash was reading is cancelled once what was queued has run', async () => {
+  let cancelled = 0;
+  // The Blob's bytes in 64 KiB pieces through a stream whose cancel is counted (a read left open holds the file).
+  const counted = Object.assign(new Blob([bytes]), {
+    slice(this: Blob, start = 0) {
+      let at = start;
+      return {
+        stream: () =>
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (at < bytes.length) controller.enqueue(bytes.subarray(at, (at += 64 * 1024)));
+              else controller.close();
+            },
+            cancel: () => {
+              cancelled++;
+            },
+          }),
+      } as Blob;
+    },
+  });
+  const tracker = await Md5Tracker.open('auto');
+  await tracker.hashTo(counted, 2 * MiB); // the stream stays open: 3 MiB are left in it
+  assert.equal(cancelled, 0);
+  tracker.close();
+  await tracker.digest(counted, 0); // queued after the close, which it waits for (a digest at 0 reads nothing)
+  assert.equal(cancelled, 1, 'the open read cancelled');
+});

@@ -308,6 +308,11 @@ describe('syntax errors say what and where', () => {
     // `data` below the root, or a bare top-level `data`, is an ordinary name checked by the schema.
     const schema: FieldSchema = { fields: { a: { fields: { data: 'leaf' } }, data: 'leaf' } };
     assert.deepEqual(selectFields({ a: { data: 1 }, data: 2 }, 'a/data,data', schema), { a: { data: 1 }, data: 2 });
+    // So is `data` opening a path inside parentheses: only the top level is the wrapper.
+    const deep: FieldSchema = { fields: { a: { fields: { data: { fields: { x: 'leaf', y: 'leaf' } } } } } };
+    const value = { a: { data: { x: 1, y: 2 } } };
+    assert.deepEqual(selectFields(value, 'a(data/x)', deep), { a: { data: { x: 1 } } });
+    assert.deepEqual(selectFields(value, 'a(data(y))', deep), { a: { data: { y: 2 } } });
   });
 
   test('nesting is capped so hostile input cannot exhaust the stack', () => {

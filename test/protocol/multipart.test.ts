@@ -149,6 +149,18 @@ test('transport padding after a delimiter and an epilogue are ignored; empty med
   assert.equal(r.media, '');
 });
 
+test('the source is read to its end, epilogue included, not closed early: the request is fully consumed', async () => {
+  let readToEnd = false;
+  async function* source(): AsyncGenerator<Uint8Array> {
+    yield enc.encode(`--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\n\r\nraw\r\n--${B}--\r\n`);
+    yield enc.encode('an epilogue in a chunk of its own');
+    readToEnd = true; // not reached when the parser closes the source (return) instead
+  }
+  const up = await parseMultipartRelated(source(), B);
+  assert.equal(dec.decode(await collect(up.media)), 'raw');
+  assert.equal(readToEnd, true);
+});
+
 test('a media part without Content-Type has mediaType undefined', async () => {
   const r = await parseAll(`--${B}\r\nContent-Type: application/json\r\n\r\n{}\r\n--${B}\r\n\r\nraw\r\n--${B}--`);
   assert.equal(r.up.mediaType, undefined);
@@ -331,4 +343,12 @@ test('MultipartReader: an indented first header line has nothing to continue and
     events.flatMap((e) => (e.type === 'part' ? [e.headers] : [])),
     [{ a: '1' }],
   );
+});
+
+test('MultipartReader: in a CRLF-framed body, a delimiter line after a bare LF is data, not the end of the part', () => {
+  const r = new MultipartReader('q');
+  const events = [...r.push(enc.encode('--q\r\n\r\nline\n--q\r\nstill data\r\n--q--')), ...r.end()];
+  const parts = events.filter((e) => e.type === 'part').length;
+  const data = events.flatMap((e) => (e.type === 'data' ? [dec.decode(e.bytes)] : [])).join('');
+  assert.deepEqual([parts, data], [1, 'line\n--q\r\nstill data']);
 });

@@ -189,6 +189,21 @@ test("an inner JSON body over the endpoint's cap is a 413 for that part, as it w
   assert.deepEqual(json(parts[1]), { kind: 'store#about' });
 });
 
+test("an inner JSON body of exactly the endpoint's cap is taken, as it is on its own", async () => {
+  const json0 = JSON.stringify({ name: 'at the cap' });
+  const atCap = json0 + ' '.repeat(1024 * 1024 - json0.length);
+  const direct = await svc.api('POST', '/store/v3/files?fields=name', {
+    headers: { 'Content-Type': 'application/json' },
+    body: atCap,
+  });
+  assert.equal(direct.status, 200, direct.text);
+  const parts = await batch(
+    part(`POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n${atCap}`) + '--b--',
+  );
+  assert.equal(parts[0].status, 200);
+  assert.deepEqual(json(parts[0]), { name: 'at the cap' });
+});
+
 test('targets that are not a path: full URLs of any scheme and relative targets get their own 400', async () => {
   const parts = await batch(
     part(`GET https://127.0.0.1/store/v3/files/${fileId}`) +
@@ -244,6 +259,24 @@ test('quota counts each inner call: a rate-limit fault for two calls hits the fi
     error: { code: 403, message, errors: [{ message, domain: 'usageLimits', reason: 'userRateLimitExceeded' }] },
   });
   assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
+});
+
+test('a cut fault on an inner call has no connection of its own to drop: that part alone says its body was cut', async () => {
+  const f = await svc.api('POST', '/__admin/faults', {
+    token: null,
+    body: { match: { method: 'POST', pathPrefix: '/store/v3/files' }, action: { type: 'cut', afterBytes: 3 } },
+  });
+  assert.equal(f.status, 200, f.text);
+  const parts = await batch(
+    part('POST /store/v3/files?fields=name\r\nContent-Type: application/json\r\n\r\n{"name":"never"}') +
+      part('GET /store/v3/about?fields=kind') +
+      '--b--',
+  );
+  assert.deepEqual(
+    parts.map((p) => p.status),
+    [400, 200],
+  );
+  assert.equal(json(parts[0]).error.message, 'The request body was cut off.');
 });
 
 test('one batch shares a file and reads files; the grantee then lists it through a batch of its own', async () => {

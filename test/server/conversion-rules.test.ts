@@ -245,6 +245,21 @@ describe('export', () => {
     assert.equal((await svc.api('POST', `/store/v3/files/${id}/export?mimeType=text/csv`)).status, 405);
   });
 
+  test('a file that is not native is not exported: 403 fileNotExportable, pointing at alt=media', async () => {
+    const plain = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'plain text',
+    });
+    assert.equal(plain.status, 200, plain.text);
+    const id = plain.json().id as string;
+    assertError(
+      await exportAs(id, 'text/plain'),
+      403,
+      'fileNotExportable',
+      `Export only supports native files; ${id} is text/plain. Download it with alt=media.`,
+    );
+  });
+
   test('media sent with a native Content-Type never ends in a 500: it is refused at upload with a reason, and nothing is stored', async () => {
     const before = (await svc.api('GET', '/store/v3/files?fields=files(id)&pageSize=1000')).json().files.length;
     const up = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {

@@ -33,6 +33,7 @@ describe('grammar (spec §4.9 rules 1–8)', () => {
       ['owners/*', { owners: [owner] }],
       ['owners', { owners: [owner] }],
       ['*', file],
+      ['', file], // an empty fields parameter selects nothing away: the default resource
     ];
     for (const [fields, expected] of cases) {
       const r = await get(fields);

@@ -46,6 +46,11 @@ describe('create and read', () => {
       },
     ]);
     assert.equal(f.owners[0].emailAddress, 'alice@example.com');
+    // It holds no bytes and downloads as nothing.
+    const d = await svc.api('GET', `/store/v3/files/${f.id}?alt=media`);
+    assert.equal(d.status, 200, d.text);
+    assert.equal(d.headers['content-length'], '0');
+    assert.equal(d.body.length, 0);
   });
 
   it('creates a folder without size or md5', async () => {

@@ -146,6 +146,18 @@ for (const form of ['node', 'fetch'] as const) {
       const stored = await call('GET', `/store/v3/files/${file.id}?alt=media`);
       assert.equal(stored.status, 200);
       assert.equal(md5(new Uint8Array(await stored.arrayBuffer())), md5(bytes));
+      // Gzipped for a client that asks (the stored bytes come as a stream), and fetch undoes it.
+      const gzipped = await call('GET', `/store/v3/files/${file.id}?alt=media`, {
+        headers: { 'accept-encoding': 'gzip', 'user-agent': 'a client (gzip)' },
+      });
+      assert.equal(gzipped.status, 200);
+      assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+      assert.equal(md5(new Uint8Array(await gzipped.arrayBuffer())), md5(bytes));
+      // HEAD answers with the length the GET would send.
+      const got = await call('GET', `/store/v3/files/${file.id}?fields=id,name`);
+      const head = await call('HEAD', `/store/v3/files/${file.id}?fields=id,name`);
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get('content-length'), String((await got.arrayBuffer()).byteLength));
       // `fields`, and the app's user as the owner.
       const meta = await call('GET', `/store/v3/files/${file.id}?fields=id,owners(emailAddress)`);
       assert.deepEqual(await meta.json(), { id: file.id, owners: [{ emailAddress: 'alice@example.com' }] });
@@ -203,6 +215,15 @@ test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so
       assert.equal(r.status, 200);
       const origin = trustProxy ? 'https://app.example' : host.url;
       assert.ok(r.headers.get('location')?.startsWith(`${origin}${BASE}/upload/`), r.headers.get('location') ?? '');
+      // A proxy that names the host and not the scheme: the app's own scheme, and no 500.
+      const hostOnly = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { cookie: ALICE, 'x-forwarded-host': 'app.example' },
+      });
+      assert.equal(hostOnly.status, 200);
+      const named = trustProxy ? 'http://app.example' : host.url;
+      const at = hostOnly.headers.get('location') ?? '';
+      assert.ok(at.startsWith(`${named}${BASE}/upload/`), at);
     } finally {
       await host.stop();
     }

@@ -3,12 +3,14 @@
 // (The suites themselves run over HTTP/2 with STORE_TEST_HTTP2=1: scripts/test-http2.sh.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { type ServiceHandle, startService } from './helpers/service.ts';
+import { ensureDevCertificates } from '../../server/http/dev-certificates.ts';
 
 let svc: ServiceHandle;
 let ca: string;
@@ -156,5 +158,22 @@ test('a restart keeps the CA', async () => {
     assert.equal(ok, 200);
   } finally {
     again.destroy();
+  }
+});
+
+test('a certificate folder holding the CA without its key (half copied) gets a new CA, not an error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dev-certs-'));
+  try {
+    const first = await ensureDevCertificates(dir);
+    assert.equal(first.createdCa, true);
+    const firstCa = readFileSync(first.caPath, 'utf8');
+    rmSync(join(dir, 'ca-key.pem'));
+    const again = await ensureDevCertificates(dir);
+    assert.equal(again.createdCa, true, 'a CA without its key cannot sign: a new one is made');
+    assert.notEqual(readFileSync(again.caPath, 'utf8'), firstCa);
+    // The folder is whole again: the next start keeps what is there.
+    assert.equal((await ensureDevCertificates(dir)).createdCa, false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

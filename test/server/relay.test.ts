@@ -12,6 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteFile } from '../../server/metadata/sqlite-metadata.ts';
 import { X509Certificate } from 'node:crypto';
+import { EventSource } from 'eventsource';
+import { fetchTrusting } from './push-helpers.ts';
+import {
+  openRelaySubscription,
+  type EventSourceLike,
+  type RelayGap,
+  type StreamMessage,
+} from '../../src/client/relay-events.ts';
 import { startRelay, type RunningRelay } from '../../server/relay/start.ts';
 import { createDeliveryEngine } from '../../server/push/delivery.ts';
 import { createPushTrust } from '../../server/push/trust.ts';
@@ -249,6 +257,69 @@ test('Last-Event-ID replays what was missed, and says when the buffer lost some'
     'last-event-id': 'x',
   });
   assert.equal(bad.status, 400);
+});
+
+test("the client's subscription passes a gap event on to its gap listeners", async () => {
+  const small = await startRelay({ port: 0, host: 'localhost', certDir: join(dir, 'certs'), bufferSize: 2 });
+  const trusting = fetchTrusting(caPem);
+  try {
+    let grant: Grant | undefined;
+    const listeners: [string, (m: StreamMessage) => void][] = [];
+    let real: EventSourceLike | undefined;
+    // Gap messages wait until the test listens (the subscription is handed over only once the stream is open).
+    let held: (() => void)[] | undefined = [];
+    const release = () => {
+      for (const deliver of held ?? []) deliver();
+      held = undefined;
+    };
+    // The stream is opened once five messages went by, from after the first: the relay keeps two, so it tells a gap.
+    const openEventStream = (url: string): EventSourceLike => {
+      void (async () => {
+        for (const n of [1, 2, 3, 4, 5]) {
+          const pushed = await trusting(`${small.url}${hookPath(grant!)}`, {
+            method: 'POST',
+            headers: pushHeaders(grant!, n),
+          });
+          assert.equal(pushed.status, 200);
+        }
+        real = new EventSource(`${url}&lastEventId=1`, { fetch: trusting });
+        for (const [type, listener] of listeners) real.addEventListener(type, listener);
+      })();
+      return {
+        get readyState() {
+          return real?.readyState ?? 0;
+        },
+        addEventListener: (type, given) => {
+          const listener = type === 'gap' ? (m: StreamMessage) => (held ? held.push(() => given(m)) : given(m)) : given;
+          listeners.push([type, listener]);
+          real?.addEventListener(type, listener);
+        },
+        removeEventListener: (type, listener) => real?.removeEventListener(type, listener),
+        close: () => real?.close(),
+      };
+    };
+    const fetchGrant: typeof fetch = async (input, init) => {
+      const response = await trusting(input, init);
+      grant = (await response.clone().json()) as Grant;
+      return response;
+    };
+    const subscription = await openRelaySubscription(small.url, { fetch: fetchGrant, openEventStream });
+    try {
+      const gap = await new Promise<RelayGap>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no gap reached the listener')), 10_000);
+        subscription.onGap((told) => {
+          clearTimeout(timer);
+          resolve(told);
+        });
+        release();
+      });
+      assert.deepEqual(gap, { from: 2, to: 3 });
+    } finally {
+      subscription.close();
+    }
+  } finally {
+    await small.close();
+  }
 });
 
 test('a reconnect older than the buffer gets a gap event first', async () => {

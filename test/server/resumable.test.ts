@@ -61,6 +61,17 @@ describe('session start', () => {
     assert.deepEqual(r.json(), { name: 'n', mimeType: 'application/octet-stream', size: '3' });
   });
 
+  it('a create session takes parents in its metadata and the file lands in that folder', async () => {
+    const folder = await svc.api('POST', '/store/v3/files', {
+      body: { name: 'into', mimeType: 'application/vnd.svc-apps.folder' },
+    });
+    assert.equal(folder.status, 200, folder.text);
+    const uri = await sessionUri({ name: 'child.bin', parents: [folder.json().id] }, {}, '&fields=name,parents');
+    const r = await put(uri, 'abc');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json(), { name: 'child.bin', parents: [folder.json().id] });
+  });
+
   it('rejects a bad X-Upload-Content-Length and unknown uploadType', async () => {
     const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
       headers: { 'X-Upload-Content-Length': 'ten' },

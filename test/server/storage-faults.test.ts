@@ -6,10 +6,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bytesOf } from './helpers/bytes.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
+import Database from 'better-sqlite3';
+import { isStorageFailure } from '../../server/store/storage-failure.ts';
 
 const BLOCK = 256 * 1024;
 let svc: ServiceHandle;
@@ -137,6 +140,17 @@ describe('disk faults', () => {
   });
 });
 
+describe('fault matching', () => {
+  it('a fault that matches every request leaves the admin calls alone: they list and clear it', async () => {
+    await fault({ type: 'status', status: 503 }, {});
+    const listed = await svc.api('GET', '/__admin/faults', { token: null });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.json().faults.length, 1, 'the fault is still waiting for a request of the API');
+    assert.equal((await svc.api('GET', '/store/v3/about?fields=kind')).status, 503);
+    assert.deepEqual((await svc.api('GET', '/__admin/faults', { token: null })).json(), { faults: [] });
+  });
+});
+
 describe('database faults', () => {
   it('a completion SQLite cannot write: 503, the bytes stay in the session, a retry completes it', async () => {
     const data = bytesOf(BLOCK * 3 + 5, 11);
@@ -155,5 +169,26 @@ describe('database faults', () => {
     const r = await svc.api('POST', '/store/v3/files', { body: { name: 'x' } });
     assertRetryable(r, /could not write/);
     assert.equal((await svc.api('GET', '/store/v3/files')).json().files.length, before);
+  });
+});
+
+describe('what counts as a storage failure', () => {
+  it('a missing file or a broken constraint is not one: only a full or failing disk or database is retryable', async () => {
+    const missing = await readFile(join(svc.dataDir, 'no-such-file')).catch((e: unknown) => e);
+    assert.equal((missing as NodeJS.ErrnoException).code, 'ENOENT');
+    assert.equal(isStorageFailure(missing), false);
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)');
+    let constraint: unknown;
+    try {
+      db.exec('INSERT INTO t VALUES (1)');
+    } catch (e) {
+      constraint = e;
+    } finally {
+      db.close();
+    }
+    assert.match(String((constraint as NodeJS.ErrnoException).code), /^SQLITE_CONSTRAINT/);
+    assert.equal(isStorageFailure(constraint), false);
+    assert.equal(isStorageFailure(Object.assign(new Error('full'), { code: 'SQLITE_FULL' })), true);
   });
 });

@@ -128,6 +128,19 @@ describe('storage quota', () => {
     assert.equal((await startSession({ 'X-Upload-Content-Length': '400' })).status, 200);
   });
 
+  it("a resumable replacement's declared size is judged with the old content freed", async () => {
+    const f = (await simple(600)).json();
+    // 900 bytes in place of 600: 900 of 1000 once the old bytes go, though 600 + 900 would not fit.
+    const r = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=resumable`, {
+      headers: { 'X-Upload-Content-Length': '900' },
+    });
+    assert.equal(r.status, 200, r.text);
+    const over = await svc.api('PATCH', `/upload/store/v3/files/${f.id}?uploadType=resumable`, {
+      headers: { 'X-Upload-Content-Length': '1001' },
+    });
+    assertQuotaExceeded(over);
+  });
+
   it('a resumable upload is refused at its last byte when it would pass the limit, and its bytes are removed', async () => {
     assert.equal((await simple(600)).status, 200);
     const uri = (await startSession()).headers.location as string;
