@@ -39,7 +39,7 @@ test('added files are listed queued at once, one change for the turn, and stored
   assert.deepEqual(
     p.uploader.snapshot.tasks.map((t) => [t.id, t.name, t.state, t.total]),
     [
-      [tasks[0]!.id, files[0]!.name, 'queued', files[0]!.size],
+      [tasks[0]!.id, (files[0] as File).name, 'queued', files[0]!.size],
       [tasks[1]!.id, (files[1] as File).name, 'queued', 10],
       [tasks[2]!.id, 'Untitled', 'queued', 10],
     ],
@@ -143,10 +143,10 @@ test('pause holds a task, resume finishes it; pauseAll and resumeAll reach every
 
 test('a task that fails reaches the app with its code; retry runs it again with a new done, retryFailed too', async () => {
   const p = page({ maxRetries: 0 });
-  // The service refuses the session's creation once: a 403 is not retried, the task fails with its code.
+  // The service fails the session's creation once, and the task may not retry: it fails with its code.
   await addFault(service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
-    action: { type: 'status', status: 403 },
+    action: { type: 'status', status: 503 },
     times: 1,
   });
   const file = seededFile(2 * 256 * KiB + 1, 8);
@@ -154,9 +154,10 @@ test('a task that fails reaches the app with its code; retry runs it again with 
   const firstDone = task.done;
   const failed = await p.when('error', (s) => s.id === task.id);
   assert.equal(failed.state, 'failed');
-  assert.equal(failed.error?.code, 'forbidden');
-  await assert.rejects(firstDone, (e: unknown) => e instanceof UploadError && e.code === 'forbidden');
-  assert.equal(p.uploader.snapshot.tasks[0]!.error?.code, 'forbidden');
+  assert.equal(failed.error?.code, 'retries-exhausted', JSON.stringify(failed.error));
+  assert.equal(failed.error?.status, 503);
+  await assert.rejects(firstDone, (e: unknown) => e instanceof UploadError && e.code === 'retries-exhausted');
+  assert.equal(p.uploader.snapshot.tasks[0]!.error?.code, 'retries-exhausted');
   assert.equal(task.state, 'failed');
 
   task.retry();
@@ -169,7 +170,7 @@ test('a task that fails reaches the app with its code; retry runs it again with 
 
   await addFault(service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
-    action: { type: 'status', status: 403 },
+    action: { type: 'status', status: 503 },
     times: 1,
   });
   const again = p.uploader.add(seededFile(300, 9));
@@ -180,11 +181,17 @@ test('a task that fails reaches the app with its code; retry runs it again with 
   // resume() on a failed task is a retry.
   await addFault(service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
-    action: { type: 'status', status: 403 },
+    action: { type: 'status', status: 503 },
     times: 1,
   });
   const third = p.uploader.add(seededFile(301, 10));
   await p.when('error', (s) => s.id === third.id);
   third.resume();
   await third.done;
+
+  // A final answer of the service: a folder that does not exist is not-found, and not retried.
+  const lost = p.uploader.add(seededFile(302, 11), { parentId: 'no-such-folder' });
+  await assert.rejects(lost.done, (e: unknown) => e instanceof UploadError && e.code === 'not-found');
+  assert.equal(lost.state, 'failed');
+  assert.equal(p.of('error').at(-1)?.error?.code, 'not-found');
 });

@@ -30,6 +30,19 @@ const NAMES: EventName[] = [
   'change',
 ];
 
+/** The real service, telling when the page's `destroy` has reached the engine and the engine has stopped. */
+class EndingService extends UploadWorkerService {
+  #end!: () => void;
+  readonly ended = new Promise<void>((resolve) => (this.#end = resolve));
+  override async destroy(): Promise<void> {
+    try {
+      await super.destroy();
+    } finally {
+      this.#end();
+    }
+  }
+}
+
 export interface PageUploader {
   uploader: Uploader;
   store: MemorySessionStore;
@@ -39,6 +52,8 @@ export interface PageUploader {
   of<K extends EventName>(type: K): Detail<K>[];
   /** Resolves with the first event named `type` (from now on) whose detail `test` accepts. */
   when<K extends EventName>(type: K, test?: (detail: Detail<K>) => boolean): Promise<Detail<K>>;
+  /** Settles once `uploader.destroy()` has stopped the engine (a dedicated one has stored its sessions then). */
+  ended(): Promise<void>;
   /** Like `when`, but an event dispatched already counts too. */
   ever<K extends EventName>(type: K, test?: (detail: Detail<K>) => boolean): Promise<Detail<K>>;
 }
@@ -54,12 +69,10 @@ export function pageUploader(
   host: 'dedicated' | 'shared' = 'dedicated',
 ): PageUploader {
   const locks = new MemoryLocks();
-  const service = new UploadWorkerService(
-    new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), host),
-  );
+  const service = new EndingService(new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), host));
   const uploader = createUploader({
-    baseUrl,
-    getAccessToken: () => TOKEN,
+    // With the app's client, its own are the defaults (`create-uploader.ts`).
+    ...(!options.client && { baseUrl, getAccessToken: () => TOKEN }),
     service,
     chunkSize: 256 * KiB,
     resumableThreshold: 0,
@@ -89,7 +102,7 @@ export function pageUploader(
     const seen = of(type).find(test);
     return seen === undefined ? when(type, test) : Promise.resolve(seen);
   };
-  return { uploader, store, events, of, when, ever };
+  return { uploader, store, events, of, when, ever, ended: () => service.ended };
 }
 
 /** A File of random-looking bytes (seeded: the same `seed` gives the same bytes). */
