@@ -42,12 +42,20 @@ test('a hook that renames: listed at once under the old name, then the new one i
     seen.push({ name: file.name, relativePath });
     return file.name.endsWith('.keep') ? undefined : { name: `renamed-${file.name}`, metadata: { description: 'd' } };
   });
+  // What the list shows at the moment the file is handed to the engine (right after the hook decided).
+  const handedOver: string[][] = [];
+  const addMany = p.service.addMany.bind(p.service);
+  p.service.addMany = (requests, token) => {
+    handedOver.push(p.uploader.snapshot.tasks.map((t) => `${t.relativePath ?? ''}|${t.name}`));
+    return addMany(requests, token);
+  };
   const file = seededFile(5000, 11, 'a.bin');
   const task = p.uploader.add(file, { relativePath: 'docs/a.bin', metadata: { description: 'first' } });
   assert.equal(p.uploader.snapshot.tasks[0]!.name, 'a.bin', 'listed before the hook has decided');
   assert.equal(p.uploader.snapshot.tasks[0]!.state, 'queued');
   const stored = await task.done;
   assert.deepEqual(seen, [{ name: 'a.bin', relativePath: 'docs/a.bin' }]);
+  assert.deepEqual(handedOver[0], ['docs/renamed-a.bin|renamed-a.bin'], 'the list shows the new name at once');
   assert.equal(stored.name, 'renamed-a.bin');
   assert.equal(task.snapshot.name, 'renamed-a.bin');
   assert.equal(task.snapshot.relativePath, 'docs/renamed-a.bin');
@@ -70,8 +78,16 @@ test('a hook that renames: listed at once under the old name, then the new one i
 test('a hook that gives another file: that file is stored, and the list shows its name and size', async () => {
   const replacement = new File(['the converted bytes'], 'out.txt', { type: 'text/plain' });
   const p = page(() => replacement);
+  const sizes: number[] = [];
+  const addMany = p.service.addMany.bind(p.service);
+  p.service.addMany = (requests, token) => {
+    sizes.push(p.uploader.snapshot.totalBytes);
+    return addMany(requests, token);
+  };
   const task = p.uploader.add(seededFile(4000, 13, 'in.bin'));
+  assert.equal(p.uploader.snapshot.totalBytes, 4000);
   const stored = await task.done;
+  assert.deepEqual(sizes, [replacement.size], 'the list shows the replacement’s size when it is handed over');
   assert.equal(stored.name, 'out.txt');
   assert.deepEqual(await download(service.url, stored.id), Buffer.from('the converted bytes'));
   assert.equal(task.snapshot.total, replacement.size);

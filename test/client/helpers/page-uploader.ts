@@ -9,6 +9,7 @@ import { EngineHubs, UploadWorkerService } from '../../../src/uploader/host/work
 import { createUploader, type UploaderInput } from '../../../src/uploader/page/create-uploader.ts';
 import type { Uploader, UploaderEventMap } from '../../../src/uploader/types.ts';
 import { withTimeout } from '../../../src/uploader/with-timeout.ts';
+import type { TaskEvent } from '../../../src/uploader/worker-contract.ts';
 import { nodeHttp } from './node-http-port.ts';
 import { TOKEN } from './engine-harness.ts';
 
@@ -30,10 +31,19 @@ const NAMES: EventName[] = [
   'change',
 ];
 
-/** The real service, telling when the page's `destroy` has reached the engine and the engine has stopped. */
-class EndingService extends UploadWorkerService {
+/**
+ * The real service, telling when the page's `destroy` has reached the engine and the engine has stopped. With
+ * `eventsLater`, each batch of task events reaches the page a macrotask later, in order, as it would across threads
+ * (a worker's port), not inside the call that made it.
+ */
+export class PageService extends UploadWorkerService {
+  eventsLater = false;
   #end!: () => void;
   readonly ended = new Promise<void>((resolve) => (this.#end = resolve));
+  override init(...[settings, getAccessToken, onEvent, onEvents, state]: Parameters<UploadWorkerService['init']>) {
+    const later = (events: TaskEvent[]): void => void setImmediate(() => onEvents?.(events));
+    return super.init(settings, getAccessToken, onEvent, this.eventsLater && onEvents ? later : onEvents, state);
+  }
   override async destroy(): Promise<void> {
     try {
       await super.destroy();
@@ -45,6 +55,8 @@ class EndingService extends UploadWorkerService {
 
 export interface PageUploader {
   uploader: Uploader;
+  /** The engine's service the uploader was given (`service` option). */
+  service: PageService;
   store: MemorySessionStore;
   /** Every event dispatched, in order: its name and detail. */
   events: { type: EventName; detail: unknown }[];
@@ -67,9 +79,11 @@ export function pageUploader(
   options: Partial<UploaderInput> = {},
   store = new MemorySessionStore(),
   host: 'dedicated' | 'shared' = 'dedicated',
+  eventsLater = false,
 ): PageUploader {
   const locks = new MemoryLocks();
-  const service = new EndingService(new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), host));
+  const service = new PageService(new EngineHubs(() => ({ http: nodeHttp, store, clock: systemClock, locks }), host));
+  service.eventsLater = eventsLater;
   const uploader = createUploader({
     // With the app's client, its own are the defaults (`create-uploader.ts`).
     ...(!options.client && { baseUrl, getAccessToken: () => TOKEN }),
@@ -102,7 +116,7 @@ export function pageUploader(
     const seen = of(type).find(test);
     return seen === undefined ? when(type, test) : Promise.resolve(seen);
   };
-  return { uploader, store, events, of, when, ever, ended: () => service.ended };
+  return { uploader, service, store, events, of, when, ever, ended: () => service.ended };
 }
 
 /** A File of random-looking bytes (seeded: the same `seed` gives the same bytes). */
