@@ -40,9 +40,31 @@ export class PageService extends UploadWorkerService {
   eventsLater = false;
   #end!: () => void;
   readonly ended = new Promise<void>((resolve) => (this.#end = resolve));
+  /** Batches held back (`holdEvents`), in order. */
+  #held?: TaskEvent[][];
+  #deliver: (events: TaskEvent[]) => void = () => undefined;
   override init(...[settings, getAccessToken, onEvent, onEvents, state]: Parameters<UploadWorkerService['init']>) {
-    const later = (events: TaskEvent[]): void => void setImmediate(() => onEvents?.(events));
-    return super.init(settings, getAccessToken, onEvent, this.eventsLater && onEvents ? later : onEvents, state);
+    this.#deliver = (events) => {
+      if (this.eventsLater) setImmediate(() => onEvents?.(events));
+      else onEvents?.(events);
+    };
+    const deliver = (events: TaskEvent[]): void => {
+      if (this.#held) this.#held.push(events);
+      else this.#deliver(events);
+    };
+    return super.init(settings, getAccessToken, onEvent, onEvents && deliver, state);
+  }
+  /**
+   * Task events wait until the returned function is called: the page's calls are answered meanwhile, as when a
+   * worker's events come on another port than its answers, later.
+   */
+  holdEvents(): () => void {
+    this.#held ??= [];
+    return () => {
+      const held = this.#held ?? [];
+      this.#held = undefined;
+      for (const events of held) this.#deliver(events);
+    };
   }
   override async destroy(): Promise<void> {
     try {
