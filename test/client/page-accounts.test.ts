@@ -9,7 +9,7 @@ import { addFault, clearFaults, download, TOKEN } from './helpers/engine-harness
 import { pageUploader, seededFile } from './helpers/page-uploader.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { createStoreClient } from '../../src/client/index.ts';
-import { UploadError } from '../../src/uploader/upload-error.ts';
+import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 
 const KiB = 1024;
 const BOB = 'dev-token-bob';

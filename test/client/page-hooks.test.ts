@@ -7,8 +7,8 @@ import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { download, TOKEN } from './helpers/engine-harness.ts';
 import { pageUploader, seededFile } from './helpers/page-uploader.ts';
 import { createUploader } from '../../src/uploader/page/create-uploader.ts';
-import { UploadError } from '../../src/uploader/upload-error.ts';
-import type { BeforeUpload } from '../../src/uploader/types.ts';
+import { UploadError } from '../../src/uploader/contract/upload-error.ts';
+import type { BeforeUpload } from '../../src/uploader/contract/types.ts';
 
 let service: ServiceHandle;
 const destroy: (() => void)[] = [];

@@ -6,7 +6,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { addFault, clearFaults, download, filesNamed } from './helpers/engine-harness.ts';
 import { pageUploader, seededFile } from './helpers/page-uploader.ts';
-import { UploadError } from '../../src/uploader/upload-error.ts';
+import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 
 const KiB = 1024;
 

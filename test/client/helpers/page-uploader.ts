@@ -5,11 +5,11 @@
 import { MemoryLocks } from '../../../src/uploader/adapters/memory-locks.ts';
 import { MemorySessionStore } from '../../../src/uploader/adapters/memory-session-store.ts';
 import { systemClock } from '../../../src/uploader/adapters/system-clock.ts';
-import { EngineHubs, UploadWorkerService } from '../../../src/uploader/host/worker-service.ts';
+import { EngineHubs, UploadWorkerService } from '../../../src/uploader/worker/worker-service.ts';
 import { createUploader, type UploaderInput } from '../../../src/uploader/page/create-uploader.ts';
-import type { Uploader, UploaderEventMap } from '../../../src/uploader/types.ts';
-import { withTimeout } from '../../../src/uploader/with-timeout.ts';
-import type { TaskEvent } from '../../../src/uploader/worker-contract.ts';
+import type { Uploader, UploaderEventMap } from '../../../src/uploader/contract/types.ts';
+import { withTimeout } from '../../../src/uploader/contract/with-timeout.ts';
+import type { TaskEvent } from '../../../src/uploader/contract/worker-contract.ts';
 import { nodeHttp } from './node-http-port.ts';
 import { TOKEN } from './engine-harness.ts';
 
