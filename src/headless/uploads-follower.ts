@@ -57,7 +57,8 @@ export class UploadsFollower {
 
   /** Tells every listener (also when the owner swapped or ended the uploader). */
   notify(): void {
-    for (const listener of [...this.#listeners]) listener();
+    // A Set's forEach visits what is left of it as listeners leave during the calls.
+    this.#listeners.forEach((listener) => listener());
   }
 
   readonly #onChange = (event: Event): void => {
