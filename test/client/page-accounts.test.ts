@@ -2,11 +2,10 @@
 // (directly, or through the app's client) leave the list the next account's when they resolve; a later visit lists
 // the sessions the first one left and `resumeAllInterrupted` finishes what it can, sorting the rest.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+import { test } from 'node:test';
 import { driveOf } from './helpers/accounts.ts';
 import { addFault, clearFaults, download, TOKEN } from './helpers/engine-harness.ts';
-import { pageUploader, seededFile } from './helpers/page-uploader.ts';
+import { pageSuite, seededFile } from './helpers/page-uploader.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { createStoreClient } from '../../src/client/index.ts';
 import { UploadError } from '../../src/uploader/contract/upload-error.ts';
@@ -14,27 +13,11 @@ import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 const KiB = 1024;
 const BOB = 'dev-token-bob';
 
-let service: ServiceHandle;
-const destroy: (() => void)[] = [];
-before(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  for (const end of destroy.splice(0)) end();
-  await clearFaults(service.url);
-});
-after(async () => {
-  await service.stop();
-});
-
-function page(...args: Parameters<typeof pageUploader> extends [string, ...infer R] ? R : never) {
-  const made = pageUploader(service.url, ...args);
-  destroy.push(() => made.uploader.destroy());
-  return made;
-}
+const suite = pageSuite();
+const { page } = suite;
 
 const slowPuts = (ms: number) =>
-  addFault(service.url, {
+  addFault(suite.service.url, {
     match: { method: 'PUT', uploadType: 'resumable' },
     action: { type: 'delay', ms },
     times: 400,
@@ -90,11 +73,11 @@ test('accountChanged: the previous account’s tasks leave the list when it reso
   assert.ok(p.of('change').length > changes);
   assert.deepEqual(p.of('change').at(-1)!.tasks, [], 'the change is fired before accountChanged resolves');
   await assert.rejects(alices.done, (e: unknown) => codeOf(e) === 'auth');
-  await clearFaults(service.url);
+  await clearFaults(suite.service.url);
   const bobs = p.uploader.add(seededFile(2000, 25, 'bob-file.bin'));
   const stored = await bobs.done;
-  await assert.rejects(download(service.url, stored.id), /404/, 'not stored as Alice’s');
-  assert.ok((await driveOf(service.url, BOB)).includes('bob-file.bin'));
+  await assert.rejects(download(suite.service.url, stored.id), /404/, 'not stored as Alice’s');
+  assert.ok((await driveOf(suite.service.url, BOB)).includes('bob-file.bin'));
   // Alice's upload went on under her account, off this page's list.
   assert.deepEqual(
     p.of('success').map((s) => s.name),
@@ -112,7 +95,7 @@ test('an uploader made with the app’s client moves with client.accountChanged(
   const signedIn = { token: TOKEN };
   let asked = 0;
   const client = createStoreClient({
-    baseUrl: service.url,
+    baseUrl: suite.service.url,
     getAccessToken: () => {
       asked++;
       return signedIn.token;
@@ -126,7 +109,7 @@ test('an uploader made with the app’s client moves with client.accountChanged(
   assert.deepEqual(idsOf(p.uploader.snapshot), [], 'the ended task of Alice’s left too');
   const bobs = p.uploader.add(seededFile(300, 27, 'client-bob.bin'));
   await bobs.done;
-  assert.ok((await driveOf(service.url, BOB)).includes('client-bob.bin'));
+  assert.ok((await driveOf(suite.service.url, BOB)).includes('client-bob.bin'));
   p.uploader.destroy();
   signedIn.token = TOKEN;
   const before = asked;
@@ -151,7 +134,7 @@ test('a later visit lists the sessions left and resumeAllInterrupted resumes the
   // A dedicated engine stops and keeps each session for the next visit (the page hears nothing more of them).
   first.uploader.destroy();
   await first.ended();
-  await clearFaults(service.url);
+  await clearFaults(suite.service.url);
 
   const next = page({ persist }, store);
   const found = await next.ever('interrupted-found');
@@ -167,7 +150,7 @@ test('a later visit lists the sessions left and resumeAllInterrupted resumes the
   assert.deepEqual(result.changed, []);
   assert.equal(result.resumed.length, 1);
   const resumed = await result.resumed[0]!.done;
-  assert.deepEqual(await download(service.url, resumed.id), Buffer.from(await kept.arrayBuffer()));
+  assert.deepEqual(await download(suite.service.url, resumed.id), Buffer.from(await kept.arrayBuffer()));
 
   // The large one: another file is refused as file-changed, the same file chosen again finishes it.
   const largeId = result.needFile[0]!.id;
@@ -177,7 +160,7 @@ test('a later visit lists the sessions left and resumeAllInterrupted resumes the
   );
   const again = await next.uploader.resumeInterrupted(largeId, large);
   const stored = await again.done;
-  assert.deepEqual(await download(service.url, stored.id), Buffer.from(await large.arrayBuffer()));
+  assert.deepEqual(await download(suite.service.url, stored.id), Buffer.from(await large.arrayBuffer()));
   assert.deepEqual(await next.uploader.interrupted(), []);
   await assert.rejects(next.uploader.resumeInterrupted(largeId), (e) => codeOf(e) === 'not-found');
 });

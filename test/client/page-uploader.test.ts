@@ -2,32 +2,15 @@
 // worker service (the `service` option) against the real reference service. Tasks listed at once and moved by the
 // engine's events, one `change` per batch, the bytes stored byte for byte, and each task's commands.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { addFault, clearFaults, download, filesNamed } from './helpers/engine-harness.ts';
-import { pageUploader, seededFile } from './helpers/page-uploader.ts';
+import { test } from 'node:test';
+import { addFault, download, filesNamed } from './helpers/engine-harness.ts';
+import { pageSuite, seededFile } from './helpers/page-uploader.ts';
 import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 
 const KiB = 1024;
 
-let service: ServiceHandle;
-const destroy: (() => void)[] = [];
-before(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  for (const end of destroy.splice(0)) end();
-  await clearFaults(service.url);
-});
-after(async () => {
-  await service.stop();
-});
-
-function page(...args: Parameters<typeof pageUploader> extends [string, ...infer R] ? R : never) {
-  const made = pageUploader(service.url, ...args);
-  destroy.push(() => made.uploader.destroy());
-  return made;
-}
+const suite = pageSuite();
+const { page } = suite;
 
 const bytesOf = async (file: Blob) => Buffer.from(await file.arrayBuffer());
 
@@ -62,7 +45,7 @@ test('added files are listed queued at once, one change for the turn, and stored
   for (const [i, file] of files.entries()) {
     assert.equal(tasks[i]!.state, 'done');
     assert.equal(stored[i]!.size, String(file.size));
-    assert.deepEqual(await download(service.url, stored[i]!.id), await bytesOf(file));
+    assert.deepEqual(await download(suite.service.url, stored[i]!.id), await bytesOf(file));
   }
   // Events in order per task: add, start, progress…, success; progress only grows, up to the whole file.
   const big = p.events.filter((e) => (e.detail as { id?: string }).id === tasks[0]!.id).map((e) => e.type);
@@ -85,7 +68,7 @@ test('added files are listed queued at once, one change for the turn, and stored
 
 test('remove drops an ended task from the list and the engine, and does nothing to one that has not ended', async () => {
   const p = page();
-  await addFault(service.url, {
+  await addFault(suite.service.url, {
     match: { method: 'PUT', uploadType: 'resumable' },
     action: { type: 'delay', ms: 300 },
     times: 50,
@@ -104,7 +87,7 @@ test('remove drops an ended task from the list and the engine, and does nothing 
   await assert.rejects(slow.done, (e: unknown) => e instanceof UploadError && e.code === 'cancelled');
   assert.equal(slow.state, 'cancelled');
   assert.deepEqual(
-    await filesNamed(service.url, (slow as unknown as { snapshot: { name: string } }).snapshot.name),
+    await filesNamed(suite.service.url, (slow as unknown as { snapshot: { name: string } }).snapshot.name),
     [],
   );
   p.uploader.remove(slow.id);
@@ -113,7 +96,7 @@ test('remove drops an ended task from the list and the engine, and does nothing 
 
 test('pause holds a task, resume finishes it; pauseAll and resumeAll reach every task, cancelAll ends them', async () => {
   const p = page({ concurrency: 1 });
-  await addFault(service.url, {
+  await addFault(suite.service.url, {
     match: { method: 'PUT', uploadType: 'resumable' },
     action: { type: 'delay', ms: 100 },
     times: 200,
@@ -129,7 +112,7 @@ test('pause holds a task, resume finishes it; pauseAll and resumeAll reach every
   await p.when('change', (s) => s.tasks[0]?.state === 'paused');
   task.resume();
   const stored = await task.done;
-  assert.deepEqual(await download(service.url, stored.id), await bytesOf(file));
+  assert.deepEqual(await download(suite.service.url, stored.id), await bytesOf(file));
 
   const more = [seededFile(4 * 256 * KiB, 6), seededFile(4 * 256 * KiB, 7)].map((f) => p.uploader.add(f));
   await p.when('progress', (s) => s.id === more[0]!.id && s.bytesAcknowledged > 0);
@@ -146,7 +129,7 @@ test('pause holds a task, resume finishes it; pauseAll and resumeAll reach every
 test('a task that fails reaches the app with its code; retry runs it again with a new done, retryFailed too', async () => {
   const p = page({ maxRetries: 0 });
   // The service fails the session's creation once, and the task may not retry: it fails with its code.
-  await addFault(service.url, {
+  await addFault(suite.service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
     action: { type: 'status', status: 503 },
     times: 1,
@@ -168,9 +151,9 @@ test('a task that fails reaches the app with its code; retry runs it again with 
   assert.equal(p.uploader.snapshot.tasks[0]!.state, 'queued');
   assert.equal(p.uploader.snapshot.tasks[0]!.error, undefined);
   const stored = await task.done;
-  assert.deepEqual(await download(service.url, stored.id), await bytesOf(file));
+  assert.deepEqual(await download(suite.service.url, stored.id), await bytesOf(file));
 
-  await addFault(service.url, {
+  await addFault(suite.service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
     action: { type: 'status', status: 503 },
     times: 1,
@@ -181,7 +164,7 @@ test('a task that fails reaches the app with its code; retry runs it again with 
   await again.done;
   assert.equal(again.state, 'done');
   // resume() on a failed task is a retry.
-  await addFault(service.url, {
+  await addFault(suite.service.url, {
     match: { method: 'POST', uploadType: 'resumable' },
     action: { type: 'status', status: 503 },
     times: 1,

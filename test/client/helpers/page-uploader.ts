@@ -11,7 +11,9 @@ import type { Uploader, UploaderEventMap } from '../../../src/uploader/contract/
 import { withTimeout } from '../../../src/uploader/contract/with-timeout.ts';
 import type { TaskEvent } from '../../../src/uploader/contract/worker-contract.ts';
 import { nodeHttp } from './node-http-port.ts';
-import { TOKEN } from './engine-harness.ts';
+import { after, afterEach, before } from 'node:test';
+import { clearFaults, TOKEN } from './engine-harness.ts';
+import { startService, type ServiceHandle } from '../../server/helpers/service.ts';
 
 const KiB = 1024;
 /** How long a test waits for an event the uploader should dispatch before it fails naming it. */
@@ -152,4 +154,36 @@ export function seededFile(size: number, seed: number, name = `p-${seed}-${size}
     bytes[i] = x & 0xff;
   }
   return new File([bytes], name, { type: 'application/octet-stream', lastModified: 1_700_000_000_000 });
+}
+
+/**
+ * A suite's real service and its page uploaders: the service starts before the suite's tests and stops after them,
+ * and each test's uploaders are destroyed (and the service's faults cleared) when it ends.
+ */
+export function pageSuite(): {
+  readonly service: ServiceHandle;
+  page(...args: Parameters<typeof pageUploader> extends [string, ...infer R] ? R : never): PageUploader;
+} {
+  let service: ServiceHandle | undefined;
+  const destroy: (() => void)[] = [];
+  before(async () => {
+    service = await startService();
+  });
+  afterEach(async () => {
+    for (const end of destroy.splice(0)) end();
+    await clearFaults(service!.url);
+  });
+  after(async () => {
+    await service?.stop();
+  });
+  return {
+    get service() {
+      return service!;
+    },
+    page(...args) {
+      const made = pageUploader(service!.url, ...args);
+      destroy.push(() => made.uploader.destroy());
+      return made;
+    },
+  };
 }
