@@ -177,7 +177,9 @@ test('what the previous version stored is served, exported and resumed after the
   const afterward = await rows();
   assert.equal(afterward.version, '5');
   assert.match(afterward.keys.get(b.json().id) ?? '', /^blobs\/b-/, 'old content keeps its place');
-  assert.equal(afterward.keys.get(resumed.id), `content/u-${location.searchParams.get('upload_id')}`);
+  // In a bucket the session's multipart upload, begun at the old key, completes there; on disk its part is moved.
+  const dir = TEST_CONTENT === undefined ? 'content' : 'blobs';
+  assert.equal(afterward.keys.get(resumed.id), `${dir}/u-${location.searchParams.get('upload_id')}`);
   assert.match(afterward.keys.get(a.json().id) ?? '', /^content\/c-/);
   await svc.restart();
   if (TEST_CONTENT === undefined) {
