@@ -4,9 +4,9 @@
  * over a data folder (or database and bucket) that the current version then takes over.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -32,8 +32,15 @@ export function checkOutService(commit: string): PreviousVersion {
   }
   const tar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
   if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr.toString().trim()}`);
-  // Its dependencies are this checkout's (the same lockfile).
+  // Its dependencies are this checkout's (the same lockfile); the protocol is its own, not today's.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const protocol = join(dir, 'src/protocol/index.ts');
+  for (const file of readdirSync(join(dir, 'server'), { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue;
+    const path = join(dir, 'server', file);
+    const own = `'./${relative(dirname(path), protocol)}'`.replace("'./../", "'../");
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll("'store-upload-kit/protocol'", own));
+  }
   return {
     start: { entry: join(dir, 'server/cli.ts'), nodeArgs: ['--import', 'tsx'] },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
