@@ -21,11 +21,9 @@ export interface PreviousVersion {
 /** Checks out `commit`'s service; throws, saying why, when git does not have it (a shallow clone). */
 export function checkOutService(commit: string): PreviousVersion {
   const dir = mkdtempSync(join(tmpdir(), 'store-previous-'));
-  const archive = spawnSync(
-    'git',
-    ['-C', ROOT, 'archive', commit, 'server', 'src/protocol', 'tsconfig.json', 'package.json'],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
+  const archive = spawnSync('git', ['-C', ROOT, 'archive', commit, 'server', 'src/protocol', 'package.json'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (archive.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`git archive ${commit} failed (a shallow clone lacks it): ${archive.stderr.toString().trim()}`);
