@@ -286,9 +286,9 @@ const listIds = async (): Promise<string[]> => {
 const listed = await listIds();
 const duplicates = listed.length - live.length;
 const dir = (d: string) => readdirSync(join(svc.dataDir, d));
-// Every live file has content; blobs of deleted or replaced files are removed just after their commit.
-const blobs = await settle(
-  async () => dir('blobs').length,
+// Every live file has content; the content of deleted or replaced files is removed just after their commit.
+const stored = await settle(
+  async () => dir('content').length,
   (n) => n === live.length,
 );
 const temps = await settle(
@@ -317,7 +317,7 @@ const result = {
     mismatched,
     deletedButPresent: resurrected,
     duplicatedOrUnexpectedFiles: duplicates,
-    orphanBlobs: blobs - live.length,
+    orphanContent: stored - live.length,
     tempFilesLeft: temps,
     partFilesLeft: parts,
     restarted,
@@ -329,7 +329,7 @@ const pass =
   mismatched === 0 &&
   resurrected === 0 &&
   duplicates === 0 &&
-  blobs === live.length &&
+  stored === live.length &&
   temps === 0 &&
   parts === 0 &&
   !restarted &&

@@ -18,7 +18,7 @@ suites=(
   test/server/strict-bodies.test.ts test/server/files.test.ts test/server/metadata-calls.test.ts
   test/server/fields-parameter.test.ts test/server/batch.test.ts test/server/batch-edge-cases.test.ts
   test/server/permissions.test.ts test/server/permission-rules.test.ts
-  test/server/admin-tokens.test.ts
+  test/server/admin-tokens.test.ts test/server/upgrade-content-key.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
 )
 # on-cluster.ts runs Node's test runner with its output on ours: its TAP goes to the count check too.

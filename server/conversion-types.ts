@@ -1,6 +1,6 @@
 /**
  * The seam between uploads and conversion (spec §4.8, supplement §5). An upload whose metadata `mimeType` is a
- * native kind stores its media in a temp blob and calls `svc.convert` (wired by `createService` to
+ * native kind stores its media as content and calls `svc.convert` (wired by `createService` to
  * `convert/upload-hook.ts`); a service without it answers 400 "conversion not available".
  */
 
@@ -19,7 +19,7 @@ export interface ConversionInput {
   readonly name: string | undefined;
 }
 
-/** The converted native content, stored as the file's blob (served by `export`). */
+/** The converted native content, stored as the file's content (served by `export`). */
 export interface ConversionOutput {
   readonly content: Uint8Array;
 }

@@ -42,7 +42,7 @@ export async function runMigrate(args: readonly string[]): Promise<number> {
     const target = await openMetadata({ postgres: database });
     const store = await openContent({ s3: parseContentUrl(content) });
     try {
-      const report = await migrateDataFolder(source, join(data, 'blobs'), target, store);
+      const report = await migrateDataFolder(source, data, target, store);
       const rows = Object.entries(report.rows)
         .map(([table, n]) => `${table} ${n}`)
         .join(', ');

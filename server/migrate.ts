@@ -10,6 +10,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import { checkContentKey } from './content/content-keys.ts';
 import type { ContentStore } from './content/content-port.ts';
 import type { MetadataDb, SqlValue } from './metadata/metadata-port.ts';
 
@@ -41,12 +42,12 @@ async function columnsOf(db: MetadataDb, table: string): Promise<string[]> {
 }
 
 /**
- * Copies `source` (a data folder's SQLite, its content under `blobsDir`) into `target` and `content`. Refuses a
- * target that already holds files.
+ * Copies `source` (a data folder's SQLite, migrated to this version's schema, its content under `dataDir`: each
+ * row's content key is a path there) into `target` and `content`. Refuses a target that already holds files.
  */
 export async function migrateDataFolder(
   source: MetadataDb,
-  blobsDir: string,
+  dataDir: string,
   target: MetadataDb,
   content: ContentStore,
 ): Promise<MigrationReport> {
@@ -55,9 +56,12 @@ export async function migrateDataFolder(
   // Content first: a row must never name an object that is not there.
   const renamed = new Map<string, string>();
   let bytes = 0;
-  for (const { blob } of await source.all<{ blob: string }>('SELECT DISTINCT blob FROM files WHERE blob IS NOT NULL')) {
-    const written = await content.write(createReadStream(join(blobsDir, blob)));
-    renamed.set(blob, written.name);
+  const keys = await source.all<{ key: string }>(
+    'SELECT DISTINCT content_key AS key FROM files WHERE content_key IS NOT NULL',
+  );
+  for (const { key } of keys) {
+    const written = await content.write(createReadStream(join(dataDir, checkContentKey(key))));
+    renamed.set(key, written.key);
     bytes += written.size;
   }
   const rows: Record<string, number> = {};
@@ -70,7 +74,8 @@ export async function migrateDataFolder(
       const quoted = columns.map((c) => `"${c}"`).join(', ');
       const marks = columns.map(() => '?').join(', ');
       for (const row of all) {
-        if (table.name === 'files' && typeof row.blob === 'string') row.blob = renamed.get(row.blob) ?? row.blob;
+        if (table.name === 'files' && typeof row.content_key === 'string')
+          row.content_key = renamed.get(row.content_key) ?? row.content_key;
         await target.run(
           `INSERT INTO ${table.name} (${quoted}) VALUES (${marks})`,
           ...columns.map((c) => (row[c] ?? null) as SqlValue),

@@ -43,12 +43,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const clock = createClock();
   const events = new FileEvents();
   const commits = new CommitGroup(db, events);
-  // A released blob is removed only once the commit that released it is durable (a crash before a group commit
-  // keeps the row that still names it). A failed removal leaves an unreferenced blob, which the next start sweeps.
-  const releaseBlob = (name: string) =>
-    void content.remove(name).catch((e: unknown) => console.error('store-service: could not remove a blob:', e));
+  // Released content is removed only once the commit that released it is durable (a crash before a group commit
+  // keeps the row that still names it). A failed removal leaves unreferenced content, which the next start sweeps.
+  const releaseContent = (key: string) =>
+    void content.remove(key).catch((e: unknown) => console.error('store-service: could not remove content:', e));
   const quota = new StorageQuota(db, options.config.storageQuotaBytes);
-  const files = new FileStore(db, clock, events, quota, (name) => commits.afterCommit(() => releaseBlob(name)));
+  const files = new FileStore(db, clock, events, quota, (key) => commits.afterCommit(() => releaseContent(key)));
   const sessions = new UploadSessionRows(db, clock, options.config.sessionTtlMs, (id) =>
     // A failed removal leaves staging that the next start's recovery (or the object store's sweep) removes.
     content.sessions
@@ -56,13 +56,13 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       .catch((e: unknown) => console.error("store-service: could not remove a session's bytes:", e)),
   );
   const resumable = new ResumableSessions(sessions, content);
-  // A crash between moving a part into its blob and marking the session complete: a file row holding the blob
-  // means the completion committed.
-  await resumable.recover(async (blob) => {
-    const row = await files.withBlob(blob);
+  // A crash between moving a part into stored content and marking the session complete: a file row holding that
+  // content means the completion committed.
+  await resumable.recover(async (key) => {
+    const row = await files.withContent(key);
     return row && (await files.resource(row));
   });
-  await content.collectGarbage(await files.referencedBlobs());
+  await content.collectGarbage(await files.referencedContent());
   const closers: (() => void | Promise<void>)[] = [];
   const router = new Router();
   const push = createPushService({

@@ -3,6 +3,10 @@
  * each: the data folder's disk (`disk-content.ts`, the default) and an S3-compatible object store (`s3-content.ts`,
  * loaded only when `--content s3://…` is configured). Routes, uploads, conversion and the session door talk to this
  * port only; neither backend knows about the metadata database.
+ *
+ * Content is named by its content key, the object's path under the backend's root: `content/<name>` for what this
+ * version writes (`<data>/content/` on disk, `[PREFIX/]content/` in the bucket). Content written before schema 5
+ * kept its place under `blobs/`; its rows carry that key (`metadata/migrations.ts`), so both are read where they are.
  */
 import type { Readable } from 'node:stream';
 
@@ -12,9 +16,9 @@ export interface ByteRange {
   readonly end: number;
 }
 
-/** Content written by {@link ContentStore.write}: its object name, size and MD5 (hex). */
+/** Content written by {@link ContentStore.write}: its content key, size and MD5 (hex). */
 export interface WrittenContent {
-  readonly name: string;
+  readonly key: string;
   readonly size: number;
   readonly md5: string;
 }
@@ -25,18 +29,18 @@ export interface LocalCopy {
   release(): Promise<void>;
 }
 
-/** Finished content: immutable objects, named by the service, referenced by file rows. */
+/** Finished content: immutable objects, named by the service (their content keys), referenced by file rows. */
 export interface ContentStore {
   /** Streams `source` into a new object, hashing as it goes; on any error (cut body, `maxBytes`) nothing is kept. */
   write(source: AsyncIterable<Uint8Array>, maxBytes?: number): Promise<WrittenContent>;
   /** Writes bytes already in memory (converted native content). */
   writeBytes(bytes: Uint8Array): Promise<WrittenContent>;
   /** Opens an object (optionally a byte range) for streaming; rejects when it does not exist. */
-  read(name: string, range?: ByteRange): Promise<Readable>;
+  read(key: string, range?: ByteRange): Promise<Readable>;
   /** The object as a local file (a path reader such as export); the disk's own file, or a temporary copy. */
-  localCopy(name: string): Promise<LocalCopy>;
+  localCopy(key: string): Promise<LocalCopy>;
   /** Deletes an object; a missing one is fine. */
-  remove(name: string): Promise<void>;
+  remove(key: string): Promise<void>;
   /**
    * Start-up clean-up: removes temporary files and objects no row references (`referenced`), left by a crash
    * between steps. Returns how many it removed.
@@ -56,7 +60,7 @@ export interface Appended {
 
 /** The bytes of a finished session, now a content object. */
 export interface CompletedContent {
-  readonly name: string;
+  readonly key: string;
   readonly md5: string;
 }
 
@@ -77,13 +81,16 @@ export interface SessionContent {
   keep(id: string, size: number): Promise<void>;
   /** Turns the session's `size` bytes (plus `tail`) into one content object; the session's staging is gone. */
   complete(id: string, size: number, tail?: readonly Uint8Array[]): Promise<CompletedContent>;
-  /** Takes a completed session's bytes back (its file's commit failed on storage); false when nothing is left. */
-  reopen(id: string): Promise<boolean>;
+  /**
+   * Takes a completed session's bytes (the content `key` its completion made) back (its file's commit failed on
+   * storage); false when nothing is left.
+   */
+  reopen(id: string, key: string): Promise<boolean>;
   /** Deletes a session's staged bytes (cancelled, expired); a missing session is fine. */
   remove(id: string): Promise<void>;
   /**
    * Start-up recovery: drops staging of sessions not in `open`, and for a completion a crash cut between making
-   * the object and committing its row, asks `committed(id, name)` whether a file took the object.
+   * the object and committing its row, asks `committed(id, key)` whether a file took the object.
    */
-  recover(open: readonly string[], committed: (id: string, name: string) => Promise<boolean>): Promise<void>;
+  recover(open: readonly string[], committed: (id: string, key: string) => Promise<boolean>): Promise<void>;
 }

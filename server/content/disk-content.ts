@@ -1,14 +1,16 @@
 /**
- * Content on disk (the default backend of the content port): `<data>/blobs/<name>` (immutable once renamed into
- * place), temp files in `<data>/tmp/`, resumable sessions' part files in `<data>/sessions/` (`disk-session-content.ts`).
- * New content is written to a temp file and renamed, so a crash never leaves a half-written blob referenced.
+ * Content on disk (the default backend of the content port): the file `<data>/<content key>`, i.e.
+ * `<data>/content/<name>` (immutable once renamed into place; content written before schema 5 stays in
+ * `<data>/blobs/`, `content-keys.ts`), temp files in `<data>/tmp/`, resumable sessions' part files in
+ * `<data>/sessions/` (`disk-session-content.ts`). New content is written to a temp file and renamed, so a crash
+ * never leaves a half-written object referenced.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { open, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, ContentStore, LocalCopy, WrittenContent } from './content-port.ts';
+import { CONTENT_DIR, CONTENT_DIRS, checkContentKey, LEGACY_DIR, newContentKey } from './content-keys.ts';
 import { DiskSessionContent } from './disk-session-content.ts';
 import { FileWriter } from './file-writer.ts';
 import { Md5Hasher } from './md5.ts';
@@ -16,26 +18,21 @@ import { ContentTooLargeError } from './too-large.ts';
 
 /** The content port on the data folder's disk. */
 export class DiskContent implements ContentStore {
-  readonly dir: string;
+  readonly dataDir: string;
   readonly tmpDir: string;
   readonly sessions: DiskSessionContent;
 
   constructor(dataDir: string) {
-    this.dir = join(dataDir, 'blobs');
+    this.dataDir = dataDir;
     this.tmpDir = join(dataDir, 'tmp');
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(join(dataDir, CONTENT_DIR), { recursive: true });
     mkdirSync(this.tmpDir, { recursive: true });
     this.sessions = new DiskSessionContent(join(dataDir, 'sessions'), this);
   }
 
-  /** A fresh blob name. */
-  newName(): string {
-    return `b-${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
-  }
-
-  /** Absolute path of a blob. */
-  path(name: string): string {
-    return join(this.dir, name);
+  /** Absolute path of the content stored under `key`. */
+  path(key: string): string {
+    return join(this.dataDir, checkContentKey(key));
   }
 
   /**
@@ -43,8 +40,8 @@ export class DiskContent implements ContentStore {
    * connection, size cap) the temp file is removed and nothing is referenced.
    */
   async write(source: AsyncIterable<Uint8Array>, maxBytes = Number.MAX_SAFE_INTEGER): Promise<WrittenContent> {
-    const name = this.newName();
-    const tmp = join(this.tmpDir, `${name}.tmp`);
+    const key = newContentKey();
+    const tmp = join(this.tmpDir, `${key.slice(CONTENT_DIR.length + 1)}.tmp`);
     const fh = await open(tmp, 'w');
     const hash = new Md5Hasher();
     const writer = new FileWriter(fh, 0);
@@ -66,8 +63,8 @@ export class DiskContent implements ContentStore {
       await rm(tmp, { force: true });
       throw e;
     }
-    await rename(tmp, this.path(name));
-    return { name, size, md5: await hash.digest() };
+    await rename(tmp, this.path(key));
+    return { key, size, md5: await hash.digest() };
   }
 
   /** Writes bytes already in memory (converted native content). */
@@ -78,40 +75,49 @@ export class DiskContent implements ContentStore {
     return this.write(one());
   }
 
-  /** Moves an existing file (a completed session part) into the blob directory under `name`. */
-  async adopt(path: string, name: string): Promise<void> {
-    await rename(path, this.path(name));
+  /** Moves an existing file (a completed session part) into the content directory under `key`. */
+  async adopt(path: string, key: string): Promise<void> {
+    await rename(path, this.path(key));
   }
 
-  /** Streams a blob, optionally a byte range; opened first, so a missing blob rejects here. */
-  async read(name: string, range?: ByteRange): Promise<Readable> {
-    const fh = await open(this.path(name), 'r');
+  /** Streams content, optionally a byte range; opened first, so missing content rejects here. */
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const fh = await open(this.path(key), 'r');
     return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
-  /** The blob's own file: nothing to release. */
-  async localCopy(name: string): Promise<LocalCopy> {
-    return { path: this.path(name), release: () => Promise.resolve() };
+  /** The content's own file: nothing to release. */
+  async localCopy(key: string): Promise<LocalCopy> {
+    return { path: this.path(key), release: () => Promise.resolve() };
   }
 
-  /** Deletes a blob; missing blobs are fine. */
-  async remove(name: string): Promise<void> {
-    await rm(this.path(name), { force: true });
+  /** Deletes content; missing content is fine. */
+  async remove(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
   }
 
-  /** Startup clean-up: drops temp files and blobs no row references (left by a crash between steps). */
+  /**
+   * Startup clean-up: drops temp files and content no row references (left by a crash between steps), and the
+   * directory of content written before schema 5 once nothing is left in it.
+   */
   async collectGarbage(referenced: ReadonlySet<string>): Promise<number> {
     let removed = 0;
     for (const f of await readdir(this.tmpDir)) {
       await rm(join(this.tmpDir, f), { force: true });
       removed++;
     }
-    for (const f of await readdir(this.dir)) {
-      if (!referenced.has(f)) {
-        await rm(join(this.dir, f), { force: true });
-        removed++;
+    for (const dir of CONTENT_DIRS) {
+      const path = join(this.dataDir, dir);
+      if (!existsSync(path)) continue;
+      for (const f of await readdir(path)) {
+        if (!referenced.has(`${dir}/${f}`)) {
+          await rm(join(path, f), { force: true });
+          removed++;
+        }
       }
     }
+    // Fails while it still holds content (ENOTEMPTY): it goes with the last of it.
+    await rmdir(join(this.dataDir, LEGACY_DIR)).catch(() => undefined);
     return removed;
   }
 

@@ -1,7 +1,7 @@
 /**
  * The one owner of a resumable session's bytes on disk, `<data>/sessions/<id>.part` (the disk's `SessionContent`):
  * its path, appending a request body (hashing whole 256 KiB blocks as they complete), cutting it back, the running
- * MD5, adopting the finished part into the blob directory, deleting it, and recovery after a crash. Session rows and
+ * MD5, adopting the finished part into the content directory, deleting it, and recovery after a crash. Session rows and
  * locks are `store/sessions.ts`; the upload handler (`handlers/resumable-put.ts`) keeps only the Content-Range rules
  * and the answers.
  *
@@ -14,14 +14,15 @@ import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { type FileHandle, open, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BLOCK_SIZE, floorToBlock } from 'store-upload-kit/protocol';
+import { legacySessionKey, sessionContentKey } from './content-keys.ts';
 import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
 import { FileWriter } from './file-writer.ts';
 import { Md5Hasher } from './md5.ts';
 
-/** What a session needs of the finished content on disk (`DiskContent`): where a blob's file is, and moving one in. */
-interface BlobFiles {
-  path(name: string): string;
-  adopt(path: string, name: string): Promise<void>;
+/** What a session needs of the finished content on disk (`DiskContent`): where content's file is, and moving one in. */
+interface ContentFiles {
+  path(key: string): string;
+  adopt(path: string, key: string): Promise<void>;
 }
 
 /** MD5 of a session's stored bytes, kept in memory between requests (rebuilt from the part after a restart). */
@@ -34,22 +35,17 @@ interface RunningHash {
 /** Owner of the part files of resumable sessions. */
 export class DiskSessionContent implements SessionContent {
   readonly #dir: string;
-  readonly #blobs: BlobFiles;
+  readonly #content: ContentFiles;
   readonly #hashes = new Map<string, RunningHash>();
 
-  constructor(dir: string, blobs: BlobFiles) {
+  constructor(dir: string, content: ContentFiles) {
     this.#dir = dir;
-    this.#blobs = blobs;
+    this.#content = content;
     mkdirSync(dir, { recursive: true });
   }
 
   #path(id: string): string {
     return join(this.#dir, `${id}.part`);
-  }
-
-  /** Blob name a completed session's part is renamed to (lets recovery find it). */
-  static #blobName(id: string): string {
-    return `u-${id}`;
   }
 
   /**
@@ -154,7 +150,7 @@ export class DiskSessionContent implements SessionContent {
 
   /**
    * Finishes a session holding `size` bytes: feeds the tail of its last request into the running hash (or rehashes
-   * the part when the hash does not line up, e.g. after a restart) and moves the part into the blob store.
+   * the part when the hash does not line up, e.g. after a restart) and moves the part into the content directory.
    */
   async complete(id: string, size: number, tail: readonly Uint8Array[] = []): Promise<CompletedContent> {
     // The hash the last append left, or (a status query that completes, a restart) one rebuilt from the part.
@@ -167,23 +163,23 @@ export class DiskSessionContent implements SessionContent {
     const path = this.#path(id);
     const md5 = upTo === size ? await state.hash.digest() : await md5OfFile(path, size);
     this.#forgetHash(id);
-    const name = DiskSessionContent.#blobName(id);
-    await this.#blobs.adopt(path, name).catch(async (e: unknown) => {
+    const key = sessionContentKey(id);
+    await this.#content.adopt(path, key).catch(async (e: unknown) => {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       // An empty upload never created a part file.
-      const fh = await open(this.#blobs.path(name), 'w');
+      const fh = await open(this.#content.path(key), 'w');
       await fh.close();
     });
-    return { name, md5 };
+    return { key, md5 };
   }
 
   /**
    * Moves a completed session's bytes back into its part file (its file's commit failed for lack of storage); false
-   * when the blob is gone (a conversion consumed it).
+   * when the content is gone (a conversion consumed it).
    */
-  async reopen(id: string): Promise<boolean> {
+  async reopen(id: string, key: string): Promise<boolean> {
     try {
-      await rename(this.#blobs.path(DiskSessionContent.#blobName(id)), this.#path(id));
+      await rename(this.#content.path(key), this.#path(id));
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -199,16 +195,17 @@ export class DiskSessionContent implements SessionContent {
 
   /**
    * Startup recovery. A crash during completion can leave an open session whose part was already renamed to its
-   * blob: `committed(id, blob)` says whether a file row took it (the caller then marks the session complete);
-   * otherwise the bytes move back so the session can finish. Part files of sessions not in `open` hold bytes
-   * nothing can reach and are deleted.
+   * content: `committed(id, key)` says whether a file row took it (the caller then marks the session complete);
+   * otherwise the bytes move back so the session can finish. The previous version's key is looked at too (a
+   * completion it began). Part files of sessions not in `open` hold bytes nothing can reach and are deleted.
    */
-  async recover(open: readonly string[], committed: (id: string, blob: string) => Promise<boolean>): Promise<void> {
+  async recover(open: readonly string[], committed: (id: string, key: string) => Promise<boolean>): Promise<void> {
     for (const id of open) {
       const part = this.#path(id);
-      const blob = DiskSessionContent.#blobName(id);
-      if (existsSync(part) || !existsSync(this.#blobs.path(blob))) continue;
-      if (!(await committed(id, blob))) await rename(this.#blobs.path(blob), part);
+      for (const key of [sessionContentKey(id), legacySessionKey(id)]) {
+        if (existsSync(part) || !existsSync(this.#content.path(key))) continue;
+        if (!(await committed(id, key))) await rename(this.#content.path(key), part);
+      }
     }
     const keep = new Set(open);
     for (const f of await readdir(this.#dir)) {

@@ -1,18 +1,20 @@
 /**
  * Content in an S3-compatible bucket (the content port's object-store backend, `--content s3://BUCKET[/PREFIX]`):
- * finished content is one object `blobs/<name>` under the prefix; resumable sessions stage under `sessions/<id>/`
+ * finished content is one object under the prefix, its content key `content/<name>` (`blobs/<name>` for content
+ * written before schema 5, `content-keys.ts`); resumable sessions stage under `sessions/<id>/`
  * (`s3-session-content.ts`). A body is streamed: a body under one part (8 MiB) is one PUT, a bigger one goes
  * straight into a multipart upload (up to four parts in flight while the next fills), so no byte is written twice.
  * Loaded only when configured (`index.ts`), so the default service never loads the SDK.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ChunkQueue, type Taken } from './chunk-queue.ts';
+import { CONTENT_DIRS, checkContentKey, newContentKey } from './content-keys.ts';
 import { PartPipeline } from './part-pipeline.ts';
 import type { ByteRange, ContentStore, LocalCopy, WrittenContent } from './content-port.ts';
 import { type BucketAccess, S3Bucket } from './s3-client.ts';
@@ -60,8 +62,7 @@ class S3Content implements ContentStore {
    * whose parts are sent as they fill. On any error the upload is aborted and nothing is kept.
    */
   async write(source: AsyncIterable<Uint8Array>, maxBytes = Number.MAX_SAFE_INTEGER): Promise<WrittenContent> {
-    const name = `b-${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
-    const rel = `blobs/${name}`;
+    const rel = newContentKey();
     const hash = createHash('md5');
     const queue = new ChunkQueue();
     // The multipart upload, once the body is bigger than one part.
@@ -104,7 +105,7 @@ class S3Content implements ContentStore {
     } finally {
       queue.dispose();
     }
-    return { name, size, md5: hash.digest('hex') };
+    return { key: rel, size, md5: hash.digest('hex') };
   }
 
   /** Writes bytes already in memory (converted native content): one object, whole or not at all. */
@@ -116,17 +117,17 @@ class S3Content implements ContentStore {
   }
 
   /** Streams an object (or a range of it); rejects when it does not exist. */
-  read(name: string, range?: ByteRange): Promise<Readable> {
-    return this.bucket.get(`blobs/${name}`, range);
+  read(key: string, range?: ByteRange): Promise<Readable> {
+    return this.bucket.get(checkContentKey(key), range);
   }
 
   /** A temporary local copy (conversion and export read a path); `release` removes it. */
-  async localCopy(name: string): Promise<LocalCopy> {
+  async localCopy(key: string): Promise<LocalCopy> {
     const dir = await mkdtemp(join(tmpdir(), 'store-content-'));
-    const path = join(dir, name);
+    const path = join(dir, basename(checkContentKey(key)));
     const release = () => rm(dir, { recursive: true, force: true });
     try {
-      await pipeline(await this.read(name), createWriteStream(path));
+      await pipeline(await this.read(key), createWriteStream(path));
     } catch (e) {
       await release();
       throw e;
@@ -134,8 +135,8 @@ class S3Content implements ContentStore {
     return { path, release };
   }
 
-  async remove(name: string): Promise<void> {
-    await this.bucket.delete([`blobs/${name}`]);
+  async remove(key: string): Promise<void> {
+    await this.bucket.delete([checkContentKey(key)]);
   }
 
   /**
@@ -146,9 +147,10 @@ class S3Content implements ContentStore {
   async collectGarbage(referenced: ReadonlySet<string>): Promise<number> {
     const now = Date.now();
     const old: string[] = [];
-    for await (const o of this.bucket.list('blobs/')) {
-      const name = o.key.slice('blobs/'.length);
-      if (!referenced.has(name) && now - o.lastModified.getTime() >= this.#times.orphanGraceMs) old.push(o.key);
+    for (const dir of CONTENT_DIRS) {
+      for await (const o of this.bucket.list(`${dir}/`)) {
+        if (!referenced.has(o.key) && now - o.lastModified.getTime() >= this.#times.orphanGraceMs) old.push(o.key);
+      }
     }
     await this.bucket.delete(old);
     return old.length + (await this.sessions.sweep());

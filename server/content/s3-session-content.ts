@@ -5,7 +5,8 @@
  *
  * The staging rule. The protocol sends chunks of whole 256 KiB blocks; S3 parts must be at least 5 MiB except the
  * last, and parts cannot be appended to. So a session's bytes are, in order:
- *   1. parts of exactly {@link PART_SIZE} (8 MiB) of one multipart upload to the final key `blobs/u-<id>`,
+ *   1. parts of exactly {@link PART_SIZE} (8 MiB) of one multipart upload to the final key `content/u-<id>`
+ *      (`blobs/u-<id>` for a session the version before schema 5 began: its state names no key),
  *   2. then fewer than {@link PART_SIZE} bytes in "segments": small objects of whole blocks, one per request that
  *      ended short of a part boundary.
  * A request's bytes fill the next part in memory; once segments + memory reach a part, the segments are streamed
@@ -26,12 +27,12 @@ import { Readable } from 'node:stream';
 import { createMD5, type IHasher } from 'hash-wasm';
 import { floorToBlock } from 'store-upload-kit/protocol';
 import { byteLength, ChunkQueue } from './chunk-queue.ts';
+import { CONTENT_DIRS, legacySessionKey, sessionContentKey } from './content-keys.ts';
 import type { Appended, CompletedContent, SessionContent } from './content-port.ts';
 import { PartPipeline } from './part-pipeline.ts';
 import {
   asError,
   objectKey,
-  objectName,
   PART_SIZE,
   referencedKeys,
   type Segment,
@@ -72,10 +73,11 @@ export class S3SessionContent implements SessionContent {
     return structuredClone(next);
   }
 
-  async #fresh(): Promise<Staging> {
+  async #fresh(id: string): Promise<Staging> {
     const h = await createMD5();
     h.init();
-    return { v: 1, stored: 0, parts: [], segments: [], md5: Buffer.from(h.save()).toString('base64') };
+    const md5 = Buffer.from(h.save()).toString('base64');
+    return { v: 1, key: sessionContentKey(id), stored: 0, parts: [], segments: [], md5 };
   }
 
   async #hasher(md5: string): Promise<IHasher> {
@@ -105,7 +107,7 @@ export class S3SessionContent implements SessionContent {
 
   async append(id: string, stored: number, first: number, body: AsyncIterable<Uint8Array>): Promise<Appended> {
     const loaded = await this.#load(id);
-    const st = loaded ?? (await this.#fresh());
+    const st = loaded ?? (await this.#fresh(id));
     if (st.stored !== stored) throw new Error(`session ${id}: ${st.stored} byte(s) staged, ${stored} expected`);
     let saved = loaded;
     const before: Snapshot = { stored: st.stored, partCount: st.parts.length, segments: st.segments, md5: st.md5 };
@@ -135,11 +137,11 @@ export class S3SessionContent implements SessionContent {
         while (queue.length >= room) {
           try {
             if (cur.uploadId === undefined) {
-              cur.uploadId = await this.#bucket.createUpload(objectKey(id));
+              cur.uploadId = await this.#bucket.createUpload(objectKey(id, cur));
               // Saved at once: a sweep then knows the upload belongs to this session.
               saved = await this.#save(id, cur, saved);
             }
-            pipeline ??= new PartPipeline(this.#bucket, objectKey(id), cur.uploadId);
+            pipeline ??= new PartPipeline(this.#bucket, objectKey(id, cur), cur.uploadId);
             // The first part of a request starts with the session's segments, streamed back out of the store.
             const segments = marks.length === 0 ? cur.segments : [];
             const taken = queue.take(room);
@@ -215,6 +217,7 @@ export class S3SessionContent implements SessionContent {
     // The refused request is taken back: its parts are no longer listed, its segments go.
     const back: Staging = {
       v: 1,
+      ...(st.key !== undefined ? { key: st.key } : {}),
       stored: b.stored,
       ...(st.uploadId !== undefined ? { uploadId: st.uploadId } : {}),
       parts: st.parts.slice(0, b.partCount),
@@ -225,14 +228,14 @@ export class S3SessionContent implements SessionContent {
   }
 
   async complete(id: string, size: number, tail: readonly Uint8Array[] = []): Promise<CompletedContent> {
-    const st = (await this.#load(id)) ?? (await this.#fresh());
+    const st = (await this.#load(id)) ?? (await this.#fresh(id));
     const last = segmentBytes(st.segments) + byteLength(tail);
     if (st.stored + byteLength(tail) !== size)
       throw new Error(`session ${id}: ${st.stored} staged + ${byteLength(tail)} byte(s) is not ${size}`);
     const hash = await this.#hasher(st.md5);
     for (const t of tail) hash.update(t);
     const md5 = hash.digest('hex');
-    const key = objectKey(id);
+    const key = objectKey(id, st);
     if (st.parts.length === 0) {
       if (st.uploadId !== undefined) await this.#bucket.abortUpload(key, st.uploadId);
       await this.#bucket.put(key, this.#body(st.segments, tail), last);
@@ -246,7 +249,7 @@ export class S3SessionContent implements SessionContent {
       await this.#bucket.completeUpload(key, uploadId, parts);
     }
     await this.#dropStaging(id);
-    return { name: objectName(id), md5 };
+    return { key, md5 };
   }
 
   /** Deletes a session's staging: its state first (the session then holds nothing), then its objects. */
@@ -262,23 +265,30 @@ export class S3SessionContent implements SessionContent {
    * a new multipart upload, the rest of its whole blocks becomes a segment, the MD5 state is rebuilt by reading it
    * once, and the object is deleted. A partial last block is dropped (the client resends it, as on disk).
    */
-  async reopen(id: string): Promise<boolean> {
-    const key = objectKey(id);
-    const head = await this.#bucket.head(key);
+  async reopen(id: string, completed: string): Promise<boolean> {
+    const head = await this.#bucket.head(completed);
     if (!head) return false;
     await this.#abortUploads(id);
     const size = floorToBlock(head.size);
     const full = Math.floor(size / PART_SIZE);
-    const st = await this.#fresh();
+    const st = await this.#fresh(id);
+    const key = objectKey(id, st);
     const hash = await this.#hasher(st.md5);
     if (size > 0)
-      for await (const c of await this.#bucket.get(key, { start: 0, end: size - 1 })) hash.update(c as Buffer);
+      for await (const c of await this.#bucket.get(completed, { start: 0, end: size - 1 })) hash.update(c as Buffer);
     st.md5 = Buffer.from(hash.save()).toString('base64');
     st.stored = size;
     if (full > 0) {
       st.uploadId = await this.#bucket.createUpload(key);
       for (let n = 1; n <= full; n++) {
-        const etag = await this.#bucket.copyPart(key, st.uploadId, n, key, (n - 1) * PART_SIZE, n * PART_SIZE - 1);
+        const etag = await this.#bucket.copyPart(
+          key,
+          st.uploadId,
+          n,
+          completed,
+          (n - 1) * PART_SIZE,
+          n * PART_SIZE - 1,
+        );
         st.parts.push({ n, etag });
       }
     }
@@ -286,21 +296,25 @@ export class S3SessionContent implements SessionContent {
     if (rest > 0) {
       const seg = `sessions/${id}/seg-${full * PART_SIZE}-${randomBytes(4).toString('hex')}`;
       const bytes: Uint8Array[] = [];
-      for await (const c of await this.#bucket.get(key, { start: full * PART_SIZE, end: size - 1 }))
+      for await (const c of await this.#bucket.get(completed, { start: full * PART_SIZE, end: size - 1 }))
         bytes.push(c as Buffer);
       await this.#bucket.put(seg, bytes, rest);
       st.segments.push({ key: seg, start: 0, size: rest });
     }
     await this.#save(id, st, undefined);
-    await this.#bucket.delete([key]);
+    await this.#bucket.delete([completed]);
     return true;
   }
 
-  /** Aborts every multipart upload to the session's object (the state's, and any a crash left unrecorded). */
+  /**
+   * Aborts every multipart upload to the session's object (the state's, and any a crash left unrecorded), under
+   * this version's key and the one before schema 5.
+   */
   async #abortUploads(id: string): Promise<void> {
-    const key = objectKey(id);
-    for await (const u of this.#bucket.listUploads(key)) {
-      if (u.key === key) await this.#bucket.abortUpload(key, u.uploadId);
+    for (const key of [sessionContentKey(id), legacySessionKey(id)]) {
+      for await (const u of this.#bucket.listUploads(key)) {
+        if (u.key === key) await this.#bucket.abortUpload(key, u.uploadId);
+      }
     }
   }
 
@@ -315,16 +329,18 @@ export class S3SessionContent implements SessionContent {
    * bytes go back to the session. Objects younger than the orphan grace are left (another node may be committing).
    * Staging of sessions that are not open is removed once older than the grace.
    */
-  async recover(open: readonly string[], committed: (id: string, name: string) => Promise<boolean>): Promise<void> {
+  async recover(open: readonly string[], committed: (id: string, key: string) => Promise<boolean>): Promise<void> {
     const now = Date.now();
-    const completed = new Map<string, number>();
-    for await (const o of this.#bucket.list('blobs/u-'))
-      completed.set(o.key.slice('blobs/u-'.length), o.lastModified.getTime());
+    const completed = new Map<string, { key: string; at: number }>();
+    for (const dir of CONTENT_DIRS) {
+      for await (const o of this.#bucket.list(`${dir}/u-`))
+        completed.set(o.key.slice(`${dir}/u-`.length), { key: o.key, at: o.lastModified.getTime() });
+    }
     for (const id of open) {
-      const at = completed.get(id);
-      if (at === undefined || now - at < this.#times.orphanGraceMs) continue;
-      if (await committed(id, objectName(id))) await this.#dropStaging(id);
-      else await this.reopen(id);
+      const done = completed.get(id);
+      if (done === undefined || now - done.at < this.#times.orphanGraceMs) continue;
+      if (await committed(id, done.key)) await this.#dropStaging(id);
+      else await this.reopen(id, done.key);
     }
     const isOpen = new Set(open);
     for (const [id, touched] of await this.#stagingAges()) {
@@ -356,12 +372,14 @@ export class S3SessionContent implements SessionContent {
       ages.delete(id);
       removed++;
     }
-    for await (const u of this.#bucket.listUploads('blobs/')) {
-      const owner = u.key.startsWith('blobs/u-') ? u.key.slice('blobs/u-'.length) : undefined;
-      if (owner !== undefined && ages.has(owner)) continue;
-      if (now - u.initiated.getTime() < this.#times.orphanGraceMs) continue;
-      await this.#bucket.abortUpload(u.key, u.uploadId);
-      removed++;
+    for (const dir of CONTENT_DIRS) {
+      for await (const u of this.#bucket.listUploads(`${dir}/`)) {
+        const owner = u.key.startsWith(`${dir}/u-`) ? u.key.slice(`${dir}/u-`.length) : undefined;
+        if (owner !== undefined && ages.has(owner)) continue;
+        if (now - u.initiated.getTime() < this.#times.orphanGraceMs) continue;
+        await this.#bucket.abortUpload(u.key, u.uploadId);
+        removed++;
+      }
     }
     return removed;
   }

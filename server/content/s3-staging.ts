@@ -2,6 +2,8 @@
  * The staging state of a resumable session in the object store (`sessions/<id>/state.json`) and the keys around it;
  * `s3-session-content.ts` says how it is used.
  */
+import { legacySessionKey } from './content-keys.ts';
+
 /** Size of every multipart part but the last: above S3's 5 MiB minimum, a whole number of 256 KiB blocks. */
 export const PART_SIZE = 8 * 1024 * 1024;
 
@@ -33,6 +35,12 @@ export interface Snapshot {
 /** `sessions/<id>/state.json`. */
 export interface Staging {
   readonly v: 1;
+  /**
+   * The content key the session's multipart upload and its completed object have (`content-keys.ts`). A state
+   * without one was begun by the version before schema 5, whose uploads went to `blobs/u-<id>`: it keeps that key
+   * to the end, as an upload in progress cannot move.
+   */
+  key?: string;
   stored: number;
   uploadId?: string;
   parts: Part[];
@@ -43,8 +51,8 @@ export interface Staging {
 }
 
 export const stateKey = (id: string) => `sessions/${id}/state.json`;
-export const objectName = (id: string) => `u-${id}`;
-export const objectKey = (id: string) => `blobs/${objectName(id)}`;
+/** The key a state's upload and completed object have. */
+export const objectKey = (id: string, st: Staging) => st.key ?? legacySessionKey(id);
 export const segmentBytes = (segments: readonly Segment[]) => segments.reduce((n, s) => n + s.size, 0);
 
 export const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));

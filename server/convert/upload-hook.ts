@@ -101,18 +101,18 @@ const KIND_NAME: Readonly<Record<NativeKind, NativeContent['kind']>> = {
 };
 
 /**
- * Stored native content of a file; a native file created without media (no blob) is empty content of its kind.
- * `undefined` when the blob is not converted content of that kind (raw bytes stored under a native type), so export
- * can say so instead of failing on them.
+ * Stored native content of a file; a native file created without media (nothing stored) is empty content of its
+ * kind. `undefined` when what is stored is not converted content of that kind (raw bytes stored under a native
+ * type), so export can say so instead of failing on them.
  */
 export async function readNativeContent(
-  blobPath: string | undefined,
+  contentPath: string | undefined,
   kind: NativeKind,
 ): Promise<NativeContent | undefined> {
-  if (blobPath === undefined) return EMPTY[kind]();
+  if (contentPath === undefined) return EMPTY[kind]();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(blobPath, 'utf8'));
+    parsed = JSON.parse(await readFile(contentPath, 'utf8'));
   } catch (err) {
     if (err instanceof SyntaxError) return undefined;
     throw err;

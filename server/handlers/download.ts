@@ -44,9 +44,9 @@ export async function downloadResponse(
   if (range) {
     headers['Content-Range'] = formatContentRangeResponse(range, size);
     headers['Content-Length'] = String(range.end - range.start + 1);
-    return { status: 206, headers, body: await svc.content.read(row.blob as string, range) };
+    return { status: 206, headers, body: await svc.content.read(row.contentKey as string, range) };
   }
   headers['Content-Length'] = String(size);
-  if (row.blob === undefined || size === 0) return { status: 200, headers, body: new Uint8Array(0) };
-  return { status: 200, headers, body: await svc.content.read(row.blob) };
+  if (row.contentKey === undefined || size === 0) return { status: 200, headers, body: new Uint8Array(0) };
+  return { status: 200, headers, body: await svc.content.read(row.contentKey) };
 }

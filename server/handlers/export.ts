@@ -29,7 +29,7 @@ const exportFile: Handler = async (ctx) => {
     );
   }
   // The stored bytes as a local file (a temporary copy when they are in an object store).
-  const copy = row.blob === undefined ? undefined : await ctx.svc.content.localCopy(row.blob);
+  const copy = row.contentKey === undefined ? undefined : await ctx.svc.content.localCopy(row.contentKey);
   const content = await readNativeContent(copy?.path, row.mimeType).finally(() => copy?.release());
   if (content === undefined) {
     throw new ApiError(

@@ -11,15 +11,15 @@ import type { ContentRef, FileRow } from '../store/files.ts';
 import { isStorageFailure } from '../store/storage-failure.ts';
 import { idList, type IncomingMetadata } from './incoming-metadata.ts';
 
-/** Media received for a file, already stored as a blob. */
+/** Media received for a file, already stored (under its content key). */
 export interface ReceivedMedia {
-  readonly blob: string;
+  readonly contentKey: string;
   readonly size: number;
   readonly md5: string;
   /** MIME type the bytes were sent as. */
   readonly contentType: string;
   /**
-   * The caller takes the blob back when storage refuses the commit (a resumable session returns it to its part, so
+   * The caller takes the content back when storage refuses the commit (a resumable session returns it to its part, so
    * a retry completes the file); otherwise a refused commit removes it.
    */
   readonly retainedOnStorageFailure?: boolean;
@@ -147,7 +147,7 @@ export async function checkUpdate(
 }
 
 /**
- * Turns received media into content: as is, or converted to `target`. A converted file's source blob stays until the
+ * Turns received media into content: as is, or converted to `target`. A converted file's source stays until the
  * commit decides its fate (`committing`): a storage failure must leave a resumable session its bytes to retry with.
  */
 async function toContent(
@@ -157,12 +157,12 @@ async function toContent(
   meta: IncomingMetadata,
   query: URLSearchParams,
 ): Promise<ContentRef> {
-  if (!target) return { blob: media.blob, size: media.size, md5: media.md5 };
+  if (!target) return { contentKey: media.contentKey, size: media.size, md5: media.md5 };
   const convert = svc.convert;
   try {
     if (!convert) throw badRequest('conversion not available');
     // The source as a local file (a temporary copy when it is in an object store), released once converted.
-    const source = await svc.content.localCopy(media.blob);
+    const source = await svc.content.localCopy(media.contentKey);
     const out = await convert({
       sourcePath: source.path,
       sourceMimeType: media.contentType,
@@ -173,9 +173,9 @@ async function toContent(
     }).finally(() => source.release());
     // Written whole or not at all (a temp file renamed, one object): a failure leaves no half-converted content.
     const written = await svc.content.writeBytes(out.content);
-    return { blob: written.name, size: undefined, md5: undefined };
+    return { contentKey: written.key, size: undefined, md5: undefined };
   } catch (e) {
-    if (!keepsSource(media, e)) await svc.content.remove(media.blob);
+    if (!keepsSource(media, e)) await svc.content.remove(media.contentKey);
     throw e;
   }
 }
@@ -198,7 +198,7 @@ export async function createFile(
     await checkCreate(svc, who, meta, media !== undefined);
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {
-    if (media) await svc.content.remove(media.blob);
+    if (media) await svc.content.remove(media.contentKey);
     throw e;
   }
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;
@@ -218,7 +218,7 @@ export async function createFile(
         ...(content
           ? { content }
           : isEmptyMedia
-            ? { content: { blob: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } }
+            ? { content: { contentKey: undefined, size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' } }
             : {}),
       },
       who,
@@ -229,7 +229,7 @@ export async function createFile(
 
 /**
  * Runs the commit of new content; when it is refused (the file was deleted or the caller's access revoked while
- * the bytes arrived or converted) the content is removed, so no blob is left that no file points to. A converted
+ * the bytes arrived or converted) the content is removed, so no content is left that no file points to. A converted
  * file's source goes once the commit is done, or with a refused commit unless its session takes it back.
  */
 async function committing(
@@ -238,16 +238,17 @@ async function committing(
   media: ReceivedMedia | undefined,
   commit: () => Promise<FileRow>,
 ): Promise<FileRow> {
-  const converted = content?.blob !== undefined && content.blob !== media?.blob ? content.blob : undefined;
+  const converted =
+    content?.contentKey !== undefined && content.contentKey !== media?.contentKey ? content.contentKey : undefined;
   let row: FileRow;
   try {
     row = await commit();
   } catch (e) {
     if (converted !== undefined) await svc.content.remove(converted);
-    if (media && !keepsSource(media, e)) await svc.content.remove(media.blob);
+    if (media && !keepsSource(media, e)) await svc.content.remove(media.contentKey);
     throw e;
   }
-  if (media && converted !== undefined) await svc.content.remove(media.blob);
+  if (media && converted !== undefined) await svc.content.remove(media.contentKey);
   return row;
 }
 
@@ -267,7 +268,7 @@ export async function updateFile(
     target = media ? conversionTarget(meta, row) : undefined;
     if (media) checkMediaType(media.contentType, target);
   } catch (e) {
-    if (media) await svc.content.remove(media.blob);
+    if (media) await svc.content.remove(media.contentKey);
     throw e;
   }
   const content = media ? await toContent(svc, media, target, meta, query) : undefined;

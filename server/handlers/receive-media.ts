@@ -1,4 +1,4 @@
-/** Simple (`uploadType=media`) and multipart uploads: bytes streamed to a blob, then the file committed. */
+/** Simple (`uploadType=media`) and multipart uploads: bytes streamed into stored content, then the file committed. */
 import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } from 'store-upload-kit/protocol';
 import type { Principal } from '../access.ts';
 import type { RouteContext } from '../context.ts';
@@ -26,7 +26,7 @@ export function checkedMediaType(header: string | undefined, name: string): stri
   return type;
 }
 
-/** Streams the body of a simple upload into a blob. `Content-Type` is required (spec §4.1). */
+/** Streams the body of a simple upload into stored content. `Content-Type` is required (spec §4.1). */
 export async function receiveSimple(ctx: RouteContext, target: string | undefined): Promise<ReceivedMedia> {
   const header = ctx.req.headers['content-type'];
   if (header === undefined || bareMediaType(header) === '') {
@@ -44,13 +44,13 @@ export async function receiveSimple(ctx: RouteContext, target: string | undefine
   if (contentType.startsWith('multipart/')) {
     throw badRequest(`uploadType=media sends the raw bytes; a ${contentType} body needs uploadType=multipart.`);
   }
-  const blob = await ctx.svc.content.write(ctx.req.body.stream());
-  return { blob: blob.name, size: blob.size, md5: blob.md5, contentType };
+  const stored = await ctx.svc.content.write(ctx.req.body.stream());
+  return { contentKey: stored.key, size: stored.size, md5: stored.md5, contentType };
 }
 
 /**
  * Parses a multipart/related upload: metadata first (checked with `check` before any media is stored), then the
- * media streamed into a blob. Bad envelopes throw `MultipartError` (→ 400 with the parser's message).
+ * media streamed into stored content. Bad envelopes throw `MultipartError` (→ 400 with the parser's message).
  */
 export async function receiveMultipart(
   ctx: RouteContext,
@@ -73,6 +73,6 @@ export async function receiveMultipart(
   const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
   // Before the media is stored: a native media type with nothing to convert it is refused.
   if (upload.mediaType) checkMediaType(contentType, conversionTarget(meta, existing));
-  const blob = await ctx.svc.content.write(upload.media);
-  return { meta, media: { blob: blob.name, size: blob.size, md5: blob.md5, contentType } };
+  const stored = await ctx.svc.content.write(upload.media);
+  return { meta, media: { contentKey: stored.key, size: stored.size, md5: stored.md5, contentType } };
 }

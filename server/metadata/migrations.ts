@@ -253,10 +253,27 @@ CREATE TABLE users (
 )
 `;
 
+/**
+ * Version 5: a file's stored content is named by its content key, the object's path under the content root
+ * (`content/<name>` on disk and in the bucket). Content written before kept its place under `blobs/`, so its rows
+ * get that directory in their key: old objects are served where they are, nothing is copied (an S3 object cannot
+ * be renamed, and a multipart upload in progress keeps the key it was begun with).
+ */
+const V5 = (renameIndex: string) => `
+ALTER TABLE files RENAME COLUMN blob TO content_key;
+${renameIndex}UPDATE files SET content_key = 'blobs/' || content_key WHERE content_key IS NOT NULL
+`;
+
 /** Each dialect's migrations, oldest first; a migration's index + 1 is the version it brings the schema to. */
 const MIGRATIONS: Readonly<Record<Dialect, readonly string[]>> = {
-  sqlite: [SQLITE_V1, V2('INTEGER PRIMARY KEY AUTOINCREMENT'), V3('INTEGER'), V4],
-  postgres: [POSTGRES_V1, V2('BIGSERIAL PRIMARY KEY'), V3('BIGINT'), V4],
+  sqlite: [SQLITE_V1, V2('INTEGER PRIMARY KEY AUTOINCREMENT'), V3('INTEGER'), V4, V5('')],
+  postgres: [
+    POSTGRES_V1,
+    V2('BIGSERIAL PRIMARY KEY'),
+    V3('BIGINT'),
+    V4,
+    V5('ALTER INDEX files_blob RENAME TO files_content_key;\n'),
+  ],
 };
 
 /** Thrown when the database was migrated by a newer version of the service. */

@@ -10,7 +10,7 @@
  *   answer (the batch waits once, for the whole batch). A change is durable against `kill -9` once its COMMIT has
  *   written it to the WAL (`synchronous = NORMAL`, see `metadata/sqlite-metadata.ts`), exactly as for a single call.
  * - File events (push, change log) are held while the group is open and fired once it has committed, so no watcher
- *   hears of a change a crash could still undo; blob removals after a commit wait the same way.
+ *   hears of a change a crash could still undo; content removals after a commit wait the same way.
  * - A group never outlives the event-loop turn it opened in: whatever a call does after real I/O (a delay fault)
  *   runs after the group committed, as an ordinary transaction. Other requests whose code runs inside that turn join
  *   the group and, like the batch, answer only after it committed.
@@ -24,7 +24,7 @@ interface OpenGroup {
   readonly committed: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
-  /** Work to do once the group's changes are durable (blob removals). */
+  /** Work to do once the group's changes are durable (removals of released content). */
   readonly after: (() => void)[];
 }
 
@@ -105,7 +105,7 @@ export class CommitGroup {
       try {
         fn();
       } catch (error) {
-        // Follow-up work (removing a released blob, sending push) must not keep the group's answers waiting.
+        // Follow-up work (removing released content, sending push) must not keep the group's answers waiting.
         console.error('store-service: work after a group commit failed:', error);
       }
     }

@@ -12,8 +12,8 @@ export interface FileRow {
   /** Byte size of media content; undefined for folders and native kinds. */
   readonly size: number | undefined;
   readonly md5: string | undefined;
-  /** Blob name of the content (media bytes or converted native content). */
-  readonly blob: string | undefined;
+  /** Content key of the stored content (media bytes or converted native content): `ContentStore`'s object. */
+  readonly contentKey: string | undefined;
   readonly createdTime: number;
   readonly modifiedTime: number;
   readonly trashed: boolean;
@@ -34,8 +34,8 @@ export interface PermissionRow {
 
 /** Content to attach to a file. */
 export interface ContentRef {
-  /** Undefined for empty content (nothing on disk). */
-  readonly blob: string | undefined;
+  /** Content key of the stored object; undefined for empty content (nothing stored). */
+  readonly contentKey: string | undefined;
   /** Undefined for native (converted) content: the resource then has no `size`/`md5Checksum`. */
   readonly size: number | undefined;
   readonly md5: string | undefined;
@@ -86,7 +86,7 @@ export interface DbFileRow {
   parents: string;
   size: number | null;
   md5: string | null;
-  blob: string | null;
+  content_key: string | null;
   created_time: number;
   modified_time: number;
   trashed: number;
@@ -116,7 +116,7 @@ export function toFile(r: DbFileRow): FileRow {
     parents: JSON.parse(r.parents) as string[],
     size: r.size ?? undefined,
     md5: r.md5 ?? undefined,
-    blob: r.blob ?? undefined,
+    contentKey: r.content_key ?? undefined,
     createdTime: r.created_time,
     modifiedTime: r.modified_time,
     trashed: r.trashed === 1,

@@ -51,15 +51,15 @@ export class FileStore {
   /** Which permission ID an address stands for (`user-ids.ts`). */
   readonly users: UserIds;
   readonly #quota: StorageQuota;
-  /** Blobs no longer referenced after a commit; the caller deletes them (after the transaction). */
-  readonly onBlobReleased: (name: string) => void;
+  /** Content no longer referenced after a commit (its key); the caller deletes it (after the transaction). */
+  readonly onContentReleased: (key: string) => void;
 
   constructor(
     db: MetadataDb,
     clock: Clock,
     events: FileEvents,
     quota: StorageQuota,
-    onBlobReleased: (name: string) => void,
+    onContentReleased: (key: string) => void,
   ) {
     this.#db = db;
     this.#clock = clock;
@@ -67,7 +67,7 @@ export class FileStore {
     this.#ids = new GeneratedIds(db, clock);
     this.users = new UserIds(db);
     this.#quota = quota;
-    this.onBlobReleased = onBlobReleased;
+    this.onContentReleased = onContentReleased;
   }
 
   /** A file by ID, visible or not. */
@@ -136,7 +136,7 @@ export class FileStore {
       // Checked where the file commits: the usage counts every upload that committed before, racing ones included.
       await this.#quota.check(by.email, input.content?.size ?? 0);
       await this.#db.run(
-        `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, blob,
+        `INSERT INTO files (id, name, mime_type, description, original_filename, parents, size, md5, content_key,
            created_time, modified_time, trashed, version, owner)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
         id,
@@ -147,7 +147,7 @@ export class FileStore {
         JSON.stringify(input.parents),
         input.content?.size ?? null,
         input.content?.md5 ?? null,
-        input.content?.blob ?? null,
+        input.content?.contentKey ?? null,
         now,
         now,
         input.trashed ? 1 : 0,
@@ -191,7 +191,7 @@ export class FileStore {
       for (const p of patch.addParents ?? []) if (!next.includes(p)) next.push(p);
       await this.#db.run(
         `UPDATE files SET name = ?, mime_type = ?, description = ?, original_filename = ?, parents = ?, size = ?,
-           md5 = ?, blob = ?, trashed = ?, modified_time = ?, version = version + 1 WHERE id = ?`,
+           md5 = ?, content_key = ?, trashed = ?, modified_time = ?, version = version + 1 WHERE id = ?`,
         patch.name ?? row.name,
         patch.mimeType ?? row.mimeType,
         patch.description ?? row.description ?? null,
@@ -199,15 +199,15 @@ export class FileStore {
         JSON.stringify(next),
         patch.content ? (patch.content.size ?? null) : (row.size ?? null),
         patch.content ? (patch.content.md5 ?? null) : (row.md5 ?? null),
-        patch.content ? (patch.content.blob ?? null) : (row.blob ?? null),
+        patch.content ? (patch.content.contentKey ?? null) : (row.contentKey ?? null),
         (patch.trashed ?? row.trashed) ? 1 : 0,
         now,
         id,
       );
       return { before: row, parents: next, seq: await this.#recordChange(id, false, now) };
     });
-    if (patch.content && before.blob !== undefined && before.blob !== patch.content.blob)
-      this.onBlobReleased(before.blob);
+    if (patch.content && before.contentKey !== undefined && before.contentKey !== patch.content.contentKey)
+      this.onContentReleased(before.contentKey);
     const changed: FileChange[] = [];
     if (patch.content) changed.push('content');
     const props =
@@ -262,7 +262,7 @@ export class FileStore {
       return { doomed: rows, seqs: numbers };
     });
     for (const [i, row] of doomed.entries()) {
-      if (row.blob !== undefined) this.onBlobReleased(row.blob);
+      if (row.contentKey !== undefined) this.onContentReleased(row.contentKey);
       await this.#events.emit({
         type: 'remove',
         fileId: row.id,
@@ -376,16 +376,16 @@ export class FileStore {
     return this.#ids.status(id, user);
   }
 
-  /** The file whose content is the blob `name`, if any (startup recovery of a completion). */
-  async withBlob(name: string): Promise<FileRow | undefined> {
-    const r = await this.#db.get<DbFileRow>('SELECT * FROM files WHERE blob = ?', name);
+  /** The file whose content is stored under `key`, if any (startup recovery of a completion). */
+  async withContent(key: string): Promise<FileRow | undefined> {
+    const r = await this.#db.get<DbFileRow>('SELECT * FROM files WHERE content_key = ?', key);
     return r && toFile(r);
   }
 
-  /** Every blob name a file references (startup garbage collection). */
-  async referencedBlobs(): Promise<Set<string>> {
-    const rows = await this.#db.all<{ blob: string }>('SELECT blob FROM files WHERE blob IS NOT NULL');
-    return new Set(rows.map((r) => r.blob));
+  /** Every content key a file references (startup garbage collection). */
+  async referencedContent(): Promise<Set<string>> {
+    const rows = await this.#db.all<{ k: string }>('SELECT content_key AS k FROM files WHERE content_key IS NOT NULL');
+    return new Set(rows.map((r) => r.k));
   }
 
   /** True for a folder. */

@@ -20,9 +20,9 @@ import { isStorageFailure } from './storage-failure.ts';
 
 export type { LockClaim, SessionRow };
 
-/** The bytes of a completed session, as a blob, for the file they become. */
+/** The bytes of a completed session, as stored content, for the file they become. */
 export interface SessionMedia {
-  readonly blob: string;
+  readonly contentKey: string;
   readonly size: number;
   readonly md5: string;
   readonly contentType: string;
@@ -60,12 +60,12 @@ function refused(refusal: PutRefusal): ApiError {
 export class ResumableSessions {
   readonly #rows: UploadSessionRows;
   readonly #bytes: SessionContent;
-  readonly #blobs: ContentStore;
+  readonly #content: ContentStore;
 
   constructor(rows: UploadSessionRows, content: ContentStore) {
     this.#rows = rows;
     this.#bytes = content.sessions;
-    this.#blobs = content;
+    this.#content = content;
   }
 
   /** Opens a session with no bytes. */
@@ -76,7 +76,7 @@ export class ResumableSessions {
   /**
    * Applies a `PUT` (a whole file, a chunk or a status query) to session `id` of file `fileId` (undefined: a new
    * file), with the session locked: plans it from its headers, appends its body, keeps what the verdict says (a
-   * refused request keeps nothing) and, on the last byte, moves the bytes into a blob and lets `commit` make the file.
+   * refused request keeps nothing) and, on the last byte, moves the bytes into stored content and lets `commit` make the file.
    */
   put(id: string, fileId: string | undefined, request: SessionPut, commit: CommitSession): Promise<PutOutcome> {
     return this.#rows.withLock(id, request.claim, async () => {
@@ -122,11 +122,11 @@ export class ResumableSessions {
 
   /**
    * Startup recovery: bytes of sessions that ended, and a completion a crash cut between moving the bytes into a
-   * blob and marking the session (`committed(blob)` gives the resource of a file that took the blob).
+   * stored content and marking the session (`committed(key)` gives the resource of a file that took the content).
    */
-  async recover(committed: (blob: string) => Promise<Record<string, unknown> | undefined>): Promise<void> {
-    await this.#bytes.recover(await this.#rows.openIds(), async (id, blob) => {
-      const resource = await committed(blob);
+  async recover(committed: (key: string) => Promise<Record<string, unknown> | undefined>): Promise<void> {
+    await this.#bytes.recover(await this.#rows.openIds(), async (id, key) => {
+      const resource = await committed(key);
       if (resource) await this.#rows.complete(id, resource);
       return resource !== undefined;
     });
@@ -164,23 +164,23 @@ export class ResumableSessions {
       if (tail) await this.#bytes.keep(session.id, verdict.size);
       return { kind: 'incomplete', stored: verdict.size };
     }
-    const { name: blob, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
+    const { key, md5 } = await this.#bytes.complete(session.id, verdict.size, tail ?? []);
     let result;
     try {
-      const media = { blob, size: verdict.size, md5, contentType: session.contentType } as const;
+      const media = { contentKey: key, size: verdict.size, md5, contentType: session.contentType } as const;
       result = await commit(session, { ...media, retainedOnStorageFailure: true });
     } catch (e) {
       // Storage could not take the file's row, or a conversion's output: the bytes go back to the part (a conversion
       // keeps its source for this), and a later request completes it.
       if (isStorageFailure(e)) {
-        // Nothing left to reopen (the blob vanished): the upload must start again.
-        if (await this.#bytes.reopen(session.id)) throw e;
+        // Nothing left to reopen (the content vanished): the upload must start again.
+        if (await this.#bytes.reopen(session.id, key)) throw e;
         await this.#rows.cancel(session.id);
         throw e;
       }
       // The commit was refused (e.g. the target was deleted meanwhile): the session cannot complete.
       await this.#rows.cancel(session.id);
-      await this.#blobs.remove(blob);
+      await this.#content.remove(key);
       throw e;
     }
     await this.#rows.complete(session.id, result);

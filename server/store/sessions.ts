@@ -156,7 +156,7 @@ export class UploadSessionRows {
     await this.#db.run('UPDATE sessions SET total = ? WHERE id = ?', total, id);
   }
 
-  /** Marks a session complete with the resource it answered (its bytes are a blob by now). */
+  /** Marks a session complete with the resource it answered (its bytes are stored content by now). */
   async complete(id: string, result: Record<string, unknown>): Promise<void> {
     await this.#db.run(
       `UPDATE sessions SET state = 'complete', result = ?, last_activity = ? WHERE id = ?`,

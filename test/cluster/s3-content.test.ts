@@ -109,18 +109,18 @@ describe('finished content', () => {
     const b = await c.write(body(big));
     assert.deepEqual([a.size, a.md5], [small.length, md5(small)]);
     assert.deepEqual([b.size, b.md5], [big.length, md5(big)]);
-    assert.deepEqual(await keys('content'), [`blobs/${a.name}`, `blobs/${b.name}`].sort());
+    assert.deepEqual(await keys('content'), [a.key, b.key].sort());
     assert.deepEqual(await uploads('content'), [], 'the multipart upload of the big body completed');
-    assert.ok((await bytesOf(c, b.name)).equals(big));
+    assert.ok((await bytesOf(c, b.key)).equals(big));
     const range = { start: 8 * MiB - 5, end: 8 * MiB + 100 };
-    assert.ok((await bytesOf(c, b.name, range)).equals(big.subarray(range.start, range.end + 1)));
-    const copy = await c.localCopy(a.name);
+    assert.ok((await bytesOf(c, b.key, range)).equals(big.subarray(range.start, range.end + 1)));
+    const copy = await c.localCopy(a.key);
     assert.ok((await readFile(copy.path)).equals(small));
     await copy.release();
-    await c.remove(a.name);
-    await c.remove('b-never-written');
-    assert.deepEqual(await keys('content'), [`blobs/${b.name}`]);
-    await assert.rejects(c.read(a.name), /NoSuchKey|not exist/i);
+    await c.remove(a.key);
+    await c.remove('content/c-never-written');
+    assert.deepEqual(await keys('content'), [b.key]);
+    await assert.rejects(c.read(a.key), /NoSuchKey|not exist/i);
   });
 
   test('a body over the size limit or cut mid-way leaves no object and no upload', async () => {
@@ -146,9 +146,9 @@ describe('resumable sessions', () => {
       const data = seededBytes(chunk, 20 * MiB + 12_345);
       const done = await upload([one.sessions, two.sessions], 's1', data, chunk);
       assert.equal(done.md5, md5(data));
-      assert.deepEqual(await keys(prefix), ['blobs/u-s1'], 'one object, no staging left');
+      assert.deepEqual(await keys(prefix), ['content/u-s1'], 'one object, no staging left');
       assert.deepEqual(await uploads(prefix), []);
-      assert.ok((await bytesOf(two, done.name)).equals(data));
+      assert.ok((await bytesOf(two, done.key)).equals(data));
     });
   }
 
@@ -171,8 +171,8 @@ describe('resumable sessions', () => {
     const { tail } = await other.sessions.append('s', at, at - BLOCK_SIZE, body(data.subarray(at - BLOCK_SIZE)));
     const done = await other.sessions.complete('s', data.length, tail);
     assert.equal(done.md5, md5(data));
-    assert.ok((await bytesOf(c, done.name)).equals(data));
-    assert.deepEqual(await keys('cut'), ['blobs/u-s']);
+    assert.ok((await bytesOf(c, done.key)).equals(data));
+    assert.deepEqual(await keys('cut'), ['content/u-s']);
   });
 
   test('keep takes a refused request back, also after its bytes filled a part', async () => {
@@ -188,24 +188,24 @@ describe('resumable sessions', () => {
     const { tail } = await c.sessions.append('k', MiB, MiB, body(data.subarray(MiB)));
     const done = await c.sessions.complete('k', data.length, tail);
     assert.equal(done.md5, md5(data));
-    assert.ok((await bytesOf(c, done.name)).equals(data));
-    assert.deepEqual(await keys('keep'), ['blobs/u-k']);
+    assert.ok((await bytesOf(c, done.key)).equals(data));
+    assert.deepEqual(await keys('keep'), ['content/u-k']);
   });
 
   test('reopen takes a completed object back; completing again gives the same bytes', async () => {
     const c = await store('reopen');
     const data = seededBytes(7, 17 * MiB + 1000);
     const done = await upload([c.sessions], 'r', data, 9 * MiB);
-    assert.equal(await c.sessions.reopen('r'), true);
-    assert.deepEqual(await keys('reopen').then((k) => k.filter((x) => x.startsWith('blobs/'))), []);
+    assert.equal(await c.sessions.reopen('r', done.key), true);
+    assert.deepEqual(await keys('reopen').then((k) => k.filter((x) => x.startsWith('content/'))), []);
     const at = await c.sessions.stored('r');
     assert.equal(at, floorToBlock(data.length));
     const { tail } = await c.sessions.append('r', at, at, body(data.subarray(at)));
     const again = await c.sessions.complete('r', data.length, tail);
     assert.deepEqual(again, done);
-    assert.ok((await bytesOf(c, again.name)).equals(data));
-    assert.deepEqual(await keys('reopen'), ['blobs/u-r']);
-    assert.equal(await c.sessions.reopen('missing'), false);
+    assert.ok((await bytesOf(c, again.key)).equals(data));
+    assert.deepEqual(await keys('reopen'), ['content/u-r']);
+    assert.equal(await c.sessions.reopen('missing', 'content/u-missing'), false);
   });
 
   test('recover: a completion no file took goes back to its session; one a file took loses its staging', async () => {
@@ -215,15 +215,15 @@ describe('resumable sessions', () => {
     await upload([c.sessions], 'lost', data, 2 * MiB);
     await c.sessions.append('gone', 0, 0, body(data.subarray(0, MiB)));
     const asked: string[] = [];
-    await c.sessions.recover(['taken', 'lost'], (id, name) => {
-      asked.push(`${id}:${name}`);
+    await c.sessions.recover(['taken', 'lost'], (id, key) => {
+      asked.push(`${id}:${key}`);
       return Promise.resolve(id === 'taken');
     });
-    assert.deepEqual(asked.sort(), ['lost:u-lost', 'taken:u-taken']);
+    assert.deepEqual(asked.sort(), ['lost:content/u-lost', 'taken:content/u-taken']);
     assert.equal(await c.sessions.stored('lost'), floorToBlock(data.length));
     assert.equal(await c.sessions.stored('gone'), 0, 'staging of a session that is not open is removed');
     assert.ok(!(await keys('recover')).some((k) => k.startsWith('sessions/gone/')));
-    assert.ok((await keys('recover')).includes('blobs/u-taken'));
+    assert.ok((await keys('recover')).includes('content/u-taken'));
   });
 });
 
@@ -231,7 +231,7 @@ describe('clean-up', () => {
   test('remove deletes a cancelled session’s staging and aborts its multipart upload', async () => {
     const c = await store('cancel');
     await c.sessions.append('x', 0, 0, body(seededBytes(9, 9 * MiB)));
-    assert.deepEqual(await uploads('cancel'), ['blobs/u-x']);
+    assert.deepEqual(await uploads('cancel'), ['content/u-x']);
     await c.sessions.remove('x');
     await c.sessions.remove('never-began');
     assert.deepEqual(await keys('cancel'), []);
@@ -246,9 +246,9 @@ describe('clean-up', () => {
     await began.bucket.createUpload('blobs/b-abandoned');
     // Another node, whose TTL and grace have passed for all of it (time is not waited for: both are zero).
     const sweeper = await store('sweep', { stagingTtlMs: 0, orphanGraceMs: 0 });
-    const removed = await sweeper.collectGarbage(new Set([kept.name]));
+    const removed = await sweeper.collectGarbage(new Set([kept.key]));
     assert.equal(removed, 3, 'two sessions’ staging (one with an upload, aborted with it) and one abandoned upload');
-    assert.deepEqual(await keys('sweep'), [`blobs/${kept.name}`]);
+    assert.deepEqual(await keys('sweep'), [kept.key]);
     assert.deepEqual(await uploads('sweep'), []);
   });
 

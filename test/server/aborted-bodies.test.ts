@@ -104,7 +104,7 @@ test('a multipart body dropped part-way through its media, 20 times, leaves the 
   assert.equal(r.status, 200);
 });
 
-test('startup sweeps orphans: temp files, unreferenced blobs and part files of sessions that are not open', async () => {
+test('startup sweeps orphans: temp files, unreferenced content and part files of sessions that are not open', async () => {
   const { writeFileSync } = await import('node:fs');
   const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'open' } });
   const session = start.headers.location as string;
@@ -119,11 +119,11 @@ test('startup sweeps orphans: temp files, unreferenced blobs and part files of s
     headers: { 'Content-Type': 'text/plain' },
   });
   writeFileSync(join(svc.dataDir, 'tmp', 'b-left.tmp'), 'x');
-  writeFileSync(join(svc.dataDir, 'blobs', 'b-orphan'), 'x');
+  writeFileSync(join(svc.dataDir, 'content', 'c-orphan'), 'x');
   writeFileSync(join(svc.dataDir, 'sessions', 'no-such-session.part'), 'x');
   await svc.restart();
   assert.deepEqual(readdirSync(join(svc.dataDir, 'tmp')), []);
-  assert.ok(!readdirSync(join(svc.dataDir, 'blobs')).includes('b-orphan'));
+  assert.ok(!readdirSync(join(svc.dataDir, 'content')).includes('c-orphan'));
   assert.deepEqual(readdirSync(join(svc.dataDir, 'sessions')).length, 1, 'only the open session keeps its part');
   assert.equal((await svc.api('GET', `/store/v3/files/${kept.json().id}?alt=media`)).text, 'kept');
   const q = await svc.api('PUT', session, {

@@ -112,12 +112,12 @@ test('a metadata update whose body arrives after the delete → 404, and the fil
   assert.equal((await svc.api('GET', `/store/v3/files/${w}`)).status, 404);
 });
 
-/** Blobs on disk that no file references; the test's files are all known to Alice. */
-async function orphanBlobs(): Promise<string[]> {
+/** Stored content on disk that no file references; the test's files are all known to Alice. */
+async function orphanContent(): Promise<string[]> {
   const list = await svc.api('GET', '/store/v3/files?pageSize=1000&fields=files(id)');
   const ids: string[] = list.json().files.map((f: { id: string }) => f.id);
-  const onDisk = readdirSync(join(svc.dataDir, 'blobs'));
-  // Content blobs are referenced by exactly one file each; more blobs than files with content is debris.
+  const onDisk = readdirSync(join(svc.dataDir, 'content'));
+  // Stored content is referenced by exactly one file each; more of it than files with content is debris.
   const withContent = [];
   for (const id of ids) {
     const r = await svc.api('GET', `/store/v3/files/${id}?fields=size,mimeType`);
@@ -156,11 +156,11 @@ test('a converting update racing a delete answers 404 (never 500) and leaves no 
     assert.equal((await svc.api('GET', `/store/v3/files/${w}`)).status, 404);
   }
   const until = Date.now() + 10_000;
-  let left = await orphanBlobs();
+  let left = await orphanContent();
   while (left.length > 0 && Date.now() < until) {
     await new Promise((r) => setImmediate(r));
-    left = await orphanBlobs();
+    left = await orphanContent();
   }
-  assert.deepEqual(left, [], 'blobs on disk with no file');
+  assert.deepEqual(left, [], 'content on disk with no file');
   assert.deepEqual(readdirSync(join(svc.dataDir, 'tmp')), []);
 });

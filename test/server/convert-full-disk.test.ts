@@ -1,7 +1,7 @@
 /**
  * Conversion (import to a native document) when storage fails, through the `--admin` storage faults: the disk
  * fills while the converted content is written, or SQLite cannot write the converted file's row. The answer is the
- * readable, retryable `503` of every storage failure; no file is listed, no blob (source or half-converted) is left;
+ * readable, retryable `503` of every storage failure; no file is listed, no content (source or half-converted) is left;
  * a multipart upload sent again converts, and a resumable session stays open with its whole blocks (as for any
  * refused completion), so the client resumes from the range its status query reports and the conversion completes.
  */
@@ -60,9 +60,9 @@ async function listed(name: string): Promise<number> {
   return (await svc.api('GET', `/store/v3/files?q=${q}`)).json().files.length;
 }
 
-/** Blobs and temp files on disk: a refused conversion must leave as many as before it. */
+/** Stored content and temp files on disk: a refused conversion must leave as many as before it. */
 const onDisk = () => ({
-  blobs: readdirSync(join(svc.dataDir, 'blobs')).length,
+  content: readdirSync(join(svc.dataDir, 'content')).length,
   tmp: readdirSync(join(svc.dataDir, 'tmp')).length,
 });
 
@@ -83,7 +83,11 @@ describe('conversion when storage fails', () => {
     assert.equal(await listed('m-disk'), 0, 'no half-converted file is listed');
     assert.deepEqual(onDisk(), disk, 'neither the source nor a part of the converted content is left');
     await assertConverted(await multipart('m-disk'));
-    assert.deepEqual(onDisk(), { ...disk, blobs: disk.blobs + 1 }, 'the converted content only: its source is gone');
+    assert.deepEqual(
+      onDisk(),
+      { ...disk, content: disk.content + 1 },
+      'the converted content only: its source is gone',
+    );
   });
 
   it("SQLite full at the converted file's commit: 503, nothing listed or left", async () => {
@@ -106,7 +110,7 @@ describe('conversion when storage fails', () => {
       const put = await svc.api('PUT', uri, { token: null, headers: { 'Content-Type': 'text/plain' }, body: TEXT });
       assertStorageFailure(put, /out of storage space/);
       assert.equal(await listed(name), 0);
-      assert.deepEqual(onDisk(), disk, 'the bytes went back to the session, no blob is left');
+      assert.deepEqual(onDisk(), disk, 'the bytes went back to the session, no stored content is left');
       const bytes = Buffer.from(TEXT);
       const status = await svc.api('PUT', uri, {
         token: null,

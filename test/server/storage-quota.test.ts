@@ -74,7 +74,7 @@ function assertQuotaExceeded(r: ApiResult): void {
   assert.match(e.message, /storage quota has been exceeded/);
 }
 
-const blobCount = () => readdirSync(join(svc.dataDir, 'blobs')).length;
+const contentCount = () => readdirSync(join(svc.dataDir, 'content')).length;
 
 async function startSession(headers: Record<string, string> = {}): Promise<ApiResult> {
   return svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'r.bin' }, headers });
@@ -96,10 +96,10 @@ describe('storage quota', () => {
 
   it('refuses a simple or multipart upload that would pass the limit, keeping nothing', async () => {
     assert.equal((await simple(600)).status, 200);
-    const blobs = blobCount();
+    const stored = contentCount();
     assertQuotaExceeded(await simple(401));
     assertQuotaExceeded(await multipart(401));
-    assert.equal(blobCount(), blobs, 'no blob of a refused upload is left');
+    assert.equal(contentCount(), stored, 'no content of a refused upload is left');
     const names = (await svc.api('GET', '/store/v3/files?fields=files(size)')).json().files;
     assert.deepEqual(names, [{ size: '600' }], 'no refused file is listed');
     assert.equal((await quotaOf()).usage, '600');
@@ -144,14 +144,14 @@ describe('storage quota', () => {
   it('a resumable upload is refused at its last byte when it would pass the limit, and its bytes are removed', async () => {
     assert.equal((await simple(600)).status, 200);
     const uri = (await startSession()).headers.location as string;
-    const blobs = blobCount();
+    const stored = contentCount();
     const r = await svc.api('PUT', uri, {
       token: null,
       body: bytesOf(401, 3),
       headers: { 'Content-Range': 'bytes 0-400/401' },
     });
     assertQuotaExceeded(r);
-    assert.equal(blobCount(), blobs);
+    assert.equal(contentCount(), stored);
     assert.deepEqual(
       readdirSync(join(svc.dataDir, 'sessions')).filter((n) => n.endsWith('.part')),
       [],

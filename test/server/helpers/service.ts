@@ -46,6 +46,8 @@ export interface StartOptions {
   readonly cluster?: { readonly database: string; readonly content: string; readonly nodes: number };
   /** Flags for Node itself, before the service's (a bench's `--cpu-prof`, which NODE_OPTIONS refuses). */
   readonly nodeArgs?: readonly string[];
+  /** The service's entry script (default `bin/store-service.js`): an earlier version's (`previous-version.ts`). */
+  readonly entry?: string;
 }
 
 /** Options of {@link ServiceHandle.api}. */
@@ -222,7 +224,7 @@ async function startNode(
     writeFileSync(configPath, JSON.stringify(options.config));
   }
   const args = [
-    BIN,
+    options.entry ?? BIN,
     '--port',
     '0',
     '--data',
