@@ -1,6 +1,6 @@
 /**
  * Schema 5 (stored content named by its content key, written under `content/`) over what the previous version
- * left: its own code, checked out of git, writes a data folder (or, under `test/cluster/on-cluster.ts`, a
+ * left: its own code, kept as a tarball in `test/fixtures/previous-service/`, writes a data folder (or, under `test/cluster/on-cluster.ts`, a
  * PostgreSQL database and a bucket, three nodes) with every kind of stored content and a resumable session open
  * past its first 8 MiB (on S3: a multipart upload in progress at the old key; on disk: its part where a completion
  * the previous version began would have moved it). This version then serves every file byte for byte, exports the
@@ -16,17 +16,16 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { bytesOf } from './helpers/bytes.ts';
-import { checkOutService } from './helpers/previous-version.ts';
+import { unpackService } from './helpers/previous-version.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
 import { databaseFor, TEST_CONTENT } from './helpers/test-database.ts';
 
-/** The last commit of schema 4, whose service kept content as `blobs/<name>`. */
-const PREVIOUS = '5bb5dab09c7a151a632effed4bfc6121bae12f55';
 const MiB = 1024 * 1024;
 const DOC = 'application/vnd.svc-apps.document';
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
-const previous = checkOutService(PREVIOUS);
+/** The service of 5bb5dab, the last commit of schema 4, which kept content as `blobs/<name>`. */
+const previous = unpackService('schema-4-5bb5dab.tar.gz');
 const dataDir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
 const running: ServiceHandle[] = [];
 after(async () => {

@@ -1,6 +1,6 @@
 /**
  * The service as an earlier commit of this repository had it, for upgrade tests: its `server/` (with the protocol
- * it imports) taken out of git into a temp dir and started through tsx by `startService({ ...version.start })`,
+ * it imports) unpacked into a temp dir and started through tsx by `startService({ ...version.start })`,
  * over a data folder (or database and bucket) that the current version then takes over.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,18 +18,18 @@ export interface PreviousVersion {
   dispose(): void;
 }
 
-/** Checks out `commit`'s service; throws, saying why, when git does not have it (a shallow clone). */
-export function checkOutService(commit: string): PreviousVersion {
+/**
+ * Unpacks a previous service kept in `test/fixtures/previous-service/` (made with
+ * `git archive <commit> server src/protocol package.json | gzip -9n`): a tarball rather than git history, so the test
+ * runs on a shallow clone too.
+ */
+export function unpackService(archive: string): PreviousVersion {
   const dir = mkdtempSync(join(tmpdir(), 'store-previous-'));
-  const archive = spawnSync('git', ['-C', ROOT, 'archive', commit, 'server', 'src/protocol', 'package.json'], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (archive.status !== 0) {
+  const tar = spawnSync('tar', ['-xzf', resolve(ROOT, 'test/fixtures/previous-service', archive), '-C', dir]);
+  if (tar.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`git archive ${commit} failed (a shallow clone lacks it): ${archive.stderr.toString().trim()}`);
+    throw new Error(`tar -xzf ${archive} failed: ${tar.stderr.toString().trim()}`);
   }
-  const tar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
-  if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr.toString().trim()}`);
   // Its dependencies are this checkout's (the same lockfile); the protocol is its own, not today's.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   const protocol = join(dir, 'src/protocol/index.ts');
