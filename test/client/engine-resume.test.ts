@@ -65,7 +65,7 @@ test('a new page life resumes the stored session (status query first) instead of
   const listed = await second.engine.interrupted();
   assert.deepEqual(
     listed.map((u) => [u.id, u.name, u.total]),
-    [['a', file.name, file.blob.size]],
+    [['a', file.name, file.file.size]],
   );
   // Persisting is on by default, with room for the file itself: the record kept the Blob, no file to choose again.
   assert.equal(listed[0]?.canResumeWithoutFile, true);
@@ -91,7 +91,7 @@ test('a file rewritten in place (same name, size, date and type) is not resumed:
   // Only the middle slice differs: a tool that rewrites a file and keeps its date would leave just this.
   const edited = Buffer.from(file.bytes);
   edited[Math.floor(edited.length / 2)] ^= 0xff;
-  const rewritten = { ...file, blob: new Blob([edited]) };
+  const rewritten = { ...file, file: new Blob([edited]) };
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
   await assert.rejects(
     second.engine.add('b', rewritten, {}, 'a'),

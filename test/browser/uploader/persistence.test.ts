@@ -90,7 +90,7 @@ describe('persistence', () => {
 
     const [record] = (await storedRecords()).filter((r) => r.name === name);
     expect(record?.handle).to.be.instanceOf(FileSystemFileHandle);
-    expect(record?.blob).to.equal(undefined);
+    expect(record?.file).to.equal(undefined);
     const next = uploader();
     const found = await findInterrupted(next, name);
     expect(found.canResumeWithoutFile).to.equal(true);
@@ -168,8 +168,8 @@ describe('persistence', () => {
     await interruptAfter(uploader({ persist }), small, 256 * KiB);
     await interruptAfter(uploader({ persist }), large, 256 * KiB);
     const records = await storedRecords();
-    expect(records.find((r) => r.name === small.name)?.blob?.size).to.equal(small.size);
-    expect(records.find((r) => r.name === large.name)?.blob).to.equal(undefined);
+    expect(records.find((r) => r.name === small.name)?.file?.size).to.equal(small.size);
+    expect(records.find((r) => r.name === large.name)?.file).to.equal(undefined);
 
     const next = uploader({ persist });
     expect((await findInterrupted(next, large.name)).canResumeWithoutFile).to.equal(false);
@@ -198,7 +198,7 @@ describe('persistence', () => {
     const copies = async () =>
       (await (await import('idb-keyval')).keys(createStore('store-upload-kit-files', 'files'))).length;
     const [record] = (await storedRecords()).filter((r) => r.name === file.name);
-    expect(record?.blob?.size).to.equal(file.size);
+    expect(record?.file?.size).to.equal(file.size);
     expect(await copies()).to.equal(1);
 
     const next = uploader();
