@@ -135,7 +135,7 @@ const KB = 1000;
 // bytes go out (issue 21), and the Resource Timing buffer emptied so a long-lived shared worker keeps learning the
 // protocol. Each is a behaviour a user sees; none was found to trim without losing it.
 // Then the shared worker +0.1 kB (17.1 → 17.2 kB): Firefox's shared worker hosts the engine too (issue 20); its entry
-// names Firefox and loads `worker/readable-blob.ts`, which copies a page's in-memory Blobs that would not slice there.
+// names Firefox and loads `worker/readable-file.ts`, which copies a page's in-memory Blobs that would not slice there.
 // Then issue 20's long tasks beside 10,000 uploads: up front −0.3 kB (20,446 → 20,189 bytes), by the first upload
 // +0.3 kB (36.7 kB, kit 53.7 kB), the shared worker +0.1 kB. The files added in one turn cross to the engine in one
 // call (`page/add-batch.ts`, `UploadWorkerService.addMany`) and each task's end comes with its events, where a
@@ -269,7 +269,7 @@ export const LAZY_CHUNKS: Readonly<
     firstUpload: false,
     why: 'only where a worker cannot start the hash worker (then MD5 runs beside the requests in the same thread)',
   },
-  'src/uploader/worker/readable-blob.ts': {
+  'src/uploader/worker/readable-file.ts': {
     label: "copy of a page's in-memory Blob (Firefox's shared worker)",
     firstUpload: false,
     why: 'only in Firefox, whose shared worker cannot slice a Blob a page made in memory (issue 20)',

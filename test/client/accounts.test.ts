@@ -37,7 +37,7 @@ async function page(hubs: EngineHubs, token: () => string, options: { account?: 
     ...options,
   });
   const add = async (file: ReturnType<typeof randomFile>) => {
-    const snapshot = await attached.connection.add(randomUUID(), file.blob, file, {}, token());
+    const snapshot = await attached.connection.add(randomUUID(), file.file, file, {}, token());
     attached.listed.set(snapshot.id, snapshot);
     return snapshot;
   };

@@ -31,7 +31,7 @@ test(
       fingerprint: 'f',
       name: file.name,
       type: file.type,
-      total: file.blob.size,
+      total: file.file.size,
       metadata: {},
       acknowledged: 0,
       hashedTo: 0,

@@ -41,7 +41,7 @@ for (const [label, extra, kept] of [
     const paused = await h.when((_e, s) => s.state === 'paused');
     const [record] = await h.store.list();
     assert.equal(record?.acknowledged, paused.bytesAcknowledged);
-    assert.equal(record.blob?.size, kept ? file.blob.size : undefined);
+    assert.equal(record.file?.size, kept ? file.file.size : undefined);
     await h.engine.cancel('t');
   });
 }

@@ -51,7 +51,7 @@ test('pages with the same settings share one engine: a page attaching later list
   });
   const file = randomFile(8 * 256 * KiB + 5);
   const taskId = randomUUID();
-  await a.connection.add(taskId, file.blob, file);
+  await a.connection.add(taskId, file.file, file);
   await a.when((e, s) => e === 'progress' && s.id === taskId && s.bytesAcknowledged > 0);
 
   const b = await page(hubs);
@@ -101,8 +101,8 @@ test('with no page of its account attached, a task that needs a new token pauses
       if (snapshot.id === taskId && snapshot.state === 'paused') resolve(snapshot);
     };
   });
-  await first.connection.add(runningId, running.blob, running);
-  await first.connection.add(taskId, file.blob, file);
+  await first.connection.add(runningId, running.file, running);
+  await first.connection.add(taskId, file.file, file);
   await first.when((e, s) => e === 'progress' && s.id === runningId && s.bytesAcknowledged > 0);
   first.connection.detach();
   await revokeToken(service.url, revocable);
@@ -154,8 +154,8 @@ test('the same file added by two pages at once is one task, uploaded once; the s
   const [a, b] = await Promise.all([page(hubs), page(hubs)]);
   const file = randomFile(5 * 256 * KiB + 1);
   const [fromA, fromB] = await Promise.all([
-    a.connection.add(randomUUID(), file.blob, file),
-    b.connection.add(randomUUID(), file.blob, file),
+    a.connection.add(randomUUID(), file.file, file),
+    b.connection.add(randomUUID(), file.file, file),
   ]);
   assert.equal(fromB.id, fromA.id);
   const done = await b.when((e, s) => e === 'success' && s.id === fromA.id);
@@ -163,8 +163,8 @@ test('the same file added by two pages at once is one task, uploaded once; the s
   assert.equal((await filesNamed(service.url, file.name)).length, 1);
   // One page adding the same file twice means two uploads, as it always did.
   const twice = await Promise.all([
-    a.connection.add(randomUUID(), file.blob, file),
-    a.connection.add(randomUUID(), file.blob, file),
+    a.connection.add(randomUUID(), file.file, file),
+    a.connection.add(randomUUID(), file.file, file),
   ]);
   assert.notEqual(twice[0].id, twice[1].id);
 });
@@ -188,7 +188,7 @@ test('a new token comes from the newest page that gives one; a page that fails i
   await revokeToken(service.url, expiring);
   const file = randomFile(KiB);
   const taskId = randomUUID();
-  await newest.connection.add(taskId, file.blob, file);
+  await newest.connection.add(taskId, file.file, file);
   const done = await newest.when((e, s) => e === 'success' && s.id === taskId);
   assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
   assert.deepEqual(asked, ['new', 'old']);
@@ -219,7 +219,7 @@ test('a page that attaches with its token has the engine fetch the first file ID
 
     const file = randomFile(40 * KiB);
     const taskId = randomUUID();
-    await a.connection.add(taskId, file.blob, file);
+    await a.connection.add(taskId, file.file, file);
     const done = await a.when((e, s) => e === 'success' && s.id === taskId);
     assert.equal(md5(await download(service.url, done.file!.id)), md5(file.bytes));
     assert.deepEqual(

@@ -1,7 +1,9 @@
 // Pausing, resuming across "page lives" (a second engine over the same session store), session expiry, a service
-// restart mid-upload, and offline periods — in Node against the real reference service.
+// restart mid-upload, and offline periods — in Node against the real reference service. A record written before the
+// file's bytes were named `file` (issue 38) holds its kept copy as `blob`: it resumes from that copy all the same.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { SessionRecord } from '../../src/uploader/contract/ports.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import {
   advanceClock,
@@ -65,7 +67,7 @@ test('a new page life resumes the stored session (status query first) instead of
   const listed = await second.engine.interrupted();
   assert.deepEqual(
     listed.map((u) => [u.id, u.name, u.total]),
-    [['a', file.name, file.blob.size]],
+    [['a', file.name, file.file.size]],
   );
   // Persisting is on by default, with room for the file itself: the record kept the Blob, no file to choose again.
   assert.equal(listed[0]?.canResumeWithoutFile, true);
@@ -91,7 +93,7 @@ test('a file rewritten in place (same name, size, date and type) is not resumed:
   // Only the middle slice differs: a tool that rewrites a file and keeps its date would leave just this.
   const edited = Buffer.from(file.bytes);
   edited[Math.floor(edited.length / 2)] ^= 0xff;
-  const rewritten = { ...file, blob: new Blob([edited]) };
+  const rewritten = { ...file, file: new Blob([edited]) };
   const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
   await assert.rejects(
     second.engine.add('b', rewritten, {}, 'a'),
@@ -107,6 +109,42 @@ test('a file rewritten in place (same name, size, date and type) is not resumed:
     ['a'],
   );
   await second.engine.discard('a');
+});
+
+test('a record that keeps its copy as `blob` (the old name) resumes from that copy, stored byte-identically', async () => {
+  const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  const file = randomFile(MiB + 7);
+  await first.engine.add('a', file);
+  await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await first.engine.destroy();
+  const [record] = await first.store.list();
+  assert.ok(record?.file, 'the copy was kept (a file under the default quota)');
+  const acknowledged = record.acknowledged;
+
+  // As the earlier version stored it: the copy under `blob`, no `file`.
+  const { file: copy, ...rest } = record;
+  await first.store.put({ ...rest, blob: copy } as SessionRecord);
+
+  const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
+  const [listed] = await second.engine.interrupted();
+  assert.equal(listed?.canResumeWithoutFile, true, 'listed as resumable without choosing the file');
+  // What the worker hands the page to resume with (`interruptedSource`): the kept copy.
+  const kept = (await second.engine.record('a'))?.file;
+  assert.equal(kept?.size, file.file.size);
+
+  const snap = await second.engine.add(
+    'b',
+    { file: kept!, name: file.name, type: file.type, lastModified: 1_700_000_000_000 },
+    {},
+    'a',
+  );
+  assert.equal(snap.bytesAcknowledged, acknowledged, 'resumed where the service stood, not from byte 0');
+  await second.when((e, s) => e === 'progress' && s.bytesAcknowledged > acknowledged);
+  const rewritten = (await first.store.get('a')) as (SessionRecord & { blob?: Blob }) | undefined;
+  if (rewritten) assert.ok(!('blob' in rewritten), 'the record is written back with the new name only');
+  const stored = await second.engine.done('b');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  assert.deepEqual(await first.store.list(), [], 'the record is gone with its upload');
 });
 
 test('an expired session (404) starts a new one from byte 0', async () => {

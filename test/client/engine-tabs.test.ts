@@ -172,7 +172,7 @@ test('when the uploading tab lets go (pause), the following tab takes over from 
   assert.equal(httpA.dataPuts.length, putsOfA, 'the paused tab sent nothing once the other tab had the session');
   assert.ok(httpB.dataPuts.length > 0);
   assert.ok(
-    !httpB.dataPuts.includes(`bytes 0-${256 * KiB - 1}/${file.blob.size}`),
+    !httpB.dataPuts.includes(`bytes 0-${256 * KiB - 1}/${file.file.size}`),
     'the second tab did not start over',
   );
   assert.equal(md5(await download(service.url, fromB.id)), md5(file.bytes));

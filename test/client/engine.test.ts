@@ -69,7 +69,7 @@ describe('strategies', () => {
     const { h, file } = await uploadAndCheck(6 * MiB + 123, { http });
     assert.equal(h.events.at(-1)!.snapshot.strategy, 'resumable');
     assert.equal(bodies.length, 1, 'one PUT');
-    assert.equal(bodies[0], file.blob, 'the file itself went');
+    assert.equal(bodies[0], file.file, 'the file itself went');
   });
 
   test('a file refused by its path (as Chromium refuses it to a process it was not granted to) goes on at once as a slice', async () => {
@@ -81,7 +81,7 @@ describe('strategies', () => {
         if (req.method !== 'PUT') return nodeHttp.send(req, hooks);
         const body = req.body?.[0];
         sent.push({ body, range: req.headers[H_CONTENT_RANGE] });
-        if (body === file.blob) return Promise.reject(new Error('net::ERR_ACCESS_DENIED'));
+        if (body === file.file) return Promise.reject(new Error('net::ERR_ACCESS_DENIED'));
         return nodeHttp.send(req, hooks);
       },
     };
@@ -92,9 +92,9 @@ describe('strategies', () => {
     assert.equal(stored.md5Checksum, md5(file.bytes));
     assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
     assert.equal(sent.length, 3, 'the refused file, a status query, the slice');
-    assert.equal(sent[0]!.body, file.blob);
+    assert.equal(sent[0]!.body, file.file);
     assert.equal(sent[1]!.range, `bytes */${file.bytes.length}`, 'a status query');
-    assert.ok(sent[2]!.body instanceof Blob && sent[2]!.body !== file.blob, 'a slice');
+    assert.ok(sent[2]!.body instanceof Blob && sent[2]!.body !== file.file, 'a slice');
     assert.equal((sent[2]!.body as Blob).size, file.bytes.length, 'of every byte');
     assert.deepEqual(
       h.events.filter((e) => e.event === 'retry' || e.event === 'error'),

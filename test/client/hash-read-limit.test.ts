@@ -74,7 +74,7 @@ for (const read of ['digest', 'stateAt'] as const)
  * the requests' bodies are slices with an end) never delivers a byte, as a stalled file handle would, until the
  * reader lets it go: `cancelled` says whether it did.
  */
-function holdingFirstRead(bytes: Buffer): { blob: Blob; held: () => boolean; cancelled: () => boolean } {
+function holdingFirstRead(bytes: Buffer): { file: Blob; held: () => boolean; cancelled: () => boolean } {
   let held = false;
   let cancelled = false;
   class Holding extends Blob {
@@ -86,7 +86,7 @@ function holdingFirstRead(bytes: Buffer): { blob: Blob; held: () => boolean; can
       return Object.assign(piece, { stream: () => stream });
     }
   }
-  return { blob: new Holding([new Uint8Array(bytes)]), held: () => held, cancelled: () => cancelled };
+  return { file: new Holding([new Uint8Array(bytes)]), held: () => held, cancelled: () => cancelled };
 }
 
 // Resumable: the read held is the hash run ahead of the requests (`hashTo`); multipart: the digest's own read.
@@ -104,7 +104,7 @@ for (const kind of ['resumable', 'multipart'] as const)
     const file = randomFile(3 * 1024 * KiB + 5);
     const holding = holdingFirstRead(file.bytes);
     const taskId = randomUUID();
-    await h.engine.add(taskId, { ...file, blob: holding.blob });
+    await h.engine.add(taskId, { ...file, file: holding.file });
     const done = await withTimeout(
       h.when((e, s) => s.id === taskId && (e === 'success' || e === 'error')),
       60_000,

@@ -57,7 +57,7 @@ for (const strategy of ['multipart', 'resumable'] as const)
       });
       const upload = async (taskId = randomUUID()) => {
         const file = randomFile(40 * KiB);
-        const added = a.connection.add(taskId, file.blob, file);
+        const added = a.connection.add(taskId, file.file, file);
         a.connection.turnEnded();
         await added;
         const done = await a.when((e, s) => s.id === taskId && (e === 'success' || e === 'error'));
@@ -72,7 +72,7 @@ for (const strategy of ['multipart', 'resumable'] as const)
       const files = Array.from({ length: 4 }, () => randomFile(40 * KiB));
       const taskIds = files.map(() => randomUUID());
       const request = (i: number, held?: HeldCommand): AddRequest =>
-        held ? [taskIds[i]!, files[i]!.blob, files[i]!, {}, held] : [taskIds[i]!, files[i]!.blob, files[i]!, {}];
+        held ? [taskIds[i]!, files[i]!.file, files[i]!, {}, held] : [taskIds[i]!, files[i]!.file, files[i]!, {}];
       // As a page's port delivers one turn: each add, the commands given in the turn behind it, then the turn's end.
       const send = port();
       const added = [
@@ -117,9 +117,9 @@ test('a resume right behind a pause takes the pause back; a cancel stays whateve
   const gone = randomFile(40 * KiB);
   const [keptId, goneId] = [randomUUID(), randomUUID()];
   const send = port();
-  void send(() => a.connection.addMany([[keptId, kept.blob, kept, {}, 'pause']], TOKEN));
+  void send(() => a.connection.addMany([[keptId, kept.file, kept, {}, 'pause']], TOKEN));
   void send(() => a.connection.resume(keptId));
-  void send(() => a.connection.addMany([[goneId, gone.blob, gone, {}]], TOKEN));
+  void send(() => a.connection.addMany([[goneId, gone.file, gone, {}]], TOKEN));
   void send(() => a.connection.cancel(goneId));
   void send(() => a.connection.resume(goneId));
   void send(() => a.connection.pause(goneId));

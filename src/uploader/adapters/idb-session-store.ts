@@ -29,8 +29,8 @@ export class IdbSessionStore implements SessionStore {
   async get(id: string): Promise<SessionRecord | undefined> {
     const record = await get<SessionRecord>(id, this.db);
     if (!record) return undefined;
-    const blob = await get<Blob>(id, this.files).catch(() => undefined);
-    return blob ? { ...record, blob } : record;
+    const file = await get<Blob>(id, this.files).catch(() => undefined);
+    return file ? { ...record, file } : record;
   }
 
   /**
@@ -39,12 +39,12 @@ export class IdbSessionStore implements SessionStore {
    * upload failing at its start.
    */
   async put(record: SessionRecord): Promise<void> {
-    const { blob, handle, ...plain } = record;
+    const { file, handle, ...plain } = record;
     await this.putRecord(plain, handle);
     // After the record: a copy is never without its record, so another tab's `list` cannot take it for a leftover.
-    if (blob && !this.refusesFiles && !this.copied.has(record.id)) {
+    if (file && !this.refusesFiles && !this.copied.has(record.id)) {
       try {
-        await set(record.id, blob, this.files);
+        await set(record.id, file, this.files);
         this.copied.add(record.id);
       } catch {
         this.refusesFiles = true;
@@ -53,7 +53,7 @@ export class IdbSessionStore implements SessionStore {
   }
 
   private async putRecord(
-    plain: Omit<SessionRecord, 'blob' | 'handle'>,
+    plain: Omit<SessionRecord, 'file' | 'handle'>,
     handle: FileSystemFileHandle | undefined,
   ): Promise<void> {
     if (handle && !this.refusesFiles) {
@@ -89,8 +89,8 @@ export class IdbSessionStore implements SessionStore {
       records.map(async (record) => {
         if (!copies.has(record.id)) return record;
         this.copied.add(record.id);
-        const blob = await get<Blob>(record.id, this.files).catch(() => undefined);
-        return blob ? { ...record, blob } : record;
+        const file = await get<Blob>(record.id, this.files).catch(() => undefined);
+        return file ? { ...record, file } : record;
       }),
     );
   }

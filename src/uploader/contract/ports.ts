@@ -63,7 +63,7 @@ export interface SessionRecord {
   name: string;
   type: string;
   total: number;
-  /** The chosen file's size when an `imageResize` image is uploaded in its place (the record then keeps `blob`). */
+  /** The chosen file's size when an `imageResize` image is uploaded in its place (the record then keeps `file`). */
   originalSize?: number;
   metadata: Record<string, unknown>;
   /** Query string of the start request that shapes the final response (e.g. `fields`). */
@@ -79,9 +79,9 @@ export interface SessionRecord {
   hashedTo: number;
   createdAt: number;
   updatedAt: number;
-  /** Browser file handle (Chromium drops and pickers) or a small file kept as a Blob, to resume without asking. */
+  /** Browser file handle (Chromium drops and pickers) or a small file's copy, to resume without asking. */
   handle?: FileSystemFileHandle;
-  blob?: Blob;
+  file?: Blob;
   /**
    * The account the upload belongs to (`worker/principals.ts`); only its pages list or resume it. Records written
    * before accounts were kept have none and are shown to no one (they go when their session expires).
@@ -168,18 +168,18 @@ export interface ChannelPort {
 
 /**
  * The running MD5 of one upload. Calls are queued in order; the tracker may live in another thread (the hash
- * worker), so every answer is a promise and the source is passed by reference (a Blob), never as bytes.
+ * worker), so every answer is a promise and the file is passed by reference (a Blob), never as bytes.
  */
 export interface HashTracker {
   /**
-   * Hashes `source` forward through `end`, after the calls queued before it; nothing when the hash is already there.
+   * Hashes `file` forward through `end`, after the calls queued before it; nothing when the hash is already there.
    * It never moves back: only `stateAt` does, for a state below the hash.
    */
-  hashTo(source: Blob, end: number): Promise<void>;
+  hashTo(file: Blob, end: number): Promise<void>;
   /** The state covering [0, offset), to store with an acknowledged offset; no rewind goes below it afterwards. */
-  stateAt(source: Blob, offset: number): Promise<SavedHash>;
+  stateAt(file: Blob, offset: number): Promise<SavedHash>;
   /** Hex digest of [0, offset). */
-  digest(source: Blob, offset: number): Promise<string>;
+  digest(file: Blob, offset: number): Promise<string>;
   /** Stops the hashing queued so far (the request it shadowed failed). */
   abort(): void;
   /** Frees the tracker. */

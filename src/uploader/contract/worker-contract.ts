@@ -41,7 +41,7 @@ export interface FileInfo {
 export type HeldCommand = 'pause' | 'cancel';
 
 /** One file for `addMany`: the arguments of `add`, and the command the page gave the task before sending it. */
-export type AddRequest = readonly [taskId: string, blob: Blob, info: FileInfo, options: AddOptions, held?: HeldCommand];
+export type AddRequest = readonly [taskId: string, file: Blob, info: FileInfo, options: AddOptions, held?: HeldCommand];
 
 /** How one add of `addMany` went: the task's first snapshot, or why it was not queued. */
 export type AddAnswer = { ok: true; snapshot: TaskSnapshot } | { ok: false; error: UploadErrorInfo };
@@ -90,7 +90,7 @@ export interface WorkerCalls {
   tasks(): TaskSnapshot[];
   add(
     taskId: string,
-    blob: Blob,
+    file: Blob,
     info: FileInfo,
     options?: AddOptions,
     token?: string,
@@ -113,9 +113,9 @@ export interface WorkerCalls {
   signOut(uploads: SignOutUploads): Promise<void>;
   interruptedSource(
     id: string,
-  ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined>;
-  checkInterrupted(id: string, blob: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined>;
-  resumeInterrupted(taskId: string, id: string, blob: Blob, info: FileInfo): Promise<TaskSnapshot>;
+  ): Promise<{ file?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined>;
+  checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined>;
+  resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot>;
   discardInterrupted(id: string): Promise<void>;
   destroy(): Promise<void>;
   detach(): void;

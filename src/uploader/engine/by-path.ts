@@ -23,6 +23,6 @@ export interface ByPath {
  * Whether `error` may be the refusal of a file sent by its path: `body` was the file itself, no byte of it went out
  * and no answer came (a network error). Every later body is then a slice.
  */
-export function refusedByPath(state: ByPath, body: Blob, blob: Blob, error: unknown): boolean {
-  return body === blob && !state.sent && error instanceof StoreError && !error.status && (state.sliced = true);
+export function refusedByPath(state: ByPath, body: Blob, file: Blob, error: unknown): boolean {
+  return body === file && !state.sent && error instanceof StoreError && !error.status && (state.sliced = true);
 }

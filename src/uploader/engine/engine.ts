@@ -22,7 +22,7 @@ import { UploadError } from '../contract/upload-error.ts';
 import { UploadJob } from './upload-job.ts';
 import type { HeldCommand } from '../contract/worker-contract.ts';
 import type { EngineConfig, EngineIo } from './engine-config.ts';
-import type { EngineFile, JobDeps } from './upload-context.ts';
+import type { EngineFile, JobDeps, UploadInput } from './upload-context.ts';
 import { isFinal } from '../contract/task-state.ts';
 import type { FolderOf } from './place-file.ts';
 import type { UploaderSettings } from '../contract/settings.ts';
@@ -114,7 +114,7 @@ export class UploadEngine {
    */
   async add(
     taskId: string,
-    file: EngineFile,
+    added: EngineFile,
     given: AddOptions = {},
     resumeId?: string,
     held?: () => Promise<HeldCommand | undefined> | HeldCommand | undefined,
@@ -127,11 +127,11 @@ export class UploadEngine {
       record = await this.within(this.record(resumeId), 'the stored session');
       if (!record || this.busy(record))
         throw new UploadError({ code: 'not-found', message: `no interrupted upload ${resumeId}` });
-      const problem = await this.resumeProblem(record, file);
+      const problem = await this.resumeProblem(record, added);
       if (problem) throw new UploadError(problem);
     } else {
-      record = await this.records.find(fingerprintOf({ ...file, size: file.blob.size }));
-      if (record && (await this.resumeProblem(record, file))) record = undefined;
+      record = await this.records.find(fingerprintOf({ ...added, size: added.file.size }));
+      if (record && (await this.resumeProblem(record, added))) record = undefined;
     }
     const quota = this.settings.blobQuotaBytes;
     const job: UploadJob = new UploadJob(
@@ -153,13 +153,13 @@ export class UploadEngine {
       },
       {
         taskId,
-        blob: file.blob,
-        name: file.name,
-        type: file.type,
-        lastModified: file.lastModified,
+        file: added.file,
+        name: added.name,
+        type: added.type,
+        lastModified: added.lastModified,
         options: record?.convertTo ? { ...options, convertTo: record.convertTo } : options,
-        keepBlob: file.keepBlob || (quota > 0 && file.blob.size <= quota && !options.handle),
-        ...(file.originalSize !== undefined && { originalSize: file.originalSize }),
+        keepFile: added.keepFile || (quota > 0 && added.file.size <= quota && !options.handle),
+        ...(added.originalSize !== undefined && { originalSize: added.originalSize }),
       },
       record,
     );
@@ -205,10 +205,9 @@ export class UploadEngine {
     return [...this.jobs.values()].map((job) => ({ ...job.snapshot }));
   }
 
-  /** The bytes a task uploads and their type (for its thumbnail). */
-  source(taskId: string): { blob: Blob; type: string } | undefined {
-    const input = this.jobs.get(taskId)?.input;
-    return input && { blob: input.blob, type: input.type };
+  /** The file a task uploads, with its type (for its thumbnail). */
+  fileOf(taskId: string): Readonly<UploadInput> | undefined {
+    return this.jobs.get(taskId)?.input;
   }
 
   /** The task's final file, or its `UploadError`. */
@@ -261,14 +260,14 @@ export class UploadEngine {
   }
 
   /**
-   * Why `file` cannot resume the session of `record`, or `undefined` when it can: `file-changed` when its name, size,
+   * Why `added` cannot resume the session of `record`, or `undefined` when it can: `file-changed` when its name, size,
    * `lastModified`, type or sampled slices differ from those of the file the upload began with.
    */
-  async resumeProblem(record: SessionRecord, file: EngineFile): Promise<UploadErrorInfo | undefined> {
+  async resumeProblem(record: SessionRecord, added: EngineFile): Promise<UploadErrorInfo | undefined> {
     const same =
-      fingerprintOf({ ...file, size: file.blob.size }) === record.fingerprint &&
+      fingerprintOf({ ...added, size: added.file.size }) === record.fingerprint &&
       (record.sample === undefined ||
-        record.sample === (await this.within(sampleOf(file.blob), `reading ${file.name}`)));
+        record.sample === (await this.within(sampleOf(added.file), `reading ${added.name}`)));
     return same
       ? undefined
       : { code: 'file-changed', message: `${record.name} is not the file this upload started with: it changed since` };

@@ -39,14 +39,14 @@ export class MultipartUpload implements UploadStrategy {
       this.fileId ??= await ctx.ids.take();
       metadata.id = this.fileId;
     }
-    const encoded = encodeMultipartRelated<Blob>(metadata, input.blob, input.type);
+    const encoded = encodeMultipartRelated<Blob>(metadata, input.file, input.type);
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'multipart' }));
     const body = new Blob(encoded.body);
     // Hashed beside the request (in the hash worker in a browser); only the result waits for it. A read that stalls
     // is made again within half the stall limit, before the digest's own limit (below) runs out.
     const tracker = ctx.hasher ? deferredTracker(ctx.hasher.open(undefined, 0, ctx.stallTimeoutMs / 2)) : undefined;
-    const digest = tracker?.digest(input.blob, input.blob.size);
+    const digest = tracker?.digest(input.file, input.file.size);
     digest?.catch(() => undefined); // awaited below; a failed send must not leave it unhandled
     const retriedCreate = this.idSent;
     if (metadata.id !== undefined) this.idSent = true;
@@ -65,26 +65,26 @@ export class MultipartUpload implements UploadStrategy {
           stallTimeoutMs: ctx.stallTimeoutMs,
           ...answerWithin(ctx, !!input.options.convertTo, true),
           bodyLength: body.size,
-          onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.blob.size)),
+          onProgress: (sent) => ctx.onSent(0, Math.min(sent, input.file.size)),
         },
       );
     } catch (error) {
       tracker?.close();
       throw error;
     }
-    let file: StoreFile;
+    let stored: StoreFile;
     if (response.status === 200 || response.status === 201) {
-      file = JSON.parse(response.text) as StoreFile;
+      stored = JSON.parse(response.text) as StoreFile;
     } else {
       const error = StoreError.fromResponse(response.status, response.text);
       if (response.status === 409 && this.fileId !== undefined && retriedCreate && error.reason === 'fileIdInUse') {
         // An earlier try of this very upload created the file: spec §4.6 says treat it as created.
-        file = await ctx.client.files.get(this.fileId);
+        stored = await ctx.client.files.get(this.fileId);
       } else {
         throw error;
       }
     }
-    ctx.onAcknowledged(input.blob.size);
+    ctx.onAcknowledged(input.file.size);
     if (tracker) {
       // Reading the file for its hash has a limit too: a read that never settles is retried as a stalled request
       // (the retry's create finds the file this one made: 409, then fetched).
@@ -94,9 +94,9 @@ export class MultipartUpload implements UploadStrategy {
       } finally {
         tracker.close();
       }
-      verifyResult(file, input.blob.size, md5);
+      verifyResult(stored, input.file.size, md5);
     }
-    return file;
+    return stored;
   }
 
   /** No session, so nothing to lock, forget or cancel. */

@@ -76,7 +76,7 @@ export class ResumableUpload implements UploadStrategy {
   }
 
   private async attempt(signal: AbortSignal, token: string): Promise<StoreFile> {
-    const total = this.input.blob.size;
+    const total = this.input.file.size;
     if (!this.record) await this.start(signal, token);
     else if (!this.lock) {
       const lock = await this.ctx.locks.tryAcquire(sessionLockKey(this.record.sessionUri));
@@ -98,7 +98,7 @@ export class ResumableUpload implements UploadStrategy {
       if (to <= hashed) return;
       hashed = to;
       this.openTracker()
-        ?.hashTo(this.input.blob, to)
+        ?.hashTo(this.input.file, to)
         .catch(() => undefined);
     };
     for (let stuck = 0; ;) {
@@ -113,7 +113,7 @@ export class ResumableUpload implements UploadStrategy {
       const began = this.ctx.clock.now();
       let response: HttpResponse;
       const whole = start === 0 && end === total;
-      const body = whole && !this.byPath.sliced ? this.input.blob : this.input.blob.slice(start, end);
+      const body = whole && !this.byPath.sliced ? this.input.file : this.input.file.slice(start, end);
       try {
         response = await sendGuarded(
           this.ctx.http,
@@ -137,7 +137,7 @@ export class ResumableUpload implements UploadStrategy {
           },
         );
       } catch (error) {
-        if (refusedByPath(this.byPath, body, this.input.blob, error)) return this.attempt(signal, token); // status, then a slice
+        if (refusedByPath(this.byPath, body, this.input.file, error)) return this.attempt(signal, token); // status, then a slice
         this.tracker?.abort();
         this.sizer.shrink();
         throw error;
@@ -225,7 +225,7 @@ export class ResumableUpload implements UploadStrategy {
     };
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
     // Bounded: a file the browser stopped reading is a stall (the task retries, visibly); the session is cancelled.
-    const sampling = withTimeout(sampleOf(input.blob), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
+    const sampling = withTimeout(sampleOf(input.file), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
     const began = ctx.clock.now();
     const starting = sendSurvivingCancel(
       ctx.http,
@@ -236,7 +236,7 @@ export class ResumableUpload implements UploadStrategy {
           [H_AUTHORIZATION]: bearer(token),
           [H_CONTENT_TYPE]: JSON_CONTENT_TYPE,
           [H_UPLOAD_CONTENT_TYPE]: input.type || 'application/octet-stream',
-          [H_UPLOAD_CONTENT_LENGTH]: String(input.blob.size),
+          [H_UPLOAD_CONTENT_LENGTH]: String(input.file.size),
         },
         body: [body],
       },
@@ -265,14 +265,14 @@ export class ResumableUpload implements UploadStrategy {
       sessionUri,
       fingerprint: fingerprintOf({
         name: input.name,
-        size: input.blob.size,
+        size: input.file.size,
         lastModified: input.lastModified,
         type: input.type,
       }),
       sample,
       name: input.name,
       type: input.type,
-      total: input.blob.size,
+      total: input.file.size,
       ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       metadata,
       query,
@@ -294,8 +294,8 @@ export class ResumableUpload implements UploadStrategy {
     // deleted at the end, so the copy never outlives the session.
     if (ctx.store)
       await withTimeout(ctx.store.put(this.record), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
-    if (input.keepBlob && ctx.store) {
-      this.record.blob = input.blob;
+    if (input.keepFile && ctx.store) {
+      this.record.file = input.file;
       this.writerFor(this.record).schedule();
     }
   }
@@ -308,7 +308,7 @@ export class ResumableUpload implements UploadStrategy {
       {
         method: 'PUT',
         url: record.sessionUri,
-        headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.blob.size) },
+        headers: { [H_CONTENT_RANGE]: formatStatusQuery(this.input.file.size) },
       },
       { signal, stallTimeoutMs: this.ctx.stallTimeoutMs, responseTimeoutMs: this.ctx.stallTimeoutMs, bodyLength: 0 },
     );
@@ -321,7 +321,7 @@ export class ResumableUpload implements UploadStrategy {
 
   private stored(response: HttpResponse): number {
     const stored = parseStoredRange(response.header(H_RANGE));
-    if (stored === undefined || stored > this.input.blob.size) {
+    if (stored === undefined || stored > this.input.file.size) {
       throw new StoreError(500, `unreadable Range header on 308: ${response.header(H_RANGE)}`);
     }
     return stored;
@@ -355,7 +355,7 @@ export class ResumableUpload implements UploadStrategy {
 
   private writerFor(record: SessionRecord): SessionWriter {
     const { store, stallTimeoutMs } = this.ctx;
-    this.writer ??= new SessionWriter(store, record, this.input.blob, () => this.tracker, stallTimeoutMs);
+    this.writer ??= new SessionWriter(store, record, this.input.file, () => this.tracker, stallTimeoutMs);
     return this.writer;
   }
 
@@ -366,8 +366,8 @@ export class ResumableUpload implements UploadStrategy {
     await writer?.close();
   }
 
-  private async finish(file: StoreFile): Promise<StoreFile> {
-    const total = this.input.blob.size;
+  private async finish(stored: StoreFile): Promise<StoreFile> {
+    const total = this.input.file.size;
     const record = this.record!;
     this.ctx.onAcknowledged(total);
     // The session is complete whatever the check finds: its record must not outlive it. The hash's last bytes are
@@ -377,7 +377,7 @@ export class ResumableUpload implements UploadStrategy {
     // Bounded like any read of the file: a digest whose read never settles is a stall, and the retry (a status query
     // that finds the file) digests with a tracker opened anew, as this one is closed whatever happens.
     const { stallTimeoutMs, clock } = this.ctx;
-    const md5 = tracker && withTimeout(tracker.digest(this.input.blob, total), stallTimeoutMs, stalled, clock);
+    const md5 = tracker && withTimeout(tracker.digest(this.input.file, total), stallTimeoutMs, stalled, clock);
     let digest: string | undefined;
     try {
       [, digest] = await Promise.all([deleted, md5]);
@@ -387,8 +387,8 @@ export class ResumableUpload implements UploadStrategy {
         this.tracker = undefined;
       }
     }
-    if (tracker) verifyResult(file, total, digest!);
-    return file;
+    if (tracker) verifyResult(stored, total, digest!);
+    return stored;
   }
 
   private failure(response: HttpResponse): Error {

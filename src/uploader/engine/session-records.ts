@@ -7,6 +7,7 @@ import {
   type SessionStore,
 } from '../contract/ports.ts';
 import type { InterruptedUpload } from '../contract/types.ts';
+import { fileNamed } from './old-names.ts';
 import { deleteSession } from './request-metadata.ts';
 
 /** Sessions untouched this long are gone on the service too (spec §3.1): their records are dropped. */
@@ -26,8 +27,9 @@ export class SessionRecords {
     private readonly busy: (record: SessionRecord) => boolean,
   ) {}
 
-  get(id: string): Promise<SessionRecord | undefined> {
-    return this.config.store?.get(id) ?? Promise.resolve(undefined);
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const stored = await this.config.store?.get(id);
+    return stored && fileNamed(stored);
   }
 
   /** The live record of a file with this fingerprint that no task uploads now. */
@@ -58,7 +60,7 @@ export class SessionRecords {
         bytesAcknowledged: record.acknowledged,
         updatedAt: record.updatedAt,
         ...(record.relativePath && { relativePath: record.relativePath }),
-        canResumeWithoutFile: record.blob !== undefined || record.handle !== undefined,
+        canResumeWithoutFile: record.file !== undefined || record.handle !== undefined,
         ...(record.handle && { handle: record.handle }),
       }));
   }
@@ -89,7 +91,7 @@ export class SessionRecords {
     const live: SessionRecord[] = [];
     for (const record of await store.list()) {
       if (now - record.updatedAt > SESSION_LIFETIME_MS) await store.delete(record.id);
-      else live.push(record);
+      else live.push(fileNamed(record));
     }
     return live;
   }

@@ -14,7 +14,7 @@ export class SessionWriter {
   constructor(
     private readonly store: SessionStore | undefined,
     private readonly record: SessionRecord,
-    private readonly source: Blob,
+    private readonly file: Blob,
     private readonly tracker: () => HashTracker | undefined,
     /** How long a state may take to read: one that never comes is left out of the record (it resumes by re-hashing). */
     private readonly stallTimeoutMs: number,
@@ -51,7 +51,7 @@ export class SessionWriter {
       // Asked synchronously, before the sender queues the next request's bytes: the state is usually ready.
       const state =
         tracker &&
-        withTimeout(tracker.stateAt(this.source, acknowledged), this.stallTimeoutMs, () => new Error('stalled')).catch(
+        withTimeout(tracker.stateAt(this.file, acknowledged), this.stallTimeoutMs, () => new Error('stalled')).catch(
           () => undefined,
         );
       const saved = await state;

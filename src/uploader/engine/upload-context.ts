@@ -51,19 +51,20 @@ export interface JobDeps extends Omit<UploadContext, 'onSent' | 'onAcknowledged'
 }
 
 /**
- * A file as the engine takes it: a Blob plus the File fields it reads (`FileInfo`; Node tests pass them explicitly).
- * The bytes are `blob` from here to the request: in the job's `UploadInput` and in the stored `SessionRecord.blob`.
+ * A file as the engine takes it: its bytes (`file`, the `File` or `Blob` the page was given) plus the File fields it
+ * reads (`FileInfo`; Node tests pass them explicitly). The bytes are `file` from the page to the request: here, in the
+ * job's `UploadInput` and in the stored `SessionRecord.file` (ARCHITECTURE.md, "Names along the way").
  */
 export interface EngineFile extends FileInfo {
-  blob: Blob;
-  /** Set when `blob` is a resized image of the chosen file: its size, shown beside the sent size. */
+  file: Blob;
+  /** Set when `file` is a resized image of the chosen file: its size, shown beside the sent size. */
   originalSize?: number;
-  /** Keep `blob` with the session record whatever the quota (a resized image cannot be made again from a handle). */
-  keepBlob?: boolean;
+  /** Keep `file` with the session record whatever the quota (a resized image cannot be made again from a handle). */
+  keepFile?: boolean;
 }
 
 /**
- * The file one job uploads and what the app asked for; `keepBlob` is the engine's decision here (the app's, or a
+ * The file one job uploads and what the app asked for; `keepFile` is the engine's decision here (the app's, or a
  * small file under the quota).
  */
 export interface UploadInput extends EngineFile {

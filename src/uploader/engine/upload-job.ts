@@ -60,14 +60,14 @@ export class UploadJob {
     readonly input: UploadInput,
     resumeFrom?: SessionRecord,
   ) {
-    const resumable = resumeFrom !== undefined || input.blob.size > deps.resumableThreshold;
+    const resumable = resumeFrom !== undefined || input.file.size > deps.resumableThreshold;
     this.snapshot = {
       id: input.taskId,
       name: input.name,
       ...(input.options.relativePath && { relativePath: input.options.relativePath }),
       type: input.type,
       state: 'queued',
-      total: input.blob.size,
+      total: input.file.size,
       ...(input.originalSize !== undefined && { originalSize: input.originalSize }),
       bytesSent: resumeFrom?.acknowledged ?? 0,
       bytesAcknowledged: resumeFrom?.acknowledged ?? 0,

@@ -9,7 +9,7 @@ export type TaskCommand = HeldCommand | 'resume';
 interface AddingEngine {
   add(
     taskId: string,
-    blob: Blob,
+    file: Blob,
     info: FileInfo,
     options: AddOptions,
     token?: string,
@@ -76,19 +76,19 @@ export class AddBatch {
   }
 
   /** Queues one file; resolves with its task's first snapshot once the engine has it. */
-  send(taskId: string, blob: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
+  send(taskId: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot> {
     if (this.resizes && info.type.startsWith('image/')) {
       const engine = this.engine();
       const arriving = this.#arriving.get(taskId);
       if (arriving) arriving.sentTo = engine;
       this.#sentThisTurn(engine);
-      const added = engine.add(taskId, blob, info, options, undefined, arriving?.held);
+      const added = engine.add(taskId, file, info, options, undefined, arriving?.held);
       const answered = () => this.#answered(taskId, engine);
       void added.then(answered, answered);
       return added;
     }
     return new Promise((resolve, reject) => {
-      const waiting = this.#waiting.push({ request: [taskId, blob, info, options], resolve, reject });
+      const waiting = this.#waiting.push({ request: [taskId, file, info, options], resolve, reject });
       // What is left after the adds of this turn: `add` is synchronous, so a loop or a drop's slice is one turn.
       if (waiting === 1 && !this.#sent)
         queueMicrotask(() => {
@@ -150,8 +150,8 @@ export class AddBatch {
       const arriving = this.#arriving.get(request[0]);
       if (!arriving) return request;
       arriving.sentTo = engine;
-      const [id, blob, info, options] = request;
-      return arriving.held ? [id, blob, info, options, arriving.held] : request;
+      const [id, file, info, options] = request;
+      return arriving.held ? [id, file, info, options, arriving.held] : request;
     });
     engine.addMany(requests, token).then(
       // One answer per request, in order (`UploadWorkerService.addMany`).

@@ -11,7 +11,7 @@ export interface HookedAddHost {
   /** The hook renamed, replaced or re-targeted the file: the listed task shows it. */
   amend(id: string, snapshot: TaskSnapshot): void;
   /** Hands the file to the engine. */
-  send(id: string, blob: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot>;
+  send(id: string, file: Blob, info: FileInfo, options: AddOptions): Promise<TaskSnapshot>;
 }
 
 /**

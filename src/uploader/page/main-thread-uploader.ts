@@ -142,10 +142,11 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     return list;
   }
 
-  async resumeInterrupted(id: string, file?: File): Promise<UploadTask> {
+  async resumeInterrupted(id: string, chosen?: File): Promise<UploadTask> {
     await this.ready;
-    const { blob, info, options } = await fileToResume(this.remote, id, file && { file, info: fileInfo(file) });
-    return this.start(info, options, (taskId) => this.remote.resumeInterrupted(taskId, id, blob, info), blob.size);
+    const given = chosen && { file: chosen, info: fileInfo(chosen) };
+    const { file, info, options } = await fileToResume(this.remote, id, given);
+    return this.start(info, options, (taskId) => this.remote.resumeInterrupted(taskId, id, file, info), file.size);
   }
 
   resumeAllInterrupted(): Promise<ResumeAllResult> {

@@ -42,16 +42,16 @@ export async function fileToResume(
   remote: Remote<WorkerCalls> | WorkerCalls,
   id: string,
   chosen?: { file: File; info: FileInfo },
-): Promise<{ blob: Blob; info: FileInfo; options: AddOptions }> {
-  const source = await remote.interruptedSource(id);
-  if (!source) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
-  let blob: Blob | undefined = chosen?.file ?? source.blob;
-  if (!blob && source.handle) blob = await readHandle(source.handle);
-  if (!blob)
-    throw new UploadError({ code: 'file-changed', message: `choose the file ${source.info.name} again to resume it` });
-  const kept = blob as Partial<File>;
-  const info = chosen?.info ?? { ...source.info, lastModified: kept.lastModified ?? source.info.lastModified };
-  const problem = await remote.checkInterrupted(id, blob, info);
+): Promise<{ file: Blob; info: FileInfo; options: AddOptions }> {
+  const stored = await remote.interruptedSource(id);
+  if (!stored) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
+  let file: Blob | undefined = chosen?.file ?? stored.file;
+  if (!file && stored.handle) file = await readHandle(stored.handle);
+  if (!file)
+    throw new UploadError({ code: 'file-changed', message: `choose the file ${stored.info.name} again to resume it` });
+  const kept = file as Partial<File>;
+  const info = chosen?.info ?? { ...stored.info, lastModified: kept.lastModified ?? stored.info.lastModified };
+  const problem = await remote.checkInterrupted(id, file, info);
   if (problem) throw new UploadError(problem);
-  return { blob, info, options: source.options };
+  return { file, info, options: stored.options };
 }

@@ -169,7 +169,7 @@ function startSharedHost(given?: SharedWorker, base?: string | URL): StartedHost
     return undefined; // a SecurityError: the script is on another origin (a CDN), where a worker of its own still works
   }
   // Without `extendedLifetime` a plain shared worker still serves every open page of the site (WebKit, Firefox; there
-  // the worker copies a page's in-memory Blobs before slicing them: worker/readable-blob.ts).
+  // the worker copies a page's in-memory Blobs before slicing them: worker/readable-file.ts).
   return {
     remote: wrap<WorkerCalls>(worker.port),
     host: extended ? 'shared-extended' : 'shared',

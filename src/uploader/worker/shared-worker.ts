@@ -32,7 +32,7 @@ const copiesPageBlobs = /\bFirefox\//.test(navigator.userAgent);
 (globalThis as unknown as { onconnect: ((event: MessageEvent) => void) | null }).onconnect = (event) => {
   for (const port of event.ports) {
     const service = new UploadWorkerService(hubs);
-    if (copiesPageBlobs) void import('./readable-blob.ts').then((lazy) => expose(lazy.readingCopies(service), port));
+    if (copiesPageBlobs) void import('./readable-file.ts').then((lazy) => expose(lazy.readingCopies(service), port));
     else expose(service, port);
   }
 };

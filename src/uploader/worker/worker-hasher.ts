@@ -17,9 +17,9 @@ export function workerHasher(start: () => Worker, preference: Md5Preference): Ha
       const id = next++;
       await service.open(id, preference, saved, offset, readLimitMs);
       return {
-        hashTo: (source, end) => service.hashTo(id, source, end),
-        stateAt: (source, at) => service.stateAt(id, source, at),
-        digest: (source, at) => service.digest(id, source, at),
+        hashTo: (file, end) => service.hashTo(id, file, end),
+        stateAt: (file, at) => service.stateAt(id, file, at),
+        digest: (file, at) => service.digest(id, file, at),
         abort: () => void service.abort(id),
         close: () => void service.close(id),
       };

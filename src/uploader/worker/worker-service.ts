@@ -76,9 +76,9 @@ export class UploadWorkerService implements WorkerCalls {
   /** The tasks this page is adding that have not reached their engine yet, and the commands given them meanwhile. */
   private readonly arriving = new ArrivingTasks();
 
-  /** `source`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
-  constructor(source: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
-    this.hubs = source instanceof EngineHubs ? source : new EngineHubs(source);
+  /** `hubs`: the worker's hubs, or (one page, one engine) the function that picks the adapters for the settings. */
+  constructor(hubs: EngineHubs | ((settings: UploaderSettings) => EnginePorts | Promise<EnginePorts>)) {
+    this.hubs = hubs instanceof EngineHubs ? hubs : new EngineHubs(hubs);
   }
 
   /**
@@ -124,7 +124,7 @@ export class UploadWorkerService implements WorkerCalls {
    */
   async add(
     taskId: string,
-    blob: Blob,
+    file: Blob,
     info: FileInfo,
     options: AddOptions = {},
     token?: string,
@@ -133,7 +133,7 @@ export class UploadWorkerService implements WorkerCalls {
     // Before any await: a command that arrives behind this add must find the task here.
     const command = this.arriving.arrive(taskId, held);
     try {
-      return await this.addArriving(taskId, blob, info, options, token, command);
+      return await this.addArriving(taskId, file, info, options, token, command);
     } finally {
       this.arriving.take(taskId);
     }
@@ -146,7 +146,7 @@ export class UploadWorkerService implements WorkerCalls {
 
   private async addArriving(
     taskId: string,
-    blob: Blob,
+    file: Blob,
     info: FileInfo,
     options: AddOptions,
     token: string | undefined,
@@ -158,7 +158,7 @@ export class UploadWorkerService implements WorkerCalls {
     const key = JSON.stringify([
       engineKeyOf(hub.settings),
       hub.principal,
-      fingerprintOf({ ...info, size: blob.size }),
+      fingerprintOf({ ...info, size: file.size }),
       options.relativePath,
       options.parentId,
       options.updateFileId,
@@ -177,7 +177,7 @@ export class UploadWorkerService implements WorkerCalls {
         return held ? (engine.snapshot(now.id) ?? now) : now;
       }
     }
-    const added = this.addNow(hub, taskId, blob, info, options, command);
+    const added = this.addNow(hub, taskId, file, info, options, command);
     if (this.hubs.host !== 'dedicated') rememberAdd(engine, key, { pageId: this.pageId, taskId, added });
     const snapshot = await added;
     // The other pages attached to a shared engine learn of the task now, not when it starts; this page too when the
@@ -197,8 +197,8 @@ export class UploadWorkerService implements WorkerCalls {
    */
   addMany(requests: readonly AddRequest[], token?: string): Promise<AddAnswer[]> {
     return Promise.all(
-      requests.map(([taskId, blob, info, options, held]) =>
-        this.add(taskId, blob, info, options, token, held).then(
+      requests.map(([taskId, file, info, options, held]) =>
+        this.add(taskId, file, info, options, token, held).then(
           (snapshot): AddAnswer => ({ ok: true, snapshot }),
           (error: unknown): AddAnswer => ({ ok: false, error: errorInfoOf(error) }),
         ),
@@ -209,29 +209,29 @@ export class UploadWorkerService implements WorkerCalls {
   private async addNow(
     hub: EngineHub,
     taskId: string,
-    blob: Blob,
+    file: Blob,
     info: FileInfo,
     options: AddOptions,
     command: () => Promise<HeldCommand | undefined>,
   ): Promise<TaskSnapshot> {
     const bounds = hub.settings.imageResize;
     if (bounds && isDecodableImage(info.type)) {
-      const resized = await (await import('./images/image-jobs.ts')).resizedOf(blob, info.name, info.type, bounds);
+      const resized = await (await import('./images/image-jobs.ts')).resizedOf(file, info.name, info.type, bounds);
       if (resized) {
         // The handle reads the original: the resized bytes are kept with the session instead.
         const { handle: _handle, ...rest } = options;
-        const sent = { blob: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
-        return hub.engine.add(taskId, { ...sent, originalSize: blob.size, keepBlob: true }, rest, undefined, command);
+        const sent = { file: resized.blob, name: resized.name, type: resized.type, lastModified: info.lastModified };
+        return hub.engine.add(taskId, { ...sent, originalSize: file.size, keepFile: true }, rest, undefined, command);
       }
     }
-    return hub.engine.add(taskId, { blob, ...info }, options, undefined, command);
+    return hub.engine.add(taskId, { file, ...info }, options, undefined, command);
   }
 
   /** A thumbnail of the task's image (see `Uploader.thumbnail`). */
   async thumbnail(taskId: string, size: number): Promise<Blob | undefined> {
-    const source = this.binding?.hub?.engine.source(taskId);
-    return source && isDecodableImage(source.type)
-      ? (await import('./images/image-jobs.ts')).thumbnailOf(source.blob, size)
+    const sent = this.binding?.hub?.engine.fileOf(taskId);
+    return sent && isDecodableImage(sent.type)
+      ? (await import('./images/image-jobs.ts')).thumbnailOf(sent.file, size)
       : undefined;
   }
 
@@ -313,11 +313,11 @@ export class UploadWorkerService implements WorkerCalls {
    */
   async interruptedSource(
     id: string,
-  ): Promise<{ blob?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined> {
+  ): Promise<{ file?: Blob; handle?: FileSystemFileHandle; info: FileInfo; options: AddOptions } | undefined> {
     const record = await (await this.engine()).record(id);
     if (!record) return undefined;
     return {
-      ...(record.blob && { blob: record.blob }),
+      ...(record.file && { file: record.file }),
       ...(record.handle && { handle: record.handle }),
       info: { name: record.name, type: record.type, lastModified: lastModifiedOf(record.fingerprint) },
       options: optionsOf(record),
@@ -325,27 +325,27 @@ export class UploadWorkerService implements WorkerCalls {
   }
 
   /**
-   * Why `blob` cannot resume the interrupted upload `id`, or `undefined` when it can: `not-found` (no such upload),
+   * Why `file` cannot resume the interrupted upload `id`, or `undefined` when it can: `not-found` (no such upload),
    * `file-changed` (name, size, `lastModified`, type or the sampled slices differ from the file the upload began with).
    */
-  async checkInterrupted(id: string, blob: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
+  async checkInterrupted(id: string, file: Blob, info: FileInfo): Promise<UploadErrorInfo | undefined> {
     const engine = await this.engine();
     const record = await engine.record(id);
     if (!record) return { code: 'not-found', message: `no interrupted upload ${id}` };
-    return engine.resumeProblem(record, { blob, ...info });
+    return engine.resumeProblem(record, { file, ...info });
   }
 
   /**
    * Resumes a stored session with the file the user chose again (or the one found by `interruptedSource`); the
    * engine refuses a file that is not the one the upload began with (`file-changed`).
    */
-  async resumeInterrupted(taskId: string, id: string, blob: Blob, info: FileInfo): Promise<TaskSnapshot> {
+  async resumeInterrupted(taskId: string, id: string, file: Blob, info: FileInfo): Promise<TaskSnapshot> {
     const engine = await this.engine();
     const record = await engine.record(id);
     if (!record) throw new UploadError({ code: 'not-found', message: `no interrupted upload ${id}` });
     // A resized image resumes from the Blob kept with its session, kept again for the next page life.
-    const resized = record.originalSize !== undefined && { originalSize: record.originalSize, keepBlob: true };
-    return engine.add(taskId, { blob, ...info, ...resized }, optionsOf(record), id);
+    const resized = record.originalSize !== undefined && { originalSize: record.originalSize, keepFile: true };
+    return engine.add(taskId, { file, ...info, ...resized }, optionsOf(record), id);
   }
 
   async discardInterrupted(id: string): Promise<void> {

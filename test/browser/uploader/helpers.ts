@@ -107,17 +107,17 @@ export function nextEvent<T>(
 
 /**
  * The session records the uploader keeps in IndexedDB, read directly (the worker and the page share the origin),
- * each with the file copy kept beside it (its own database) as `blob`.
+ * each with the file copy kept beside it (its own database) as `file`.
  */
 export async function storedRecords(): Promise<
-  { id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown; blob?: Blob }[]
+  { id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown; file?: Blob }[]
 > {
   const { createStore, entries, values } = await import('idb-keyval');
   const copies = new Map(await entries<string, Blob>(createStore('store-upload-kit-files', 'files')));
   const records = await values<{ id: string; name: string; sessionUri: string; updatedAt: number; handle?: unknown }>(
     createStore('store-upload-kit', 'sessions'),
   );
-  return records.map((r) => (copies.has(r.id) ? { ...r, blob: copies.get(r.id) } : r));
+  return records.map((r) => (copies.has(r.id) ? { ...r, file: copies.get(r.id) } : r));
 }
 
 /** Waits until `check` holds (polling), or fails with `what` after `ms`. */

@@ -82,7 +82,7 @@ export function randomFile(
   type = 'application/octet-stream',
 ): EngineFile & { bytes: Buffer } {
   const bytes = randomBytes(size);
-  return { blob: new Blob([bytes], { type }), name, type, lastModified: 1_700_000_000_000, bytes };
+  return { file: new Blob([bytes], { type }), name, type, lastModified: 1_700_000_000_000, bytes };
 }
 
 export function md5(bytes: Uint8Array): string {

@@ -3,7 +3,7 @@
  * test/other-browsers/blob-repro/repro.ts`. A page posts Blobs to a module worker, which reads a part of each. In
  * Firefox ESR 153 a shared worker's slice of a Blob made in the page's memory (over about 1 MiB) that does not start
  * at 0 never settles; whole reads and the head do, and a dedicated worker or a file from <input> reads every part.
- * Prints the table; exits 1 once that slice reads (Firefox fixed it: src/uploader/worker/readable-blob.ts can go).
+ * Prints the table; exits 1 once that slice reads (Firefox fixed it: src/uploader/worker/readable-file.ts can go).
  */
 import { writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -60,6 +60,6 @@ try {
 console.log(
   hangs
     ? "still there: a shared worker's slices of a page's in-memory Blob hang (the kit copies such Blobs first)"
-    : 'gone: every slice read; src/uploader/worker/readable-blob.ts and its use in shared-worker.ts can go',
+    : 'gone: every slice read; src/uploader/worker/readable-file.ts and its use in shared-worker.ts can go',
 );
 process.exitCode = hangs ? 0 : 1;

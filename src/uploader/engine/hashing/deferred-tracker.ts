@@ -7,9 +7,9 @@ import type { HashTracker } from '../../contract/ports.ts';
 export function deferredTracker(opening: Promise<HashTracker>): HashTracker {
   opening.catch(() => undefined); // each call reports the failure itself
   return {
-    hashTo: (source, end) => opening.then((t) => t.hashTo(source, end)),
-    stateAt: (source, offset) => opening.then((t) => t.stateAt(source, offset)),
-    digest: (source, offset) => opening.then((t) => t.digest(source, offset)),
+    hashTo: (file, end) => opening.then((t) => t.hashTo(file, end)),
+    stateAt: (file, offset) => opening.then((t) => t.stateAt(file, offset)),
+    digest: (file, offset) => opening.then((t) => t.digest(file, offset)),
     abort: () =>
       void opening.then(
         (t) => t.abort(),

@@ -1,4 +1,4 @@
-import { BlobCursor, StalledRead } from './blob-cursor.ts';
+import { FileCursor, StalledRead } from './file-cursor.ts';
 import { createMd5 } from './choose-md5.ts';
 import type { Md5Engine, Md5Preference } from './md5-engine.ts';
 import type { HashTracker, SavedHash } from '../../contract/ports.ts';
@@ -43,13 +43,13 @@ export class Md5Tracker implements HashTracker {
   private constructor(
     private readonly md5: Md5Engine,
     /** The one stream the bytes come from, continued from call to call. */
-    private readonly cursor: BlobCursor,
+    private readonly cursor: FileCursor,
   ) {}
 
   /**
    * A tracker at offset 0, or at `offset` from a saved state. A state of the other implementation (saved before the
    * page's CSP changed, say) cannot be loaded: the tracker starts at 0 and the next call re-hashes from the file.
-   * A read of the file that takes over `readLimitMs` is given up and opened again (`BlobCursor`).
+   * A read of the file that takes over `readLimitMs` is given up and opened again (`FileCursor`).
    */
   static async open(
     preference: Md5Preference,
@@ -58,7 +58,7 @@ export class Md5Tracker implements HashTracker {
     readLimitMs?: number,
   ): Promise<Md5Tracker> {
     const md5 = await createMd5(preference);
-    const tracker = new Md5Tracker(md5, new BlobCursor(undefined, readLimitMs));
+    const tracker = new Md5Tracker(md5, new FileCursor(undefined, readLimitMs));
     if (saved && offset > 0 && saved.impl === md5.impl) {
       md5.load(saved);
       tracker.offset = offset;
@@ -73,16 +73,16 @@ export class Md5Tracker implements HashTracker {
    * read twice; after `stateAt` moved back for a session record, the nearest saved state at or below `end` is taken
    * up again rather than the gap re-read.
    */
-  hashTo(source: Blob, end: number): Promise<void> {
+  hashTo(file: Blob, end: number): Promise<void> {
     const generation = this.generation;
     return this.queue(async () => {
       if (generation !== this.generation || this.offset >= end) return;
-      await this.seek(source, end, generation);
+      await this.seek(file, end, generation);
       if (this.offset === end) this.checkpoints.set(end, this.md5.save());
     });
   }
 
-  stateAt(source: Blob, offset: number): Promise<SavedHash> {
+  stateAt(file: Blob, offset: number): Promise<SavedHash> {
     const ready = this.checkpoints.get(offset);
     if (ready) {
       this.prune(offset);
@@ -91,7 +91,7 @@ export class Md5Tracker implements HashTracker {
     return this.queue(async () => {
       const later = this.checkpoints.get(offset);
       if (!later) {
-        await this.seek(source, offset);
+        await this.seek(file, offset);
         this.checkpoints.set(offset, this.md5.save());
       }
       this.prune(offset);
@@ -99,9 +99,9 @@ export class Md5Tracker implements HashTracker {
     });
   }
 
-  digest(source: Blob, offset: number): Promise<string> {
+  digest(file: Blob, offset: number): Promise<string> {
     return this.queue(async () => {
-      await this.seek(source, offset);
+      await this.seek(file, offset);
       return this.md5.hex();
     });
   }
@@ -125,7 +125,7 @@ export class Md5Tracker implements HashTracker {
   }
 
   /** Moves to exactly `target`: from the nearest saved state at or below it when that is closer, then forward. */
-  private async seek(source: Blob, target: number, generation?: number): Promise<void> {
+  private async seek(file: Blob, target: number, generation?: number): Promise<void> {
     if (this.offset === target) return;
     let best = -1;
     for (const at of this.checkpoints.keys()) if (at <= target && at > best) best = at;
@@ -138,21 +138,21 @@ export class Md5Tracker implements HashTracker {
         this.offset = best;
       }
     }
-    await this.read(source, target, generation);
+    await this.read(file, target, generation);
   }
 
   /**
-   * Hashes [offset, end) of `source`; stops early when `generation` is no longer current. The bytes come from one
-   * stream continued across calls (`BlobCursor`), not `arrayBuffer()` per piece: measured in Chromium, 256 MiB read
+   * Hashes [offset, end) of `file`; stops early when `generation` is no longer current. The bytes come from one
+   * stream continued across calls (`FileCursor`), not `arrayBuffer()` per piece: measured in Chromium, 256 MiB read
    * and hashed in 0.72 s through a stream against 1.12 s in 2 MiB `arrayBuffer()` reads.
    */
-  private async read(source: Blob, end: number, generation?: number): Promise<void> {
+  private async read(file: Blob, end: number, generation?: number): Promise<void> {
     let sinceYield = 0;
     while (this.offset < end) {
       if (generation !== undefined && generation !== this.generation) return;
       let bytes: Uint8Array | undefined;
       try {
-        bytes = await this.cursor.next(source, this.offset, end - this.offset);
+        bytes = await this.cursor.next(file, this.offset, end - this.offset);
       } catch (error) {
         // A read that stalled was given up: the next turn opens it again, until the tracker is closed.
         if (error instanceof StalledRead && !this.closed) continue;

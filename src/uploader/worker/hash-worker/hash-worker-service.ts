@@ -20,14 +20,14 @@ export class HashWorkerService {
   ): Promise<void> {
     this.trackers.set(id, await Md5Tracker.open(preference, saved, offset, readLimitMs));
   }
-  hashTo(id: number, source: Blob, end: number): Promise<void> {
-    return this.need(id).hashTo(source, end);
+  hashTo(id: number, file: Blob, end: number): Promise<void> {
+    return this.need(id).hashTo(file, end);
   }
-  stateAt(id: number, source: Blob, offset: number): Promise<SavedHash> {
-    return this.need(id).stateAt(source, offset);
+  stateAt(id: number, file: Blob, offset: number): Promise<SavedHash> {
+    return this.need(id).stateAt(file, offset);
   }
-  digest(id: number, source: Blob, offset: number): Promise<string> {
-    return this.need(id).digest(source, offset);
+  digest(id: number, file: Blob, offset: number): Promise<string> {
+    return this.need(id).digest(file, offset);
   }
   abort(id: number): void {
     this.trackers.get(id)?.abort();

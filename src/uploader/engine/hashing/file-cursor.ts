@@ -18,7 +18,7 @@ export class StalledRead extends Error {}
  * never to settle in Chromium's shared worker, is released (the stream cancelled) and `next` rejects with
  * `StalledRead`, so the tracker's queue moves on and its next call opens the read again.
  */
-export class BlobCursor {
+export class FileCursor {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** The same reader when the stream lends itself to reads into a buffer of ours. */
   private byob: ReadableStreamBYOBReader | undefined;
@@ -40,18 +40,18 @@ export class BlobCursor {
   ) {}
 
   /**
-   * Up to `limit` bytes of `source` from `offset`; `undefined` past its end. Continues the open stream when `offset`
+   * Up to `limit` bytes of `file` from `offset`; `undefined` past its end. Continues the open stream when `offset`
    * is where it stopped; anything else (a rewind, another Blob) opens a new one. The Blob is compared by size, not
    * identity: a tracker hashes one upload's bytes, and its Blob arrives as a fresh copy with every call from the
    * upload worker. The bytes returned may be a view of the cursor's own buffer: use them before the next call.
    */
-  async next(source: Blob, offset: number, limit: number): Promise<Uint8Array | undefined> {
-    if (!(this.byob ?? this.reader) || offset !== this.offset || source.size !== this.size) {
+  async next(file: Blob, offset: number, limit: number): Promise<Uint8Array | undefined> {
+    if (!(this.byob ?? this.reader) || offset !== this.offset || file.size !== this.size) {
       // What is left fits one buffer (a small file, or a rewind near the end): read at once, with no stream to open.
       // A stream costs a round trip to the blob store before its first byte, and in Chromium's shared worker, among
       // thousands of small files, a small Blob's stream read was seen never to settle (large-list.test.ts).
-      if (source.size - offset <= this.bufferBytes) return this.slice(source, offset, limit);
-      this.open(source, offset);
+      if (file.size - offset <= this.bufferBytes) return this.slice(file, offset, limit);
+      this.open(file, offset);
     }
     if (!this.pending?.byteLength) {
       let read: ReadableStreamReadResult<Uint8Array>;
@@ -76,11 +76,11 @@ export class BlobCursor {
   }
 
   /** Up to `limit` bytes from `offset`, read from a slice of the Blob; `undefined` past its end. */
-  private async slice(source: Blob, offset: number, limit: number): Promise<Uint8Array | undefined> {
+  private async slice(file: Blob, offset: number, limit: number): Promise<Uint8Array | undefined> {
     this.close();
-    const end = Math.min(source.size, offset + limit);
+    const end = Math.min(file.size, offset + limit);
     if (end <= offset) return undefined;
-    return new Uint8Array(await this.bounded(source.slice(offset, end).arrayBuffer()));
+    return new Uint8Array(await this.bounded(file.slice(offset, end).arrayBuffer()));
   }
 
   /**
@@ -113,16 +113,16 @@ export class BlobCursor {
     return read;
   }
 
-  private open(source: Blob, offset: number): void {
+  private open(file: Blob, offset: number): void {
     this.close();
-    const stream = source.slice(offset).stream();
+    const stream = file.slice(offset).stream();
     try {
       // A Blob's stream is a byte stream by the File API; where a browser's is not, getReader refuses BYOB.
       this.byob = stream.getReader({ mode: 'byob' });
     } catch {
       this.reader = stream.getReader();
     }
-    this.size = source.size;
+    this.size = file.size;
     this.offset = offset;
   }
 }

@@ -18,30 +18,30 @@ const COPY_UP_TO = 8 * MiB;
 /** How long the copy may wait for its next bytes: the page that gave the Blob may have gone. */
 const READ_MS = 30_000;
 
-/** `service`, giving its engine a copy of each page's Blob that would not slice here (what `readableBlob` returns). */
+/** `service`, giving its engine a copy of each page's Blob that would not slice here (what `readableFile` returns). */
 export function readingCopies(service: UploadWorkerService): UploadWorkerService {
   const add = service.add.bind(service);
   const check = service.checkInterrupted.bind(service);
   const resume = service.resumeInterrupted.bind(service);
-  service.add = async (taskId, blob, ...rest) => add(taskId, await readableBlob(blob), ...rest);
-  service.checkInterrupted = async (id, blob, info) => check(id, await readableBlob(blob), info);
-  service.resumeInterrupted = async (taskId, id, blob, info) => resume(taskId, id, await readableBlob(blob), info);
+  service.add = async (taskId, file, ...rest) => add(taskId, await readableFile(file), ...rest);
+  service.checkInterrupted = async (id, file, info) => check(id, await readableFile(file), info);
+  service.resumeInterrupted = async (taskId, id, file, info) => resume(taskId, id, await readableFile(file), info);
   return service;
 }
 
-/** `blob`, or a copy of its bytes owned by this worker when slices of it would hang here. */
-async function readableBlob(blob: Blob): Promise<Blob> {
-  const reader = blob.stream().getReader();
-  const copied = copyOf(reader, blob.type);
-  if (blob.size <= COPY_UP_TO) return copied;
+/** `file`, or a copy of its bytes owned by this worker when slices of it would hang here. */
+async function readableFile(file: Blob): Promise<Blob> {
+  const reader = file.stream().getReader();
+  const copied = copyOf(reader, file.type);
+  if (file.size <= COPY_UP_TO) return copied;
   // The copy starts with the probe and whichever ends first wins: a page's Blob (whose probe never answers) costs no
   // wait for a probe to give up, and a file on disk, however slow its disk, is used as given and its copy stopped
   // (never a whole large file read into memory because a busy disk answered late).
   copied.catch(() => undefined);
-  const answered = await Promise.race([slicesAnswer(blob), copied.then(() => false)]);
+  const answered = await Promise.race([slicesAnswer(file), copied.then(() => false)]);
   if (!answered) return copied;
   void reader.cancel().catch(() => undefined);
-  return blob;
+  return file;
 }
 
 async function copyOf(reader: ReadableStreamDefaultReader<Uint8Array>, type: string): Promise<Blob> {
@@ -54,10 +54,10 @@ async function copyOf(reader: ReadableStreamDefaultReader<Uint8Array>, type: str
   }
 }
 
-/** True once a read of `blob`'s last byte settles (a read that fails is an answer too: the engine reports it). */
-function slicesAnswer(blob: Blob): Promise<boolean> {
-  return blob
-    .slice(blob.size - 1)
+/** True once a read of `file`'s last byte settles (a read that fails is an answer too: the engine reports it). */
+function slicesAnswer(file: Blob): Promise<boolean> {
+  return file
+    .slice(file.size - 1)
     .arrayBuffer()
     .then(
       () => true,

@@ -4,29 +4,29 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { BlobCursor } from '../../src/uploader/engine/hashing/blob-cursor.ts';
+import { FileCursor } from '../../src/uploader/engine/hashing/file-cursor.ts';
 
 const MiB = 1024 * 1024;
 const bytes = randomBytes(3 * MiB + 4321);
 
-/** Reads `blob` whole through `cursor` with `limit`s that cut across the stream's pieces; each piece checked at once. */
-async function readAll(cursor: BlobCursor, blob: Blob, limits: number[]): Promise<number[]> {
+/** Reads `file` whole through `cursor` with `limit`s that cut across the stream's pieces; each piece checked at once. */
+async function readAll(cursor: FileCursor, file: Blob, limits: number[]): Promise<number[]> {
   const buffers: number[] = [];
   for (let at = 0, i = 0; ; i++) {
-    const piece = await cursor.next(blob, at, limits[i % limits.length]);
+    const piece = await cursor.next(file, at, limits[i % limits.length]);
     if (!piece) break;
     // Compared before the next call: a piece may be a view of the cursor's buffer, which the next read reuses.
     assert.ok(piece.byteLength > 0 && piece.byteLength <= limits[i % limits.length]);
     assert.ok(Buffer.from(piece).equals(bytes.subarray(at, at + piece.byteLength)), `bytes at ${at}`);
     buffers.push(piece.buffer.byteLength); // read now: the next read takes (detaches) a buffer it reuses
     at += piece.byteLength;
-    if (at === bytes.length) assert.equal(await cursor.next(blob, at, 1), undefined);
+    if (at === bytes.length) assert.equal(await cursor.next(file, at, 1), undefined);
   }
   return buffers;
 }
 
 test('a byte stream is read into one reused buffer, every byte once and in order across odd limits', async () => {
-  const cursor = new BlobCursor(256 * 1024);
+  const cursor = new FileCursor(256 * 1024);
   const buffers = await readAll(cursor, new Blob([bytes]), [100_003, 7, 300_000, 65_536]);
   // Without BYOB reads each piece is a view of an ArrayBuffer the stream made for it (Node's are 64 KiB); with them,
   // of the cursor's own buffer, which goes back and forth (a transfer gives the same memory a new handle each time).
@@ -35,28 +35,28 @@ test('a byte stream is read into one reused buffer, every byte once and in order
 });
 
 test('a stream without BYOB reads is read the default way', async () => {
-  const blob = new Blob([bytes]);
+  const file = new Blob([bytes]);
   // The same bytes through a default (not byte) stream: getReader({ mode: 'byob' }) throws on it.
   const plain = {
-    size: blob.size,
-    slice: (start?: number) => ({ stream: () => blob.slice(start).stream().pipeThrough(new TransformStream()) }),
+    size: file.size,
+    slice: (start?: number) => ({ stream: () => file.slice(start).stream().pipeThrough(new TransformStream()) }),
   } as unknown as Blob;
-  const cursor = new BlobCursor(256 * 1024);
+  const cursor = new FileCursor(256 * 1024);
   await readAll(cursor, plain, [1_000_000, 3]);
   cursor.close();
 });
 
 test('what fits one buffer is read at once from a slice, with no stream opened; a larger read still streams', async () => {
-  const blob = new Blob([bytes]);
+  const file = new Blob([bytes]);
   let streams = 0;
   const counted = {
-    size: blob.size,
+    size: file.size,
     slice: (start?: number, end?: number) => {
-      const part = blob.slice(start, end);
+      const part = file.slice(start, end);
       return { stream: () => (streams++, part.stream()), arrayBuffer: () => part.arrayBuffer() };
     },
   } as unknown as Blob;
-  const cursor = new BlobCursor(256 * 1024);
+  const cursor = new FileCursor(256 * 1024);
   // The last 100,000 bytes of the file (a small file's whole, or a rewind near its end), in two calls.
   const from = bytes.length - 100_000;
   const first = await cursor.next(counted, from, 60_000);
@@ -73,15 +73,15 @@ test('what fits one buffer is read at once from a slice, with no stream opened; 
 });
 
 test('a rewind or a jump on an open stream opens a new one at the asked offset, not where the stream stopped', async () => {
-  const blob = new Blob([bytes]);
-  const cursor = new BlobCursor(256 * 1024);
-  const first = await cursor.next(blob, 0, 1000);
+  const file = new Blob([bytes]);
+  const cursor = new FileCursor(256 * 1024);
+  const first = await cursor.next(file, 0, 1000);
   assert.ok(first && Buffer.from(first).equals(bytes.subarray(0, 1000)));
   // Back to the start (a retry re-hashes from a checkpoint): the same Blob, the stream open at 1000.
-  const again = await cursor.next(blob, 0, 500);
+  const again = await cursor.next(file, 0, 500);
   assert.ok(again && Buffer.from(again).equals(bytes.subarray(0, 500)), 'a rewind reads from the asked offset');
   // Forward past bytes never handed out.
-  const ahead = await cursor.next(blob, MiB, 700);
+  const ahead = await cursor.next(file, MiB, 700);
   assert.ok(ahead && Buffer.from(ahead).equals(bytes.subarray(MiB, MiB + 700)), 'a jump reads from the asked offset');
   cursor.close();
 });
