@@ -3,7 +3,6 @@
  * headless store (`UploadStore.addPicked`) all end in. Loaded with the intake (`intake.ts`), not with the page.
  */
 import type { Uploader } from '../../uploader/index.ts';
-import { inSlices } from './in-slices.ts';
 import { addOptionsOf, type PickedFile, type RejectedFile } from './picked-file.ts';
 
 /** Where picked files go and what they become. */
@@ -29,10 +28,18 @@ export interface PickedAddOptions {
 }
 
 /**
- * Hands `files` to `uploader` with their folder paths, handles and conversions, in slices (10,000 files never make
- * one long task), after creating `folders`; resolves once every file is the uploader's.
+ * Runs of adds last about this long before the browser gets its turn, so adding 10,000 files never blocks the main
+ * thread for one long task (each `uploader.add` hands a file to the worker and costs tens of microseconds; 10,000 of
+ * them in one loop was a 100 ms task). It is small because each add queues about as much again in microtasks (the
+ * hand-over to the worker), which run before the slice ends.
  */
-export function addPicked(
+const SLICE_MS = 4;
+
+/**
+ * Hands `files` to `uploader` with their folder paths, handles and conversions, in slices of {@link SLICE_MS},
+ * after creating `folders`; resolves once every file is the uploader's. The first slice runs in the caller's task.
+ */
+export async function addPicked(
   uploader: Uploader,
   files: readonly PickedFile[],
   options: PickedAddOptions = {},
@@ -41,7 +48,12 @@ export function addPicked(
   const target = { ...(parentId && { parentId }), ...(flatten && { flatten }) };
   // No row shows a folder: the uploader retries a failed create itself, and one that still fails is left out.
   for (const path of options.folders ?? []) uploader.addFolder(path, target).catch(() => undefined);
-  return inSlices(files, (picked) => {
+  let sliceStart = performance.now();
+  for (const picked of files) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToBrowser();
+      sliceStart = performance.now();
+    }
     const convertTo = picked.convertTo ?? (typeof chosen === 'function' ? chosen(picked) : chosen);
     const ocr = convertTo && (typeof ocrLanguage === 'function' ? ocrLanguage(picked, convertTo) : ocrLanguage);
     const task = uploader.add(picked.file, {
@@ -57,5 +69,18 @@ export function addPicked(
       const reason = error.reason === 'skipped' ? 'skipped' : 'hook-error';
       onReject?.([{ ...picked, reason, ...(reason === 'hook-error' && { message: error.message ?? '' }) }]);
     });
+  }
+}
+
+type Scheduler = { yield?: () => Promise<void> };
+
+/** `scheduler.yield()` where the browser has it (continuation first in line), else a message-channel turn. */
+function yieldToBrowser(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((done) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done();
+    channel.port2.postMessage(undefined);
   });
 }
