@@ -1,6 +1,7 @@
-// The kit's version as the page knows it names the folder of the copied worker files (page/copied-workers.ts), which
-// the kit's package (packages/store-upload-kit) ships under `dist/workers/<version>/`: it must be that package's version, as scripts/build-workers.ts demands (issue 39's survivor of
-// page/kit-version.ts, an empty version that would put every kit version's workers at one URL).
+// The kit's version as the page knows it names the folder of the copied worker files (page/copied-workers.ts),
+// which the kit's package (packages/store-upload-kit) ships under `dist/workers/<version>/`: it must be that
+// package's version, as scripts/build-workers.ts demands (issue 39's survivor of page/kit-version.ts, an empty
+// version that would put every kit version's workers at one URL).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
