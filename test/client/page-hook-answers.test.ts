@@ -1,7 +1,7 @@
 // The `beforeUpload` hook's less common answers, through the page uploader in Node against the real service: a
 // conversion the hook asks for is listed at once and stored converted; a hook error with no message, an empty name
 // and metadata that is not an object are refusals with readable reasons (issue 39's mutants of page/hooked-add.ts
-// and page/before-upload.ts).
+// and page/before-upload.ts), and a cancel given while the hook decides is held for the add (page/add-batch.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SPREADSHEET_MIME } from '../../src/protocol/native.ts';
@@ -65,4 +65,23 @@ test('a hook error with no message, an empty name or metadata that is not an obj
     ],
   );
   assert.deepEqual(p.uploader.snapshot.tasks, [], 'each refused file left the list');
+});
+
+test('a cancel given while the hook decides is held for the add: the task ends cancelled and nothing is stored', async () => {
+  let decide: () => void = () => undefined;
+  const decided = new Promise<void>((resolve) => (decide = resolve));
+  const p = page(async () => {
+    await decided;
+    return undefined;
+  });
+  const file = seededFile(3000, 24, 'held-cancel.bin');
+  const task = p.uploader.add(file);
+  assert.doesNotThrow(() => task.cancel(), 'a command before the add is posted is held, not sent to no engine');
+  decide();
+  await assert.rejects(task.done, (e: unknown) => e instanceof UploadError && e.code === 'cancelled');
+  const res = await fetch(
+    `${suite.service.url}/store/v3/files?q=${encodeURIComponent(`name = '${file.name}'`)}&fields=files(id)`,
+    { headers: { authorization: `Bearer ${TOKEN}` } },
+  );
+  assert.deepEqual(await res.json(), { files: [] });
 });
