@@ -1,7 +1,7 @@
-// A status query's answer the engine cannot trust, against the real service over loopback: a 308 whose Range says
-// more bytes are stored than the file has (a proxy or a broken service) is an unreadable answer, retried as a server
-// error and, when it stays so, the task fails saying so (issue 39's survivor of engine/resumable-upload.ts, the
-// check of the stored offset against the file's size).
+// Answers the engine cannot trust, against the real service over loopback: a 308 whose Range says more bytes are
+// stored than the file has is unreadable, retried as a server error and, when it stays so, the task fails saying so;
+// a final answer whose size is not what was sent fails the task with integrity (issue 39's mutants of
+// engine/resumable-upload.ts, the stored offset checked against the file's size, and engine/verify-result.ts).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { H_CONTENT_RANGE } from '../../src/protocol/headers.ts';
@@ -61,4 +61,32 @@ test('a status query answered with a Range past the end of the file fails the ta
   await clearFaults(service.url);
   assert.ok(statusQueries.length >= 2, `each retry asked again (${statusQueries.length})`);
   assert.deepEqual(await filesNamed(service.url, file.name), [], 'nothing stored under the name');
+});
+
+test('a final answer whose size is not what was sent fails the task with integrity, naming both sizes', async () => {
+  await clearFaults(service.url);
+  const file = randomFile(300 * KiB);
+  // The service's own answer to the multipart upload, with its size one byte short (a proxy that altered it).
+  const http: HttpPort = {
+    send: async (req, hooks) => {
+      const response = await nodeHttp.send(req, hooks);
+      if (req.method !== 'POST' || response.status !== 200 || !req.url.includes('uploadType=multipart'))
+        return response;
+      const stored = JSON.parse(response.text) as { size?: string };
+      return {
+        status: response.status,
+        text: JSON.stringify({ ...stored, size: String(file.bytes.length - 1) }),
+        protocol: response.protocol,
+        header: (name) => response.header(name),
+      };
+    },
+  };
+  const h = harness(service.url, { http });
+  await h.engine.add('t1', file);
+  await assert.rejects(h.engine.done('t1'), (e: unknown) => {
+    assert.ok(e instanceof UploadError, String(e));
+    assert.equal(e.code, 'integrity');
+    assert.equal(e.message, `the service stored ${file.bytes.length - 1} bytes; ${file.bytes.length} were sent`);
+    return true;
+  });
 });
