@@ -47,3 +47,13 @@ test('options that can work are taken as given', () => {
   assert.equal(settings.resumableThreshold, 0);
   assert.equal(resolveSettings({ ...base, chunkSize: 512 * 1024 }).chunkSize, 512 * 1024);
 });
+
+test('no baseUrl at all is refused, saying it got none (an empty one)', () => {
+  assert.throws(
+    () => resolveSettings({ getAccessToken: () => 'token' } as Parameters<typeof resolveSettings>[0]),
+    (error: unknown) =>
+      error instanceof UploadError &&
+      error.code === 'bad-request' &&
+      error.message === 'baseUrl must be an absolute http(s) URL of the service; got ""',
+  );
+});

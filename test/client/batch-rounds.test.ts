@@ -1,0 +1,100 @@
+// The client's batch rounds and its request signal against the real service over loopback: when the first round is
+// sent, when a refused token ends the rounds, what a batch that cannot reach the service answers, and a request's
+// abort signal reaching `fetch` (issue 39's survivors and unreached mutants of src/client/batch.ts, connection.ts).
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, test } from 'node:test';
+import { calls, createStoreClient, StoreError } from '../../src/client/index.ts';
+import { ABOUT_PATH } from '../../src/protocol/routes.ts';
+import { startService, type ServiceHandle } from '../server/helpers/service.ts';
+
+let service: ServiceHandle;
+before(async () => {
+  service = await startService();
+});
+after(async () => {
+  await service.stop();
+});
+
+/** `fetch` that keeps the address of each request it sends (still the real fetch). */
+function countingFetch() {
+  const seen: string[] = [];
+  const wrapped: typeof fetch = (input, init) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a fetch input is a string, a URL or a Request; each prints its address.
+    seen.push(String(input));
+    return fetch(input, init);
+  };
+  return { seen, fetch: wrapped, batches: () => seen.filter((url) => url.includes('/batch/store/v3')).length };
+}
+
+/** A loopback port with nothing listening on it (taken, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('the first round of a batch is sent at once: only retries wait for the backoff', async () => {
+  const counting = countingFetch();
+  // A backoff whose every wait would be about ten minutes: a wait before the first round could not end in time.
+  const c = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    fetch: counting.fetch,
+    backoff: { baseMs: 1_200_000, capMs: 1_200_000, random: () => 0.999 },
+    batchRetries: 0,
+  });
+  const [about] = await c.batch([calls.about({ fields: ['kind'] })] as const, { signal: AbortSignal.timeout(20_000) });
+  assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
+  assert.equal(counting.batches(), 1);
+});
+
+test('a batch whose refreshed token is refused too ends after that round: 401s are not retried with backoff', async () => {
+  const counting = countingFetch();
+  let asked = 0;
+  const c = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => `revoked-${++asked}`,
+    fetch: counting.fetch,
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 4,
+  });
+  const [about, ids] = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(1)] as const);
+  for (const outcome of [about, ids]) {
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) assert.equal(outcome.status, 401);
+  }
+  // One round with the first token, one with a fresh one; then the 401s are the answer (not three more rounds).
+  assert.equal(counting.batches(), 2);
+  assert.equal(asked, 2);
+});
+
+test('a batch that cannot reach the service answers each call with status 0 and a message naming the batch', async () => {
+  const c = createStoreClient({
+    baseUrl: `http://127.0.0.1:${await closedPort()}`,
+    getAccessToken: () => 'dev-token-alice',
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 0,
+  });
+  const outcomes = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(1)] as const);
+  for (const outcome of outcomes) {
+    assert.equal(outcome.ok, false);
+    if (outcome.ok) continue;
+    assert.equal(outcome.status, 0);
+    assert.ok(outcome.error instanceof StoreError);
+    assert.match(outcome.error.message, /^Network error on batch: /);
+  }
+});
+
+test("a request's abort signal reaches fetch: an aborted request rejects with the signal's reason", async () => {
+  const c = createStoreClient({ baseUrl: service.url, getAccessToken: () => 'dev-token-alice' });
+  const reason = new Error('the page closed the dialog');
+  await assert.rejects(
+    c.request('GET', ABOUT_PATH, { query: { fields: 'kind' }, signal: AbortSignal.abort(reason) }),
+    (error) => error === reason,
+  );
+  // The same request without the signal is answered: the rejection above was the signal's doing.
+  assert.deepEqual(await c.request('GET', ABOUT_PATH, { query: { fields: 'kind' } }), { kind: 'store#about' });
+});
