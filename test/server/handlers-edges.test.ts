@@ -127,3 +127,26 @@ describe('parameters and bodies refused by what is wrong with them', () => {
     assert.match(errorOf(r).message, new RegExp(`The metadata part exceeds ${MAX_JSON} bytes`));
   });
 });
+
+describe('batches', () => {
+  it('a batch body over its 16 MiB cap is a 413 before a byte of it is sent', async () => {
+    const conn = await openRaw(svc.url);
+    await conn.write(
+      'POST /batch/store/v3 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer dev-token-alice\r\n' +
+        `Content-Type: multipart/mixed; boundary=b\r\nContent-Length: ${17 * 1024 * 1024}\r\n\r\n`,
+    );
+    const text = await conn.waitFor((t) => /\r\n\r\n[\s\S]*\}/.test(t), 20_000, 'an answer before the body');
+    conn.drop();
+    assert.deepEqual(statuses(text), [413]);
+  });
+
+  it('an inner request naming a full URL is refused, quoting its first 200 characters', async () => {
+    const target = `https://example.com/${'p'.repeat(300)}`;
+    const body = `--b\r\nContent-Type: application/http\r\n\r\nGET ${target} HTTP/1.1\r\n\r\n\r\n--b--\r\n`;
+    const r = await svc.api('POST', '/batch/store/v3', {
+      headers: { 'Content-Type': 'multipart/mixed; boundary=b' },
+      body,
+    });
+    assert.match(r.text, new RegExp(`not a full URL: \\\\?"${target.slice(0, 200)}…\\\\?"`));
+  });
+});

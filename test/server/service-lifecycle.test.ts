@@ -32,9 +32,15 @@ describe('a service with --admin', () => {
   });
   after(() => svc.stop());
 
-  it('answers its admin endpoints', async () => {
-    const r = await svc.api('GET', '/__admin/memory');
-    assert.equal(r.status, 200, r.text);
+  it('answers its admin endpoints, counting the metadata statements sent', async () => {
+    const first = await svc.api('GET', '/__admin/memory');
+    assert.equal(first.status, 200, first.text);
+    const made = await svc.api('POST', '/store/v3/files', { body: { name: 'counted.txt' } });
+    assert.equal(made.status, 200, made.text);
+    const second = await svc.api('GET', '/__admin/memory');
+    const before = first.json<{ databaseStatements: number }>().databaseStatements;
+    const after = second.json<{ databaseStatements: number }>().databaseStatements;
+    assert.ok(before > 0 && after > before, `statements ${before} then ${after}`);
   });
 
   it('a path no route serves is a 404 whose error names the path parameter', async () => {
