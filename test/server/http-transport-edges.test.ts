@@ -109,3 +109,28 @@ describe('request headers and bodies', () => {
     assert.equal(chunked.json<{ name: string }>().name, 'chunked.txt');
   });
 });
+
+describe('an early answer to a request whose body is still coming', () => {
+  it('reaches a client that sends its whole body before it reads', async () => {
+    const { hostname, port } = new URL(svc.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    // Not reading yet: the answer waits in this side's buffer, as it does for a client busy sending.
+    socket.pause();
+    const size = 4 * 1024 * 1024;
+    const sent = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(false));
+      socket.write(
+        `POST /store/v3/files HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(size, 0x20), (e) => resolve(!e));
+    });
+    assert.ok(sent, 'the whole body was sent: the service read (and dropped) it instead of closing on it');
+    const answer = answerOf(socket);
+    socket.resume();
+    assert.deepEqual(statuses(await answer), [401]);
+  });
+});
