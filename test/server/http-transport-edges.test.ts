@@ -1,7 +1,7 @@
 /**
  * Edges of the HTTP transport (`server/http/`) the conformance suites pass over: the connection limit is kept per
- * client address, a repeated Content-Range is refused, JSON bodies are read whatever their framing, and an
- * oversized JSON body is refused before it is sent. Each check failed once against a planted mutant of the line it
+ * client address, a repeated Content-Range is refused, JSON bodies are read whatever their framing, an
+ * oversized JSON body is refused before it is sent, and an early answer lingers until the client's body has ended. Each check failed once against a planted mutant of the line it
  * guards (issue 39).
  */
 import assert from 'node:assert/strict';
