@@ -150,3 +150,55 @@ describe('batches', () => {
     assert.match(r.text, new RegExp(`not a full URL: \\\\?"${target.slice(0, 200)}…\\\\?"`));
   });
 });
+
+describe('messages and resources the second sample asked about', () => {
+  it('a permission that does not exist is a 404 naming it', async () => {
+    const made = await svc.api('POST', '/store/v3/files', { body: { name: 'perm.txt' } });
+    const r = await svc.api('DELETE', `/store/v3/files/${made.json<{ id: string }>().id}/permissions/nope123`);
+    assert.equal(r.status, 404, r.text);
+    assert.equal(errorOf(r).message, 'Permission not found: nope123.');
+  });
+
+  it('a domain permission names its domain', async () => {
+    const made = await svc.api('POST', '/store/v3/files', { body: { name: 'domain.txt' } });
+    const r = await svc.api('POST', `/store/v3/files/${made.json<{ id: string }>().id}/permissions`, {
+      body: { type: 'domain', role: 'reader', domain: 'example.com' },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json<{ domain?: string }>().domain, 'example.com');
+  });
+
+  it('a garbled X-Upload-Content-Type is a 400 naming that header', async () => {
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      headers: { 'X-Upload-Content-Type': 'garbled' },
+      body: { name: 'garbled.bin' },
+    });
+    assert.equal(r.status, 400, r.text);
+    const error = r.json<{ error: { errors: { location?: string; locationType?: string }[] } }>().error;
+    assert.equal(error.errors[0]?.location, 'X-Upload-Content-Type');
+    assert.equal(error.errors[0]?.locationType, 'header');
+  });
+
+  it('empty entries of addParents are skipped, not taken as an ID', async () => {
+    const folder = await newFolder('target');
+    const made = await svc.api('POST', '/store/v3/files', { body: { name: 'moved.txt' } });
+    const id = made.json<{ id: string }>().id;
+    const r = await svc.api('PATCH', `/store/v3/files/${id}?addParents=${folder},,&fields=parents`, { body: {} });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(r.json<{ parents: string[] }>().parents.includes(folder));
+  });
+
+  it('POST /__admin/tokens refuses a token with a space, or one that is not a string', async () => {
+    for (const token of ['has space', 5]) {
+      const r = await svc.api('POST', '/__admin/tokens', { body: { token, user: 'x@example.com' } });
+      assert.equal(r.status, 400, `${String(token)}: ${r.text}`);
+    }
+  });
+
+  it('POST /__admin/clock refuses a negative, a non-finite or a missing advance', async () => {
+    for (const body of [{ advanceMs: -1 }, { advanceMs: '5' }, {}]) {
+      const r = await svc.api('POST', '/__admin/clock', { body });
+      assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+    }
+  });
+});

@@ -52,6 +52,15 @@ describe('a service with --admin', () => {
     assert.equal(body.error.errors[0]?.locationType, 'parameter');
   });
 
+  it('a file name over 32767 characters is refused, saying so', async () => {
+    const r = await svc.api('POST', '/store/v3/files', { body: { name: 'n'.repeat(32768) } });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(
+      r.json<{ error: { message: string } }>().error.message,
+      'The file name is longer than 32767 characters.',
+    );
+  });
+
   it('a cancelled resumable session leaves no staged bytes behind', async () => {
     const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
       body: { name: 'cancelled.bin' },
