@@ -228,6 +228,17 @@ test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so
       const named = trustProxy ? 'http://app.example' : host.url;
       const at = hostOnly.headers.get('location') ?? '';
       assert.ok(at.startsWith(`${named}${BASE}/upload/`), at);
+      // An empty X-Forwarded-Host names no host: the request's own stays.
+      const empty = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { cookie: ALICE, 'x-forwarded-proto': 'https', 'x-forwarded-host': ' , b' },
+      });
+      assert.equal(empty.status, 200);
+      const own = trustProxy ? `https://${new URL(host.url).host}` : host.url;
+      assert.ok(
+        (empty.headers.get('location') ?? '').startsWith(`${own}${BASE}/upload/`),
+        empty.headers.get('location') ?? '',
+      );
     } finally {
       await host.stop();
     }
@@ -386,6 +397,20 @@ test('the Fetch form reads a path without a query as no parameters, and ends a s
     });
     assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.match(answer, /The request body was cut off\./);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('the Fetch form answers a CORS preflight itself', async () => {
+  const host = await startHost('fetch');
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+    });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   } finally {
     await host.stop();
   }
