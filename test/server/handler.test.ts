@@ -415,3 +415,22 @@ test('the Fetch form answers a CORS preflight itself', async () => {
     await host.stop();
   }
 });
+
+test('a HEAD through the Fetch form tells the length its GET sends', async () => {
+  const host = await startHost('fetch');
+  try {
+    const made = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json' },
+      body: '{"name":"head.txt"}',
+    });
+    const { id } = (await made.json()) as { id: string };
+    const get = await fetch(`${host.url}${BASE}/store/v3/files/${id}`, { headers: { cookie: ALICE } });
+    const length = (await get.arrayBuffer()).byteLength;
+    const head = await fetch(`${host.url}${BASE}/store/v3/files/${id}`, { method: 'HEAD', headers: { cookie: ALICE } });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(length));
+  } finally {
+    await host.stop();
+  }
+});
