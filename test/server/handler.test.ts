@@ -197,9 +197,12 @@ for (const form of ['node', 'fetch'] as const) {
     });
 
     test('a path outside the base path is not the service’s', async () => {
-      const r = await fetch(`${host.url}/store/v3/files`, { headers: { cookie: ALICE } });
-      if (form === 'node') assert.equal(await r.text(), 'the app');
-      else assert.equal(r.status, 404);
+      // Beside it, and sharing its first characters, without being below it.
+      for (const path of ['/store/v3/files', `${BASE}x/store/v3/files`]) {
+        const r = await fetch(`${host.url}${path}`, { headers: { cookie: ALICE } });
+        if (form === 'node') assert.equal(await r.text(), 'the app', path);
+        else assert.equal(r.status, 404, path);
+      }
     });
   });
 }
