@@ -188,11 +188,13 @@ describe('messages and resources the second sample asked about', () => {
     assert.ok(r.json<{ parents: string[] }>().parents.includes(folder));
   });
 
-  it('POST /__admin/tokens refuses a token with a space, or one that is not a string', async () => {
+  it('POST /__admin/tokens refuses a token with a space, or a token or user that is not a string', async () => {
     for (const token of ['has space', 5]) {
       const r = await svc.api('POST', '/__admin/tokens', { body: { token, user: 'x@example.com' } });
       assert.equal(r.status, 400, `${String(token)}: ${r.text}`);
     }
+    const userNotText = await svc.api('POST', '/__admin/tokens', { body: { token: 'tok-5', user: 5 } });
+    assert.equal(userNotText.status, 400, userNotText.text);
   });
 
   it('POST /__admin/clock refuses a negative, a non-finite or a missing advance', async () => {
