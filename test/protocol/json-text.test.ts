@@ -23,6 +23,7 @@ test('invalidUtf8At agrees with a fatal TextDecoder on any bytes', () => {
   assert.equal(invalidUtf8At(Buffer.from('abc\xc3\x28', 'latin1')), 3);
   assert.equal(invalidUtf8At(Buffer.from([0xed, 0xa0, 0x80])), 0, 'an encoded surrogate');
   assert.equal(invalidUtf8At(Buffer.from([0xe2, 0x82])), 0, 'cut off at the end');
+  assert.equal(invalidUtf8At(Buffer.from([0x84, 0x80, 0x80, 0x80])), 0, 'a continuation byte cannot lead');
 });
 
 test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', () => {
@@ -32,4 +33,5 @@ test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', ()
   assert.equal(loneSurrogateAt('{"a":"\\ude00"}'), 6);
   assert.equal(loneSurrogateAt('{"a":"x\ud800"}'), 7);
   assert.equal(loneSurrogateAt('{"a":"\ud83d\ude00"}'), -1);
+  assert.equal(loneSurrogateAt('{"a":"x"} \\ud800'), -1, 'after a closing quote the text is not scanned');
 });

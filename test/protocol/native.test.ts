@@ -5,6 +5,7 @@ import { exportExtension } from '../../src/protocol/index.ts';
 
 test('export formats get their usual extensions, others the last word of their subtype', () => {
   assert.equal(exportExtension('text/csv'), 'csv');
+  assert.equal(exportExtension('text/plain'), 'txt');
   assert.equal(exportExtension('text/tab-separated-values'), 'tsv');
   assert.equal(exportExtension('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), 'xlsx');
   assert.equal(exportExtension('application/vnd.oasis.opendocument.spreadsheet'), 'ods');
@@ -14,4 +15,5 @@ test('export formats get their usual extensions, others the last word of their s
   assert.equal(exportExtension('text/markdown'), 'md');
   assert.equal(exportExtension('application/vnd.svc-apps.script+json'), 'json');
   assert.equal(exportExtension('text/html; charset=utf-8'), 'html');
+  assert.equal(exportExtension('nonsense'), 'bin', 'a type without a subtype');
 });

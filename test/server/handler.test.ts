@@ -12,7 +12,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -197,16 +197,23 @@ for (const form of ['node', 'fetch'] as const) {
     });
 
     test('a path outside the base path is not the service’s', async () => {
-      const r = await fetch(`${host.url}/store/v3/files`, { headers: { cookie: ALICE } });
-      if (form === 'node') assert.equal(await r.text(), 'the app');
-      else assert.equal(r.status, 404);
+      // Beside it, and sharing its first characters, without being below it.
+      for (const path of ['/store/v3/files', `${BASE}x/store/v3/files`]) {
+        const r = await fetch(`${host.url}${path}`, { headers: { cookie: ALICE } });
+        if (form === 'node') assert.equal(await r.text(), 'the app', path);
+        else assert.equal(r.status, 404, path);
+      }
     });
   });
 }
 
-test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so', async () => {
-  for (const trustProxy of [false, true]) {
-    const host = await startHost('node', { trustProxy });
+test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so, in both forms', async () => {
+  for (const [form, trustProxy] of [
+    ['node', false],
+    ['node', true],
+    ['fetch', true],
+  ] as const) {
+    const host = await startHost(form, { trustProxy });
     try {
       const r = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
         method: 'POST',
@@ -224,6 +231,17 @@ test('X-Forwarded-Proto and -Host make the Location only when trustProxy says so
       const named = trustProxy ? 'http://app.example' : host.url;
       const at = hostOnly.headers.get('location') ?? '';
       assert.ok(at.startsWith(`${named}${BASE}/upload/`), at);
+      // An empty X-Forwarded-Host names no host: the request's own stays.
+      const empty = await fetch(`${host.url}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { cookie: ALICE, 'x-forwarded-proto': 'https', 'x-forwarded-host': ' , b' },
+      });
+      assert.equal(empty.status, 200);
+      const own = trustProxy ? `https://${new URL(host.url).host}` : host.url;
+      assert.ok(
+        (empty.headers.get('location') ?? '').startsWith(`${own}${BASE}/upload/`),
+        empty.headers.get('location') ?? '',
+      );
     } finally {
       await host.stop();
     }
@@ -251,7 +269,7 @@ test('a Host header that is no host (a space, a path, credentials) neither throw
   const host = await startHost('node');
   try {
     const { port } = new URL(host.url);
-    for (const name of ['a b', 'evil.example/path', 'user@evil.example', `127.0.0.1:${port}`]) {
+    for (const name of ['a b', 'evil.example/path', 'user@evil.example', 'a:b:c', `127.0.0.1:${port}`]) {
       const { status, location } = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
         const req = httpRequest(
           {
@@ -328,6 +346,93 @@ test('the Fetch form streams a 96 MiB body: the peak memory grows by far less th
     assert.deepEqual(await r.json(), { size: String(size) });
     const grown = peakRss() - before;
     assert.ok(grown < 48 * MiB, `the peak grew by ${Math.round(grown / MiB)} MiB for a ${size / MiB} MiB body`);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a user without an e-mail address from the app’s authenticate is a 500, never a signed-in call', async () => {
+  const host = await startHost('node', { authenticate: () => ({ email: 'nobody', name: 'N' }) });
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`);
+    assert.equal(r.status, 500);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('the Fetch form reads a path without a query as no parameters, and ends a stalled body after bodyIdleTimeoutMs', async () => {
+  const host = await startHost('fetch', { config: { bodyIdleTimeoutMs: 300 } });
+  try {
+    const made = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json' },
+      body: '{"name":"q.txt"}',
+    });
+    const { id } = (await made.json()) as { id: string };
+    const got = await fetch(`${host.url}${BASE}/store/v3/files/${id}`, { headers: { cookie: ALICE } });
+    assert.equal(got.status, 200, await got.clone().text());
+    assert.equal(((await got.json()) as { name: string }).name, 'q.txt');
+    // Without a '?', nothing of the path is a parameter: an id holding '&fields=' is just an id no file has.
+    const odd = await fetch(`${host.url}${BASE}/store/v3/files/${id}&fields=nonsense((`, {
+      headers: { cookie: ALICE },
+    });
+    assert.equal(odd.status, 404, await odd.text());
+    const { port } = new URL(host.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `POST ${BASE}/store/v3/files HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${ALICE}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+        ),
+      );
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`no answer to a stalled body: ${text}`)), 30_000);
+      socket.on('data', (c: Buffer) => {
+        text += c.toString('latin1');
+        if (/\r\n\r\n[\s\S]*\}/.test(text)) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /The request body was cut off\./);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('the Fetch form answers a CORS preflight itself', async () => {
+  const host = await startHost('fetch');
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+    });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a HEAD through the Fetch form tells the length its GET sends', async () => {
+  const host = await startHost('fetch');
+  try {
+    const made = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json' },
+      body: '{"name":"head.txt"}',
+    });
+    const { id } = (await made.json()) as { id: string };
+    const get = await fetch(`${host.url}${BASE}/store/v3/files/${id}`, { headers: { cookie: ALICE } });
+    const length = (await get.arrayBuffer()).byteLength;
+    const head = await fetch(`${host.url}${BASE}/store/v3/files/${id}`, { method: 'HEAD', headers: { cookie: ALICE } });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(length));
   } finally {
     await host.stop();
   }

@@ -144,6 +144,19 @@ test('the tuned flow-control windows reach the client: 8 MiB a stream (SETTINGS)
   }
 });
 
+test('the header limit counts 32 octets a field, as HTTP/2 measures a header list (RFC 9113 §6.5.2)', async () => {
+  // 100 fields of 6 + 140 octets: 14,600 by their text alone, 17,800 with the 32 each; the limit is 16,384.
+  const many = Object.fromEntries(
+    Array.from({ length: 100 }, (_, i) => [`x-h${String(i).padStart(3, '0')}`, 'v'.repeat(140)]),
+  );
+  const over = await h2({ ':method': 'GET', ':path': '/store/v3/about', ...many });
+  assert.equal(over.status, 431, over.error?.message);
+  assert.match(over.body.toString(), /larger than the limit of 16384 bytes/);
+  const fewer = Object.fromEntries(Object.entries(many).slice(0, 80));
+  const under = await h2({ ':method': 'GET', ':path': '/store/v3/about', ...fewer });
+  assert.equal(under.status, 200, under.error?.message);
+});
+
 test('a restart keeps the CA', async () => {
   await svc.restart();
   assert.equal(readFileSync(join(svc.dataDir, 'tls', 'ca.pem'), 'utf8'), ca);

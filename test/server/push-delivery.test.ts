@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,6 +228,26 @@ test('a CRL for one CA does not stop delivery to receivers of another trusted CA
   await receiver.close();
   assert.equal(event.outcome.kind, 'delivered');
   assert.equal(receiver.received.length, 1);
+});
+
+test('the development CA writes a CRL OpenSSL takes as current: a certificate it does not list is accepted', async () => {
+  const crl = await ca.createCrl(['7f01']);
+  const server = createServer({ cert: goodLeaf.cert, key: goodLeaf.key }, (_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    // Node's `crl` option makes OpenSSL check the leaf against the CRL, its dates included.
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = tlsConnect({ host: '127.0.0.1', port, servername: 'localhost', ca: ca.cert, crl }, () => {
+        socket.destroy();
+        resolve('accepted');
+      });
+      socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    });
+    assert.equal(outcome, 'accepted');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test('503 is retried with backoff, and later messages of the channel wait behind it', async () => {

@@ -16,6 +16,7 @@ import type { PushEvent } from '../../src/protocol/push.ts';
 import type { RequestOptions } from '../../src/client/api-call.ts';
 import { createWatcher, type WatchClient, type Watcher } from '../../src/client/watch.ts';
 import { fetchTrusting } from './push-helpers.ts';
+import { encodeBatchRequest } from '../../src/protocol/batch-codec.ts';
 
 let dir: string;
 let relay: RunningRelay;
@@ -110,6 +111,66 @@ test('watchFile: typed events per state; the last listener leaving stops the cha
     (error: { status: number }) => error.status === 404,
   );
 });
+
+test(
+  'an update says what changed: new content alone is content, not properties the request never named',
+  { timeout: 60_000 },
+  async () => {
+    const file = await client.files.create({
+      name: 'changed.txt',
+      mimeType: 'text/plain',
+      description: 'kept as it is',
+    });
+    const { watcher: w } = watcher();
+    const watch = w.watchFile(file.id);
+    const updates = collector();
+    const off = watch.on('update', updates.listener);
+    await watch.ready();
+    const put = await service.api('PUT', `/upload/store/v3/files/${file.id}?uploadType=media`, {
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'new bytes',
+    });
+    assert.equal(put.status, 200, put.text);
+    const [update] = await updates.waitFor(1);
+    assert.deepEqual(update.changed, ['content']);
+    await off();
+  },
+);
+
+test(
+  'each call of a batch on a watched file is told, the group commit sharing its lookups',
+  { timeout: 60_000 },
+  async () => {
+    const file = await client.files.create({ name: 'batched.txt' });
+    const { watcher: w } = watcher();
+    const watch = w.watchFile(file.id);
+    const updates = collector();
+    const off = watch.on('update', updates.listener);
+    await watch.ready();
+    const { body, contentType } = encodeBatchRequest([
+      {
+        method: 'PATCH',
+        path: `/store/v3/files/${file.id}`,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"name":"b1.txt"}',
+      },
+      {
+        method: 'PATCH',
+        path: `/store/v3/files/${file.id}`,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"description":"b2"}',
+      },
+    ]);
+    const batch = await service.api('POST', '/batch/store/v3', { headers: { 'Content-Type': contentType }, body });
+    assert.equal(batch.status, 200, batch.text);
+    const got = await updates.waitFor(2);
+    assert.deepEqual(
+      got.map((e) => e.changed),
+      [['properties'], ['properties']],
+    );
+    await off();
+  },
+);
 
 test('watchChanges: change events after sync', async () => {
   const { watcher: w } = watcher();

@@ -72,6 +72,7 @@ test(
       const text = await older.waitFor((t) => t.includes('resume from the range'), 10_000, 'the older answer');
       assert.deepEqual(statuses(text), [503], 'the older request is answered');
       assert.match(text, /connection: close/i);
+      assert.match(text, /content-type: text\/plain/i, 'an upload-protocol error is plain text');
       const rest = await svc.api('PUT', session.href, {
         token: null,
         headers: { 'Content-Range': `bytes ${kept}-${TOTAL - 1}/${TOTAL}` },
