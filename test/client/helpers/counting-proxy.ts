@@ -35,6 +35,12 @@ export interface CountingProxy {
    * it (`answered` resolves), only the client does not hear back, as when an answer comes too late.
    */
   holdAnswer(match: (r: ProxiedRequest) => boolean): { release(): void };
+  /**
+   * Once the answer to one request `first` picks has gone back, holds every later answer until more than `inFlight` requests are in flight at
+   * once (then lets them all go and holds no more), or until `limitMs` has passed: a peak of concurrency is then
+   * reached on a loaded machine too, not only when answers happen to come back slowly.
+   */
+  holdAnswersUntilInFlight(first: (r: ProxiedRequest) => boolean, inFlight: number, limitMs: number): void;
   /** Requests in flight now (arrived, their answer not yet all sent back), and the most there were at once. */
   inFlight: number;
   peakInFlight: number;
@@ -59,6 +65,19 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       waiters.push({ match, answered, resolve });
       notify();
     });
+  type Gate = {
+    first: (r: ProxiedRequest) => boolean;
+    over: number;
+    opened: boolean;
+    delivered: boolean;
+    held: (() => void)[];
+  };
+  let gate: Gate | undefined;
+  const openGate = (g: Gate) => {
+    if (g.opened) return;
+    g.opened = true;
+    for (const pass of g.held.splice(0)) pass();
+  };
   const holds: { match: (r: ProxiedRequest) => boolean; taken: boolean; release: () => void }[] = [];
   const proxy: CountingProxy = {
     url: '',
@@ -69,6 +88,11 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     arrived: wait(false),
     answered: wait(true),
     close: async () => undefined,
+    holdAnswersUntilInFlight(first, inFlight, limitMs) {
+      gate = { first, over: inFlight, opened: false, delivered: false, held: [] };
+      const open = gate;
+      setTimeout(() => openGate(open), limitMs).unref();
+    },
     holdAnswer(match) {
       const hold = { match, taken: false, release: () => undefined };
       holds.push(hold);
@@ -86,6 +110,7 @@ export async function startCountingProxy(target: string, rate?: number): Promise
     };
     proxy.requests.push(entry);
     proxy.peakInFlight = Math.max(proxy.peakInFlight, ++proxy.inFlight);
+    if (gate && proxy.inFlight > gate.over) openGate(gate);
     // Until the answer has gone back (or the client went away): what a client sees as one request in flight.
     res.on('close', () => proxy.inFlight--);
     notify();
@@ -99,6 +124,10 @@ export async function startCountingProxy(target: string, rate?: number): Promise
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         };
+        if (gate && !gate.opened) {
+          if (gate.delivered) return void gate.held.push(pass);
+          if (gate.first(entry)) gate.delivered = true;
+        }
         const hold = holds.find((h) => !h.taken && h.match(entry));
         if (!hold) return pass();
         hold.taken = true;
