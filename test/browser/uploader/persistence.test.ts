@@ -2,7 +2,7 @@
 // in IndexedDB with their session, persistent storage asked for once, records that expire after a week without
 // activity and never outlive a finished or cancelled upload. Records are read straight from IndexedDB.
 import { expect } from '@open-wc/testing';
-import { createStore, del, get, set } from 'idb-keyval';
+import { createStore, del, set } from 'idb-keyval';
 import type { InterruptedUpload, TaskSnapshot, Uploader, UploadError } from '../../../src/uploader/index.ts';
 import {
   addFault,
@@ -208,29 +208,6 @@ describe('persistence', () => {
     expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
     expect((await storedRecords()).some((r) => r.name === file.name)).to.equal(false);
     expect(await copies()).to.equal(0);
-  });
-
-  it('resumes a session that an earlier version stored with its copy inside the record, as `blob`', async () => {
-    await addFault(baseUrl, {
-      match: { method: 'PUT', uploadType: 'resumable' },
-      action: { type: 'delay', ms: 80 },
-      times: 100,
-    });
-    const file = randomFile(MiB + 5);
-    await interruptAfter(uploader(), file, 256 * KiB);
-    const [record] = (await storedRecords()).filter((r) => r.name === file.name);
-    expect(record?.file?.size).to.equal(file.size);
-    // As the version before the copies' own database wrote it, and before the bytes were named `file` (issue 38).
-    const sessions = createStore('store-upload-kit', 'sessions');
-    await set(record!.id, { ...(await get<object>(record!.id, sessions)), blob: record!.file }, sessions);
-    await del(record!.id, createStore('store-upload-kit-files', 'files'));
-
-    const next = uploader();
-    const found = await findInterrupted(next, file.name);
-    expect(found.canResumeWithoutFile).to.equal(true);
-    const stored = await (await next.resumeInterrupted(found.id)).done;
-    expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
-    expect((await storedRecords()).some((r) => r.name === file.name)).to.equal(false);
   });
 
   it('leaves no record behind after a success or a cancel', async () => {
