@@ -28,6 +28,12 @@ describe('the development CA', () => {
     });
   });
 
+  it('a new CA is named as the kit’s development CA, so a trust store shows whose it is', async () => {
+    const ca = new x509.X509Certificate((await createDevCa()).cert);
+    assert.equal(ca.subject, 'CN=store-upload-kit development CA');
+    assert.equal(ca.issuer, ca.subject);
+  });
+
   it('a CRL carries the CA key identifier of its issuer, as RFC 5280 §5.2.1 requires', async () => {
     const ca = await createDevCa();
     const crl = new x509.X509Crl(await ca.createCrl(['7f01']));
