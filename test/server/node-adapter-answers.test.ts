@@ -35,6 +35,23 @@ describe('the Node adapter on the wire', () => {
     }
   });
 
+  it('a request without a Host header (HTTP/1.0) gets a session URI on the address the service listens on', async () => {
+    const conn = await openRaw(svc.url);
+    try {
+      const body = JSON.stringify({ name: 'no-host.bin' });
+      await conn.write(
+        `POST /upload/store/v3/files?uploadType=resumable HTTP/1.0\r\nAuthorization: ${AUTH}\r\n` +
+          `Content-Type: application/json\r\nX-Upload-Content-Length: 10\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      const text = await conn.waitFor((t) => /\r\nlocation: [^\r]*\r\n/i.test(t), 20_000, 'the session URI');
+      assert.match(text, /^HTTP\/1\.[01] 200 /);
+      const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+      assert.ok(location.startsWith(`${svc.url}/upload/store/v3/files?`), location);
+    } finally {
+      conn.drop();
+    }
+  });
+
   it('a client that half-closes in the middle of a body is cut off without an answer, and nothing is stored', async () => {
     const before = await svc.api('GET', '/store/v3/files?q=name%3D%27half-closed.bin%27&fields=files(id)');
     assert.deepEqual(before.json(), { files: [] });
