@@ -39,4 +39,11 @@ describe('the config file', () => {
     }
     assert.equal(parseConfig({ content: 's3://bucket/prefix' }).content, 's3://bucket/prefix');
   });
+
+  it('a storage quota must be a byte count: 0 is one, -1 is not', () => {
+    assert.equal(parseConfig({ storageQuotaBytes: 0 }).storageQuotaBytes, 0);
+    assert.throws(() => parseConfig({ storageQuotaBytes: -1 }), {
+      message: 'config: "storageQuotaBytes" must be a byte count (an integer ≥ 0)',
+    });
+  });
 });

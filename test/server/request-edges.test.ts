@@ -67,4 +67,52 @@ describe('request edges', () => {
       serviceAccount: true,
     });
   });
+
+  it('an answer to a request without an Origin lets any origin read its timing', async () => {
+    const r = await svc.api('GET', '/store/v3/about?fields=user');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers['timing-allow-origin'], '*');
+  });
+
+  it('a folder cannot be turned into a file by its metadata', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id', {
+      body: { name: 'stays-a-folder', mimeType: 'application/vnd.svc-apps.folder' },
+    });
+    const id = (made.json() as { id: string }).id;
+    const r = await svc.api('PATCH', `/store/v3/files/${id}`, { body: { mimeType: 'text/plain' } });
+    assert.equal(r.status, 400, r.text);
+    assert.equal((r.json() as ErrorBody).error.message, 'A file cannot be turned into a folder or back.');
+    const after = await svc.api('GET', `/store/v3/files/${id}?fields=mimeType`);
+    assert.deepEqual(after.json(), { mimeType: 'application/vnd.svc-apps.folder' });
+  });
+
+  it('a writer changes a file’s name and content and shares it, but only its owner deletes it', async () => {
+    const made = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      token: 'dev-token-bob',
+      body: 'bob’s text',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    const id = (made.json() as { id: string }).id;
+    const share = await svc.api('POST', `/store/v3/files/${id}/permissions`, {
+      token: 'dev-token-bob',
+      body: { type: 'user', role: 'writer', emailAddress: 'alice@example.com' },
+    });
+    assert.equal(share.status, 200, share.text);
+    const renamed = await svc.api('PATCH', `/store/v3/files/${id}?fields=name`, { body: { name: 'by-alice.txt' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    const content = await svc.api('PATCH', `/upload/store/v3/files/${id}?uploadType=media&fields=size`, {
+      body: 'alice’s text',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    assert.equal(content.status, 200, content.text);
+    const reshare = await svc.api('POST', `/store/v3/files/${id}/permissions`, {
+      body: { type: 'user', role: 'reader', emailAddress: 'ivy@example.com' },
+    });
+    assert.equal(reshare.status, 200, reshare.text);
+    assert.equal((await svc.api('DELETE', `/store/v3/files/${id}`)).status, 403);
+    assert.equal(
+      (await svc.api('GET', `/store/v3/files/${id}?alt=media`, { token: 'dev-token-bob' })).text,
+      'alice’s text',
+    );
+  });
 });
