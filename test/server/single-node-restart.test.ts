@@ -4,6 +4,7 @@
  * schema it migrated to declares a type for every column (a typeless SQLite column compares text and numbers apart).
  */
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -42,6 +43,30 @@ describe('a single node restarted', () => {
     assert.equal(about.status, 401, about.text);
     const kept = await svc.api('GET', `/store/v3/files/${(made.json() as { id: string }).id}?fields=name`);
     assert.deepEqual(kept.json(), { name: 'kept.txt' });
+  });
+
+  it('drops the bytes of a session it has no row for, and keeps an open session’s', async () => {
+    const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+      body: { name: 'open-across-restart.bin' },
+      headers: { 'X-Upload-Content-Length': String(2 * 256 * 1024) },
+    });
+    assert.equal(start.status, 200, start.text);
+    const location = String(start.headers.location);
+    const first = await svc.api('PUT', location, {
+      body: Buffer.alloc(256 * 1024, 9),
+      headers: { 'Content-Range': `bytes 0-${256 * 1024 - 1}/${2 * 256 * 1024}` },
+    });
+    assert.equal(first.status, 308, first.text);
+    // Bytes no session row names (a session that ended while the node was down): nothing can ever reach them.
+    const stray = join(svc.dataDir, 'sessions', 'no-such-session.part');
+    writeFileSync(stray, 'left behind');
+
+    await svc.restart();
+
+    assert.equal(existsSync(stray), false, 'the stray part file is deleted at start');
+    const status = await svc.api('PUT', location, { headers: { 'Content-Range': `bytes */${2 * 256 * 1024}` } });
+    assert.equal(status.status, 308, status.text);
+    assert.equal(status.headers.range, `bytes=0-${256 * 1024 - 1}`);
   });
 
   it('its migrated schema declares a type for every column', async () => {
