@@ -115,4 +115,26 @@ describe('request edges', () => {
       'alice’s text',
     );
   });
+
+  it('a path no route serves is a 404 whose message names it', async () => {
+    const r = await svc.api('GET', '/store/v3/no-such-thing');
+    assert.equal(r.status, 404, r.text);
+    assert.equal((r.json() as ErrorBody).error.message, 'No API endpoint at /store/v3/no-such-thing.');
+  });
+
+  it('a fault whose match is an array is refused: "match" must be an object', async () => {
+    const r = await svc.api('POST', '/__admin/faults', {
+      token: null,
+      body: { match: [], action: { type: 'status', status: 503 } },
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.equal((r.json() as ErrorBody).error.message, 'Invalid fault: "match" must be an object');
+  });
+
+  it('an id this service did not generate is a 400 pointing at the id in the body', async () => {
+    const r = await svc.api('POST', '/store/v3/files', { body: { id: 'not-one-of-ours', name: 'x.txt' } });
+    assert.equal(r.status, 400, r.text);
+    const error = (r.json() as ErrorBody).error.errors[0] as { location?: string; locationType?: string } | undefined;
+    assert.deepEqual([error?.location, error?.locationType], ['id', 'body']);
+  });
 });
