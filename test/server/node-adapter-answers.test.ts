@@ -52,6 +52,50 @@ describe('the Node adapter on the wire', () => {
     }
   });
 
+  it('a session URI is on the host the request named', async () => {
+    const port = new URL(svc.url).port;
+    const conn = await openRaw(svc.url);
+    try {
+      const body = JSON.stringify({ name: 'named-host.bin' });
+      await conn.write(
+        requestHead('POST', '/upload/store/v3/files?uploadType=resumable', {
+          Host: `localhost:${port}`,
+          Authorization: AUTH,
+          'Content-Type': 'application/json',
+          'X-Upload-Content-Length': 10,
+          'Content-Length': body.length,
+        }) + body,
+      );
+      const text = await conn.waitFor((t) => /\r\nlocation: [^\r]*\r\n/i.test(t), 20_000, 'the session URI');
+      const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+      assert.ok(location.startsWith(`http://localhost:${port}/upload/store/v3/files?`), location);
+    } finally {
+      conn.drop();
+    }
+  });
+
+  it('a single-valued header sent twice with different values is a 400 pointing at that header', async () => {
+    const conn = await openRaw(svc.url);
+    try {
+      await conn.write(
+        'GET /store/v3/files HTTP/1.1\r\nHost: localhost\r\n' +
+          `Authorization: ${AUTH}\r\nContent-Type: text/plain\r\nContent-Type: text/csv\r\nConnection: close\r\n\r\n`,
+      );
+      const text = await conn.closed(20_000);
+      assert.deepEqual(statuses(text), [400], text);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as {
+        error: { errors: { location?: string; locationType?: string }[] };
+      };
+      assert.deepEqual(body.error.errors[0], {
+        ...body.error.errors[0],
+        location: 'content-type',
+        locationType: 'header',
+      });
+    } finally {
+      conn.drop();
+    }
+  });
+
   it('a client that half-closes in the middle of a body is cut off without an answer, and nothing is stored', async () => {
     const before = await svc.api('GET', '/store/v3/files?q=name%3D%27half-closed.bin%27&fields=files(id)');
     assert.deepEqual(before.json(), { files: [] });
