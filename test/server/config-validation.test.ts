@@ -46,4 +46,12 @@ describe('the config file', () => {
       message: 'config: "storageQuotaBytes" must be a byte count (an integer ≥ 0)',
     });
   });
+
+  it('a token grant without a string user and client is refused, naming the token', () => {
+    for (const grant of [{ user: 5, client: 'c' }, { user: 'kim@example.com' }, null]) {
+      assert.throws(() => parseConfig({ tokens: { t1: grant } }), {
+        message: 'config: tokens["t1"] needs string "user" and "client"',
+      });
+    }
+  });
 });

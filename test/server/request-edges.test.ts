@@ -137,4 +137,16 @@ describe('request edges', () => {
     const error = (r.json() as ErrorBody).error.errors[0] as { location?: string; locationType?: string } | undefined;
     assert.deepEqual([error?.location, error?.locationType], ['id', 'body']);
   });
+
+  it('a storage quota of 0 bytes is one (every upload with bytes refused); -1 is not', async () => {
+    try {
+      const zero = await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: 0 } });
+      assert.equal(zero.status, 200, zero.text);
+      assert.deepEqual(zero.json(), { limit: 0 });
+      const negative = await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: -1 } });
+      assert.equal(negative.status, 400, negative.text);
+    } finally {
+      await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: null } });
+    }
+  });
 });
