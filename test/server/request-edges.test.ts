@@ -149,4 +149,27 @@ describe('request edges', () => {
       await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: null } });
     }
   });
+
+  it('over a lowered storage quota, a file’s content may still be replaced by as many bytes', async () => {
+    const made = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: 'twelve bytes',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    const id = (made.json() as { id: string }).id;
+    try {
+      assert.equal((await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: 1 } })).status, 200);
+      const same = await svc.api('PATCH', `/upload/store/v3/files/${id}?uploadType=media&fields=size`, {
+        body: 'same  length',
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      assert.equal(same.status, 200, same.text);
+      const more = await svc.api('PATCH', `/upload/store/v3/files/${id}?uploadType=media`, {
+        body: 'thirteen bytes',
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      assert.equal(more.status, 403, more.text);
+    } finally {
+      await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: null } });
+    }
+  });
 });
