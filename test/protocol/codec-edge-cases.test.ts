@@ -50,6 +50,15 @@ test('a response Content-ID without the response- prefix is its request id uncha
   );
 });
 
+test('a batch answer’s status line is read without the white space around it', () => {
+  const body =
+    '--b\r\nContent-Type: application/http\r\nContent-ID: <response-x>\r\n\r\nHTTP/1.1 204 No Content  \r\n\r\n\r\n' +
+    '--b--\r\n';
+  const [part] = parseBatchResponse(enc.encode(body), 'b');
+  assert.equal(part?.status, 204);
+  assert.equal(part?.statusText, 'No Content');
+});
+
 test('a contentId with a line break is refused, saying so', () => {
   assert.throws(() => encodeBatchRequest([{ method: 'GET', path: '/a', contentId: 'a\nb' }], 'b'), {
     name: 'TypeError',

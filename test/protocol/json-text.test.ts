@@ -24,6 +24,8 @@ test('invalidUtf8At agrees with a fatal TextDecoder on any bytes', () => {
   assert.equal(invalidUtf8At(Buffer.from([0xed, 0xa0, 0x80])), 0, 'an encoded surrogate');
   assert.equal(invalidUtf8At(Buffer.from([0xe2, 0x82])), 0, 'cut off at the end');
   assert.equal(invalidUtf8At(Buffer.from([0x84, 0x80, 0x80, 0x80])), 0, 'a continuation byte cannot lead');
+  // The random bytes above rarely hold a lead byte at the edge of its range: U+0800, the first three-byte character.
+  assert.equal(invalidUtf8At(Buffer.from('a\u0800', 'utf8')), -1, 'E0 A0 80 is valid');
 });
 
 test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { type ServiceHandle, startService } from './helpers/service.ts';
 import { ensureDevCertificates } from '../../server/http/dev-certificates.ts';
 
@@ -155,6 +155,44 @@ test('the header limit counts 32 octets a field, as HTTP/2 measures a header lis
   const fewer = Object.fromEntries(Object.entries(many).slice(0, 80));
   const under = await h2({ ':method': 'GET', ':path': '/store/v3/about', ...fewer });
   assert.equal(under.status, 200, under.error?.message);
+});
+
+test('the 431 over HTTP/2 is JSON that a page on another origin may read', async () => {
+  const many = Object.fromEntries(
+    Array.from({ length: 100 }, (_, i) => [`x-h${String(i).padStart(3, '0')}`, 'v'.repeat(140)]),
+  );
+  const over = await h2({ ':method': 'GET', ':path': '/store/v3/about', origin: 'https://app.example', ...many });
+  assert.equal(over.status, 431, over.error?.message);
+  assert.match(String(over.headers['content-type']), /^application\/json/);
+  assert.equal(over.headers['access-control-allow-origin'], 'https://app.example');
+  const body = JSON.parse(over.body.toString()) as { error: { errors: { reason: string }[] } };
+  assert.equal(body.error.errors[0]?.reason, 'headersTooLarge');
+});
+
+test('over TLS, a request without a Host header (HTTP/1.0) gets a session URI on the address the service listens on', async () => {
+  const { port } = new URL(svc.url);
+  const body = JSON.stringify({ name: 'no-host-tls.bin' });
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = tlsConnect({
+      host: '127.0.0.1',
+      port: Number(port),
+      ca,
+      servername: 'localhost',
+      ALPNProtocols: ['http/1.1'],
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+    socket.write(
+      `POST /upload/store/v3/files?uploadType=resumable HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n` +
+        `Content-Type: application/json\r\nX-Upload-Content-Length: 10\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+  });
+  assert.match(text, /^HTTP\/1\.[01] 200 /);
+  const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+  assert.ok(location.startsWith(`https://127.0.0.1:${port}/upload/store/v3/files?`), location);
 });
 
 test('a restart keeps the CA', async () => {

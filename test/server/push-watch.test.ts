@@ -252,3 +252,29 @@ test('a sync message that arrives before the watch response is passed on, not dr
     [['sync', channel.id]],
   );
 });
+
+test('a watch the service refuses for another reason than a 401 is asked for once, and its error is heard', async () => {
+  let asked = 0;
+  const counting: WatchClient = {
+    ...client,
+    request: (method, path, options) => {
+      if (method === 'POST' && path.endsWith('/watch')) asked++;
+      return client.request(method, path, options);
+    },
+  };
+  const { watcher: w } = watcher({ client: counting });
+  const watch = w.watchFile('no-such-file');
+  const errors: unknown[] = [];
+  watch.onError((error) => errors.push(error));
+  const off = watch.on('*', () => undefined);
+  await assert.rejects(
+    Promise.race([
+      watch.ready(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 20 s')), 20_000).unref()),
+    ]),
+    (error: { status?: number }) => error.status === 404,
+  );
+  assert.equal(asked, 1, 'a 404 is not asked again');
+  assert.ok(errors.length >= 1, 'the refusal is heard');
+  await off();
+});

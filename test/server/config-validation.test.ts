@@ -1,0 +1,57 @@
+/**
+ * The service's config file (`server/config.ts` `parseConfig`): each bad value stops the start with a message that
+ * names the key and what it must be; good values are kept as given.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseConfig } from '../../server/config.ts';
+
+describe('the config file', () => {
+  it('a token grant keeps serviceAccount as given, false when absent', () => {
+    const config = parseConfig({
+      tokens: {
+        robot: { user: 'robot@example.com', client: 'backup', serviceAccount: true },
+        person: { user: 'frank@example.com', client: 'backup' },
+      },
+    });
+    assert.equal(config.tokens.robot?.serviceAccount, true);
+    assert.equal(config.tokens.person?.serviceAccount, false);
+  });
+
+  it('a token grant whose serviceAccount is not a boolean is refused, naming it', () => {
+    assert.throws(
+      () => parseConfig({ tokens: { robot: { user: 'robot@example.com', client: 'backup', serviceAccount: 'yes' } } }),
+      { message: 'config: tokens["robot"].serviceAccount must be a boolean' },
+    );
+  });
+
+  it('registeredDomains that are not an array of strings are refused, naming the key', () => {
+    assert.throws(() => parseConfig({ registeredDomains: 'https://a.example' }), {
+      message: 'config: "registeredDomains" must be an array of strings',
+    });
+  });
+
+  it('content that is not an s3:// URL is refused, whatever its type', () => {
+    for (const content of ['http://bucket/prefix', '/srv/content', 42]) {
+      assert.throws(() => parseConfig({ content }), {
+        message: 'config: "content" must be an s3://BUCKET[/PREFIX] URL',
+      });
+    }
+    assert.equal(parseConfig({ content: 's3://bucket/prefix' }).content, 's3://bucket/prefix');
+  });
+
+  it('a storage quota must be a byte count: 0 is one, -1 is not', () => {
+    assert.equal(parseConfig({ storageQuotaBytes: 0 }).storageQuotaBytes, 0);
+    assert.throws(() => parseConfig({ storageQuotaBytes: -1 }), {
+      message: 'config: "storageQuotaBytes" must be a byte count (an integer ≥ 0)',
+    });
+  });
+
+  it('a token grant without a string user and client is refused, naming the token', () => {
+    for (const grant of [{ user: 5, client: 'c' }, { user: 'kim@example.com' }, null]) {
+      assert.throws(() => parseConfig({ tokens: { t1: grant } }), {
+        message: 'config: tokens["t1"] needs string "user" and "client"',
+      });
+    }
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * What the Node adapter writes on the wire where no handler speaks: the answer to request headers over the limit,
+ * and a client that half-closes its connection in the middle of a body (a cut, never a malformed request). Raw
+ * HTTP/1.1, so every byte the service writes is seen.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openRaw, requestHead, statuses } from './helpers/raw-http.ts';
+import { type ServiceHandle, startService } from './helpers/service.ts';
+
+const AUTH = 'Bearer dev-token-alice';
+
+let svc: ServiceHandle;
+before(async () => {
+  svc = await startService();
+});
+after(() => svc.stop());
+
+describe('the Node adapter on the wire', () => {
+  it('request headers over the limit are a 431 whose error reason is headersTooLarge', async () => {
+    const conn = await openRaw(svc.url);
+    try {
+      await conn.write(
+        requestHead('GET', '/store/v3/files', { Host: 'localhost', Authorization: AUTH, 'X-Big': 'x'.repeat(200_000) }),
+      );
+      const text = await conn.waitFor((t) => /\r\n\r\n[\s\S]*\}/.test(t), 20_000, 'the 431 and its body');
+      assert.deepEqual(statuses(text), [431], text);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as {
+        error: { code: number; errors: { reason: string }[] };
+      };
+      assert.equal(body.error.code, 431);
+      assert.equal(body.error.errors[0]?.reason, 'headersTooLarge');
+    } finally {
+      conn.drop();
+    }
+  });
+
+  it('a request without a Host header (HTTP/1.0) gets a session URI on the address the service listens on', async () => {
+    const conn = await openRaw(svc.url);
+    try {
+      const body = JSON.stringify({ name: 'no-host.bin' });
+      await conn.write(
+        `POST /upload/store/v3/files?uploadType=resumable HTTP/1.0\r\nAuthorization: ${AUTH}\r\n` +
+          `Content-Type: application/json\r\nX-Upload-Content-Length: 10\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      const text = await conn.waitFor((t) => /\r\nlocation: [^\r]*\r\n/i.test(t), 20_000, 'the session URI');
+      assert.match(text, /^HTTP\/1\.[01] 200 /);
+      const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+      assert.ok(location.startsWith(`${svc.url}/upload/store/v3/files?`), location);
+    } finally {
+      conn.drop();
+    }
+  });
+
+  it('a session URI is on the host the request named', async () => {
+    const port = new URL(svc.url).port;
+    const conn = await openRaw(svc.url);
+    try {
+      const body = JSON.stringify({ name: 'named-host.bin' });
+      await conn.write(
+        requestHead('POST', '/upload/store/v3/files?uploadType=resumable', {
+          Host: `localhost:${port}`,
+          Authorization: AUTH,
+          'Content-Type': 'application/json',
+          'X-Upload-Content-Length': 10,
+          'Content-Length': body.length,
+        }) + body,
+      );
+      const text = await conn.waitFor((t) => /\r\nlocation: [^\r]*\r\n/i.test(t), 20_000, 'the session URI');
+      const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+      assert.ok(location.startsWith(`http://localhost:${port}/upload/store/v3/files?`), location);
+    } finally {
+      conn.drop();
+    }
+  });
+
+  it('a single-valued header sent twice with different values is a 400 pointing at that header', async () => {
+    const conn = await openRaw(svc.url);
+    try {
+      await conn.write(
+        'GET /store/v3/files HTTP/1.1\r\nHost: localhost\r\n' +
+          `Authorization: ${AUTH}\r\nContent-Type: text/plain\r\nContent-Type: text/csv\r\nConnection: close\r\n\r\n`,
+      );
+      const text = await conn.closed(20_000);
+      assert.deepEqual(statuses(text), [400], text);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as {
+        error: { errors: { location?: string; locationType?: string }[] };
+      };
+      assert.deepEqual(body.error.errors[0], {
+        ...body.error.errors[0],
+        location: 'content-type',
+        locationType: 'header',
+      });
+    } finally {
+      conn.drop();
+    }
+  });
+
+  it('a client that half-closes in the middle of a body is cut off without an answer, and nothing is stored', async () => {
+    const before = await svc.api('GET', '/store/v3/files?q=name%3D%27half-closed.bin%27&fields=files(id)');
+    assert.deepEqual(before.json(), { files: [] });
+    const conn = await openRaw(svc.url);
+    await conn.write(
+      requestHead('POST', '/upload/store/v3/files?uploadType=media', {
+        Host: 'localhost',
+        Authorization: AUTH,
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': 1000,
+      }) + 'x'.repeat(10),
+    );
+    // FIN after 10 of 1000 bytes: the parser reports HPE_INVALID_EOF_STATE, which is the client going away.
+    conn.socket.end();
+    const received = await conn.closed(20_000);
+    assert.equal(received, '', `the service answered a cut body:\n${received}`);
+    const after = await svc.api('GET', '/store/v3/files?q=trashed%3Dfalse&fields=files(id,name,size)');
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(
+      (after.json() as { files: { size?: string }[] }).files.filter((f) => f.size === '10'),
+      [],
+      'no file of the 10 bytes sent',
+    );
+  });
+});
