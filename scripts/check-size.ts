@@ -187,9 +187,13 @@ const KB = 1000;
 // too, and `<store-uploader>` makes its uploader through the headless `UploaderOwner`, as the store does. Up front
 // −359 bytes (20,474 → 20,115), all of it now in the intake and facade chunks, which gzip apart: by the first
 // upload +0.16 kB (38,210 → 38,374 bytes), kit 57,729 bytes.
+// Then the navigation hold that lasts until the engine has answered for a file (the uploader's `add` takes it, and
+// the headless store's `addPicked` from the call): a file posted to the site's worker while its script loaded was lost
+// when the page left first (test/e2e/handoff.spec.ts). Main thread +0.17 kB (38,375 → 38,542 bytes), up front +126
+// bytes (20,116 → 20,242), kit 57,901 bytes.
 export const BUDGETS = {
-  kit: 57.8 * KB,
-  mainThread: 38.4 * KB,
+  kit: 58 * KB,
+  mainThread: 38.6 * KB,
   mainThreadUpFront: 20 * 1024,
   worker: 19.4 * KB,
   sharedWorker: 19.6 * KB,
