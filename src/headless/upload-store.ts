@@ -9,6 +9,7 @@ import { addOptionsOf, type PickedFile } from './intake/picked-file.ts';
 import type { PickedAddOptions } from './intake/add-picked.ts';
 import { loadedIntake, loadIntake } from './intake/lazy-intake.ts';
 import { UploaderOwner } from './uploader-owner.ts';
+import { holdingNavigation } from '../uploader/page/navigation-hold.ts';
 
 /** Whether this code runs where an uploader can live: a browser page (not server rendering). */
 export const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
@@ -135,9 +136,11 @@ export class UploadStore {
    * that 10,000 files never make one long task; `onReject` hears of files the uploader's own `beforeUpload` refuses.
    * Resolves once every file is the uploader's (at once on the server, where nothing is added).
    */
-  async addPicked(files: readonly PickedFile[], options?: PickedAddOptions): Promise<void> {
+  addPicked(files: readonly PickedFile[], options?: PickedAddOptions): Promise<void> {
     const uploader = this.uploader;
-    if (uploader) await (loadedIntake() ?? (await loadIntake())).addPicked(uploader, files, options);
+    // Leaving is confirmed from the choice until the files are the uploader's (`uploader/page/navigation-hold.ts`).
+    const add = async () => uploader && (loadedIntake() ?? (await loadIntake())).addPicked(uploader, files, options);
+    return holdingNavigation(add());
   }
 
   /** One task's commands, by ID; unknown IDs are ignored. */
