@@ -10,6 +10,7 @@ export { pickFiles, type PickOptions } from './pick-files.ts';
 export { collectFromFileList } from './intake/collect-files.ts';
 export type { PickedFile, RejectedFile, RejectReason } from './intake/picked-file.ts';
 export type { Restrictions } from './intake/restrictions.ts';
+export type { PickedAddOptions } from './intake/add-picked.ts';
 export {
   dropTarget,
   filesOf,

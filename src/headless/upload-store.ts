@@ -2,11 +2,14 @@
  * The framework-free store every binding wraps: one uploader, its state as immutable snapshots for
  * `useSyncExternalStore`, `shallowRef`s, Svelte stores and signals, and the commands a UI's buttons call.
  */
-import { createUploader } from '../uploader/page/create-uploader.ts';
 import type { AddOptions, UploaderInput, Uploader, UploaderSnapshot, UploadTask } from '../uploader/index.ts';
 import { EMPTY_UPLOADS, type TaskView, type UploadsSnapshot } from './task-view.ts';
 import { UploadsFollower } from './uploads-follower.ts';
 import { addOptionsOf, type PickedFile } from './intake/picked-file.ts';
+import type { PickedAddOptions } from './intake/add-picked.ts';
+import { loadedIntake, loadIntake } from './intake/lazy-intake.ts';
+import { UploaderOwner } from './uploader-owner.ts';
+import { holdingNavigation } from '../uploader/page/navigation-hold.ts';
 
 /** Whether this code runs where an uploader can live: a browser page (not server rendering). */
 export const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
@@ -33,6 +36,21 @@ function view(s: UploaderSnapshot): UploadsSnapshot {
  */
 export class UploadStore {
   #options?: UploaderInput;
+  /** Makes the uploader with the latest options' token getter and hook: a new getter each render is no new uploader. */
+  readonly #owner = new UploaderOwner(() => {
+    const options = this.#options;
+    if (!options || !inBrowser()) return undefined;
+    const latest = () => this.#options ?? options;
+    const hook = options.beforeUpload;
+    return {
+      ...options,
+      getAccessToken: () => {
+        const { getAccessToken, client } = latest();
+        return getAccessToken ? getAccessToken() : (client?.accessToken() ?? '');
+      },
+      beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
+    };
+  });
   readonly #follower = new UploadsFollower();
   #snapshot = EMPTY_UPLOADS;
   /** The uploader's snapshot `#snapshot` was built from. */
@@ -70,21 +88,7 @@ export class UploadStore {
   }
 
   #ensureUploader(): Uploader | undefined {
-    const options = this.#options;
-    if (!this.#follower.uploader && options && inBrowser()) {
-      const latest = () => this.#options ?? options;
-      const hook = options.beforeUpload;
-      this.#follower.follow(
-        createUploader({
-          ...options,
-          getAccessToken: () => {
-            const { getAccessToken, client } = latest();
-            return getAccessToken ? getAccessToken() : (client?.accessToken() ?? '');
-          },
-          beforeUpload: hook && ((file, context) => (latest().beforeUpload ?? hook)(file, context)),
-        }),
-      );
-    }
+    if (!this.#follower.uploader) this.#follower.follow(this.#owner.uploader);
     return this.#follower.uploader;
   }
 
@@ -125,6 +129,20 @@ export class UploadStore {
     );
   }
 
+  /**
+   * Adds picked files as `<store-dropzone>` and `<store-uploader>` do (the intake's last step, loaded on first use):
+   * with their folder paths and handles, a conversion target (one for all or chosen per file; a file's own, from a
+   * `beforeUpload` hook, wins) and its OCR language, into `parentId`, beside a drop's empty `folders`, in slices so
+   * that 10,000 files never make one long task; `onReject` hears of files the uploader's own `beforeUpload` refuses.
+   * Resolves once every file is the uploader's (at once on the server, where nothing is added).
+   */
+  addPicked(files: readonly PickedFile[], options?: PickedAddOptions): Promise<void> {
+    const uploader = this.uploader;
+    // Leaving is confirmed from the choice until the files are the uploader's (`uploader/page/navigation-hold.ts`).
+    const add = async () => uploader && (loadedIntake() ?? (await loadIntake())).addPicked(uploader, files, options);
+    return holdingNavigation(add());
+  }
+
   /** One task's commands, by ID; unknown IDs are ignored. */
   pause(id: string): void {
     this.uploader?.task(id)?.pause();
@@ -158,8 +176,11 @@ export class UploadStore {
   /** Ends the uploader (its page's part of the uploads) and forgets the store; the next use makes a new one. */
   destroy(): void {
     const uploader = this.#follower.uploader;
+    const own = this.#owner.current;
     this.#follower.follow(undefined);
-    uploader?.destroy();
+    this.#owner.destroy();
+    // An uploader the store was given (`storeFor`) ends with it too.
+    if (uploader !== own) uploader?.destroy();
     this.#onDestroy?.();
     this.#follower.notify();
   }

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, resolveRelative, specifiers } from './source-graph.ts';
+import { ARCHITECTURE, hops, section, walkBreaks, walkSteps } from './architecture-walk.ts';
 
 const HELPER = 'test/server/helpers/service.ts';
 /** Modules that start the standalone service: a test that imports one starts it without the helper. */
@@ -67,4 +68,26 @@ test("one page-side store: only headless/uploads-follower.ts listens to an uploa
   assert.deepEqual(listeners, ['src/headless/uploads-follower.ts']);
   for (const file of ['src/elements/internal/uploader-controller.ts', 'src/headless/upload-store.ts'])
     assert.ok(imports(file).includes('src/headless/uploads-follower.ts'), `${file} stands on the follower`);
+});
+
+const table = hops(ARCHITECTURE);
+
+test('the walk of a dropped file: at most 15 files, each existing, entered once, and leading to the next', () => {
+  const steps = walkSteps(section(ARCHITECTURE, 'The walk of a dropped file'));
+  assert.equal(steps[0], 'src/elements/dropzone/store-dropzone.ts');
+  assert.equal(steps.at(-1), 'src/uploader/adapters/xhr-http.ts');
+  assert.ok(steps.length <= 15, `${steps.length} steps`);
+  assert.deepEqual(walkBreaks(steps, table), []);
+  // The check can fail: the same files in another order, or a file off the path, break the walk.
+  assert.notDeepEqual(walkBreaks([...steps].reverse(), table), []);
+  assert.notDeepEqual(walkBreaks(steps.toSpliced(5, 0, 'src/uploader/engine/retry-policy.ts'), table), []);
+});
+
+test('the walk of a chunk PUT in the service: from the Node request to the content backend, each step leading to the next', () => {
+  const steps = walkSteps(section(ARCHITECTURE, 'The walk of a chunk PUT in the service'));
+  assert.equal(steps[0], 'server/http/node-adapter.ts');
+  assert.ok(steps.at(-1)?.startsWith('server/content/'), `${steps.at(-1)} is not the content backend`);
+  assert.ok(steps.length <= 8, `${steps.length} steps`);
+  assert.deepEqual(walkBreaks(steps, table), []);
+  assert.notDeepEqual(walkBreaks([...steps].reverse(), table), []);
 });

@@ -4,10 +4,8 @@ import { emit } from '../events.ts';
 import type { PickedFile, RejectedFile } from '../events.ts';
 import { collectFromDataTransfer, collectFromFileList } from '../../headless/intake/collect-files.ts';
 import { formatBytes } from '../internal/format.ts';
-import { addOptionsOf, throughHook, watchRefusal } from '../internal/picked-files.ts';
 import { countAdded } from '../internal/count-added.ts';
 import { loadedIntake, loadIntake, preloadIntake } from '../../headless/intake/lazy-intake.ts';
-import { uploadTarget } from '../internal/upload-target.ts';
 import { pickWithHandles } from '../../headless/intake/pick-with-handles.ts';
 import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
@@ -198,7 +196,7 @@ export class StoreDropzone extends StoreElement {
   async #addFiles(files: readonly PickedFile[], folders: readonly string[]): Promise<void> {
     if (this.disabled || files.length + folders.length === 0) return;
     // Once loaded (at the first sign of intent), the checks run and `store-files-add` fires in the caller's task.
-    const { applyRestrictions, inSlices } = loadedIntake() ?? (await loadIntake());
+    const { applyRestrictions, addPicked, throughHook } = loadedIntake() ?? (await loadIntake());
     const already = this.alreadyAdded?.() ?? countAdded(this.uploader?.snapshot.tasks ?? []);
     const rules = {
       multiple: this.multiple,
@@ -212,7 +210,9 @@ export class StoreDropzone extends StoreElement {
     const checked = applyRestrictions(files, { ...rules, accept: this.accept });
     const hook = checked.accepted.length ? this.beforeUpload : undefined;
     // What the hook returns meets the size rules too (a replacement can be larger); its type is the page's choice.
-    const hooked = hook && (await throughHook(hook, checked.accepted));
+    // The one runner (`uploader/page/before-upload.ts`) loads on first use, on pages that set a hook.
+    const run = hook && (await (await import('../internal/uploader-facade.ts')).loadBeforeUpload());
+    const hooked = hook && run && (await throughHook(run, hook, checked.accepted));
     const rechecked = hooked && applyRestrictions(hooked.accepted, rules);
     const accepted = rechecked ? rechecked.accepted : checked.accepted;
     this.rejected = [];
@@ -220,17 +220,13 @@ export class StoreDropzone extends StoreElement {
       hooked && rechecked ? [...checked.rejected, ...hooked.rejected, ...rechecked.rejected] : checked.rejected,
     );
     if (accepted.length === 0 && folders.length === 0) return;
-    if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader) {
-      const uploader = this.uploader;
-      const target = uploadTarget(this);
-      // No row shows a folder: the uploader retries a failed create itself, and one that still fails is left out.
-      for (const path of folders) uploader.addFolder(path, target).catch(() => undefined);
-      await inSlices(accepted, (picked) =>
-        watchRefusal(uploader.add(picked.file, { ...addOptionsOf(picked), ...target }), picked, (r) =>
-          this.refuse([r]),
-        ),
-      );
-    }
+    if (emit(this, 'store-files-add', { files: accepted, folders: [...folders] }) && this.uploader)
+      await addPicked(this.uploader, accepted, {
+        parentId: this.parentId,
+        flatten: this.flatten,
+        folders,
+        onReject: (r) => this.refuse(r),
+      });
   }
 
   /**

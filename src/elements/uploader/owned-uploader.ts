@@ -1,4 +1,5 @@
 import type { ImageResizeOptions, Uploader, UploaderClient } from '../../uploader/index.ts';
+import type { UploaderOwner } from '../../headless/uploader-owner.ts';
 import { hasStoredSessions, uploadsRunning } from '../../uploader/contract/stored-sessions.ts';
 
 /** Signs that a user is about to upload: the uploader loads at the first, ahead of the pick or drop itself. */
@@ -61,19 +62,20 @@ export interface OwnedUploaderHost {
  * ({@link whenReady}) rather than being dropped.
  */
 export class OwnedUploader {
-  #uploader: Uploader | undefined;
+  /** The headless core's owner of an uploader (the headless store's too), once loaded. */
+  #owner: UploaderOwner | undefined;
   #creating: Promise<void> | undefined;
   #disarm: (() => void) | undefined;
 
   constructor(private readonly host: OwnedUploaderHost) {}
 
   get current(): Uploader | undefined {
-    return this.#uploader;
+    return this.#owner?.current;
   }
 
   /** Waits for a sign of intent, or for stored sessions, when `wanted` and there is a `baseUrl` but no uploader yet. */
   want(wanted: boolean): void {
-    if (!wanted || !this.host.settings.baseUrl || this.#uploader || this.#creating || this.#disarm) return;
+    if (!wanted || !this.host.settings.baseUrl || this.current || this.#creating || this.#disarm) return;
     const { element } = this.host;
     const start = () => void this.demand();
     for (const type of INTENT) element.addEventListener(type, start, { passive: true });
@@ -89,8 +91,7 @@ export class OwnedUploader {
 
   /** The uploader, or undefined while it loads; starts loading it when it is wanted and not on its way. */
   demand(): Uploader | undefined {
-    if (this.#uploader || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted())
-      return this.#uploader;
+    if (this.current || this.#creating || !this.host.settings.baseUrl || !this.host.stillWanted()) return this.current;
     this.#disarm?.();
     this.#creating = this.#load().finally(() => (this.#creating = undefined));
     // A failed import is reported once, here; callers waiting in `whenReady` go on without an uploader.
@@ -99,12 +100,12 @@ export class OwnedUploader {
   }
 
   async #load(): Promise<void> {
-    const { createUploader } = await import('../internal/uploader-facade.ts');
+    const { UploaderOwner } = await import('../internal/uploader-facade.ts');
     // The element may have been given an uploader, or left the page, while the facade loaded.
     if (!this.host.stillWanted()) return;
     const { concurrency, chunkSize, resumableThreshold, imageResize, host, workerBase, account, client } =
       this.host.settings;
-    this.#uploader = createUploader({
+    this.#owner = new UploaderOwner(() => ({
       baseUrl: this.host.settings.baseUrl,
       client,
       getAccessToken: this.host.getAccessToken,
@@ -116,15 +117,15 @@ export class OwnedUploader {
       ...(host === 'dedicated' ? { host } : {}),
       ...(workerBase ? { workerBase } : {}),
       ...(account ? { account } : {}),
-    });
-    this.host.created(this.#uploader);
+    }));
+    this.host.created(this.#owner.uploader!);
   }
 
   /** The uploader once it is there, starting its load; `undefined` when none can be created or loading failed. */
   async ready(): Promise<Uploader | undefined> {
     this.demand();
     await this.#creating?.catch(() => undefined);
-    return this.#uploader;
+    return this.current;
   }
 
   /** Runs `use` now when `active` is there or none can be created, else once creation settles (in call order). */
@@ -141,7 +142,7 @@ export class OwnedUploader {
 
   destroy(): void {
     this.#disarm?.();
-    this.#uploader?.destroy();
-    this.#uploader = undefined;
+    this.#owner?.destroy();
+    this.#owner = undefined;
   }
 }

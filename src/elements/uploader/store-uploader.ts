@@ -1,8 +1,10 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import type { PickedFile } from '../events.ts';
-import { targetsFor, type ImportFormats } from '../conversion-picker/import-formats.ts';
+import { isOcrSource, targetsFor } from '../conversion-picker/import-formats.ts';
+import { DOCUMENT_MIME } from '../../protocol/index.ts';
 import type { StoreConversionPicker } from '../conversion-picker/store-conversion-picker.ts';
+import type { StoreDropzone } from '../dropzone/store-dropzone.ts';
 import '../conversion-picker/define.ts';
 import '../dropzone/define.ts';
 import '../progress-list/define.ts';
@@ -12,8 +14,8 @@ import { StoreElement } from '../internal/store-element.ts';
 import { themeStyles } from '../internal/theme.ts';
 import { UploaderController } from '../internal/uploader-controller.ts';
 import type { Uploader } from '../../uploader/index.ts';
-import { addFromHost } from './add-picked.ts';
-import { uploadTarget } from '../internal/upload-target.ts';
+import type { PickedAddOptions } from '../../headless/intake/add-picked.ts';
+import { loadedIntake, loadIntake } from '../../headless/intake/lazy-intake.ts';
 import { countAdded } from '../internal/count-added.ts';
 import { renderGlobalConversion } from './global-conversion.ts';
 import { FormValue } from './form-value.ts';
@@ -27,6 +29,10 @@ import type { ShareStepHost } from './share-step.ts';
 import { uploaderStyles } from './store-uploader.styles.ts';
 import { StoreUploaderProperties } from './store-uploader-properties.ts';
 import { holdNavigation } from '../../uploader/page/navigation-hold.ts';
+
+/** The OCR language a conversion sends where the service runs OCR: an image or a PDF converted to a document. */
+const ocrIn = (language: string | undefined) => (picked: PickedFile, convertTo: string) =>
+  convertTo === DOCUMENT_MIME && isOcrSource(picked.file.type) ? language : undefined;
 
 /**
  * Combines `<store-dropzone>`, `<store-conversion-picker>` (one global switch, or one picker per file with
@@ -328,33 +334,41 @@ export class StoreUploader extends StoreUploaderProperties {
     const release = holdNavigation();
     queueMicrotask(() => {
       if (event.defaultPrevented) return release();
-      this.#owned.whenReady(this.#active, () => {
-        try {
-          this.#add(event);
-        } finally {
-          release();
-        }
-      });
+      this.#owned.whenReady(this.#active, () => void this.#add(event.detail).finally(release));
     });
   };
 
-  #add(event: CustomEvent<{ files: PickedFile[]; folders: string[] }>): void {
+  async #add({ files, folders }: { files: PickedFile[]; folders: string[] }): Promise<void> {
     // Empty folders need no conversion choice: they are made now (the uploader retries a failed create).
-    for (const path of event.detail.folders) this.#active?.addFolder(path, uploadTarget(this)).catch(() => undefined);
+    void this.#addPicked([], { folders });
     if (this.conversion === 'per-file') {
-      this.pending = [...this.pending, ...event.detail.files];
+      this.pending = [...this.pending, ...files];
       this.#syncForm();
       return;
     }
     const { convertAll, ocrLanguage } = this;
-    const add = (formats: ImportFormats | undefined) => {
-      for (const picked of event.detail.files)
-        addFromHost(this, picked, convertAll ? targetsFor(formats, picked.file.type)[0] : undefined, ocrLanguage);
-    };
-    const formats = this.#formats.now;
     // Files dropped right after the switch was turned on wait for the formats rather than go unconverted.
-    if (convertAll && !formats) void this.#formats.load().then(add);
-    else add(formats);
+    const formats = convertAll && (this.#formats.now ?? (await this.#formats.load()));
+    await this.#addPicked(files, {
+      ocrLanguage: ocrIn(ocrLanguage),
+      ...(convertAll && { convertTo: (picked) => targetsFor(formats || undefined, picked.file.type)[0] }),
+    });
+  }
+
+  /**
+   * Hands files to the uploader through the intake (the inner dropzone loaded it before it fired), into this
+   * element's folder; the dropzone lists what the uploader's own hook refuses.
+   */
+  async #addPicked(files: readonly PickedFile[], options: PickedAddOptions): Promise<void> {
+    const uploader = this.#active;
+    if (!uploader) return;
+    const { addPicked } = loadedIntake() ?? (await loadIntake());
+    await addPicked(uploader, files, {
+      ...options,
+      parentId: this.parentId,
+      flatten: this.flatten,
+      onReject: (r) => this.renderRoot.querySelector<StoreDropzone>('store-dropzone')?.refuse(r),
+    });
   }
 
   #uploadPending = (): void => {
@@ -364,7 +378,10 @@ export class StoreUploader extends StoreUploaderProperties {
     // Pending files were listed once the uploader was ready (`#add`): it is there to add to.
     files.forEach((picked, i) => {
       const picker = pickers.find((p) => p.dataset['index'] === String(i));
-      addFromHost(this, picked, picker?.value || undefined, picker?.ocrLanguage ?? '');
+      void this.#addPicked([picked], {
+        convertTo: picker?.value || undefined,
+        ocrLanguage: ocrIn(picker?.ocrLanguage),
+      });
     });
     this.#syncForm();
     this.#keepFocus();

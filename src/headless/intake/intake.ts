@@ -5,5 +5,6 @@
  * bundler keeps it one file.
  */
 export { applyRestrictions } from './restrictions.ts';
-export { inSlices } from './in-slices.ts';
 export { collectFromHandle, walkGrabbed } from './walk-folders.ts';
+export { addPicked } from './add-picked.ts';
+export { throughHook } from './through-hook.ts';

@@ -7,6 +7,7 @@ import { UploaderEvents } from './uploader-events.ts';
 import { TaskHandle, type TaskCommands } from './task-handle.ts';
 import { fileInfo, queuedSnapshot, TaskTable } from './task-table.ts';
 import { requestPersistentStorage, watchPage } from './page-environment.ts';
+import { holdingNavigation } from './navigation-hold.ts';
 import { resolveSettings } from '../contract/settings.ts';
 import { connectEngine, holdPageLock, tokenNow, type StartedHost } from './start-host.ts';
 import type {
@@ -39,6 +40,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   private readonly known = new Map<string, Promise<unknown>>();
   private remote!: Remote<WorkerCalls> | WorkerCalls;
   private readonly ready: Promise<void>;
+  private leave = (): void => undefined; // settles `gone`: defined before it, whatever the class-field semantics
+  /** Settles once the page is done with its engine (`destroy`, or it never started): no file waits for it then. */
+  private readonly gone = new Promise<void>((resolve) => (this.leave = resolve));
   /** Settles once the page's attach is on its way (to `early`): files are handed over then, not after its answer. */
   private readonly posted: Promise<void>;
   private early?: typeof this.remote;
@@ -88,7 +92,14 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       if (attachment.tasks.length) void this.catchUp().catch(() => undefined);
     });
     this.ready.catch((error: unknown) => this.failAll(error));
-    this.detach = this.watchPage();
+    this.detach = watchPage(
+      (online) => {
+        this.online = online;
+        void this.ready.then(() => this.remote.setOnline(online));
+        this.scheduleChange();
+      },
+      () => void this.catchUp().catch(() => undefined),
+    );
     if (settings.persist) requestPersistentStorage();
     void this.ready.then(() => this.interrupted()).catch(() => undefined);
   }
@@ -214,6 +225,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
    * visit) and the worker ends; with the site's shared worker the page only lets go, and its uploads go on.
    */
   destroy(): void {
+    this.leave();
     this.detach();
     this.changes.stop();
     this.pageLock.release();
@@ -302,6 +314,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
       : this.posted.then(() => send(id));
     known = sent;
     this.known.set(id, sent);
+    // Leaving is confirmed until the engine answers: a file posted to a worker still starting dies with the page.
+    void holdingNavigation(Promise.race([sent, this.gone])).catch(() => undefined);
     void sent
       // Another page of the site was adding the same file to the same place: this task becomes that one. (A resized
       // image's sizes come as an event: `UploadWorkerService.add`.)
@@ -321,10 +335,8 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     void this.catchUp().catch(() => undefined);
   }
 
-  /**
-   * The task could not even be handed to the worker (or re-armed there): it fails here, with an `error` event. A
-   * file the `beforeUpload` hook refused leaves the list instead, with a `reject` event.
-   */
+  /** A task that could not even be handed to the worker (or re-armed there) fails here, with an `error` event; a file
+   * the `beforeUpload` hook refused leaves the list instead, with a `reject` event. */
   private failTask(task: TaskHandle, error: unknown): void {
     this.adds.forget(task.id);
     if (error instanceof UploadError && error.code === 'rejected') {
@@ -368,8 +380,7 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
     this.latest = undefined;
     if (repeat) return;
     if (event !== 'change') this.emit(event, snapshot);
-    // Every task's end comes this way, in order after its other events: one message a frame for all of them, not a
-    // request and an answer per task.
+    // Every task's end comes this way, after its other events: one message a frame for all, not a request per task.
     if (isFinal(snapshot.state)) task.settleFrom(snapshot);
     this.scheduleChange();
   }
@@ -381,19 +392,9 @@ export class MainThreadUploader extends UploaderEvents implements Uploader {
   }
 
   private failAll(error: unknown): void {
+    this.leave();
     const message = `the upload worker did not start: ${(error as Error)?.message ?? error}`;
     this.tasks.failEvery({ code: 'unknown', message });
     this.scheduleChange();
-  }
-
-  private watchPage(): () => void {
-    return watchPage(
-      (online) => {
-        this.online = online;
-        void this.ready.then(() => this.remote.setOnline(online));
-        this.scheduleChange();
-      },
-      () => void this.catchUp().catch(() => undefined),
-    );
   }
 }
