@@ -101,10 +101,11 @@ build_consumers() {
   nice -n 10 bash scripts/test-consumers.sh build
 }
 node_lane() {
+  # A failure before the builds still leaves their status, so the foreground stops at once instead of waiting for it.
   stage "node suites"
-  bash scripts/test-node.sh || return
+  bash scripts/test-node.sh || { echo "not built: the node suites failed" >"$CONSUMERS_DIR/.build-status"; return 1; }
   stage "the service's suites again over HTTP/2 (TLS, ALPN)"
-  bash scripts/test-http2.sh || return
+  bash scripts/test-http2.sh || { echo "not built: the HTTP/2 suites failed" >"$CONSUMERS_DIR/.build-status"; return 1; }
   stage "consumers: typecheck (strict) and build each fixture app (once their install has ended)"
   local built=0
   build_consumers || built=$?
