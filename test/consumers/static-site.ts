@@ -24,18 +24,28 @@ export interface StaticSite {
   stop(): Promise<void>;
 }
 
+/** How a site is served: `immutable` matches the paths of files whose names carry a hash of their content. */
+export interface StaticSiteOptions {
+  immutable?: RegExp;
+}
+
 /**
  * Serves the files under `dir` (a folder's `index.html` for a path ending in `/`); anything else is a 404, but for
- * `/favicon.ico`, which pages that link no icon make Chromium ask for: a 204.
+ * `/favicon.ico`, which pages that link no icon make Chromium ask for: a 204. Files matching `options.immutable` may
+ * be kept for a year, as a host serves a build's hashed files: a page opened again takes them from the browser's
+ * cache instead of loading and compiling megabytes of scripts once more.
  */
-export async function startStaticSite(dir: string): Promise<StaticSite> {
+export async function startStaticSite(dir: string, options: StaticSiteOptions = {}): Promise<StaticSite> {
   const root = resolve(dir);
   const site = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
     if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      ...(options.immutable?.test(path) ? { 'cache-control': 'public, max-age=31536000, immutable' } : {}),
+    });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));

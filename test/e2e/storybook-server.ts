@@ -12,7 +12,8 @@ export function serveStorybookForSpec(): { origin(): string } {
   test.beforeAll(async () => {
     if (!existsSync(join(STORYBOOK_DIR, 'index.json')))
       throw new Error(`No built Storybook in ${STORYBOOK_DIR}: run npm run build-storybook`);
-    server = await startStaticSite(STORYBOOK_DIR);
+    // Storybook names the files under assets/ by their content: the many page loads of a spec take them from the cache.
+    server = await startStaticSite(STORYBOOK_DIR, { immutable: /^\/assets\// });
   });
   test.afterAll(() => server?.stop());
   return { origin: () => server!.url };
