@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 stage() { echo "== $* (at $(($(date +%s) - ${SUITE_STARTED:-$(date +%s)})) s)"; }
 bash scripts/ensure-chromium.sh
 stage "build: browser bundle, demos, storybook"
-npx vite build --logLevel warn
+# scripts/test.sh builds the bundle once for all its browser stages and says so.
+if [ -z "${STORE_BUNDLE_BUILT:-}" ]; then npx vite build --logLevel warn; fi
 npx vite build -c vite.demo.config.ts --logLevel warn
 npx storybook build -c .storybook --quiet -o storybook-static >/dev/null
 # Each runner also writes a report that scripts/test-count.ts checks against the stage's floor

@@ -15,8 +15,9 @@ specs=(
 )
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
-# The bundle is built under the lock: in scripts/test.sh this runs in the background lane, and no browser suite of the
-# foreground may be reading dist/ while vite empties and writes it again.
+# Run alone, the bundle is built under the lock: no browser suite elsewhere may be reading dist/ while vite empties and
+# writes it again. scripts/test.sh builds it once before its lanes start and says so (STORE_BUNDLE_BUILT).
 PLAYWRIGHT_COUNT_FILE="$report" flock /tmp/chromium.lock bash -c \
-  'npx vite build --logLevel warn && node --import tsx test/cluster/on-cluster.ts -- npx playwright test "$@"' _ "${specs[@]}"
+  'if [ -z "${STORE_BUNDLE_BUILT:-}" ]; then npx vite build --logLevel warn || exit; fi
+  node --import tsx test/cluster/on-cluster.ts -- npx playwright test "$@"' _ "${specs[@]}"
 node --import tsx scripts/test-count.ts "cluster: kit fault and navigation suites" playwright "$report"

@@ -5,10 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-other-browsers.sh
-echo "== typecheck: test/other-browsers"
-npx tsc -p test/other-browsers/tsconfig.json
-echo "== build: browser bundle"
-npx vite build --logLevel error
+# scripts/test.sh typechecks the suite in its typecheck stage, where a failure stops the run first, and says so.
+if [ -z "${STORE_SMOKE_TYPECHECKED:-}" ]; then
+  echo "== typecheck: test/other-browsers"
+  npx tsc -p test/other-browsers/tsconfig.json
+fi
+# scripts/test.sh builds the bundle once for all its browser stages and says so.
+if [ -z "${STORE_BUNDLE_BUILT:-}" ]; then
+  echo "== build: browser bundle"
+  npx vite build --logLevel error
+fi
 export SMOKE_RESULTS
 SMOKE_RESULTS="$(mktemp)"
 trap 'rm -f "$SMOKE_RESULTS"' EXIT

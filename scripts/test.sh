@@ -36,6 +36,7 @@ collect() {
 # On a failure in the foreground: stop what still runs in the background and print what it had printed.
 stop_background() {
   local key
+  if [ -n "${step_pid:-}" ]; then kill -- -"$step_pid" 2>/dev/null || true; fi
   for key in "${!job_pid[@]}"; do
     kill -- -"${job_pid[$key]}" 2>/dev/null || true
     stage "${job_name[$key]}: stopped; its output so far"
@@ -68,10 +69,40 @@ wait_for_file() {
 }
 export -f install_consumers wait_for_file
 background install "consumers: pack, publint, attw, npm install into the fixture apps" install_consumers
+# The lint (ESLint's typed rules: about two minutes of one core) runs beside the typecheck and the first browser
+# stages instead of before them: while the packing and the npm installs wait on the network, a core is free, and the
+# browser stages, one Chromium at a time, are the run's longest chain. A lint failure still ends the run when the lint
+# ends (`beside_lint`), not when the step it runs beside does.
+background lint "lint (ESLint) and format (Prettier)" npm run --silent lint
+# `beside_lint COMMAND…`: runs a foreground step while the lint may still run; the lint's end is waited for with the
+# step's, and a failed lint stops the step (its own process group, stopped by stop_background) and the run.
+beside_lint() {
+  local lint=${job_pid[lint]:-} ended status=0
+  if [ -z "$lint" ]; then
+    "$@"
+    return
+  fi
+  setsid "$@" &
+  step_pid=$!
+  wait -n -p ended "$step_pid" "$lint" || status=$?
+  if [ "$ended" = "$lint" ]; then
+    cat "${job_log[lint]}"
+    rm -f "${job_log[lint]}"
+    unset "job_pid[lint]"
+    # With errexit, a failed lint ends the run here; the EXIT trap stops the step.
+    [ "$status" = 0 ] || exit "$status"
+    status=0
+    wait "$step_pid" || status=$?
+  fi
+  step_pid=
+  return "$status"
+}
 stage "typecheck"
 npm run --silent typecheck
-stage "lint (ESLint) and format (Prettier)"
-npm run --silent lint
+# The Firefox and WebKit smoke suite's too (its script skips it, STORE_SMOKE_TYPECHECKED): at the end of the run it
+# would hold the browser stages' chain while no browser runs.
+npx tsc -p test/other-browsers/tsconfig.json
+export STORE_SMOKE_TYPECHECKED=1
 stage "bundle size budgets"
 npm run --silent check-size
 stage "waiting for the consumers' packing (packages/*/dist rebuilt) before any service starts"
@@ -115,9 +146,16 @@ node_lane() {
   bash scripts/test-cluster.sh || return
 }
 export -f node_lane build_consumers stage
+# The browser bundle (dist/browser), built once for every stage that loads it: the browser suites, the cluster's kit
+# suites and the Firefox and WebKit smoke suite skip their own build (STORE_BUNDLE_BUILT). Built before the node lane
+# starts, so that its cluster stage never finds it half written.
+stage "build: the browser bundle, once for every browser stage"
+npx vite build --logLevel warn
+export STORE_BUNDLE_BUILT=1
 background node "node suites, HTTP/2, consumers' builds, cluster" node_lane
 stage "browser suites"
-bash scripts/test-browser.sh
+beside_lint bash scripts/test-browser.sh
+if [ -n "${job_pid[lint]:-}" ]; then collect lint; fi
 collect install
 stage "consumers: the packed tarballs installed into fixture apps, an upload from each in Chromium (once built)"
 # A build that failed or never came stops here: the node lane's log, printed by `collect`, says why.
