@@ -73,7 +73,11 @@ background install "consumers: pack, publint, attw, npm install into the fixture
 # stages instead of before them: while the packing and the npm installs wait on the network, a core is free, and the
 # browser stages, one Chromium at a time, are the run's longest chain. A lint failure still ends the run when the lint
 # ends (`beside_lint`), not when the step it runs beside does.
-background lint "lint (ESLint) and format (Prettier)" npm run --silent lint
+# The Firefox and WebKit smoke suite's typecheck goes with it (its script then skips it, STORE_SMOKE_TYPECHECKED): at
+# the end of the run it held the chain while no browser ran.
+export STORE_SMOKE_TYPECHECKED=1
+background lint "lint (ESLint) and format (Prettier), and the smoke suite's typecheck" \
+  bash -c 'npm run --silent lint && npx tsc -p test/other-browsers/tsconfig.json'
 # `beside_lint COMMAND…`: runs a foreground step while the lint may still run; the lint's end is waited for with the
 # step's, and a failed lint stops the step (its own process group, stopped by stop_background) and the run.
 beside_lint() {
@@ -99,10 +103,6 @@ beside_lint() {
 }
 stage "typecheck"
 npm run --silent typecheck
-# The Firefox and WebKit smoke suite's too (its script skips it, STORE_SMOKE_TYPECHECKED): at the end of the run it
-# would hold the browser stages' chain while no browser runs.
-npx tsc -p test/other-browsers/tsconfig.json
-export STORE_SMOKE_TYPECHECKED=1
 stage "bundle size budgets"
 npm run --silent check-size
 stage "waiting for the consumers' packing (packages/*/dist rebuilt) before any service starts"
