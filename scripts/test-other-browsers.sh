@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-other-browsers.sh
-# scripts/test.sh typechecks the suite in its typecheck stage, where a failure stops the run first, and says so.
+# scripts/test.sh typechecks the suite with its lint, in the background at the start of the run, and says so.
 if [ -z "${STORE_SMOKE_TYPECHECKED:-}" ]; then
   echo "== typecheck: test/other-browsers"
   npx tsc -p test/other-browsers/tsconfig.json
