@@ -1,8 +1,8 @@
 /**
  * The worker uploader in headless Chromium against raw XHR uploads into the same real service on loopback, in one run
  * (issue 14). For each size (BENCH_SIZES_MB, default "256,1024") and each of BENCH_RUNS (default 3) rounds, in order:
- * a raw XHR `PUT` of the whole Blob, the kit whole-file with verification on, the kit whole-file with `verify: false`,
- * a raw loop of 8 MiB `PUT`s (each waits for its 308; `BENCH_CHUNK_MB` sets another size, a multiple of 0.25), and
+ * a raw XHR `PUT` of the whole Blob, the same with an upload progress listener (issue 40), the kit whole-file with
+ * verification on, the kit whole-file with `verify: false`, the kit's hash path alone, a raw loop of 8 MiB `PUT`s (each waits for its 308; `BENCH_CHUNK_MB` sets another size, a multiple of 0.25), and
  * the kit with chunks of that size, verification on and off. Each time
  * includes the session start. Reported per size: median and min–max of each, the ratios kit ÷ raw (targets ≤ 1.10),
  * the browser's extra CPU for verification per GiB (CPU time of every Chromium process, verify on − verify off), and
@@ -14,7 +14,9 @@
  * The file is read from disk, chosen through a file input as a page gets it (`BENCH_SOURCE=memory`: the earlier Blob of
  * references to one 1 MiB Blob in memory, which Chromium reads cache-hot; issue 21 found the two disagree), and every
  * kit upload starts a fresh uploader.
- * `BENCH_QUICK=1`: 256 MiB, 3 rounds, 64 MiB reload (a few minutes). The page is the plain-page use of the built
+ * `BENCH_QUICK=1`: 256 MiB, 3 rounds, 64 MiB reload (a few minutes). `BENCH_UPLOADER_CONTENDERS=a,b`: only those
+ * contenders (and the raw PUT), their order turned by one each round, among them the raw PUT's variants of
+ * `raw-put-variants.ts`; `BENCH_RELOAD_MB=0`: no reload phase. The page is the plain-page use of the built
  * bundle (`npx vite build` first). Launches Chromium: run under `flock /tmp/chromium.lock`.
  */
 import { createHash } from 'node:crypto';
