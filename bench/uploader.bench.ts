@@ -1,8 +1,8 @@
 /**
  * The worker uploader in headless Chromium against raw XHR uploads into the same real service on loopback, in one run
  * (issue 14). For each size (BENCH_SIZES_MB, default "256,1024") and each of BENCH_RUNS (default 3) rounds, in order:
- * a raw XHR `PUT` of the whole Blob, the kit whole-file with verification on, the kit whole-file with `verify: false`,
- * a raw loop of 8 MiB `PUT`s (each waits for its 308; `BENCH_CHUNK_MB` sets another size, a multiple of 0.25), and
+ * a raw XHR `PUT` of the whole Blob, the same with an upload progress listener (issue 40), the kit whole-file with
+ * verification on, the kit whole-file with `verify: false`, the kit's hash path alone, a raw loop of 8 MiB `PUT`s (each waits for its 308; `BENCH_CHUNK_MB` sets another size, a multiple of 0.25), and
  * the kit with chunks of that size, verification on and off. Each time
  * includes the session start. Reported per size: median and min–max of each, the ratios kit ÷ raw (targets ≤ 1.10),
  * the browser's extra CPU for verification per GiB (CPU time of every Chromium process, verify on − verify off), and
@@ -14,12 +14,14 @@
  * The file is read from disk, chosen through a file input as a page gets it (`BENCH_SOURCE=memory`: the earlier Blob of
  * references to one 1 MiB Blob in memory, which Chromium reads cache-hot; issue 21 found the two disagree), and every
  * kit upload starts a fresh uploader.
- * `BENCH_QUICK=1`: 256 MiB, 3 rounds, 64 MiB reload (a few minutes). The page is the plain-page use of the built
+ * `BENCH_QUICK=1`: 256 MiB, 3 rounds, 64 MiB reload (a few minutes). `BENCH_UPLOADER_CONTENDERS=a,b`: only those
+ * contenders (and the raw PUT), their order turned by one each round, among them the raw PUT's variants of
+ * `raw-put-variants.ts`; `BENCH_RELOAD_MB=0`: no reload phase. The page is the plain-page use of the built
  * bundle (`npx vite build` first). Launches Chromium: run under `flock /tmp/chromium.lock`.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { sessionBytes, startCountingProxy } from '../test/client/helpers/counting-proxy.ts';
@@ -27,7 +29,9 @@ import { startUploadPage } from '../test/client/helpers/upload-page.ts';
 import { randomBytes } from '../test/e2e/demo-fixture.ts';
 import { startService } from '../test/server/helpers/service.ts';
 import type { BenchResult } from './types.ts';
-import { CPU_PARTS, cpuSpent, readChromiumCpu, type CpuPart } from './chromium-cpu.ts';
+import { CPU_PARTS, cpuSpent, readChromiumCpu } from './chromium-cpu.ts';
+import { RAW_PUT_PAGE_SETUP, RAW_PUT_VARIANTS, type RawPutVariant } from './raw-put-variants.ts';
+import { round, sizeFigures, type Round, type Timed, type Upload } from './uploader-figures.ts';
 
 const MiB = 1024 * 1024;
 /** How fast the proxy reads during the reload phase (see `resentAfterReload`). */
@@ -115,11 +119,19 @@ const PAGE_SETUP = `(() => {
       await uploader.interrupted();
       bench.longTasks.length = 0;
       const progress = [];
-      uploader.addEventListener('progress', () => progress.push(performance.now()));
+      // When the page first heard that every byte was sent, and that the service acknowledged them (its answer).
+      let sentAt, answeredAt;
+      uploader.addEventListener('progress', (e) => {
+        const now = performance.now();
+        progress.push(now);
+        const task = e.detail;
+        if (sentAt === undefined && task.bytesSent >= task.total) sentAt = now;
+        if (answeredAt === undefined && task.bytesAcknowledged >= task.total) answeredAt = now;
+      });
       const t0 = performance.now();
       const file = await uploader.add(bench.file).done;
       const ms = performance.now() - t0;
-      return { ms, file, longTasks: bench.longTasks.slice(), progress: progress.map((t) => t - t0) };
+      return { ms, file, longTasks: bench.longTasks.slice(), progress: progress.map((t) => t - t0), sentMs: sentAt - t0, answeredMs: answeredAt - t0 };
     } finally {
       uploader.destroy();
     }
@@ -137,31 +149,6 @@ function seedMiB(): Buffer {
   return part;
 }
 
-type Upload = {
-  ms: number;
-  file: { id: string; size: string; md5Checksum: string };
-  longTasks?: number[];
-  progress?: number[];
-};
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** The fewest progress snapshots in any one-second window of an upload (a window every 50 ms), and the longest gap. */
-function progressRate(upload: Upload): { perSecondMin: number; longestGapMs: number } {
-  const times = upload.progress ?? [];
-  const points = [0, ...times, upload.ms];
-  const longestGapMs = round(Math.max(...points.slice(1).map((t, i) => t - points[i])), 0);
-  if (upload.ms < 1000) return { perSecondMin: round((times.length * 1000) / upload.ms, 1), longestGapMs };
-  let fewest = Infinity;
-  for (let from = 0; from + 1000 <= upload.ms; from += 50)
-    fewest = Math.min(fewest, times.filter((t) => t >= from && t < from + 1000).length);
-  return { perSecondMin: fewest, longestGapMs };
-}
-
 /** Core-seconds the whole machine has left idle so far (`/proc/stat`: idle + iowait; time stolen by the host is not idle). */
 function idleCoreSeconds(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -172,53 +159,114 @@ function idleCoreSeconds(): number {
  * One upload, timed in the page, with the browser's CPU seconds (in all and by part: page, workers, network service,
  * browser process; `chromium-cpu.ts`) and the machine's idle core-seconds around it.
  */
-async function timed(page: Page, pid: number, call: string): Promise<Timed> {
+async function timed(page: Page, pid: number, call: string, servicePid: number): Promise<Timed> {
   const before = readChromiumCpu(pid);
   const idleBefore = idleCoreSeconds();
-  const upload = (await page.evaluate(call)) as Upload;
+  const serviceBefore = processCpuSeconds(servicePid);
+  const upload = (await answerWithin(page.evaluate(call), ANSWER_LIMIT_MS, call)) as Upload;
   const parts = cpuSpent(before, readChromiumCpu(pid));
   const cpu = CPU_PARTS.reduce((sum, part) => sum + parts[part], 0);
-  return { ...upload, cpu, parts, idle: idleCoreSeconds() - idleBefore };
+  const serviceCpu = processCpuSeconds(servicePid) - serviceBefore;
+  return { ...upload, cpu, parts, idle: idleCoreSeconds() - idleBefore, serviceCpu };
+}
+
+/** How long one contender may take at 1 GiB on a loaded machine (runs took 4–25 s) before the run is given up. */
+const ANSWER_LIMIT_MS = 300_000;
+
+/** `answer`, or a rejection naming `call` once `ms` have passed: an upload that never ends must not hang the bench. */
+async function answerWithin<T>(answer: Promise<T>, ms: number, call: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to ${call} within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** User + system CPU seconds of one process so far (the service: it receives, hashes and writes every upload). */
+function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
- * The least time ÷ raw time any client could reach on this machine when it adds `extraCpu` core-seconds of work
- * (reading and hashing) to the raw upload: the extra work first fills the cores the raw upload left idle, and what
- * does not fit there lengthens the upload, spread over every core. A lower bound: it assumes perfect overlap.
+ * Every contender, in the order of a default round. `rawWholeProgress` is the raw PUT with an upload progress listener,
+ * as the kit's (issue 40: the listener alone costs the network service CPU); the other raw variants run only when
+ * `BENCH_UPLOADER_CONTENDERS` names them.
  */
-function floorRatio(raw: Timed, extraCpu: number): number {
-  return 1 + Math.max(0, extraCpu - raw.idle) / (availableParallelism() * (raw.ms / 1000));
-}
-
 const CONTENDERS = [
   'rawWhole',
+  'rawWholeProgress',
   'kitWhole',
   'kitWholeNoVerify',
   'md5Read',
   'rawChunks',
   'kitChunks',
   'kitChunksNoVerify',
+  'rawWholeWorker',
+  'rawWholeSharedWorker',
+  'rawWholeSharedWorkerProgress',
 ] as const;
 type Contender = (typeof CONTENDERS)[number];
-type Timed = Upload & { cpu: number; parts: Record<CpuPart, number>; idle: number };
+/** A default round: every contender but the raw variants that only a study names. */
+const DEFAULT_CONTENDERS = CONTENDERS.slice(0, 8);
 
-/** One round at one size: the six uploads back to back, so each ratio compares uploads at the same machine load. */
-async function oneRound(page: Page, pid: number, service: string): Promise<Record<Contender, Timed>> {
+/** The contenders of this run: `BENCH_UPLOADER_CONTENDERS` (comma-separated, `rawWhole` always in) or the default. */
+function chosenContenders(): readonly Contender[] {
+  const named = process.env.BENCH_UPLOADER_CONTENDERS?.split(',').map((c) => c.trim());
+  if (!named) return DEFAULT_CONTENDERS;
+  const unknown = named.filter((c) => !(CONTENDERS as readonly string[]).includes(c));
+  if (unknown.length > 0) throw new Error(`unknown contenders ${unknown.join(', ')}; known: ${CONTENDERS.join(', ')}`);
+  return CONTENDERS.filter((c) => c === 'rawWhole' || named.includes(c));
+}
+
+/** What each contender runs in the page, given the service URL (JSON) and the chunk size. */
+function callOf(c: Contender, s: string, chunk: number): string {
+  if (c in RAW_PUT_VARIANTS)
+    return `bench.rawPutVariant(${s}, ${JSON.stringify(RAW_PUT_VARIANTS[c as RawPutVariant])})`;
+  switch (c) {
+    case 'rawWhole':
+      return `bench.rawPut(${s})`;
+    case 'kitWhole':
+      return `bench.kitUpload(${s}, { resumableThreshold: 0 })`;
+    case 'kitWholeNoVerify':
+      return `bench.kitUpload(${s}, { resumableThreshold: 0, verify: false })`;
+    case 'md5Read':
+      return 'bench.md5Read()';
+    case 'rawChunks':
+      return `bench.rawChunks(${s}, ${chunk})`;
+    case 'kitChunks':
+      return `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk} })`;
+    case 'kitChunksNoVerify':
+      return `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk}, verify: false })`;
+    default:
+      throw new Error(`no call for ${c}`);
+  }
+}
+
+/**
+ * One round at one size: the uploads back to back, so each ratio compares uploads at the same machine load. With
+ * `rotate`, round r starts at the r-th contender, so no variant always follows the same one.
+ */
+async function oneRound(
+  page: Page,
+  pid: number,
+  service: string,
+  servicePid: number,
+  contenders: readonly Contender[],
+  rotate: number,
+): Promise<Round> {
   const s = JSON.stringify(service);
   const chunk = CHUNK_MIB * MiB;
-  const out = {} as Record<Contender, Timed>;
-  out.rawWhole = await timed(page, pid, `bench.rawPut(${s})`);
-  out.kitWhole = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0 })`);
-  out.kitWholeNoVerify = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, verify: false })`);
-  out.md5Read = await timed(page, pid, 'bench.md5Read()');
-  out.rawChunks = await timed(page, pid, `bench.rawChunks(${s}, ${chunk})`);
-  out.kitChunks = await timed(page, pid, `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk} })`);
-  out.kitChunksNoVerify = await timed(
-    page,
-    pid,
-    `bench.kitUpload(${s}, { resumableThreshold: 0, chunkSize: ${chunk}, verify: false })`,
-  );
-  for (const c of CONTENDERS) {
+  const out: Round = {};
+  const at = rotate % contenders.length;
+  for (const c of [...contenders.slice(at), ...contenders.slice(0, at)])
+    out[c] = await timed(page, pid, callOf(c, s, chunk), servicePid);
+  for (const c of contenders) {
     const f = out[c].file;
     if (f.md5Checksum !== out.rawWhole.file.md5Checksum || f.size !== out.rawWhole.file.size)
       throw new Error(`${c} stored other bytes: ${JSON.stringify([out.rawWhole.file, f])}`);
@@ -289,7 +337,9 @@ async function md5WorkerScript(): Promise<string> {
       contents: `import { Md5Tracker } from './src/uploader/engine/hashing/md5-tracker.ts';
         onmessage = async (e) => {
           const t0 = performance.now();
-          const tracker = await Md5Tracker.open('auto');
+          // The kit's read limit (half the stall limit): a Blob stream read in this worker was seen never to settle
+          // with both cores busy (2026-11-29), and the kit's tracker gives such a read up and opens it again.
+          const tracker = await Md5Tracker.open('auto', undefined, 0, 15000);
           const md5 = await tracker.digest(e.data, e.data.size);
           tracker.close();
           postMessage({ ms: performance.now() - t0, md5 });
@@ -307,12 +357,23 @@ async function md5WorkerScript(): Promise<string> {
   return out.outputFiles[0].text;
 }
 
+/** One contender's figures in a round's log line: time, Chromium's CPU (the network service's), the service's CPU. */
+function roundLine(t: Timed): string {
+  const sent = t.sentMs; // null from the page when the upload's end was not heard
+  const tail =
+    typeof sent === 'number' && Number.isFinite(sent) ? `, after the last byte ${round(t.ms - sent, 0)} ms` : '';
+  return `${round(t.ms / 1000)} s ${round(t.cpu)} cpu-s (network ${round(t.parts.network)}, service ${round(t.serviceCpu)}, idle ${round(t.idle)}${tail})`;
+}
+
 /** Runs the uploader benchmark. */
 export default async function uploaderBench(): Promise<BenchResult> {
   const quick = process.env.BENCH_QUICK === '1';
   const sizes = (process.env.BENCH_SIZES_MB ?? (quick ? '256' : '256,1024')).split(',').map(Number);
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const reloadMiB = Number(process.env.BENCH_RELOAD_MB ?? (quick ? 64 : 128));
+  const contenders = chosenContenders();
+  // A study of a few contenders alternates their order from round to round; the default round keeps its order.
+  const rotating = contenders !== DEFAULT_CONTENDERS;
   const scratch = mkdtempSync(join(tmpdir(), 'store-bench-uploader-'));
   const service = await startService({ dataDir: join(scratch, 'data') });
   const pages = await startUploadPage();
@@ -335,6 +396,7 @@ export default async function uploaderBench(): Promise<BenchResult> {
     await page.goto(pages.url(service.url, { persist: false }));
     await page.waitForFunction(() => 'kit' in globalThis);
     await page.evaluate(PAGE_SETUP);
+    await page.evaluate(RAW_PUT_PAGE_SETUP);
     // A string, not a function: this file is type-checked for Node, where `Worker` is not the page's.
     await page.evaluate(
       `bench.md5Worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(await md5WorkerScript())}], { type: 'text/javascript' })), { type: 'module' })`,
@@ -348,106 +410,43 @@ export default async function uploaderBench(): Promise<BenchResult> {
         await page.setInputFiles('#file-source', path);
         await page.evaluate('bench.pickFile()');
       } else await page.evaluate(`bench.makeBlob(${sizeMiB})`);
-      const rounds: Record<Contender, Timed>[] = [];
+      const rounds: Round[] = [];
       for (let r = 0; r < runs; r++) {
         await page.evaluate('bench.sampleHeap()');
-        const last = await oneRound(page, pid, service.url);
+        const last = await oneRound(page, pid, service.url, service.pid, contenders, rotating ? r : 0);
         rounds.push(last);
         heap = Math.max(heap, (await page.evaluate('bench.stopHeap()')) as number);
         console.error(
-          `uploader: ${sizeMiB} MiB round ${r + 1}: ${CONTENDERS.map((c) => `${c} ${round(last[c].ms / 1000)} s`).join(', ')}`,
+          `uploader: ${sizeMiB} MiB round ${r + 1}: ${contenders.map((c) => `${c} ${roundLine(last[c])}`).join(', ')}`,
         );
-        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify', 'kitChunksNoVerify'] as const)
-          longTasks.push(...(last[c].longTasks ?? []));
+        for (const c of ['kitWhole', 'kitChunks', 'kitWholeNoVerify', 'kitChunksNoVerify'])
+          longTasks.push(...(last[c]?.longTasks ?? []));
       }
-      const tag = sizeMiB >= 1024 ? `${sizeMiB / 1024}GiB` : `${sizeMiB}MiB`;
-      for (const c of CONTENDERS) {
-        const secs = rounds.map((x) => x[c].ms / 1000);
-        metrics[`${tag}_${c}_s_median`] = round(median(secs));
-        metrics[`${tag}_${c}_s_range`] = `${round(Math.min(...secs))}–${round(Math.max(...secs))}`;
-        metrics[`${tag}_${c}_browserCpu_s_median`] = round(median(rounds.map((x) => x[c].cpu)));
-      }
-      // CPU-seconds per GiB of every Chromium process (page, upload worker, hash worker, network, browser), each
-      // contender in the same rounds: a figure a loaded machine moves far less than wall time (issue 32).
-      const perGiB = (c: Contender) => round(median(rounds.map((x) => x[c].cpu)) * (1024 / sizeMiB));
-      for (const c of ['rawWhole', 'kitWhole', 'kitWholeNoVerify', 'md5Read', 'rawChunks', 'kitChunks'] as const) {
-        targets[`${tag}_${c}_browserCpu_s_perGiB`] = { value: perGiB(c), target: 'reported', pass: true };
-        // Where each CPU-second goes (issue 40): page, workers, network service, browser process, the rest.
-        for (const part of CPU_PARTS)
-          metrics[`${tag}_${c}_cpu_${part}_s_perGiB`] = round(
-            median(rounds.map((x) => x[c].parts[part])) * (1024 / sizeMiB),
-          );
-      }
-      // Issue 40: the kit's whole file with verification off within 1.15 × the raw PUT's CPU (one read per byte).
-      const cpuRatio = round(perGiB('kitWholeNoVerify') / perGiB('rawWhole'));
-      targets[`${tag}_wholeVerifyOff_cpu_vs_rawPut`] = { value: cpuRatio, target: '≤ 1.15', pass: cpuRatio <= 1.15 };
-      // And with verification on, within 1.15 × (the raw PUT's + the kit's hash path alone over the same file).
-      const verifyRatio = round(perGiB('kitWhole') / (perGiB('rawWhole') + perGiB('md5Read')));
-      targets[`${tag}_wholeVerifyOn_cpu_vs_rawPutPlusMd5Read`] = {
-        value: verifyRatio,
-        target: '≤ 1.15',
-        pass: verifyRatio <= 1.15,
-      };
-      const ratio = (kit: Contender, raw: Contender) => rounds.map((x) => x[kit].ms / x[raw].ms);
-      const wholeRatios = ratio('kitWhole', 'rawWhole');
-      const chunkRatios = ratio('kitChunks', 'rawChunks');
-      metrics[`${tag}_wholeVerifyOff_ratio_median`] = round(median(ratio('kitWholeNoVerify', 'rawWhole')));
-      metrics[`${tag}_chunksVerifyOff_ratio_median`] = round(median(ratio('kitChunksNoVerify', 'rawChunks')));
-      metrics[`${tag}_whole_ratio_range`] = `${round(Math.min(...wholeRatios))}–${round(Math.max(...wholeRatios))}`;
-      metrics[`${tag}_chunks_ratio_range`] = `${round(Math.min(...chunkRatios))}–${round(Math.max(...chunkRatios))}`;
-      metrics[`${tag}_verifyExtraBrowserCpu_s_perGiB`] = round(
-        median(rounds.map((x) => x.kitWhole.cpu - x.kitWholeNoVerify.cpu)) * (1024 / sizeMiB),
-      );
-      // Whether 1.10 is within this machine's reach: the cores the raw uploads left idle against the verification's
-      // extra CPU (same round, same load).
-      metrics[`${tag}_rawWhole_idleCoreSeconds_median`] = round(median(rounds.map((x) => x.rawWhole.idle)));
-      metrics[`${tag}_rawChunks_idleCoreSeconds_median`] = round(median(rounds.map((x) => x.rawChunks.idle)));
-      metrics[`${tag}_whole_floorRatio_median`] = round(
-        median(rounds.map((x) => floorRatio(x.rawWhole, x.kitWhole.cpu - x.kitWholeNoVerify.cpu))),
-      );
-      metrics[`${tag}_chunks_floorRatio_median`] = round(
-        median(rounds.map((x) => floorRatio(x.rawChunks, x.kitChunks.cpu - x.kitChunksNoVerify.cpu))),
-      );
-      const rates = rounds.flatMap((x) =>
-        (['kitWhole', 'kitWholeNoVerify', 'kitChunks', 'kitChunksNoVerify'] as const).map((c) => progressRate(x[c])),
-      );
-      const fewest = Math.min(...rates.map((r) => r.perSecondMin));
-      metrics[`${tag}_progress_longestGap_ms`] = Math.max(...rates.map((r) => r.longestGapMs));
-      const wholeMedian = round(median(wholeRatios));
-      const chunkMedian = round(median(chunkRatios));
-      // Issue 40: the loopback time of a whole file within 1.2 × a raw PUT (issue 14 asked 1.10).
-      targets[`${tag}_wholeVerifyOn_time_vs_rawPut`] = {
-        value: wholeMedian,
-        target: '≤ 1.2',
-        pass: wholeMedian <= 1.2,
-      };
-      targets[`${tag}_chunks${CHUNK_MIB}MiB_time_vs_rawChunkLoop`] = {
-        value: chunkMedian,
-        target: '≤ 1.10',
-        pass: chunkMedian <= 1.1,
-      };
-      targets[`${tag}_progressSnapshotsPerSecond_min`] = { value: fewest, target: '≥ 4', pass: fewest >= 4 };
+      sizeFigures(rounds, sizeMiB, CHUNK_MIB, metrics, targets);
     }
-    console.error(`uploader: reload at 40 % of ${reloadMiB} MiB…`);
-    const reload = await resentAfterReload(page, service.url, pages.url, reloadMiB);
-    console.error(`uploader: re-sent ${reload.resent} bytes, in flight ${reload.inFlight}`);
     const longest = round(Math.max(0, ...longTasks), 1);
     const heapMiB = round(heap, 1);
-    const resentLimit = 256 * 1024 + reload.inFlight;
-    Object.assign(metrics, {
-      longTasksOver50ms: longTasks.filter((d) => d > 50).length,
-      reloadSizeMiB: reloadMiB,
-      reloadCutAtBytes: reload.cutAt,
-      resentBytes: reload.resent,
-      inFlightBytes: reload.inFlight,
-    });
+    metrics.longTasksOver50ms = longTasks.filter((d) => d > 50).length;
     targets.longestMainThreadTaskMs = { value: longest, target: '≤ 50', pass: longest <= 50 };
     targets.heapGrowthMiB = { value: heapMiB, target: '< 64', pass: heapMiB < 64 };
-    targets.resentAfterReloadBytes = {
-      value: reload.resent,
-      target: `≤ ${resentLimit}`,
-      pass: reload.resent <= resentLimit,
-    };
+    // `BENCH_RELOAD_MB=0`: no reload phase (a study of a few contenders needs none).
+    if (reloadMiB > 0) {
+      console.error(`uploader: reload at 40 % of ${reloadMiB} MiB…`);
+      const reload = await resentAfterReload(page, service.url, pages.url, reloadMiB);
+      console.error(`uploader: re-sent ${reload.resent} bytes, in flight ${reload.inFlight}`);
+      const resentLimit = 256 * 1024 + reload.inFlight;
+      Object.assign(metrics, {
+        reloadSizeMiB: reloadMiB,
+        reloadCutAtBytes: reload.cutAt,
+        resentBytes: reload.resent,
+        inFlightBytes: reload.inFlight,
+      });
+      targets.resentAfterReloadBytes = {
+        value: reload.resent,
+        target: `≤ ${resentLimit}`,
+        pass: reload.resent <= resentLimit,
+      };
+    }
     return { name: 'uploader', metrics, targets };
   } finally {
     await browser.close();
