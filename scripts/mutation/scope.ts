@@ -65,10 +65,14 @@ export function tsFiles(root: string, dir: string): string[] {
   return filesUnder(root, dir, ['.ts']);
 }
 
-/** Every file below `dir` ending in one of `extensions` (declaration files aside), relative to `root`, sorted. */
+/**
+ * Every file below `dir` ending in one of `extensions` (declaration files aside), relative to `root`, sorted; `dir`
+ * itself when it names such a file.
+ */
 export function filesUnder(root: string, dir: string, extensions: readonly string[]): string[] {
   const found: string[] = [];
   if (!existsSync(join(root, dir))) return found;
+  if (!statSync(join(root, dir)).isDirectory()) return extensions.some((e) => dir.endsWith(e)) ? [dir] : [];
   const walk = (at: string): void => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
