@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/browser/chromium.js';
 import { mutationSwitch } from './browser-switch.mjs';
 
 const env = process.env;
@@ -27,19 +28,9 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: {
-        executablePath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-          `--mutation-run=${env.MUTATION_RUN_MARK}`,
-        ],
+        args: [...CHROMIUM_ARGS, `--mutation-run=${env.MUTATION_RUN_MARK}`],
       },
     }),
   ],
