@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFile } from './run-file.ts';
+import { type FileRun, runFile, type RunOptions } from './run-file.ts';
 
 /** What the coverage run learnt of one test file. */
 export interface FileCoverage {
@@ -35,7 +35,10 @@ export async function coverageOf(options: {
   scopeKey: string;
   cacheFile: string;
   log: (line: string) => void;
+  /** How one file runs: a node:test file by default; the browser lane's runs web-test-runner. */
+  run?: (options: RunOptions) => Promise<FileRun>;
 }): Promise<FileCoverage[]> {
+  const run = options.run ?? runFile;
   const cache = (existsSync(options.cacheFile) ? JSON.parse(readFileSync(options.cacheFile, 'utf8')) : {}) as Record<
     string,
     FileCoverage & { key: string }
@@ -50,14 +53,14 @@ export async function coverageOf(options: {
     }
     const dir = mkdtempSync(join(tmpdir(), 'mutation-coverage-'));
     try {
-      const run = await runFile({ sandbox: options.sandbox, file, timeoutMs: 15 * 60_000, coverageDir: dir });
+      const ran = await run({ sandbox: options.sandbox, file, timeoutMs: 15 * 60_000, coverageDir: dir });
       const reached = new Set<string>();
       for (const name of readdirSync(dir)) {
         for (const id of JSON.parse(readFileSync(join(dir, name), 'utf8')) as string[]) reached.add(id);
       }
-      const entry = { file, outcome: run.outcome, ms: run.ms, mutants: [...reached], key };
-      const shown = run.outcome === 'pass' ? entry : { ...entry, tail: run.tail.slice(-1500) };
-      options.log(`coverage ${file}: ${run.outcome} in ${(run.ms / 1000).toFixed(1)} s, ${reached.size} mutants`);
+      const entry = { file, outcome: ran.outcome, ms: ran.ms, mutants: [...reached], key };
+      const shown = ran.outcome === 'pass' ? entry : { ...entry, tail: ran.tail.slice(-1500) };
+      options.log(`coverage ${file}: ${ran.outcome} in ${(ran.ms / 1000).toFixed(1)} s, ${reached.size} mutants`);
       cache[file] = shown;
       result.push(shown);
       mkdirSync(join(options.cacheFile, '..'), { recursive: true });

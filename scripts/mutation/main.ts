@@ -2,41 +2,37 @@
 // shared 2-core machine. Every mutant of the scope is compiled into one sandbox (StrykerJS's instrumenter); one run of
 // each node:test file there learns which mutants it reaches; a uniform sample of mutants (seeded) is then judged, each
 // by the test files that reach it (those named like its file first, then the fastest), stopping at the first failure,
-// within a budget of test time. Two at a time. A kill is kept while the mutant's file and the test file that killed it
-// are unchanged, any other verdict while the same unchanged files reach it: a rerun judges only what changed.
+// within a budget of test time. Two at a time. Lanes (judge.ts): the node:test files judge first; what they leave
+// alive or unreached, web-test-runner files judge after, in Chromium (run-browser-file.ts, browser-switch.mjs). A kill
+// is kept while the mutant's file and the test file that killed it are unchanged, any other verdict while the same
+// unchanged files reach it: a rerun judges only what changed.
 //
 //   node --import tsx scripts/mutation/main.ts [--sample 400] [--seed 39] [--break 80] [--root .] [--scope a,b]
 //     [--tests test/protocol,test/server,test/client,test/compat] [--out reports/mutation] [--concurrency 2]
-//     [--left-out a,b] [--timeout-floor 20000] [--budget 20]
+//     [--left-out a,b] [--timeout-floor 20000] [--budget 20] [--lanes node,browser] [--browser-tests test/browser]
+//     [--at file:line:column,…]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { coverageOf, fileHash, type FileCoverage } from './coverage.ts';
+import { coverageOf, fileHash } from './coverage.ts';
+import {
+  after,
+  judgeIn,
+  type JudgeContext,
+  type Judged,
+  type Lane,
+  type LaneRunner,
+  stable,
+  type Status,
+  type Verdict,
+} from './judge.ts';
+import { browserLaneAvailable, runBrowserFile } from './run-browser-file.ts';
 import { runFile } from './run-file.ts';
 import { draw, margin95 } from './sample.ts';
-import { instrument, type MutantInfo, writeSandbox } from './sandbox.ts';
-import { LEFT_OUT, SCOPE, scopeFiles, scopeShare, tsFiles } from './scope.ts';
-
-type Status = 'killed' | 'survived' | 'timeout' | 'no coverage';
-
-interface Judged extends MutantInfo {
-  readonly status: Status;
-  /** The test file that killed it or timed out on it; for a survivor, how many files ran. */
-  readonly by?: string;
-  readonly tests: number;
-  /** How many test files reach it. */
-  readonly covering: number;
-}
-
-/** A verdict as the cache keeps it (by the mutant's place and its file's text). */
-interface Verdict extends Omit<Judged, keyof MutantInfo> {
-  /** The budget (ms) it was judged with. */
-  readonly budget: number;
-  /** The text hashes of the test files that reached it. */
-  readonly seen: Record<string, string>;
-}
+import { instrument, writeSandbox } from './sandbox.ts';
+import { filesUnder, LEFT_OUT, SCOPE, scopeFiles, scopeShare } from './scope.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +47,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     'timeout-floor': { type: 'string', default: '20000' },
     budget: { type: 'string', default: '20' },
+    lanes: { type: 'string' },
+    at: { type: 'string' },
+    'browser-tests': { type: 'string', default: 'test/browser' },
   },
 });
 
@@ -73,121 +72,116 @@ const sandbox = join(
 writeSandbox(root, sandbox, texts);
 log(`${mutants.length} mutants instrumented into ${sandbox}`);
 
-const testFiles = values.tests.split(',').flatMap((dir) => tsFiles(root, dir).filter((f) => f.endsWith('.test.ts')));
-const helpers = values.tests.split(',').flatMap((dir) => tsFiles(root, dir).filter((f) => !f.endsWith('.test.ts')));
-const scopeKey = createHash('sha256')
-  .update([...files, ...helpers].map((f) => `${f}:${fileHash(root, f)}`).join('\n'))
-  .digest('hex');
-mkdirSync(out, { recursive: true });
-const coverage = await coverageOf({
-  root,
-  sandbox,
-  files: testFiles,
-  scopeKey,
-  cacheFile: join(out, 'coverage.json'),
-  log,
-});
-const usable = coverage.filter((c) => c.outcome === 'pass').sort((a, b) => a.ms - b.ms);
-const setAside = coverage.filter((c) => c.outcome !== 'pass');
-for (const c of setAside) log(`set aside (${c.outcome} with no mutant on): ${c.file}\n${c.tail ?? ''}`);
-
-const stable = (m: MutantInfo): string => `${m.file}:${m.line}:${m.column}:${m.mutator}:${m.replacement}`;
-const ordered = [...mutants].sort((a, b) => (stable(a) < stable(b) ? -1 : 1));
-const sampleSize = Number(values.sample);
-const sample = draw(ordered, sampleSize, Number(values.seed));
-
-const cacheFile = join(out, 'results.json');
-const cache = (existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {}) as Record<string, Verdict>;
-
-const floor = Number(values['timeout-floor']);
-
-const budget = Number(values.budget) * 1000;
-
-/** Words of a path that can tie a test file to a source file (`resumable-put.ts` → resumable, put). */
-const words = (path: string): Set<string> =>
-  new Set(path.split(/[/.-]/).filter((w) => w.length > 2 && !['test', 'src', 'server', 'index'].includes(w)));
-
-/** The test files that reach `m`: those named like its file first, then the fastest. */
-function covering(m: MutantInfo): FileCoverage[] {
-  const own = words(m.file);
-  const related = (c: FileCoverage): number => ([...words(c.file)].some((w) => own.has(w)) ? 0 : 1);
-  return usable.filter((c) => c.mutants.includes(m.id)).sort((a, b) => related(a) - related(b) || a.ms - b.ms);
+const cluster = 'cluster: not built yet (test/cluster needs PostgreSQL started for the run)';
+const unavailable: Partial<Record<Lane, string>> = { browser: browserLaneAvailable(sandbox), cluster };
+const asked = values.lanes?.split(',').filter(Boolean) as Lane[] | undefined;
+for (const lane of asked ?? []) {
+  if (!['node', 'browser', 'cluster'].includes(lane)) throw new Error(`--lanes: no lane "${lane}" (node, browser)`);
+  if (unavailable[lane] !== undefined) throw new Error(`--lanes: the ${lane} lane cannot run: ${unavailable[lane]}`);
 }
+const lanes = asked ?? (['node', 'browser', 'cluster'] as const).filter((lane) => unavailable[lane] === undefined);
+for (const lane of ['browser', 'cluster'] as const) {
+  if (asked === undefined && unavailable[lane] !== undefined) log(`${lane} lane off: ${unavailable[lane]}`);
+}
+log(`lanes: ${lanes.join(', ')}`);
 
 /**
- * Whether a cached verdict still holds, and the test files whose text changed since (to run first). Test files are
- * hashed in the sandbox: the text this run judges with, whatever is edited in the work tree meanwhile.
+ * The test files of `dirs` (names ending in `suffixes`) and the helpers beside them. The node lane's lists stay those
+ * of the runner before the lanes (`.ts` only), so that its coverage cache keeps its keys.
  */
-function stillHolds(
-  verdict: Verdict | undefined,
-  tests: readonly FileCoverage[],
-): { holds: boolean; changed: Set<string> } {
-  const changed = new Set(tests.filter((t) => verdict?.seen[t.file] !== fileHash(sandbox, t.file)).map((t) => t.file));
-  if (verdict === undefined) return { holds: false, changed };
-  // A kill holds while the file that killed it is unchanged.
-  if (verdict.status === 'killed' || verdict.status === 'timeout') {
-    return { holds: verdict.by !== undefined && verdict.seen[verdict.by] === fileHash(sandbox, verdict.by), changed };
-  }
-  // A survivor or an uncovered mutant holds while the same files, unchanged, reach it, and no larger budget could
-  // run more of them.
-  const same = tests.length === Object.keys(verdict.seen).length && changed.size === 0;
-  const partial = verdict.status === 'survived' && verdict.tests < verdict.covering && budget > verdict.budget;
-  return { holds: same && !partial, changed };
+function testsOf(dirs: string, suffixes: readonly string[], lane: Lane): { tests: string[]; helpers: string[] } {
+  const extensions = lane === 'node' ? ['.ts'] : ['.ts', '.js', '.mjs'];
+  const all = dirs.split(',').flatMap((dir) => filesUnder(root, dir, extensions));
+  const isTest = (f: string): boolean => suffixes.some((s) => f.endsWith(s));
+  return { tests: all.filter(isTest), helpers: all.filter((f) => !isTest(f)) };
 }
 
-async function judge(m: MutantInfo): Promise<Judged> {
-  const found = covering(m);
-  const key = createHash('sha256')
-    .update(`${stable(m)}\n${fileHash(root, m.file)}`)
+/** What a lane's coverage depends on besides the test file itself: the scope's text and the helpers'. */
+const keyOf = (helpers: readonly string[]): string =>
+  createHash('sha256')
+    .update([...files, ...helpers].map((f) => `${f}:${fileHash(root, f)}`).join('\n'))
     .digest('hex');
-  const cached = cache[key];
-  const { holds, changed } = stillHolds(cached, found);
-  if (cached && holds) return { ...m, ...cached };
-  // Files changed since the last verdict (a new assertion) go first.
-  const tests = [...found].sort((a, b) => Number(changed.has(b.file)) - Number(changed.has(a.file)));
-  const seen = Object.fromEntries(tests.map((t) => [t.file, fileHash(sandbox, t.file)]));
-  let verdict: Verdict = {
-    status: tests.length === 0 ? 'no coverage' : 'survived',
-    tests: 0,
-    covering: tests.length,
-    budget,
-    seen,
-  };
-  let spent = 0;
-  for (const t of tests) {
-    // A mutant no covering file has killed within the budget (of the files' own times) is a survivor judged by fewer
-    // than all of them: a conservative verdict, shown as `tests` of `covering`.
-    if (verdict.tests >= 2 && spent + t.ms > budget) break;
-    spent += t.ms;
-    // Room for a loaded machine (3 times the file's time, and at least the floor more); beyond it, a timeout.
-    const run = await runFile({ sandbox, file: t.file, mutant: m.id, timeoutMs: Math.max(3 * t.ms, t.ms + floor) });
-    verdict = { ...verdict, status: 'survived', tests: verdict.tests + 1 };
-    if (run.outcome === 'fail') {
-      verdict = { ...verdict, status: 'killed', by: t.file };
-      break;
-    }
-    if (run.outcome === 'timeout') {
-      verdict = { ...verdict, status: 'timeout', by: t.file };
-      break;
-    }
-  }
-  cache[key] = verdict;
-  writeFileSync(cacheFile, JSON.stringify(cache));
-  return { ...m, ...verdict };
+
+mkdirSync(out, { recursive: true });
+
+const ordered = [...mutants].sort((a, b) => (stable(a) < stable(b) ? -1 : 1));
+const sampleSize = Number(values.sample);
+// `--at file:line:column,…` judges the mutants at those places instead of a sample (a trial, an answer checked).
+const places = values.at?.split(',').filter(Boolean);
+const sample =
+  places === undefined
+    ? draw(ordered, sampleSize, Number(values.seed))
+    : ordered.filter((m) => places.includes(`${m.file}:${m.line}:${m.column}`));
+
+const cacheFile = join(out, 'results.json');
+const context: JudgeContext = {
+  root,
+  sandbox,
+  cache: (existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {}) as Record<string, Verdict>,
+  cacheFile,
+  budget: Number(values.budget) * 1000,
+  floor: Number(values['timeout-floor']),
+};
+const setAside: Partial<Record<Lane, string[]>> = {};
+const usedFiles: Partial<Record<Lane, number>> = {};
+
+/** A lane's usable test files: each run once with no mutant on; one that fails then is set aside. */
+async function prepare(lane: Lane, dirs: string, suffixes: string[], run: typeof runFile): Promise<LaneRunner> {
+  const { tests, helpers } = testsOf(dirs, suffixes, lane);
+  const cacheName = lane === 'node' ? 'coverage.json' : `${lane}-coverage.json`;
+  const coverage = await coverageOf({
+    root,
+    sandbox,
+    files: tests,
+    scopeKey: keyOf(helpers),
+    cacheFile: join(out, cacheName),
+    log: (line) => log(lane === 'node' ? line : `${lane} ${line}`),
+    run,
+  });
+  const usable = coverage.filter((c) => c.outcome === 'pass').sort((a, b) => a.ms - b.ms);
+  const aside = coverage.filter((c) => c.outcome !== 'pass');
+  for (const c of aside) log(`${lane}: set aside (${c.outcome} with no mutant on): ${c.file}\n${c.tail ?? ''}`);
+  setAside[lane] = aside.map((c) => c.file);
+  usedFiles[lane] = usable.length;
+  return { lane, usable, run };
 }
 
-const judged: Judged[] = [];
-let next = 0;
-await Promise.all(
-  Array.from({ length: Number(values.concurrency) }, async () => {
-    while (next < sample.length) {
-      const m = sample[next++];
-      const j = await judge(m);
-      judged.push(j);
-      log(`${judged.length}/${sample.length} ${j.status.padEnd(11)} ${m.file}:${m.line} ${m.mutator} ${j.by ?? ''}`);
-    }
-  }),
-);
+// Every mutant starts unreached; each lane judges those the lanes before it left alive.
+const judged: Judged[] = sample.map((m) => ({ ...m, status: 'no coverage', tests: 0, covering: 0, lane: 'node' }));
+const open = (j: Judged): boolean => j.status === 'survived' || j.status === 'no coverage';
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+let done = 0;
+
+/** Judges the open mutants of the sample in `runner`'s lane, `concurrency` at a time. */
+async function judgeLane(runner: LaneRunner, concurrency: number): Promise<void> {
+  const todo = judged.map((_, i) => i).filter((i) => open(judged[i]));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < todo.length) {
+        const i = todo[next++];
+        const begun = Date.now();
+        const { verdict, cached, ranMs } = await judgeIn(context, runner, judged[i]);
+        const j = (judged[i] = after(judged[i], verdict, runner.lane));
+        const wall = seconds(Date.now() - begun);
+        const took = cached ? 'cached' : verdict.covering === 0 ? 'not reached' : `ran ${seconds(ranMs)} of ${wall}`;
+        log(`${runner.lane} ${++done} ${j.status.padEnd(11)} ${j.file}:${j.line} ${j.mutator} ${j.by ?? ''} (${took})`);
+      }
+    }),
+  );
+}
+
+if (lanes.includes('node')) {
+  const runner = await prepare('node', values.tests, ['.test.ts'], runFile);
+  await judgeLane(runner, Number(values.concurrency));
+}
+// One Chromium at a time machine-wide: the browser lane judges one mutant at a time, and only if one is left open
+// (its coverage run is the lane's largest cost).
+if (lanes.includes('browser') && judged.some(open)) {
+  const runner = await prepare('browser', values['browser-tests'], ['.test.ts', '.test.js'], runBrowserFile);
+  done = 0;
+  await judgeLane(runner, 1);
+}
 
 const count = (s: Status): number => judged.filter((j) => j.status === s).length;
 const killed = count('killed');
@@ -203,7 +197,18 @@ const show = (j: Judged): object => ({
   original: j.original.length > 160 ? `${j.original.slice(0, 157)}...` : j.original,
   replacement: j.replacement.length > 160 ? `${j.replacement.slice(0, 157)}...` : j.replacement,
   tests: `${j.tests} of ${j.covering}`,
+  lane: j.lane,
 });
+/** Each lane's share of the verdicts: those it decided (a lane that reached a mutant has the last word on it). */
+const byLane = Object.fromEntries(
+  lanes.map((lane) => {
+    const of = (s: Status): number => judged.filter((j) => j.lane === lane && j.status === s).length;
+    return [
+      lane,
+      { killed: of('killed'), timeout: of('timeout'), survived: of('survived'), noCoverage: of('no coverage') },
+    ];
+  }),
+);
 const summary = {
   date: started.toISOString(),
   minutes: Math.round((Date.now() - started.getTime()) / 6000) / 10,
@@ -219,8 +224,13 @@ const summary = {
   scoreKilledOnly: Math.round((killed / judged.length) * 1000) / 10,
   margin95: Math.round(margin95(detected, judged.length, mutants.length) * 1000) / 10,
   break: Number(values.break),
-  budgetSeconds: budget / 1000,
-  testFiles: { used: usable.length, setAside: setAside.map((c) => c.file) },
+  budgetSeconds: context.budget / 1000,
+  lanes: byLane,
+  // The node lane's as before the lanes; the others' by lane.
+  testFiles: { used: usedFiles.node ?? 0, setAside: setAside.node ?? [] },
+  laneTestFiles: Object.fromEntries(
+    lanes.filter((l) => l !== 'node').map((l) => [l, { used: usedFiles[l] ?? 0, setAside: setAside[l] ?? [] }]),
+  ),
   survivors: judged
     .filter((j) => j.status === 'survived')
     .sort(byPlace)

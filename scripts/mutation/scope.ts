@@ -62,13 +62,24 @@ export function isTranslation(path: string): boolean {
 
 /** Every `.ts` file below `dir`, relative to `root`, sorted. */
 export function tsFiles(root: string, dir: string): string[] {
+  return filesUnder(root, dir, ['.ts']);
+}
+
+/**
+ * Every file below `dir` ending in one of `extensions` (declaration files aside), relative to `root`, sorted; `dir`
+ * itself when it names such a file.
+ */
+export function filesUnder(root: string, dir: string, extensions: readonly string[]): string[] {
   const found: string[] = [];
   if (!existsSync(join(root, dir))) return found;
+  if (!statSync(join(root, dir)).isDirectory()) return extensions.some((e) => dir.endsWith(e)) ? [dir] : [];
   const walk = (at: string): void => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(relative(root, path));
+      else if (extensions.some((e) => entry.name.endsWith(e)) && !entry.name.endsWith('.d.ts')) {
+        found.push(relative(root, path));
+      }
     }
   };
   walk(join(root, dir));
