@@ -26,6 +26,9 @@ node --import tsx scripts/test-count.ts "storybook vitest" vitest "$reports/vite
 stage "web-test-runner"
 WTR_COUNT_FILE="$reports/wtr.json" flock /tmp/chromium.lock npx web-test-runner --config web-test-runner.config.js
 node --import tsx scripts/test-count.ts "web-test-runner" wtr "$reports/wtr.json"
+stage "the mutation runner's browser lane: a fixture's mutants judged in Chromium, in the page and a worker"
+# Here and not with the node suites: its web-test-runner runs take the machine's one Chromium (/tmp/chromium.lock).
+node --import tsx --import ./test/per-test-timeout.mjs --test --test-concurrency=1 test/mutation/browser-lane.test.ts
 stage "waiting for the demos' and Storybook's builds"
 builds_status=0
 wait "$builds" || builds_status=$?
