@@ -54,4 +54,12 @@ describe('the config file', () => {
       });
     }
   });
+
+  it('tokens that are not an object of grants are refused, saying what they must be', () => {
+    for (const tokens of [5, null, ['dev-token-x'], 'dev-token-x']) {
+      assert.throws(() => parseConfig({ tokens }), {
+        message: 'config: "tokens" must be an object mapping token → {user, client, serviceAccount?}',
+      });
+    }
+  });
 });

@@ -1,0 +1,54 @@
+/**
+ * The mounted service's Fetch form (`createStoreHandler(…).fetch`, called with a `Request` as Next.js route
+ * handlers and Hono call it) judges a JSON body by its declared Content-Length before reading it: over
+ * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { createStoreHandler, type StoreHandler } from '../../server/handler/index.ts';
+
+const BASE = '/api/store';
+const ORIGIN = 'http://app.example';
+const dataDir = mkdtempSync(join(tmpdir(), 'fetch-form-bodies-'));
+let store: StoreHandler;
+before(async () => {
+  store = await createStoreHandler({
+    dataDir,
+    basePath: BASE,
+    authenticate: () => ({ email: 'alice@example.com', name: 'Alice' }),
+    config: { maxJsonBytes: 1024 },
+  });
+});
+after(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a JSON body declared longer than maxJsonBytes is a 413 before a byte of it is read', async () => {
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new TextEncoder().encode('{"name":"small.txt"}'));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const r = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '5000000' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  assert.equal(r.status, 413, await r.text());
+  assert.equal(pulls, 0, 'the body was read');
+  const list = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/files?fields=files(name)`));
+  assert.deepEqual(await list.json(), { files: [] });
+});
