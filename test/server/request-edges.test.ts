@@ -134,8 +134,10 @@ describe('request edges', () => {
   it('an id this service did not generate is a 400 pointing at the id in the body', async () => {
     const r = await svc.api('POST', '/store/v3/files', { body: { id: 'not-one-of-ours', name: 'x.txt' } });
     assert.equal(r.status, 400, r.text);
-    const error = (r.json() as ErrorBody).error.errors[0] as { location?: string; locationType?: string } | undefined;
-    assert.deepEqual([error?.location, error?.locationType], ['id', 'body']);
+    const body = (r.json() as ErrorBody).error;
+    assert.equal(body.message, 'The provided file ID is not usable.');
+    const error = body.errors[0] as { reason: string; location?: string; locationType?: string } | undefined;
+    assert.deepEqual([error?.reason, error?.location, error?.locationType], ['invalidParameter', 'id', 'body']);
   });
 
   it('a storage quota of 0 bytes is one (every upload with bytes refused); -1 is not', async () => {
