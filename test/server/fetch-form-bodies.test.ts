@@ -1,7 +1,8 @@
 /**
  * The mounted service's Fetch form (`createStoreHandler(…).fetch`, called with a `Request` as Next.js route
  * handlers and Hono call it) judges a JSON body by its declared Content-Length before reading it: over
- * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created.
+ * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created;
+ * and it answers HEAD as the host must send it: no body, the length a GET would send.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,4 +52,26 @@ test('a JSON body declared longer than maxJsonBytes is a 413 before a byte of it
   assert.equal(pulls, 0, 'the body was read');
   const list = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/files?fields=files(name)`));
   assert.deepEqual(await list.json(), { files: [] });
+});
+
+test('a HEAD answer has no body, only the Content-Length the GET would send', async () => {
+  const bytes = new Uint8Array(70_000).fill(0x61);
+  const made = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/upload/store/v3/files?uploadType=media&fields=id`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: bytes,
+    }),
+  );
+  assert.equal(made.status, 200);
+  const { id } = (await made.json()) as { id: string };
+  for (const [path, length] of [
+    [`/store/v3/files/${id}?alt=media`, bytes.length],
+    [`/store/v3/files/${id}?fields=id`, JSON.stringify({ id }).length],
+  ] as const) {
+    const head = await store.fetch(new Request(`${ORIGIN}${BASE}${path}`, { method: 'HEAD' }));
+    assert.equal(head.status, 200, path);
+    assert.equal(head.headers.get('content-length'), String(length), path);
+    assert.equal(head.body, null, `${path}: a HEAD answer with a body`);
+  }
 });
