@@ -2,7 +2,8 @@
  * The mounted service's Fetch form (`createStoreHandler(…).fetch`, called with a `Request` as Next.js route
  * handlers and Hono call it) judges a JSON body by its declared Content-Length before reading it: over
  * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created;
- * and it answers HEAD as the host must send it: no body, the length a GET would send.
+ * it answers HEAD as the host must send it: no body, the length a GET would send; and a base path written as an app
+ * might (`api/store//`) mounts the service at `/api/store`.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,12 +14,12 @@ import { createStoreHandler, type StoreHandler } from '../../server/handler/inde
 
 const BASE = '/api/store';
 const ORIGIN = 'http://app.example';
-const dataDir = mkdtempSync(join(tmpdir(), 'fetch-form-bodies-'));
+const dataDir = mkdtempSync(join(tmpdir(), 'mounted-fetch-form-'));
 let store: StoreHandler;
 before(async () => {
   store = await createStoreHandler({
     dataDir,
-    basePath: BASE,
+    basePath: 'api/store//',
     authenticate: () => ({ email: 'alice@example.com', name: 'Alice' }),
     config: { maxJsonBytes: 1024 },
   });
@@ -74,4 +75,12 @@ test('a HEAD answer has no body, only the Content-Length the GET would send', as
     assert.equal(head.headers.get('content-length'), String(length), path);
     assert.equal(head.body, null, `${path}: a HEAD answer with a body`);
   }
+});
+
+test('a base path given without its leading slash and with trailing slashes mounts the service at /api/store', async () => {
+  const about = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/about?fields=user(emailAddress)`));
+  assert.equal(about.status, 200);
+  assert.deepEqual(await about.json(), { user: { emailAddress: 'alice@example.com' } });
+  const outside = await store.fetch(new Request(`${ORIGIN}/api/storex/store/v3/about`));
+  assert.equal(outside.status, 404);
 });
