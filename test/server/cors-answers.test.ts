@@ -22,6 +22,10 @@ describe('CORS answers', () => {
     assert.equal(r.headers['access-control-allow-origin'], ORIGIN);
     assert.equal(r.headers['timing-allow-origin'], ORIGIN);
     assert.equal(r.headers.vary, 'Origin');
+    // What a page's uploader reads of a session's answers across origins.
+    const exposed = String(r.headers['access-control-expose-headers']).split(/,\s*/);
+    for (const name of ['Location', 'Range', 'X-Svc-Upload-Id', 'Content-Range', 'Content-Length'])
+      assert.ok(exposed.includes(name), `${name} in ${exposed.join(', ')}`);
     const zipped = await svc.api('GET', '/store/v3/about?fields=user', {
       headers: { Origin: ORIGIN, 'Accept-Encoding': 'gzip', 'User-Agent': 'kit (gzip)' },
     });

@@ -1,7 +1,8 @@
 /**
  * Query parameters of the file list and of generateIds, as a client sends them: a page token is only one the
- * service handed out (one with anything after its number is a 400 naming it), and a refused value is a 400 whose
- * message and location say which parameter and what it must be.
+ * service handed out (one with anything after its number is a 400 naming it), an empty `fields` selects the whole
+ * answer as none does, and a refused value is a 400 whose message and location say which parameter and what it
+ * must be.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,5 +39,13 @@ describe('the file list and generateIds parameters', () => {
     const body = r.json() as ErrorBody;
     assert.equal(body.error.message, `Invalid pageToken '${tokenOf(forged)}'.`);
     assert.equal(body.error.errors[0]?.location, 'pageToken');
+  });
+
+  it('an empty fields parameter answers the whole list, as no fields parameter does', async () => {
+    const none = await svc.api('GET', '/store/v3/files');
+    const empty = await svc.api('GET', '/store/v3/files?fields=');
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.json(), none.json());
+    assert.equal((empty.json() as { kind: string }).kind, 'store#fileList');
   });
 });
