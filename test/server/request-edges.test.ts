@@ -140,6 +140,16 @@ describe('request edges', () => {
     assert.deepEqual([error?.reason, error?.location, error?.locationType], ['invalidParameter', 'id', 'body']);
   });
 
+  it('the id of a file the service named itself is in use: a create with it is a 409, never a second file', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'named-by-the-service.txt' } });
+    const { id } = made.json() as { id: string };
+    const again = await svc.api('POST', '/store/v3/files', { body: { id, name: 'same-id.txt' } });
+    assert.equal(again.status, 409, again.text);
+    assert.equal((again.json() as ErrorBody).error.message, 'A file already exists with the provided ID.');
+    const read = await svc.api('GET', `/store/v3/files/${id}?fields=name`);
+    assert.deepEqual(read.json(), { name: 'named-by-the-service.txt' });
+  });
+
   it('a storage quota of 0 bytes is one (every upload with bytes refused); -1 is not', async () => {
     try {
       const zero = await svc.api('PUT', '/__admin/storage-quota', { token: null, body: { limit: 0 } });
