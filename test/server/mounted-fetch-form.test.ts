@@ -2,8 +2,9 @@
  * The mounted service's Fetch form (`createStoreHandler(…).fetch`, called with a `Request` as Next.js route
  * handlers and Hono call it) judges a JSON body by its declared Content-Length before reading it: over
  * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created;
- * it answers HEAD as the host must send it: no body, the length a GET would send; and a base path written as an app
- * might (`api/store//`) mounts the service at `/api/store`.
+ * it answers HEAD as the host must send it: no body, the length a GET would send; a newer request on a session ends
+ * an older one still receiving (503, as the standalone service); and a base path written as an app might
+ * (`api/store//`) mounts the service at `/api/store`.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -83,4 +84,50 @@ test('a base path given without its leading slash and with trailing slashes moun
   assert.deepEqual(await about.json(), { user: { emailAddress: 'alice@example.com' } });
   const outside = await store.fetch(new Request(`${ORIGIN}/api/storex/store/v3/about`));
   assert.equal(outside.status, 404);
+});
+
+test('a status query ends an older chunk PUT still receiving: the older one is answered 503, the newer 308', async () => {
+  const BLOCK = 256 * 1024;
+  const TOTAL = 4 * BLOCK;
+  const started = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'superseded.bin' }),
+    }),
+  );
+  assert.equal(started.status, 200, await started.text());
+  const session = started.headers.get('location') as string;
+  // The older PUT sends one block, then waits: its second pull says the service has read the first.
+  let waiting!: () => void;
+  const reading = new Promise<void>((resolve) => (waiting = resolve));
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (++pulls === 1) controller.enqueue(new Uint8Array(BLOCK).fill(7));
+        else {
+          waiting();
+          return new Promise<void>(() => undefined);
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const older = store.fetch(
+    new Request(session, {
+      method: 'PUT',
+      headers: { 'Content-Range': `bytes 0-${TOTAL - 1}/${TOTAL}`, 'Content-Length': String(TOTAL) },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  await reading;
+  const newer = await store.fetch(
+    new Request(session, { method: 'PUT', headers: { 'Content-Range': `bytes */${TOTAL}` } }),
+  );
+  const first = await older;
+  assert.equal(first.status, 503, await first.text());
+  assert.match(String(first.headers.get('content-type')), /^text\/plain/);
+  assert.equal(newer.status, 308);
 });
