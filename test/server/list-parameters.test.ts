@@ -1,8 +1,7 @@
 /**
- * Query parameters of the file list and of generateIds, as a client sends them: a page token is only one the
- * service handed out (one with anything after its number is a 400 naming it), an empty `fields` selects the whole
- * answer as none does, and a refused value is a 400 whose message and location say which parameter and what it
- * must be.
+ * Query parameters of the file list, as a client sends them: a page token is only one the service handed out (one
+ * with anything after its number is a 400 naming pageToken), an empty `fields` selects the whole answer as none
+ * does, and the words of `q` are read in any case.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,7 +19,7 @@ interface ErrorBody {
 
 const tokenOf = (text: string): string => Buffer.from(text, 'latin1').toString('base64url');
 
-describe('the file list and generateIds parameters', () => {
+describe('the file list parameters', () => {
   it('a page token is the one the service gave: its number followed by anything is a 400 naming pageToken', async () => {
     for (const name of ['one.txt', 'two.txt']) {
       const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name } });
@@ -47,5 +46,17 @@ describe('the file list and generateIds parameters', () => {
     assert.equal(empty.status, 200, empty.text);
     assert.deepEqual(empty.json(), none.json());
     assert.equal((empty.json() as { kind: string }).kind, 'store#fileList');
+  });
+
+  it('the words of a query are read in any case: NAME = and Name = find what name = finds', async () => {
+    const find = async (q: string) => {
+      const r = await svc.api('GET', `/store/v3/files?fields=files(name)&q=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json() as { files: { name: string }[] };
+    };
+    const lower = await find("name = 'one.txt'");
+    assert.deepEqual(lower, { files: [{ name: 'one.txt' }] });
+    assert.deepEqual(await find("NAME = 'one.txt'"), lower);
+    assert.deepEqual(await find("Name = 'one.txt' AND trashed = FALSE"), lower);
   });
 });
