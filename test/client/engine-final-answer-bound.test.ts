@@ -55,6 +55,6 @@ test(
     assert.equal(stored.mimeType, SPREADSHEET);
     const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause);
     assert.deepEqual(retries, []);
-    assert.deepEqual(await filesNamed(service.url, stored.name), [{ id: stored.id }]);
+    assert.deepEqual(await filesNamed(service.url, stored.name ?? ''), [{ id: stored.id }]);
   },
 );
