@@ -98,3 +98,49 @@ test("a request's abort signal reaches fetch: an aborted request rejects with th
   // The same request without the signal is answered: the rejection above was the signal's doing.
   assert.deepEqual(await c.request('GET', ABOUT_PATH, { query: { fields: 'kind' } }), { kind: 'store#about' });
 });
+
+/** Schedules one admin fault on the service. */
+async function addFault(fault: object): Promise<void> {
+  const r = await fetch(`${service.url}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  assert.equal(r.status, 200, await r.text());
+}
+
+test('a call answered 503 in one round is sent again in the next, alone, and its outcome is the success', async () => {
+  const counting = countingFetch();
+  await addFault({
+    match: { method: 'GET', pathPrefix: '/store/v3/files/generateIds' },
+    action: { type: 'status', status: 503 },
+  });
+  const c = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    fetch: counting.fetch,
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 2,
+  });
+  const [about, ids] = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(2)] as const);
+  assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
+  assert.ok(ids.ok, JSON.stringify(ids));
+  assert.equal(ids.value.ids.length, 2);
+  assert.equal(counting.batches(), 2, 'one round, then one more for the 503');
+});
+
+test('a batch whose connection is cut before any answer is sent again: every call gets its answer', async () => {
+  const counting = countingFetch();
+  await addFault({ match: { method: 'POST', pathPrefix: '/batch/store/v3' }, action: { type: 'cut', afterBytes: 0 } });
+  const c = createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    fetch: counting.fetch,
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 2,
+  });
+  const [about, ids] = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(1)] as const);
+  assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
+  assert.ok(ids.ok, JSON.stringify(ids));
+  assert.equal(counting.batches(), 2, 'the cut round, then one more');
+});

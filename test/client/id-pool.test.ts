@@ -43,3 +43,22 @@ test('IDs come in batches asked for before the pool runs dry, each unique', asyn
     [true, true],
   );
 });
+
+test('prefetch asks for a batch only while the pool is empty: once before the first take, never with IDs left', async () => {
+  const client = createStoreClient({ baseUrl: service.url, getAccessToken: () => TOKEN });
+  let asked = 0;
+  const pool = new IdPool({
+    generateIds: (count?: number) => {
+      asked++;
+      return client.generateIds(count);
+    },
+  });
+  pool.prefetch();
+  pool.prefetch(); // the same batch, still on its way
+  const first = await pool.take();
+  assert.equal(asked, 1);
+  pool.prefetch(); // 99 left: nothing to ask
+  const second = await pool.take();
+  assert.equal(asked, 1, 'a prefetch with IDs in the pool asked for another batch');
+  assert.notEqual(first, second);
+});

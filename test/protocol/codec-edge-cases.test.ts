@@ -105,3 +105,14 @@ test('Content-Type parameters are read after the media type, never from inside i
   assert.deepEqual(parseContentType('ab=c/d; boundary=x'), { type: 'ab=c/d', params: { boundary: 'x' } });
   assert.deepEqual(parseContentType('ab=c/d'), { type: 'ab=c/d', params: {} });
 });
+
+test('a Content-Type parameter without a value is skipped, at the end as in the middle', () => {
+  assert.deepEqual(parseContentType('multipart/related; boundary=abc; flag'), {
+    type: 'multipart/related',
+    params: { boundary: 'abc' },
+  });
+  assert.deepEqual(parseContentType('multipart/related; flag; boundary="a;b"; other'), {
+    type: 'multipart/related',
+    params: { boundary: 'a;b' },
+  });
+});

@@ -62,6 +62,7 @@ describe('formatting', () => {
     assert.equal(parseStoredRange(formatStoredRange(1000)), 1000);
     assert.equal(parseStoredRange(undefined), 0);
     assert.equal(parseStoredRange(null), 0);
+    assert.equal(parseStoredRange(''), 0, 'an empty Range header says nothing is stored, as an absent one');
     assert.equal(parseStoredRange('bytes=5-9'), undefined);
     assert.equal(parseStoredRange('garbage'), undefined);
     assert.deepEqual(parseContentRange(formatChunkRange(3, 4, 5)), { kind: 'chunk', first: 3, last: 4, total: 5 });

@@ -34,6 +34,15 @@ describe('error bodies', () => {
     assert.equal(reasonOf(body), 'required');
     assert.equal(readErrorBody({ error: 'nope' }), undefined);
     assert.equal(readErrorBody(null), undefined);
+    // Another server's JSON error (a proxy's, a gateway's) is not taken for the service's: each part must be there.
+    for (const error of [
+      { message: 'Bad gateway' },
+      { code: '502', message: 'Bad gateway', errors: [] },
+      { code: 502, errors: [] },
+      { code: 502, message: 'Bad gateway', errors: 'upstream' },
+    ]) {
+      assert.equal(readErrorBody({ error }), undefined, JSON.stringify(error));
+    }
     assert.equal(
       MESSAGES.offsetGap(10, 5),
       'the upload offset is 10 byte(s), which exceeds already uploaded size of 5 byte(s)',

@@ -26,6 +26,28 @@ test('invalidUtf8At agrees with a fatal TextDecoder on any bytes', () => {
   assert.equal(invalidUtf8At(Buffer.from([0x84, 0x80, 0x80, 0x80])), 0, 'a continuation byte cannot lead');
   // The random bytes above rarely hold a lead byte at the edge of its range: U+0800, the first three-byte character.
   assert.equal(invalidUtf8At(Buffer.from('a\u0800', 'utf8')), -1, 'E0 A0 80 is valid');
+  // The edges of the ranges a decoder refuses: the surrogates (U+D800–U+DFFF) and past U+10FFFF.
+  const edges: [number[], number][] = [
+    [[0xed, 0x9f, 0xbf], -1], // U+D7FF, the last before the surrogates
+    [[0xed, 0xbf, 0xbf], 0], // U+DFFF, the last surrogate
+    [[0xee, 0x80, 0x80], -1], // U+E000, the first after them
+    [[0xf4, 0x8f, 0xbf, 0xbf], -1], // U+10FFFF, the last code point
+    [[0xf4, 0x90, 0x80, 0x80], 0], // U+110000, past it
+  ];
+  for (const [bytes, at] of edges) {
+    assert.equal(invalidUtf8At(Uint8Array.from(bytes)), at, Buffer.from(bytes).toString('hex'));
+    assert.equal(
+      at === -1,
+      (() => {
+        try {
+          fatal.decode(Uint8Array.from(bytes));
+          return true;
+        } catch {
+          return false;
+        }
+      })(),
+    );
+  }
 });
 
 test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', () => {

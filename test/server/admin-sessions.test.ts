@@ -1,6 +1,7 @@
 /**
  * `GET /__admin/sessions`: the resumable sessions still open, for tests that check what a cancel or a finished upload
- * left behind. A started session is listed (by its user, not another's); a completed, cancelled or expired one is not.
+ * left behind. A started session is listed (by its user, not another's), with the total once a request gave it; a
+ * completed, cancelled or expired one is not.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -56,4 +57,24 @@ test('lists open sessions by user; completed, cancelled and expired ones are gon
   const clock = await svc.api('POST', '/__admin/clock', { token: null, body: { advanceMs: 8 * 24 * 3600 * 1000 } });
   assert.equal(clock.status, 200, clock.text);
   assert.deepEqual(await open(), []);
+});
+
+test('each session is listed with the total a request of it gave, null while none has', async () => {
+  const sized = await start('sized.bin');
+  const told = await svc.api('PUT', sized.uri, {
+    token: null,
+    headers: { 'Content-Range': 'bytes 0-262143/1048576' },
+    body: Buffer.alloc(262144, 1),
+  });
+  assert.equal(told.status, 308, told.text);
+  const unsized = await start('unsized.bin');
+  const r = await svc.api('GET', '/__admin/sessions?user=alice%40example.com', { token: null });
+  const sessions = (r.json() as { sessions: { id: string; name: string; total: number | null }[] }).sessions;
+  assert.deepEqual(
+    sessions.map((s) => [s.id, s.name, s.total]),
+    [
+      [sized.id, 'sized.bin', 1048576],
+      [unsized.id, 'unsized.bin', null],
+    ],
+  );
 });

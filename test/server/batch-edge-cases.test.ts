@@ -412,3 +412,18 @@ test('bad UTF-8 in an inner JSON body is a 400 for that part, not a file named w
   const [p] = parseBatchResponse(r.body, multipartBoundary(r.headers['content-type'] as string, 'mixed'));
   assert.equal(p.status, 400);
 });
+
+test('a part whose path only resembles an export is routed like any other: a 404, not the download refusal', async () => {
+  const parts = await batch(
+    part(`GET /store/v3/files/${fileId}/export/more?mimeType=text/plain`) +
+      part(`GET /store/v3/changes/${fileId}/export?mimeType=text/plain`) +
+      '--b--',
+  );
+  assert.deepEqual(
+    parts.map((p) => [p.status, json(p).error?.errors?.[0]?.reason]),
+    [
+      [404, 'notFound'],
+      [404, 'notFound'],
+    ],
+  );
+});

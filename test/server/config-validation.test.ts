@@ -4,7 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseConfig } from '../../server/config.ts';
+import { defaultConfig, parseConfig } from '../../server/config.ts';
+
+/** The limits and timeouts that must be positive integers. */
+const POSITIVE = [
+  'maxJsonBytes',
+  'maxHeaderSize',
+  'sessionTtlMs',
+  'headersTimeoutMs',
+  'bodyIdleTimeoutMs',
+  'keepAliveTimeoutMs',
+  'maxConnectionsPerClient',
+  'lingerMs',
+  'lingerBytes',
+] as const;
 
 describe('the config file', () => {
   it('a token grant keeps serviceAccount as given, false when absent', () => {
@@ -52,6 +65,30 @@ describe('the config file', () => {
       assert.throws(() => parseConfig({ tokens: { t1: grant } }), {
         message: 'config: tokens["t1"] needs string "user" and "client"',
       });
+    }
+  });
+
+  it('tokens that are not an object of grants are refused, saying what they must be', () => {
+    for (const tokens of [5, null, ['dev-token-x'], 'dev-token-x']) {
+      assert.throws(() => parseConfig({ tokens }), {
+        message: 'config: "tokens" must be an object mapping token → {user, client, serviceAccount?}',
+      });
+    }
+  });
+
+  it('each limit and timeout is a positive integer: kept as given, the default when absent, refused by name otherwise', () => {
+    const defaults = defaultConfig();
+    const none = parseConfig({});
+    for (const key of POSITIVE) {
+      assert.equal(none[key], defaults[key], key);
+      assert.equal(parseConfig({ [key]: 7 })[key], 7, key);
+      for (const bad of [0, -1, 1.5, '30000', null]) {
+        assert.throws(
+          () => parseConfig({ [key]: bad }),
+          { message: `config: "${key}" must be a positive integer` },
+          `${key}: ${String(bad)}`,
+        );
+      }
     }
   });
 });

@@ -278,3 +278,18 @@ test('a watch the service refuses for another reason than a 401 is asked for onc
   assert.ok(errors.length >= 1, 'the refusal is heard');
   await off();
 });
+
+test('closing the watcher stops every channel it holds with the service: stopping one again is a 404', async () => {
+  const file = await client.files.create({ name: 'closed-watcher.txt' });
+  const { watcher: w } = watcher();
+  const watch = w.watchFile(file.id);
+  const heard = collector();
+  watch.on('*', heard.listener);
+  const channel = await watch.ready();
+  await heard.waitFor(1);
+  await w.close();
+  await assert.rejects(
+    client.request('POST', '/store/v3/channels/stop', { body: { id: channel.id, resourceId: channel.resourceId } }),
+    (error: { status: number }) => error.status === 404,
+  );
+});

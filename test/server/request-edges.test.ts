@@ -134,8 +134,20 @@ describe('request edges', () => {
   it('an id this service did not generate is a 400 pointing at the id in the body', async () => {
     const r = await svc.api('POST', '/store/v3/files', { body: { id: 'not-one-of-ours', name: 'x.txt' } });
     assert.equal(r.status, 400, r.text);
-    const error = (r.json() as ErrorBody).error.errors[0] as { location?: string; locationType?: string } | undefined;
-    assert.deepEqual([error?.location, error?.locationType], ['id', 'body']);
+    const body = (r.json() as ErrorBody).error;
+    assert.equal(body.message, 'The provided file ID is not usable.');
+    const error = body.errors[0] as { reason: string; location?: string; locationType?: string } | undefined;
+    assert.deepEqual([error?.reason, error?.location, error?.locationType], ['invalidParameter', 'id', 'body']);
+  });
+
+  it('the id of a file the service named itself is in use: a create with it is a 409, never a second file', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'named-by-the-service.txt' } });
+    const { id } = made.json() as { id: string };
+    const again = await svc.api('POST', '/store/v3/files', { body: { id, name: 'same-id.txt' } });
+    assert.equal(again.status, 409, again.text);
+    assert.equal((again.json() as ErrorBody).error.message, 'A file already exists with the provided ID.');
+    const read = await svc.api('GET', `/store/v3/files/${id}?fields=name`);
+    assert.deepEqual(read.json(), { name: 'named-by-the-service.txt' });
   });
 
   it('a storage quota of 0 bytes is one (every upload with bytes refused); -1 is not', async () => {

@@ -441,3 +441,20 @@ describe('multipart tolerance', () => {
     assert.equal(wrong.json().error.message, 'The body does not contain the opening boundary delimiter "--c".');
   });
 });
+
+describe('an empty upload_id', () => {
+  it('names no session: a PUT or a DELETE on the upload collection with it is a 400 naming upload_id', async () => {
+    const put = await svc.api('PUT', '/upload/store/v3/files?upload_id=', { body: 'bytes' });
+    assert.equal(put.status, 400, put.text);
+    assert.deepEqual(
+      [put.json().error.message, put.json().error.errors[0]?.location],
+      ['PUT on the upload collection needs a session URI (upload_id); create files with POST.', 'upload_id'],
+    );
+    const del = await svc.api('DELETE', '/upload/store/v3/files?upload_id=');
+    assert.equal(del.status, 400, del.text);
+    assert.deepEqual(
+      [del.json().error.message, del.json().error.errors[0]?.location],
+      ['DELETE on the upload path cancels a session and needs upload_id.', 'upload_id'],
+    );
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The mounted service's Fetch form (`createStoreHandler(…).fetch`, called with a `Request` as Next.js route
+ * handlers and Hono call it) judges a JSON body by its declared Content-Length before reading it: over
+ * `maxJsonBytes` is a 413 whose stream is never read, whatever the body turns out to hold, and nothing is created;
+ * it answers HEAD as the host must send it: no body, the length a GET would send; a newer request on a session ends
+ * an older one still receiving (503, as the standalone service); and a base path written as an app might
+ * (`api/store//`) mounts the service at `/api/store`.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { createStoreHandler, type StoreHandler } from '../../server/handler/index.ts';
+
+const BASE = '/api/store';
+const ORIGIN = 'http://app.example';
+const dataDir = mkdtempSync(join(tmpdir(), 'mounted-fetch-form-'));
+let store: StoreHandler;
+before(async () => {
+  store = await createStoreHandler({
+    dataDir,
+    basePath: 'api/store//',
+    authenticate: () => ({ email: 'alice@example.com', name: 'Alice' }),
+    config: { maxJsonBytes: 1024 },
+  });
+});
+after(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a JSON body declared longer than maxJsonBytes is a 413 before a byte of it is read', async () => {
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new TextEncoder().encode('{"name":"small.txt"}'));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const r = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '5000000' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  assert.equal(r.status, 413, await r.text());
+  assert.equal(pulls, 0, 'the body was read');
+  const list = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/files?fields=files(name)`));
+  assert.deepEqual(await list.json(), { files: [] });
+});
+
+test('a HEAD answer has no body, only the Content-Length the GET would send', async () => {
+  const bytes = new Uint8Array(70_000).fill(0x61);
+  const made = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/upload/store/v3/files?uploadType=media&fields=id`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: bytes,
+    }),
+  );
+  assert.equal(made.status, 200);
+  const { id } = (await made.json()) as { id: string };
+  for (const [path, length] of [
+    [`/store/v3/files/${id}?alt=media`, bytes.length],
+    [`/store/v3/files/${id}?fields=id`, JSON.stringify({ id }).length],
+  ] as const) {
+    const head = await store.fetch(new Request(`${ORIGIN}${BASE}${path}`, { method: 'HEAD' }));
+    assert.equal(head.status, 200, path);
+    assert.equal(head.headers.get('content-length'), String(length), path);
+    assert.equal(head.body, null, `${path}: a HEAD answer with a body`);
+  }
+});
+
+test('a base path given without its leading slash and with trailing slashes mounts the service at /api/store', async () => {
+  const about = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/about?fields=user(emailAddress)`));
+  assert.equal(about.status, 200);
+  assert.deepEqual(await about.json(), { user: { emailAddress: 'alice@example.com' } });
+  const outside = await store.fetch(new Request(`${ORIGIN}/api/storex/store/v3/about`));
+  assert.equal(outside.status, 404);
+});
+
+test('a status query ends an older chunk PUT still receiving: the older one is answered 503, the newer 308', async () => {
+  const BLOCK = 256 * 1024;
+  const TOTAL = 4 * BLOCK;
+  const started = await store.fetch(
+    new Request(`${ORIGIN}${BASE}/upload/store/v3/files?uploadType=resumable`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'superseded.bin' }),
+    }),
+  );
+  assert.equal(started.status, 200, await started.text());
+  const session = started.headers.get('location') as string;
+  // The older PUT sends one block, then waits: its second pull says the service has read the first.
+  let waiting!: () => void;
+  const reading = new Promise<void>((resolve) => (waiting = resolve));
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (++pulls === 1) controller.enqueue(new Uint8Array(BLOCK).fill(7));
+        else {
+          waiting();
+          return new Promise<void>(() => undefined);
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const older = store.fetch(
+    new Request(session, {
+      method: 'PUT',
+      headers: { 'Content-Range': `bytes 0-${TOTAL - 1}/${TOTAL}`, 'Content-Length': String(TOTAL) },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  await reading;
+  const newer = await store.fetch(
+    new Request(session, { method: 'PUT', headers: { 'Content-Range': `bytes */${TOTAL}` } }),
+  );
+  const first = await older;
+  assert.equal(first.status, 503, await first.text());
+  assert.match(String(first.headers.get('content-type')), /^text\/plain/);
+  assert.equal(newer.status, 308);
+});
