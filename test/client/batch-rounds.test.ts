@@ -27,6 +27,17 @@ function countingFetch() {
   return { seen, fetch: wrapped, batches: () => seen.filter((url) => url.includes('/batch/store/v3')).length };
 }
 
+/** A client for the service that retries a batch round twice, at once, through `fetch`. */
+function retryingClient(through: typeof fetch) {
+  return createStoreClient({
+    baseUrl: service.url,
+    getAccessToken: () => 'dev-token-alice',
+    fetch: through,
+    backoff: { baseMs: 1, capMs: 5 },
+    batchRetries: 2,
+  });
+}
+
 /** A loopback port with nothing listening on it (taken, then closed). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -115,13 +126,7 @@ test('a call answered 503 in one round is sent again in the next, alone, and its
     match: { method: 'GET', pathPrefix: '/store/v3/files/generateIds' },
     action: { type: 'status', status: 503 },
   });
-  const c = createStoreClient({
-    baseUrl: service.url,
-    getAccessToken: () => 'dev-token-alice',
-    fetch: counting.fetch,
-    backoff: { baseMs: 1, capMs: 5 },
-    batchRetries: 2,
-  });
+  const c = retryingClient(counting.fetch);
   const [about, ids] = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(2)] as const);
   assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
   assert.ok(ids.ok, JSON.stringify(ids));
@@ -132,13 +137,7 @@ test('a call answered 503 in one round is sent again in the next, alone, and its
 test('a batch whose connection is cut before any answer is sent again: every call gets its answer', async () => {
   const counting = countingFetch();
   await addFault({ match: { method: 'POST', pathPrefix: '/batch/store/v3' }, action: { type: 'cut', afterBytes: 0 } });
-  const c = createStoreClient({
-    baseUrl: service.url,
-    getAccessToken: () => 'dev-token-alice',
-    fetch: counting.fetch,
-    backoff: { baseMs: 1, capMs: 5 },
-    batchRetries: 2,
-  });
+  const c = retryingClient(counting.fetch);
   const [about, ids] = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(1)] as const);
   assert.deepEqual(about, { ok: true, status: 200, value: { kind: 'store#about' } });
   assert.ok(ids.ok, JSON.stringify(ids));
