@@ -66,11 +66,11 @@ export default {
   nodeResolve: true,
   concurrency: 1,
   concurrentBrowsers: 1,
-  // A hang fails in minutes, naming the test (mocha's 60 s) or its file (6 min: above the one test that sets its own
-  // 5 min, test/browser/elements/large-list.test.ts's 10,000 uploads).
+  // A hang fails in minutes, naming the test (mocha's 60 s) or its file (11 min: above the one test that sets its own
+  // 10 min, test/browser/elements/large-list.test.ts's 10,000 uploads, which fails sooner on a 90 s stall).
   // mocha's forbidOnly: a stray it.only or describe.only fails the run instead of narrowing it to itself.
   testFramework: { config: { timeout: 60000, forbidOnly: true } },
-  testsFinishTimeout: 360000,
+  testsFinishTimeout: 660000,
   // The count feeds scripts/test-count.ts (a run that lost test files fails there).
   reporters: [defaultReporter(), countReporter()],
   middleware: [tsForJs()],

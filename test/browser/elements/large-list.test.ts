@@ -150,7 +150,8 @@ describe('<store-progress-list> with many rows', () => {
   });
 
   it('10,000 real uploads: added in slices, live progress while scrolling to the end, ≥ 8 rows visible, last row by keyboard, no task over 50 ms', async function () {
-    this.timeout(300_000);
+    // Long enough for 10,000 uploads with both cores busy (about 50 a second at load 18); a stall fails sooner, below.
+    this.timeout(600_000);
     // Making 10,000 File objects is the test's own work: done before the main thread is watched.
     const files = Array.from(
       { length: ROWS },
@@ -214,13 +215,23 @@ describe('<store-progress-list> with many rows', () => {
       await waitUntil(() => focusedRow(list) === String(ROWS), 'End did not reach the last row');
       phase('upload');
       await new Promise<void>((done, fail) => {
-        // Not done in time: the failure says where the uploads stand (how many in each state, and why any failed).
-        const timer = setTimeout(() => {
+        // The property is that every upload ends, not how fast a loaded machine gets there: the limit is on a stall,
+        // 90 s in which no upload ends (far above the engine's own stall retry). The failure says where the uploads
+        // stand (how many in each state, and why any failed).
+        const stalled = () => {
           uploader.removeEventListener('change', check);
-          fail(new Error(`not every upload ended in time: ${statesOf(uploader)}; phases (ms): ${phases.join(', ')}`));
-        }, 200_000);
+          fail(new Error(`no upload ended in 90 s: ${statesOf(uploader)}; phases (ms): ${phases.join(', ')}`));
+        };
+        let timer = setTimeout(stalled, 90_000);
+        let ended = 0;
         const check = () => {
-          if (!uploader.snapshot.tasks.every((t) => t.state === 'done')) return;
+          const now = uploader.snapshot.tasks.filter((t) => t.state === 'done').length;
+          if (now > ended) {
+            ended = now;
+            clearTimeout(timer);
+            timer = setTimeout(stalled, 90_000);
+          }
+          if (now < ROWS) return;
           clearTimeout(timer);
           uploader.removeEventListener('change', check);
           done();
