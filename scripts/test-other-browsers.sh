@@ -8,7 +8,7 @@ bash scripts/ensure-other-browsers.sh
 # scripts/test.sh typechecks the suite with its lint, in the background at the start of the run, and says so.
 if [ -z "${STORE_SMOKE_TYPECHECKED:-}" ]; then
   echo "== typecheck: test/other-browsers"
-  npx tsc -p test/other-browsers/tsconfig.json
+  npx tsgo -p test/other-browsers/tsconfig.json
 fi
 # scripts/test.sh builds the bundle once for all its browser stages and says so.
 if [ -z "${STORE_BUNDLE_BUILT:-}" ]; then

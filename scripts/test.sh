@@ -77,7 +77,7 @@ background install "consumers: pack, publint, attw, npm install into the fixture
 # the end of the run it held the chain while no browser ran.
 export STORE_SMOKE_TYPECHECKED=1
 background lint "lint (ESLint) and format (Prettier), and the smoke suite's typecheck" \
-  bash -c 'npm run --silent lint && npx tsc -p test/other-browsers/tsconfig.json'
+  bash -c 'npm run --silent lint && npx tsgo -p test/other-browsers/tsconfig.json'
 # `beside_lint COMMAND…`: runs a foreground step while the lint may still run; the lint's end is waited for with the
 # step's, and a failed lint stops the step (its own process group, stopped by stop_background) and the run.
 beside_lint() {

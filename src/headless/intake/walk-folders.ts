@@ -17,9 +17,8 @@ export interface GrabbedItem {
   handle: Promise<FileSystemHandle | null> | null;
 }
 
-interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
-  values(): AsyncIterable<FileSystemHandle>;
-}
+/** `values()` is in Chromium's handles but not in every TypeScript's DOM types (5.9 lacks it; 7 has it). */
+type IterableDirectoryHandle = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
 
 /** The files of the items a drop held, with the paths of its empty folders. */
 export async function walkGrabbed(grabbed: readonly GrabbedItem[]): Promise<Collected> {
