@@ -135,15 +135,19 @@ export async function startCountingProxy(target: string, rate?: number): Promise
       },
     );
     out.on('error', () => res.destroy());
-    const began = Date.now();
+    // The rate counts from when it was set (or the request began): a rate lowered mid-request holds from then on, even
+    // when the bytes before it came slower than the new rate (a loaded machine), instead of letting the rest through
+    // at full speed until the average catches up.
+    let since = { at: Date.now(), received: 0, rate: proxy.rate };
     let ended = false;
     req.on('data', (chunk: Buffer) => {
+      if (proxy.rate !== since.rate) since = { at: Date.now(), received: entry.received, rate: proxy.rate };
       entry.received += chunk.length;
       entry.arrivals.push({ at: performance.now(), bytes: chunk.length });
       out.write(chunk, () => (entry.forwarded += chunk.length));
       const limit = proxy.rate;
       if (limit) {
-        const ahead = (entry.received / limit) * 1000 - (Date.now() - began);
+        const ahead = ((entry.received - since.received) / limit) * 1000 - (Date.now() - since.at);
         if (ahead > 5) {
           req.pause();
           setTimeout(() => req.resume(), ahead);

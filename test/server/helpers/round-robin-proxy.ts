@@ -41,25 +41,42 @@ export async function startRoundRobinProxy(nodes: () => readonly string[]): Prom
     live.add(entry);
     res.on('close', () => live.delete(entry));
     const target = new URL(req.url ?? '/', targets[index]);
-    const upstream = request(target, { method: req.method, headers: req.headers, agent, setHost: false }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      answer.pipe(res);
-      answer.on('error', () => res.destroy());
-      // The node cut its answer short: so does the proxy.
-      answer.on('aborted', () => res.destroy());
-    });
-    upstream.on('error', (e) => {
-      if (res.headersSent) res.destroy();
-      else if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') res.writeHead(502).end(`node ${index} is down`);
-      // The node reset the request (a cut, a superseded request): reset the client's connection too.
-      else req.socket.destroy();
-    });
-    req.pipe(upstream);
-    req.on('error', () => upstream.destroy());
-    // The client went away: the node's request goes too, as on a direct connection.
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
+    // A request with no body may be sent again: as a balancer does (nginx's proxy_next_upstream), once a pooled
+    // connection the node was closing at that instant (its keep-alive timeout, a loaded machine's lag past the agent's
+    // margin) resets it before any answer. One with a body was streamed on and cannot be.
+    const bodiless = req.headers['content-length'] === undefined || req.headers['content-length'] === '0';
+    const replayable = bodiless && req.headers['transfer-encoding'] === undefined;
+    const forward = (retries: number): void => {
+      const upstream = request(
+        target,
+        { method: req.method, headers: req.headers, agent, setHost: false },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+          answer.pipe(res);
+          answer.on('error', () => res.destroy());
+          // The node cut its answer short: so does the proxy.
+          answer.on('aborted', () => res.destroy());
+        },
+      );
+      upstream.on('error', (e) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (res.headersSent) res.destroy();
+        else if (code === 'ECONNREFUSED') res.writeHead(502).end(`node ${index} is down`);
+        else if (replayable && upstream.reusedSocket && code === 'ECONNRESET' && retries > 0) forward(retries - 1);
+        // The node reset the request (a cut, a superseded request): reset the client's connection too.
+        else req.socket.destroy();
+      });
+      if (replayable) upstream.end();
+      else {
+        req.pipe(upstream);
+        req.on('error', () => upstream.destroy());
+      }
+      // The client went away: the node's request goes too, as on a direct connection.
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+    };
+    forward(2);
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
