@@ -131,3 +131,80 @@ test('a status query ends an older chunk PUT still receiving: the older one is a
   assert.match(String(first.headers.get('content-type')), /^text\/plain/);
   assert.equal(newer.status, 308);
 });
+
+test('a path beside the base path is not the service’s: the 404 names the whole path; below it the service answers', async () => {
+  for (const path of ['/api/storefront/store/v3/about', '/api', '/other/api/store/store/v3/about']) {
+    const r = await store.fetch(new Request(`${ORIGIN}${path}`));
+    assert.equal(r.status, 404, path);
+    assert.equal(((await r.json()) as { error: { message: string } }).error.message, `No API endpoint at ${path}.`);
+  }
+  // The base path itself is the service's root, where it serves nothing; with a query it is still the service's.
+  for (const path of [BASE, `${BASE}/`]) {
+    const r = await store.fetch(new Request(`${ORIGIN}${path}`));
+    assert.equal(r.status, 404, path);
+    assert.equal(((await r.json()) as { error: { message: string } }).error.message, 'No API endpoint at /.', path);
+  }
+  const query = await store.fetch(new Request(`${ORIGIN}${BASE}?fields=id`));
+  assert.equal(query.status, 404);
+  assert.doesNotMatch(((await query.json()) as { error: { message: string } }).error.message, /\/api\/store/);
+});
+
+test('behind a trusted proxy, its scheme (either, in any case) and first host make the Location; another scheme does not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mounted-fetch-proxy-'));
+  const proxied = await createStoreHandler({
+    dataDir: dir,
+    basePath: '/files/',
+    trustProxy: true,
+    authenticate: () => ({ email: 'alice@example.com', name: 'Alice' }),
+  });
+  try {
+    const cases: [string, Record<string, string>, string][] = [
+      [
+        'https://app.example',
+        { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'www.example, proxy.internal' },
+        'http://www.example',
+      ],
+      ['http://app.example', { 'x-forwarded-proto': 'HTTPS' }, 'https://app.example'],
+      ['https://app.example', { 'x-forwarded-proto': 'ftp', 'x-forwarded-host': 'www.example' }, 'https://www.example'],
+      ['http://app.example', {}, 'http://app.example'],
+      ['http://app.example', { 'x-forwarded-host': 'www.example , proxy.internal' }, 'http://www.example'],
+      ['http://app.example', { 'x-forwarded-host': ' , proxy.internal' }, 'http://app.example'],
+    ];
+    for (const [own, headers, origin] of cases) {
+      const r = await proxied.fetch(
+        new Request(`${own}/files/upload/store/v3/files?uploadType=resumable`, { method: 'POST', headers }),
+      );
+      assert.equal(r.status, 200, await r.text());
+      const location = r.headers.get('location') ?? '';
+      assert.ok(
+        location.startsWith(`${origin}/files/upload/store/v3/files?`),
+        `${JSON.stringify(headers)}: ${location}`,
+      );
+    }
+  } finally {
+    await proxied.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a base path with a query or a fragment is refused, naming it; "/" mounts the service at the root', async () => {
+  for (const basePath of ['/api?x=1', '/api#top']) {
+    await assert.rejects(createStoreHandler({ dataDir: join(dataDir, 'never'), basePath }), {
+      message: `basePath must be a path without a query or a fragment; got "${basePath}"`,
+    });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mounted-fetch-root-'));
+  const atRoot = await createStoreHandler({
+    dataDir: dir,
+    basePath: ' / ',
+    authenticate: () => ({ email: 'alice@example.com', name: 'Alice' }),
+  });
+  try {
+    const about = await atRoot.fetch(new Request(`${ORIGIN}/store/v3/about?fields=user(emailAddress)`));
+    assert.equal(about.status, 200);
+    assert.deepEqual(await about.json(), { user: { emailAddress: 'alice@example.com' } });
+  } finally {
+    await atRoot.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
