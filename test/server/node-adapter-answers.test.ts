@@ -4,6 +4,7 @@
  * HTTP/1.1, so every byte the service writes is seen.
  */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openRaw, requestHead, statuses } from './helpers/raw-http.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
@@ -180,6 +181,23 @@ describe('the Node adapter on the wire', () => {
     );
     assert.deepEqual(statuses(deleted), [204], deleted);
     assert.doesNotMatch(deleted, /\r\ncontent-length:/i);
+  });
+
+  it('thirty HEADs of a download leave no file open in the service: the stream of bytes it did not send is closed', async () => {
+    const made = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: 'head '.repeat(1000),
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    const id = (made.json() as { id: string }).id;
+    // The service's open descriptors (Linux): a connection's socket closes with it, a file left open stays.
+    const open = () => readdirSync(`/proc/${svc.pid}/fd`).length;
+    const before = open();
+    for (let i = 0; i < 30; i++) {
+      const r = await svc.api('HEAD', `/store/v3/files/${id}?alt=media`);
+      assert.equal(r.status, 200);
+    }
+    const grown = open() - before;
+    assert.ok(grown < 10, `${grown} more descriptors open after 30 HEADs`);
   });
 
   it('a HEAD of a JSON answer has the length of the JSON the GET sends', async () => {
