@@ -427,3 +427,24 @@ test('a part whose path only resembles an export is routed like any other: a 404
     ],
   );
 });
+
+test('a target in capitals or starting with // is a full URL; /batch itself is a nested batch; /store/v3 itself is routed', async () => {
+  const parts = await batch(
+    part('GET HTTPS://127.0.0.1/store/v3/about') +
+      part('GET //127.0.0.1/store/v3/about') +
+      part('GET /batch') +
+      part('GET /store/v3') +
+      '--b--',
+  );
+  assert.deepEqual(
+    json(parts[0]),
+    errorOf('Batch requests take a URL path with query, not a full URL: "HTTPS://127.0.0.1/store/v3/about".'),
+  );
+  assert.deepEqual(
+    json(parts[1]),
+    errorOf('Batch requests take a URL path with query, not a full URL: "//127.0.0.1/store/v3/about".'),
+  );
+  assert.deepEqual(json(parts[2]), errorOf('A batch request cannot contain another batch request.'));
+  assert.equal(parts[3]?.status, 404);
+  assert.equal(json(parts[3]).error.message, 'No API endpoint at /store/v3.');
+});

@@ -59,4 +59,107 @@ describe('the file list parameters', () => {
     assert.deepEqual(await find("NAME = 'one.txt'"), lower);
     assert.deepEqual(await find("Name = 'one.txt' AND trashed = FALSE"), lower);
   });
+
+  it('pageSize is an integer from 1 to 1000: the bounds are taken, anything else is a 400 naming it', async () => {
+    for (const size of ['1', '1000', '']) {
+      const r = await svc.api('GET', `/store/v3/files?pageSize=${size}&fields=files(id)`);
+      assert.equal(r.status, 200, `${size}: ${r.text}`);
+    }
+    const one = await svc.api('GET', '/store/v3/files?pageSize=1&fields=files(id)');
+    assert.equal((one.json() as { files: unknown[] }).files.length, 1);
+    for (const size of ['0', '1001', '1.5', '-1', 'ten', '1e2']) {
+      const r = await svc.api('GET', `/store/v3/files?pageSize=${size}`);
+      assert.equal(r.status, 400, `${size}: ${r.text}`);
+      const body = r.json() as ErrorBody;
+      assert.equal(body.error.message, `Invalid value '${size}' for pageSize: must be an integer from 1 to 1000.`);
+      assert.deepEqual(body.error.errors[0], {
+        ...body.error.errors[0],
+        reason: 'invalidParameter',
+        location: 'pageSize',
+        locationType: 'parameter',
+      });
+    }
+  });
+
+  it('pages follow one another to the last, which has no nextPageToken, each file once', async () => {
+    for (const name of ['page-a.txt', 'page-b.txt', 'page-c.txt']) {
+      assert.equal((await svc.api('POST', '/store/v3/files?fields=id', { body: { name } })).status, 200);
+    }
+    const all = (
+      (await svc.api('GET', '/store/v3/files?pageSize=1000&fields=files(id)')).json() as { files: { id: string }[] }
+    ).files.map((f) => f.id);
+    const seen: string[] = [];
+    let token: string | undefined;
+    for (let page = 0; page < all.length + 1; page++) {
+      const r = await svc.api(
+        'GET',
+        `/store/v3/files?pageSize=2&fields=nextPageToken,files(id)${token ? `&pageToken=${token}` : ''}`,
+      );
+      const body = r.json() as { nextPageToken?: string; files: { id: string }[] };
+      seen.push(...body.files.map((f) => f.id));
+      token = body.nextPageToken;
+      if (token === undefined) break;
+    }
+    assert.equal(token, undefined, 'the pages never ended');
+    assert.deepEqual(seen, all);
+    // Without pageSize a page holds 100: these few files all come in one.
+    const unpaged = (await svc.api('GET', '/store/v3/files?fields=nextPageToken,files(id)')).json() as {
+      nextPageToken?: string;
+      files: { id: string }[];
+    };
+    assert.deepEqual(
+      unpaged.files.map((f) => f.id),
+      all,
+    );
+    assert.equal(unpaged.nextPageToken, undefined);
+  });
+
+  it('a page token that is not one the service gives is a 400 naming pageToken', async () => {
+    // The longest number a token may carry (15 digits) is read: past every file, an empty page.
+    const far = await svc.api('GET', `/store/v3/files?pageToken=${tokenOf('p999999999999999')}&fields=files(id)`);
+    assert.equal(far.status, 200, far.text);
+    assert.deepEqual(far.json(), { files: [] });
+    for (const forged of ['p', 'pabc', 'q12', 'p1234567890123456', ' p12']) {
+      const r = await svc.api('GET', `/store/v3/files?pageToken=${tokenOf(forged)}`);
+      assert.equal(r.status, 400, `${forged}: ${r.text}`);
+      assert.equal((r.json() as ErrorBody).error.errors[0]?.location, 'pageToken');
+    }
+  });
+
+  it('a query that cannot be read is a 400 naming q', async () => {
+    const r = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name ~ 'x'")}`);
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual((r.json() as ErrorBody).error.errors[0], {
+      ...(r.json() as ErrorBody).error.errors[0],
+      reason: 'invalidParameter',
+      location: 'q',
+    });
+  });
+
+  it('generateIds gives count ids (10 by default, 1 to 1000) for files or shortcuts in the drive space', async () => {
+    const ids = async (query: string) => {
+      const r = await svc.api('GET', `/store/v3/files/generateIds${query}`);
+      assert.equal(r.status, 200, `${query}: ${r.text}`);
+      return r.json() as { kind: string; space: string; ids: string[] };
+    };
+    const plain = await ids('');
+    assert.equal(plain.kind, 'store#generatedIds');
+    assert.equal(plain.space, 'drive');
+    assert.equal(plain.ids.length, 10);
+    assert.equal(new Set(plain.ids).size, 10);
+    assert.equal((await ids('?count=1')).ids.length, 1);
+    assert.equal((await ids('?count=1000&type=shortcuts&space=drive')).ids.length, 1000);
+    for (const [query, location, message] of [
+      ['?count=0', 'count', "Invalid value '0' for count: must be an integer from 1 to 1000."],
+      ['?count=1001', 'count', "Invalid value '1001' for count: must be an integer from 1 to 1000."],
+      ['?space=appDataFolder', 'space', "Invalid value 'appDataFolder' for space: must be drive."],
+      ['?type=folders', 'type', "Invalid value 'folders' for type: must be files or shortcuts."],
+    ] as const) {
+      const r = await svc.api('GET', `/store/v3/files/generateIds${query}`);
+      assert.equal(r.status, 400, `${query}: ${r.text}`);
+      const body = r.json() as ErrorBody;
+      assert.equal(body.error.message, message);
+      assert.equal(body.error.errors[0]?.location, location);
+    }
+  });
 });

@@ -458,3 +458,27 @@ describe('an empty upload_id', () => {
     );
   });
 });
+
+describe('the upload path', () => {
+  it('needs an uploadType it knows, naming the three', async () => {
+    const none = await svc.api('POST', '/upload/store/v3/files', { body: 'x' });
+    assert.equal(none.status, 400, none.text);
+    assert.deepEqual(
+      [none.json().error.message, none.json().error.errors[0]?.location],
+      ['The uploadType parameter is required on the upload path: media, multipart or resumable.', 'uploadType'],
+    );
+    const chunked = await svc.api('POST', '/upload/store/v3/files?uploadType=chunked', { body: 'x' });
+    assert.equal(chunked.status, 400, chunked.text);
+    assert.deepEqual(
+      [chunked.json().error.message, chunked.json().error.errors[0]?.location],
+      ["Invalid value 'chunked' for uploadType: must be media, multipart or resumable.", 'uploadType'],
+    );
+  });
+
+  it('an empty upload_id is no session URI: without a token the call is refused as unauthenticated', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      const r = await svc.api(method, '/upload/store/v3/files?upload_id=', { token: null, body: 'bytes' });
+      assert.equal(r.status, 401, `${method}: ${r.text}`);
+    }
+  });
+});

@@ -86,7 +86,8 @@ export interface ServiceHandle {
   restart(): Promise<void>;
   /**
    * Kills the process and removes a temp data dir this helper created. Rejects when the service crashed: it
-   * logged an uncaught exception or unhandled rejection, or exited without being asked to (the process guard).
+   * logged an uncaught exception or unhandled rejection, left a file handle for the garbage collector to close, or
+   * exited without being asked to (the process guard).
    */
   stop(): Promise<void>;
   /** The crash seen so far (see `stop`), or undefined while the service is healthy. */
@@ -269,6 +270,9 @@ async function startNode(
         process.stderr.write(c);
         const fatal = /store-service: FATAL .*|Unhandled.*rejection.*|uncaught.*exception.*/i.exec(err);
         if (fatal) crashed(fatal[0]);
+        // A file handle nobody closed, found by the garbage collector: every handle must have an owner that closes it.
+        const leaked = /Closing file descriptor \d+ on garbage collection/.exec(err);
+        if (leaked) crashed(`a file handle was left open (${leaked[0]})`);
       });
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();

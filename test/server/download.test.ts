@@ -1,0 +1,134 @@
+/**
+ * `GET /store/v3/files/<id>?alt=media` (`server/handlers/download.ts`, spec §4.8): a file's bytes with the headers a
+ * browser and a resuming client rely on (its type, `Accept-Ranges`, an attachment named in UTF-8, the MD5 as ETag),
+ * one byte range as a 206, a range past the end as a 416 saying the size, and a folder or a native document refused
+ * with 403 fileNotDownloadable pointing at `alt`. A native document made without content exports as an empty one.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { MESSAGES } from 'store-upload-kit/protocol';
+import { type ServiceHandle, startService } from './helpers/service.ts';
+
+let svc: ServiceHandle;
+let id: string;
+const CONTENT = Buffer.from('0123456789abcdefghij'.repeat(50));
+const NAME = 'résumé 2026 #1.txt';
+
+before(async () => {
+  svc = await startService();
+  const boundary = 'dl';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ name: NAME })}\r\n` +
+        `--${boundary}\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
+    CONTENT,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const r = await svc.api('POST', '/upload/store/v3/files?uploadType=multipart&fields=id', {
+    body,
+    headers: { 'Content-Type': `multipart/related; boundary=${boundary}` },
+  });
+  assert.equal(r.status, 200, r.text);
+  id = (r.json() as { id: string }).id;
+});
+after(() => svc.stop());
+
+interface ErrorBody {
+  error: { code: number; message: string; errors: { reason: string; location?: string; locationType?: string }[] };
+}
+
+describe('download', () => {
+  it('answers the bytes with their type, ranges accepted, an attachment named in UTF-8 and the MD5 as ETag', async () => {
+    const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, CONTENT);
+    assert.equal(r.headers['content-type'], 'text/plain');
+    assert.equal(r.headers['accept-ranges'], 'bytes');
+    assert.equal(r.headers['content-length'], String(CONTENT.length));
+    assert.equal(r.headers['content-disposition'], `attachment; filename*=UTF-8''${encodeURIComponent(NAME)}`);
+    assert.equal(r.headers.etag, `"${createHash('md5').update(CONTENT).digest('hex')}"`);
+  });
+
+  it('answers one range as a 206 with its Content-Range and length', async () => {
+    const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`, { headers: { Range: 'bytes=10-29' } });
+    assert.equal(r.status, 206, r.text);
+    assert.deepEqual(r.body, CONTENT.subarray(10, 30));
+    assert.equal(r.headers['content-range'], `bytes 10-29/${CONTENT.length}`);
+    assert.equal(r.headers['content-length'], '20');
+  });
+
+  it('answers a range past the end with a 416 saying the size', async () => {
+    const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`, { headers: { Range: 'bytes=5000-' } });
+    assert.equal(r.status, 416, r.text);
+    assert.equal(r.headers['content-range'], `bytes */${CONTENT.length}`);
+    const body = r.json() as ErrorBody;
+    assert.equal(body.error.errors[0]?.reason, 'requestedRangeNotSatisfiable');
+    assert.equal(body.error.message, `The range "bytes=5000-" is outside the content (${CONTENT.length} bytes).`);
+  });
+
+  it('answers a file made without bytes, and one of zero bytes, as an empty 200', async () => {
+    const metadataOnly = await svc.api('POST', '/store/v3/files?fields=id', {
+      body: { name: 'no bytes.txt', mimeType: 'text/plain' },
+    });
+    const zero = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: '',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    for (const made of [metadataOnly, zero]) {
+      const r = await svc.api('GET', `/store/v3/files/${(made.json() as { id: string }).id}?alt=media`);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.headers['content-length'], '0');
+      assert.equal(r.body.length, 0);
+    }
+  });
+
+  it('refuses a folder and a native document with 403 fileNotDownloadable pointing at alt', async () => {
+    for (const mimeType of ['application/vnd.svc-apps.folder', 'application/vnd.svc-apps.document']) {
+      const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'not bytes', mimeType } });
+      const r = await svc.api('GET', `/store/v3/files/${(made.json() as { id: string }).id}?alt=media`);
+      assert.equal(r.status, 403, `${mimeType}: ${r.text}`);
+      const body = r.json() as ErrorBody;
+      assert.equal(body.error.message, MESSAGES.fileNotDownloadable);
+      assert.deepEqual(body.error.errors[0], {
+        ...body.error.errors[0],
+        reason: 'fileNotDownloadable',
+        location: 'alt',
+        locationType: 'parameter',
+      });
+    }
+  });
+
+  it('a native document made without content exports as an empty document', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id', {
+      body: { name: 'blank doc', mimeType: 'application/vnd.svc-apps.document' },
+    });
+    const r = await svc.api('GET', `/store/v3/files/${(made.json() as { id: string }).id}/export?mimeType=text/plain`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers['content-type']?.toString().split(';')[0], 'text/plain');
+  });
+
+  it('an export names the mimeType it needs, and is only for native files', async () => {
+    for (const query of ['', '?mimeType=', '?mimeType=%20']) {
+      const r = await svc.api('GET', `/store/v3/files/${id}/export${query}`);
+      assert.equal(r.status, 400, `${query}: ${r.text}`);
+      const body = r.json() as ErrorBody;
+      assert.equal(body.error.message, 'Required parameter: mimeType');
+      assert.deepEqual(body.error.errors[0], { ...body.error.errors[0], reason: 'required', location: 'mimeType' });
+    }
+    const r = await svc.api('GET', `/store/v3/files/${id}/export?mimeType=text/plain`);
+    assert.equal(r.status, 403, r.text);
+    const body = r.json() as ErrorBody;
+    assert.equal(
+      body.error.message,
+      `Export only supports native files; ${id} is text/plain. Download it with alt=media.`,
+    );
+    assert.deepEqual(body.error.errors[0], {
+      ...body.error.errors[0],
+      reason: 'fileNotExportable',
+      location: 'fileId',
+      locationType: 'parameter',
+    });
+  });
+});
