@@ -8,16 +8,21 @@ import { pageSuite, seededFile } from './helpers/page-uploader.ts';
 
 const suite = pageSuite();
 
-test('the files added in one turn go to the engine 1, 1, 2 at once and the rest at the turn’s end; all are stored', async () => {
+/** A page attached to its engine (one upload done), and the size of each batch it hands the engine from now on. */
+async function countedPage(seed: number) {
   const p = suite.page({});
-  // A first upload, so that the page is attached to its engine before the turn under test.
-  await p.uploader.add(seededFile(10, 39, 'attach.bin')).done;
+  await p.uploader.add(seededFile(10, seed, 'attach.bin')).done;
   const batches: number[] = [];
   const addMany = p.service.addMany.bind(p.service);
   p.service.addMany = (requests, token) => {
     batches.push(requests.length);
     return addMany(requests, token);
   };
+  return { p, batches };
+}
+
+test('the files added in one turn go to the engine 1, 1, 2 at once and the rest at the turn’s end; all are stored', async () => {
+  const { p, batches } = await countedPage(39);
   const files = Array.from({ length: 7 }, (_, i) => seededFile(1000 + i, 40 + i, `turn-${i}.bin`));
   const tasks = files.map((file, i) => {
     const task = p.uploader.add(file);
@@ -34,14 +39,7 @@ test('the files added in one turn go to the engine 1, 1, 2 at once and the rest 
 });
 
 test('a turn whose adds all went within it sends nothing more at its end: no empty batch', async () => {
-  const p = suite.page({});
-  await p.uploader.add(seededFile(10, 59, 'attach.bin')).done;
-  const batches: number[] = [];
-  const addMany = p.service.addMany.bind(p.service);
-  p.service.addMany = (requests, token) => {
-    batches.push(requests.length);
-    return addMany(requests, token);
-  };
+  const { p, batches } = await countedPage(59);
   const files = Array.from({ length: 4 }, (_, i) => seededFile(500 + i, 60 + i, `whole-turn-${i}.bin`));
   const tasks = files.map((file) => p.uploader.add(file));
   await Promise.all(tasks.map((t) => t.done));
