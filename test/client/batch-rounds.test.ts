@@ -143,3 +143,38 @@ test('a batch whose connection is cut before any answer is sent again: every cal
   assert.ok(ids.ok, JSON.stringify(ids));
   assert.equal(counting.batches(), 2, 'the cut round, then one more');
 });
+
+test('a batch the service refuses as a whole in every round gives each call that status and message, after retries + 1 rounds', async () => {
+  const counting = countingFetch();
+  await addFault({
+    match: { method: 'POST', pathPrefix: '/batch/store/v3' },
+    action: { type: 'status', status: 503 },
+    times: 3,
+  });
+  const c = retryingClient(counting.fetch);
+  const outcomes = await c.batch([calls.about({ fields: ['kind'] }), calls.generateIds(1)] as const);
+  assert.equal(counting.batches(), 3, 'the first round and batchRetries (2) more');
+  for (const outcome of outcomes) {
+    assert.equal(outcome.ok, false);
+    if (outcome.ok) continue;
+    assert.equal(outcome.status, 503);
+    assert.ok(outcome.error instanceof StoreError);
+    assert.equal(outcome.error.reason, 'backendError');
+    assert.doesNotMatch(outcome.error.message, /Unreadable batch response/);
+  }
+});
+
+test('a batch call whose body is a Blob is refused before anything is sent: batches carry no media', async () => {
+  const counting = countingFetch();
+  const c = retryingClient(counting.fetch);
+  await assert.rejects(
+    c.batch([
+      calls.about({ fields: ['kind'] }),
+      { method: 'PATCH', path: '/store/v3/files/x', body: new Blob(['bytes']) },
+    ]),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      error.message === 'batch call 1 has a body that is not JSON, text or bytes (no media in batches: spec §4.11)',
+  );
+  assert.equal(counting.batches(), 0);
+});

@@ -239,6 +239,15 @@ describe('getting files back', () => {
     assert.ok(progress.every((p, i) => i === 0 || p.loaded >= progress[i - 1].loaded));
   });
 
+  test('an empty file downloads as an empty Blob of its type, its progress told once: 0 of 0', async () => {
+    const { id } = await upload({ name: 'empty.bin' }, new Uint8Array(0), 'application/x-empty');
+    const progress: { loaded: number; total?: number }[] = [];
+    const blob = await client.files.download(id, { onProgress: (p) => progress.push(p) });
+    assert.equal(blob.size, 0);
+    assert.equal(blob.type, 'application/x-empty');
+    assert.deepEqual(progress, [{ loaded: 0, total: 0 }]);
+  });
+
   test('a CSV converted to a spreadsheet exports back as CSV with the same cells', async () => {
     const csv = 'name,count\r\napples,3\r\n"pears, green",12\r\n';
     const { id } = await upload({ name: 'fruit', mimeType: 'application/vnd.svc-apps.spreadsheet' }, csv, 'text/csv');

@@ -42,12 +42,12 @@ test(
   'a converting upload waits for its final answer however long the conversion takes: no stall, no retry',
   { timeout: 60_000 },
   async () => {
-    // The conversion's answer comes three stall timeouts after the last byte.
+    // The conversion's answer comes six stall timeouts after the last byte: past the four a plain file's may take.
     await addFault(service.url, {
       match: { method: 'PUT', pathPrefix: '/upload/store/v3/files', uploadType: 'resumable' },
       action: { type: 'delay', ms: 6000 },
     });
-    const h = harness(service.url, { stallTimeoutMs: 2000, resumableThreshold: 0 });
+    const h = harness(service.url, { stallTimeoutMs: 1000, resumableThreshold: 0 });
     const csv = 'fruit,count\r\napples,3\r\npears,12\r\n';
     const file = { file: new Blob([csv], { type: 'text/csv' }), name: 'fruit.csv', type: 'text/csv', lastModified: 1 };
     await h.engine.add('converted', file, { convertTo: SPREADSHEET });
@@ -56,5 +56,24 @@ test(
     const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause);
     assert.deepEqual(retries, []);
     assert.deepEqual(await filesNamed(service.url, stored.name ?? ''), [{ id: stored.id }]);
+  },
+);
+
+test(
+  'a final answer slower than the stall limit but within its bound is waited for: no stall, no retry',
+  { timeout: 60_000 },
+  async () => {
+    // The answer comes 2.5 s after the last byte: past the 1 s stall limit, within the final answer's 4 s.
+    await addFault(service.url, {
+      match: { method: 'PUT', pathPrefix: '/upload/store/v3/files', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 2500 },
+    });
+    const h = harness(service.url, { stallTimeoutMs: 1000, resumableThreshold: 0 });
+    const file = randomFile(64 * KiB + 3);
+    await h.engine.add('slow-answer', file);
+    const stored = await h.engine.done('slow-answer');
+    const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause);
+    assert.deepEqual(retries, []);
+    assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
   },
 );

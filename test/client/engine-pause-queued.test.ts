@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { download, harness, md5, randomFile } from './helpers/engine-harness.ts';
+import { withTimeout } from '../../src/uploader/contract/with-timeout.ts';
+import { download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
+
+const within = <T>(wait: Promise<T>, what: string) => withTimeout(wait, 60_000, () => new Error(`${what} within 60 s`));
 
 let service: ServiceHandle;
 before(async () => {
@@ -33,4 +36,65 @@ test('pausing a queued task is a change event to paused; resumed, it is stored',
   const stored = await h.engine.done('second');
   assert.equal(md5(await download(service.url, stored.id)), md5(second.bytes));
   await h.engine.done('first');
+});
+
+// Pausing or cancelling the running task must take nothing else off the queue: the tasks waiting their turn all go.
+for (const command of ['pause', 'cancel'] as const) {
+  test(`${command} of the running task leaves every queued task its turn: both are stored`, async () => {
+    const h = harness(service.url, { concurrency: 1 });
+    const running = randomFile(2 * 1024 * 1024);
+    const [second, third] = [randomFile(32 * 1024), randomFile(48 * 1024)];
+    const started = h.when((_e, s) => s.id === 'running' && s.state === 'uploading');
+    await h.engine.add('running', running);
+    await h.engine.add('second', second);
+    await h.engine.add('third', third);
+    await within(started, 'the first task did not start uploading');
+    if (command === 'pause') h.engine.pause('running');
+    else await h.engine.cancel('running');
+    for (const [id, file] of [
+      ['second', second],
+      ['third', third],
+    ] as const) {
+      const stored = await within(h.engine.done(id), `${id} was not stored`);
+      assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+    }
+    const left = h.engine.snapshots().find((s) => s.id === 'running');
+    assert.equal(left?.state, command === 'pause' ? 'paused' : 'cancelled');
+  });
+}
+
+test('a cancelled task at the head of the queue is never sent; the task behind it is stored', async () => {
+  const h = harness(service.url, { concurrency: 1 });
+  const [running, head, behind] = [randomFile(1024 * 1024), randomFile(40 * 1024), randomFile(24 * 1024)];
+  const started = h.when((_e, s) => s.id === 'running' && s.state === 'uploading');
+  await h.engine.add('running', running);
+  await h.engine.add('head', head);
+  await h.engine.add('behind', behind);
+  await within(started, 'the first task did not start uploading');
+  await h.engine.cancel('head');
+  await within(h.engine.done('running'), 'the running task was not stored');
+  const stored = await within(h.engine.done('behind'), 'the task behind was not stored');
+  assert.equal(md5(await download(service.url, stored.id)), md5(behind.bytes));
+  assert.deepEqual(await filesNamed(service.url, head.name), [], 'the cancelled task stored nothing');
+  assert.equal(h.engine.snapshots().find((s) => s.id === 'head')?.state, 'cancelled');
+});
+
+test('a task paused while queued does not start when its turn would have come: the task behind it goes first', async () => {
+  const h = harness(service.url, { concurrency: 1 });
+  const [running, held, behind] = [randomFile(1024 * 1024), randomFile(40 * 1024), randomFile(24 * 1024)];
+  const started = h.when((_e, s) => s.id === 'running' && s.state === 'uploading');
+  await h.engine.add('running', running);
+  await h.engine.add('held', held);
+  await h.engine.add('behind', behind);
+  await within(started, 'the first task did not start uploading');
+  h.engine.pause('held');
+  await within(h.engine.done('running'), 'the running task was not stored');
+  await within(h.engine.done('behind'), 'the task behind was not stored');
+  assert.equal(h.engine.snapshots().find((s) => s.id === 'held')?.state, 'paused');
+  assert.deepEqual(await filesNamed(service.url, held.name), [], 'the paused task sent nothing');
+  assert.equal(
+    h.events.some((e) => e.snapshot.id === 'held' && e.snapshot.state === 'uploading'),
+    false,
+    'the paused task never started',
+  );
 });

@@ -111,6 +111,35 @@ test('a file rewritten in place (same name, size, date and type) is not resumed:
   await second.engine.discard('a');
 });
 
+test('the same bytes under another name, date or type are another file: resuming by id is file-changed', async () => {
+  const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  const file = randomFile(MiB + 9);
+  await first.engine.add('a', file);
+  await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await first.engine.destroy();
+  const second = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store: first.store });
+  const others = [
+    { ...file, name: `renamed-${file.name}` },
+    { ...file, lastModified: file.lastModified + 1 },
+    { ...file, type: 'text/plain' },
+  ];
+  for (const other of others) {
+    await assert.rejects(
+      second.engine.add(`b-${others.indexOf(other)}`, other, {}, 'a'),
+      (error: { code?: string; message?: string }) => {
+        assert.equal(error.code, 'file-changed');
+        assert.equal(error.message, `${file.name} is not the file this upload started with: it changed since`);
+        return true;
+      },
+    );
+  }
+  // The file itself, as it was, still resumes it.
+  const snap = await second.engine.add('c', file, {}, 'a');
+  assert.ok(snap.bytesAcknowledged >= 256 * KiB);
+  const stored = await second.engine.done('c');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+});
+
 test('a record that keeps its copy as `blob` (the old name) resumes from that copy, stored byte-identically', async () => {
   const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
   const file = randomFile(MiB + 7);

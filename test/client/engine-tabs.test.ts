@@ -11,6 +11,7 @@ import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
 import { SESSION_LIFETIME_MS } from '../../src/uploader/engine/session-records.ts';
 import type { ChannelPort, ClockPort, HttpPort } from '../../src/uploader/contract/ports.ts';
 import type { UploadError } from '../../src/uploader/contract/upload-error.ts';
+import { withTimeout } from '../../src/uploader/contract/with-timeout.ts';
 import { addFault, clearFaults, download, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';
 
@@ -238,5 +239,34 @@ test('session records expire after one week without activity (injected clock)', 
   );
   now += 1; // one week and a millisecond without activity: gone
   assert.deepEqual(await second.engine.interrupted(), []);
+  assert.deepEqual(await store.list(), []);
+});
+
+test('with no channel between the tabs, the second tab waits for the session lock, then ends with the same file, stored once', async () => {
+  // A host without BroadcastChannel: the second tab hears nothing of the first's progress, only its lock's release.
+  const locks = new MemoryLocks();
+  const store = new MemorySessionStore();
+  const a = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks });
+  const b = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks });
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
+  const file = randomFile(MiB + 5);
+  await a.engine.add('a', file);
+  await a.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await b.engine.add('b', file);
+  const following = await b.when((_e, s) => s.inOtherTab === true);
+  assert.equal(following.state, 'uploading');
+  const ended = b.when((e, s) => s.id === 'b' && (e === 'success' || e === 'error'));
+  const stored = await a.engine.done('a');
+  const last = await withTimeout(ended, 60_000, () => new Error('the second tab did not end within 60 s'));
+  assert.equal(last.state, 'done', JSON.stringify(last.error));
+  assert.equal(last.inOtherTab, undefined, 'no longer following');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  const own = await b.engine.done('b');
+  assert.equal(own.id, stored.id, 'the same file');
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }], 'stored once');
   assert.deepEqual(await store.list(), []);
 });

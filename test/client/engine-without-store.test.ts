@@ -89,3 +89,23 @@ test('with no session store, an expired session (404) is started again from byte
     await engine.destroy();
   }
 });
+
+test('with no session store, cancelling a running upload ends it: the task is cancelled and no file is made', async () => {
+  let acknowledged!: () => void;
+  const reached = new Promise<void>((resolve) => (acknowledged = resolve));
+  const engine = storelessEngine((_event, snapshot) => {
+    if (snapshot.bytesAcknowledged >= 256 * 1024) acknowledged();
+  });
+  try {
+    const file = randomFile(1024 * 1024);
+    await engine.add('t3', file);
+    await reached;
+    const done = engine.done('t3');
+    await engine.cancel('t3');
+    await assert.rejects(done, { code: 'cancelled' });
+    assert.equal(engine.snapshots().find((s) => s.id === 't3')?.state, 'cancelled');
+    assert.deepEqual(await filesNamed(service.url, file.name), []);
+  } finally {
+    await engine.destroy();
+  }
+});

@@ -104,9 +104,26 @@ describe('strategies', () => {
   });
 
   test('chunkSize sends 256 KiB multiples, acknowledging each', async () => {
-    const { h } = await uploadAndCheck(MiB + 5, { chunkSize: 256 * KiB, resumableThreshold: 0 });
+    const puts: { range: string | undefined; size: number | undefined }[] = [];
+    const http: HttpPort = {
+      send: (req, hooks) => {
+        if (req.method === 'PUT')
+          puts.push({ range: req.headers[H_CONTENT_RANGE], size: (req.body?.[0] as Blob)?.size });
+        return nodeHttp.send(req, hooks);
+      },
+    };
+    const { h } = await uploadAndCheck(MiB + 5, { chunkSize: 256 * KiB, resumableThreshold: 0, http });
     const acks = h.events.filter((e) => e.event === 'progress').map((e) => e.snapshot.bytesAcknowledged);
     for (const at of [256 * KiB, 512 * KiB, 768 * KiB, MiB]) assert.ok(acks.includes(at), `acknowledged ${at}`);
+    // Each chunk is a slice of its own bytes, named by its Content-Range: none is the whole file.
+    const total = MiB + 5;
+    assert.deepEqual(puts, [
+      ...[0, 1, 2, 3].map((i) => ({
+        range: `bytes ${i * 256 * KiB}-${(i + 1) * 256 * KiB - 1}/${total}`,
+        size: 256 * KiB,
+      })),
+      { range: `bytes ${MiB}-${total - 1}/${total}`, size: 5 },
+    ]);
   });
 
   test('adaptive chunks: the first sized from the round trip, a cut halves it, the measured link grows it', async () => {

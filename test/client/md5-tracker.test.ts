@@ -3,9 +3,13 @@
 // re-hashed, the hash reads each byte once except where a session record needs a state behind it.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { savedHashOf } from '../../src/uploader/engine/hashing/md5-engine.ts';
 import { Md5Tracker } from '../../src/uploader/engine/hashing/md5-tracker.ts';
+import { withTimeout } from '../../src/uploader/contract/with-timeout.ts';
 
 const MiB = 1024 * 1024;
 const bytes = randomBytes(5 * MiB + 123);
@@ -128,4 +132,23 @@ test('close ends the open read: the stream the hash was reading is cancelled onc
   tracker.close();
   await tracker.digest(counted, 0); // queued after the close, which it waits for (a digest at 0 reads nothing)
   assert.equal(cancelled, 1, 'the open read cancelled');
+});
+
+test('a file that can no longer be read fails the hash with the read error, not read again without end', async () => {
+  // A Blob backed by a file on disk (as a picked File is) that changed after it was taken: reading it fails, and
+  // unlike a stalled read nothing reading again would mend.
+  const dir = mkdtempSync(join(tmpdir(), 'md5-tracker-unreadable-'));
+  try {
+    const path = join(dir, 'picked.bin');
+    writeFileSync(path, bytes.subarray(0, MiB));
+    const picked = await openAsBlob(path);
+    writeFileSync(path, bytes.subarray(0, 2 * MiB));
+    const tracker = await Md5Tracker.open('auto');
+    await assert.rejects(
+      withTimeout(tracker.hashTo(picked, picked.size), 30_000, () => new Error('the hash kept reading a broken file')),
+      { name: 'NotReadableError' },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -91,3 +91,40 @@ test('an event stream the relay refuses rejects the opening with relay-stream-fa
     },
   );
 });
+
+test('an aborted signal stops the subscription request: relay-unreachable, naming the relay', async () => {
+  const controller = new AbortController();
+  controller.abort(new Error('the page left'));
+  // As the platform's fetch does, a request whose signal has already fired is refused before it is sent.
+  const honouring: typeof fetch = (input, init) =>
+    init?.signal?.aborted ? Promise.reject(init.signal.reason as Error) : trusting(input, init);
+  await assert.rejects(
+    within(
+      openRelaySubscription(`${relay.url}/`, { fetch: honouring, openEventStream, signal: controller.signal }),
+      OPEN_WITHIN_MS,
+      'opening with an aborted signal',
+    ),
+    (error) => {
+      assert.ok(error instanceof RelayError, String(error));
+      assert.equal(error.code, 'relay-unreachable');
+      assert.equal(error.message, `Cannot reach the relay at ${relay.url}: the page left`);
+      return true;
+    },
+  );
+});
+
+test('a relay that answers the subscription request with an error status is relay-refused, naming the status', async () => {
+  await assert.rejects(
+    within(
+      openRelaySubscription(`${relay.url}/not-a-relay`, { fetch: trusting, openEventStream }),
+      OPEN_WITHIN_MS,
+      'opening at a path the relay does not serve',
+    ),
+    (error) => {
+      assert.ok(error instanceof RelayError, String(error));
+      assert.equal(error.code, 'relay-refused');
+      assert.equal(error.message, 'The relay answered 404 to POST /subscriptions');
+      return true;
+    },
+  );
+});

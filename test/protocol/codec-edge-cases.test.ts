@@ -12,7 +12,7 @@ import {
   parseBatchRequest,
   parseBatchResponse,
 } from '../../src/protocol/batch-codec.ts';
-import { parseContentType } from '../../src/protocol/multipart-content-type.ts';
+import { multipartBoundary, parseContentType } from '../../src/protocol/multipart-content-type.ts';
 import { parseHttpMessage } from '../../src/protocol/multipart-http-message.ts';
 import { MultipartError, parseMultipartRelated } from '../../src/protocol/multipart.ts';
 
@@ -115,4 +115,54 @@ test('a Content-Type parameter without a value is skipped, at the end as in the 
     type: 'multipart/related',
     params: { boundary: 'a;b' },
   });
+});
+
+test('a Content-Type parameter value may follow white space after its =, quoted or not', () => {
+  assert.deepEqual(parseContentType('multipart/related; boundary= "a b";  type =\tapplication/json'), {
+    type: 'multipart/related',
+    params: { boundary: 'a b', type: 'application/json' },
+  });
+  // An escaped quote does not close the value; the header's end does.
+  assert.deepEqual(parseContentType('text/plain;\tcharset="x\\"'), { type: 'text/plain', params: { charset: 'x"' } });
+  assert.deepEqual(
+    parseContentType('text/plain; a="b\\'),
+    { type: 'text/plain', params: { a: 'b\\' } },
+    'a last backslash',
+  );
+  assert.deepEqual(parseContentType('text/plain; a="unterminated'), {
+    type: 'text/plain',
+    params: { a: 'unterminated' },
+  });
+  assert.deepEqual(parseContentType('text/plain; a=\t"x y"'), { type: 'text/plain', params: { a: 'x y' } }, 'a tab');
+  assert.deepEqual(parseContentType('text/plain; =x; b=1'), { type: 'text/plain', params: { b: '1' } }, 'no name');
+  assert.equal(parseContentType('text /plain'), undefined, 'white space inside the type');
+  assert.equal(parseContentType('text/plain/x'), undefined);
+  assert.equal(parseContentType('x text/plain'), undefined);
+});
+
+test('a boundary of 70 characters is taken, one of 71 refused as RFC 2046 says, naming its length', () => {
+  const b70 = 'b'.repeat(70);
+  assert.equal(multipartBoundary(`multipart/mixed; boundary=${b70}`, 'mixed'), b70);
+  assert.throws(
+    () => multipartBoundary(`multipart/mixed; boundary=${b70}x`, 'mixed'),
+    (e: unknown) =>
+      e instanceof MultipartError &&
+      e.code === 'missingBoundary' &&
+      e.message === 'Boundary parameter is longer than 70 characters (71).',
+  );
+  assert.throws(
+    () => multipartBoundary('multipart/mixed; charset=x', 'mixed'),
+    (e: unknown) =>
+      e instanceof MultipartError &&
+      e.code === 'missingBoundary' &&
+      e.message === 'Missing boundary parameter in Content-Type "multipart/mixed; charset=x".',
+  );
+  assert.throws(
+    () => multipartBoundary('multipart/related; boundary=x', 'mixed'),
+    (e: unknown) =>
+      e instanceof MultipartError &&
+      e.code === 'wrongContentType' &&
+      e.message ===
+        'Content-Type must be multipart/mixed with a boundary parameter; got "multipart/related; boundary=x".',
+  );
 });

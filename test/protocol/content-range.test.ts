@@ -25,6 +25,13 @@ describe('parseContentRange', () => {
     assert.deepEqual(parseContentRange('bytes */20'), { kind: 'status', total: 20 });
     assert.deepEqual(parseContentRange('bytes */*'), { kind: 'status', total: undefined });
     assert.deepEqual(parseContentRange('  Bytes 0-0/1 '), { kind: 'chunk', first: 0, last: 0, total: 1 });
+    assert.deepEqual(
+      parseContentRange('bytes   4-4/5'),
+      { kind: 'chunk', first: 4, last: 4, total: 5 },
+      'runs of spaces',
+    );
+    assert.deepEqual(parseContentRange('BYTES */0'), { kind: 'status', total: 0 });
+    assert.deepEqual(parseContentRange('bytes 0-*/0'), { kind: 'chunk', first: 0, last: undefined, total: 0 });
   });
 
   it('rejects malformed values', () => {
@@ -39,6 +46,18 @@ describe('parseContentRange', () => {
       'bytes 0-*/*',
       'bytes 1.5-2/3',
       'bytes 0-99999999999999999/*',
+      // Whatever follows a well-formed range, or precedes it, makes the whole header malformed.
+      'bytes 0-1/2x',
+      'bytes 0-1/2 3',
+      'xbytes 0-1/2',
+      'bytes */5/6',
+      // Sixteen digits fit the pattern but not a safe integer: no position past 2^53 - 1 is read.
+      'bytes 9999999999999999-9999999999999999/*',
+      'bytes 0-9999999999999999/*',
+      'bytes 0-1/9999999999999999',
+      'bytes */9999999999999999',
+      'bytes 9999999999999999-*/9999999999999999',
+      'bytes 9999999999999999-*/5',
     ]) {
       assert.equal(parseContentRange(bad), undefined, bad);
     }
@@ -65,6 +84,11 @@ describe('formatting', () => {
     assert.equal(parseStoredRange(''), 0, 'an empty Range header says nothing is stored, as an absent one');
     assert.equal(parseStoredRange('bytes=5-9'), undefined);
     assert.equal(parseStoredRange('garbage'), undefined);
+    assert.equal(parseStoredRange(' BYTES=0-0 '), 1, 'read in any case, without the white space around it');
+    assert.equal(parseStoredRange('bytes=0-9x'), undefined, 'nothing may follow the last byte');
+    assert.equal(parseStoredRange('xbytes=0-9'), undefined, 'nothing may precede the unit');
+    assert.equal(parseStoredRange('bytes=0-9999999999999999'), undefined, 'past a safe integer');
+    assert.equal(parseStoredRange('bytes=0-9007199254740990'), 9007199254740991);
     assert.deepEqual(parseContentRange(formatChunkRange(3, 4, 5)), { kind: 'chunk', first: 3, last: 4, total: 5 });
   });
 });
@@ -81,5 +105,19 @@ describe('resolveByteRange', () => {
     assert.equal(resolveByteRange('bytes=0-1,3-4', 10), undefined);
     assert.equal(resolveByteRange('bytes=4-2', 10), undefined);
     assert.equal(resolveByteRange('lines=1-2', 10), undefined);
+  });
+
+  it('reads the edges: a one-byte range, an empty content, a range with neither end, and the header in any case', () => {
+    assert.deepEqual(resolveByteRange('bytes=4-4', 10), { start: 4, end: 4 }, 'first = last is one byte');
+    assert.deepEqual(resolveByteRange('bytes=9-9', 10), { start: 9, end: 9 }, 'the last byte');
+    assert.deepEqual(resolveByteRange('bytes=0-', 1), { start: 0, end: 0 });
+    assert.equal(resolveByteRange('bytes=-', 10), undefined, 'no start and no end is ignored, not unsatisfiable');
+    assert.equal(resolveByteRange('bytes=-5', 0), 'unsatisfiable', 'a suffix of nothing');
+    assert.equal(resolveByteRange('bytes=0-', 0), 'unsatisfiable');
+    assert.deepEqual(resolveByteRange(' BYTES=1-2 ', 10), { start: 1, end: 2 });
+    assert.equal(resolveByteRange('bytes=1-2x', 10), undefined);
+    assert.equal(resolveByteRange('xbytes=1-2', 10), undefined);
+    assert.deepEqual(resolveByteRange('bytes=-10', 10), { start: 0, end: 9 }, 'a suffix as long as the content');
+    assert.deepEqual(resolveByteRange('bytes=-1', 10), { start: 9, end: 9 });
   });
 });
