@@ -78,7 +78,9 @@ export async function startRoundRobinProxy(nodes: () => readonly string[]): Prom
     };
     forward(2);
   });
-  server.keepAliveTimeout = 5000;
+  // Longer than a Node client keeps an idle connection (the global agent's 5 s): the client always closes first, so it
+  // never writes a request on a connection the proxy is closing at that instant (a reset before any answer).
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

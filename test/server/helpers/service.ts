@@ -126,45 +126,32 @@ export function httpRequest(
       }),
     );
   }
-  // Node's global agent keeps connections alive (Node ≥ 19): a request written on a pooled connection the service was
-  // closing at that instant (its keep-alive timeout; on a loaded machine the event loop can lag past the agent's
-  // margin) is reset before any answer. Sent again on a new connection, as Node's documentation advises, when its
-  // body can be sent again.
-  const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array || !isStream(body);
-  const send = (retries: number): Promise<ApiResult> =>
-    new Promise((resolvePromise, reject) => {
-      const req = request(url, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const buf = Buffer.concat(chunks);
-          resolvePromise({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: buf,
-            text: buf.toString('utf8'),
-            json: () => JSON.parse(buf.toString('utf8')),
-          });
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const buf = Buffer.concat(chunks);
+        resolvePromise({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: buf,
+          text: buf.toString('utf8'),
+          json: () => JSON.parse(buf.toString('utf8')),
         });
       });
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        if (replayable && req.reusedSocket && e.code === 'ECONNRESET' && retries > 0)
-          send(retries - 1).then(resolvePromise, reject);
-        else reject(e);
-      });
-      if (body === undefined) req.end();
-      else if (typeof body === 'string' || body instanceof Uint8Array) req.end(body);
-      else if (isStream(body)) {
-        Readable.from(body as AsyncIterable<Uint8Array>)
-          .on('error', reject)
-          .pipe(req);
-      } else req.end(JSON.stringify(body));
     });
-  return send(2);
+    req.on('error', reject);
+    if (body === undefined) req.end();
+    else if (typeof body === 'string' || body instanceof Uint8Array) req.end(body);
+    else if (body instanceof Readable || Symbol.asyncIterator in body) {
+      Readable.from(body as AsyncIterable<Uint8Array>)
+        .on('error', reject)
+        .pipe(req);
+    } else req.end(JSON.stringify(body));
+  });
 }
-
-const isStream = (body: object): boolean => body instanceof Readable || Symbol.asyncIterator in body;
 
 /**
  * Starts `node bin/store-service.js --port 0 --data <dir> [--admin] [--config]` and waits for its URL — or, with
