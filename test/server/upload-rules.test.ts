@@ -477,7 +477,9 @@ describe('the upload path', () => {
 
   it('an empty upload_id is no session URI: without a token the call is refused as unauthenticated', async () => {
     for (const method of ['PUT', 'DELETE']) {
-      const r = await svc.api(method, '/upload/store/v3/files?upload_id=', { token: null, body: 'bytes' });
+      // A DELETE carries no body (through the cluster's proxy, one with a body was a bare 400 from a node's parser).
+      const body = method === 'PUT' ? 'bytes' : undefined;
+      const r = await svc.api(method, '/upload/store/v3/files?upload_id=', { token: null, body });
       assert.equal(r.status, 401, `${method}: ${r.text}`);
     }
   });
