@@ -32,9 +32,6 @@ import type { UploadContext, UploadInput } from './upload-context.ts';
 import type { UploadStrategy } from './upload-strategy.ts';
 import { verifyResult } from './verify-result.ts';
 
-/** How far the MD5 runs ahead of the bytes sent. */
-const HASH_AHEAD = 8 * 1024 * 1024;
-
 /**
  * A resumable upload (spec §3.1, §4.3–§4.5) as a small state machine: no session → start one; a session whose state
  * is unknown (after any failure, or found in IndexedDB) → status query; then PUT bytes from the first byte not
@@ -90,9 +87,11 @@ export class ResumableUpload implements UploadStrategy {
     const record = this.record!;
     const writer = this.writerFor(record);
     // Queued, not awaited: the hash follows the requests from its own reads; nothing waits for it until the end. It
-    // starts once bytes flow and keeps HASH_AHEAD past what was sent (a burst of MD5 took the CPU from the upload:
-    // bench/README.md, wan), into the next request (its end a guess: adaptive chunks may change size) so its bytes are
-    // hashed while the service answers this one (issue 32), passing each request's end, whose state the record takes.
+    // starts once bytes flow (the session start and the first byte go first) and reads on at its own pace to the end of
+    // the next request (its end a guess: adaptive chunks may change size), so it runs on a core the upload leaves idle
+    // and its bytes are hashed while the service answers this one (issue 32), passing each request's end, whose state
+    // the record takes. Held 8 MiB ahead of the bytes sent instead, a whole file's MD5 trailed the upload: 1.37 × a
+    // raw PUT's time against 1.25, and more CPU (bench/README.md, issue 40's lead A/B).
     let hashed = record.acknowledged;
     const hashAhead = (to: number) => {
       if (to <= hashed) return;
@@ -105,9 +104,9 @@ export class ResumableUpload implements UploadStrategy {
       const start = record.acknowledged;
       const end = this.sizer.next(start, total);
       const nextEnd = end < total ? this.sizer.next(end, total) : total;
-      const lead = (to: number) => {
-        if (to > end) hashAhead(end);
-        hashAhead(Math.min(nextEnd, to));
+      const lead = () => {
+        hashAhead(end);
+        hashAhead(nextEnd);
       };
       this.needsStatus = true;
       const began = this.ctx.clock.now();
@@ -131,7 +130,7 @@ export class ResumableUpload implements UploadStrategy {
             bodyLength: end - start,
             onProgress: (sent) => {
               this.byPath.sent = sent;
-              if (sent > 0) lead(start + sent + HASH_AHEAD);
+              if (sent > 0) lead();
               this.ctx.onSent(start, sent);
             },
           },
@@ -142,7 +141,7 @@ export class ResumableUpload implements UploadStrategy {
         this.sizer.shrink();
         throw error;
       }
-      lead(end + HASH_AHEAD);
+      lead();
       if (response.status === 200 || response.status === 201)
         return this.finish(JSON.parse(response.text) as StoreFile);
       if (response.status !== STATUS_RESUME_INCOMPLETE) throw this.failure(response);
