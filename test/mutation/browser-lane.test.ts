@@ -16,11 +16,14 @@ after(() => rmSync(out, { recursive: true, force: true }));
 
 // The lock may be held by a browser suite of the node lane's cluster stage for minutes: its runs take seconds.
 const BROWSER_WAIT_MS = 20 * 60_000;
+// A mutant's run gets this long beyond its file's own time before it counts as a timeout (the endless loop waits it
+// out once). 10 s was too little in a CI run with a mutation run beside it (load 13): a killed mutant's run was cut.
+const TIMEOUT_FLOOR_MS = 30_000;
 
 /** Runs the runner over the fixture with a break threshold and these arguments; its log. */
 function run(breakAt: number, more: readonly string[]) {
   const args = ['--import', 'tsx', 'scripts/mutation/main.ts', '--root', 'test/fixtures/mutation'];
-  const options = ['--left-out', '', '--tests', 'test', '--out', out, '--timeout-floor', '10000'];
+  const options = ['--left-out', '', '--tests', 'test', '--out', out, '--timeout-floor', String(TIMEOUT_FLOOR_MS)];
   const result = spawnSync(process.execPath, [...args, ...options, ...more, '--break', String(breakAt)], {
     cwd: ROOT,
     encoding: 'utf8',
