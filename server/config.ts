@@ -53,7 +53,7 @@ export interface ServiceConfig {
    * Default 30 s (nginx's `lingering_time`).
    */
   readonly lingerMs: number;
-  /** …and discards at most this many bytes of it. Default 64 MiB. */
+  /** …and discards at most this many bytes of it; past them it reads no more until that time ends. Default 64 MiB. */
   readonly lingerBytes: number;
   /**
    * Bytes of content each user may own (the about resource's `storageQuota.limit`); an upload that would pass it is
