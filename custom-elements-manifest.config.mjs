@@ -5,4 +5,14 @@ export default {
   outdir: '.',
   litelement: true,
   packagejson: false,
+  plugins: [
+    {
+      // The analyzer lists modules in the order its file walk finds them, which changes with the machine's load
+      // (a CI run found store-element.ts elsewhere): sorted by path, the same sources always make the same file.
+      name: 'store-modules-by-path',
+      packageLinkPhase({ customElementsManifest }) {
+        customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      },
+    },
+  ],
 };

@@ -25,10 +25,16 @@ test('custom-elements.json is what `npm run cem` makes of the sources', async ()
     await promisify(execFile)(join(root, 'node_modules/.bin/cem'), ['analyze', '--config', config], { cwd: root });
     const made = readFileSync(join(out, 'custom-elements.json'), 'utf8');
     const committed = readFileSync(join(root, 'custom-elements.json'), 'utf8');
-    assert.ok(
-      made === committed,
-      'custom-elements.json is out of date with src/elements: run `npm run cem` and commit it',
-    );
+    if (made !== committed) {
+      // Where they part, so that a CI log shows what changed (an order or a member) without a rerun.
+      const madeLines = made.split('\n');
+      const committedLines = committed.split('\n');
+      const at = madeLines.findIndex((line, i) => line !== committedLines[i]);
+      assert.fail(
+        `custom-elements.json is out of date with src/elements (line ${at + 1}: made ${JSON.stringify(madeLines[at])}, ` +
+          `committed ${JSON.stringify(committedLines[at])}): run \`npm run cem\` and commit it`,
+      );
+    }
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
