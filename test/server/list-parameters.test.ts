@@ -126,6 +126,17 @@ describe('the file list parameters', () => {
     }
   });
 
+  it('a query of only white space filters nothing: it lists what no q lists', async () => {
+    assert.equal((await svc.api('POST', '/store/v3/files', { body: { name: 'blank-q.txt' } })).status, 200);
+    const none = await svc.api('GET', '/store/v3/files?fields=files(id)');
+    assert.equal(none.status, 200, none.text);
+    for (const q of [' ', '  \t ']) {
+      const r = await svc.api('GET', `/store/v3/files?fields=files(id)&q=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 200, `${JSON.stringify(q)}: ${r.text}`);
+      assert.deepEqual(r.json(), none.json());
+    }
+  });
+
   it('a query that cannot be read is a 400 naming q', async () => {
     const r = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent("name ~ 'x'")}`);
     assert.equal(r.status, 400, r.text);
