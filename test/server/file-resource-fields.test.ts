@@ -1,7 +1,7 @@
 /**
  * What a client reads back of a file it created: the `originalFilename` it gave, kept as given, and people named as
  * the service names them — the owner and each permission with the part of the address before the `@` as
- * `displayName`, and the whole address as `emailAddress`.
+ * `displayName`, and the whole address as `emailAddress` — and `owners[0].me` true only for the owner reading it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -43,5 +43,25 @@ describe('a file resource', () => {
         { role: 'reader', displayName: 'gina.marsh' },
       ],
     });
+  });
+
+  it('tells its owner they are the owner (owners[0].me), and tells another reader they are not', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id,owners(emailAddress,me)', {
+      body: { name: 'whose.txt' },
+    });
+    assert.equal(made.status, 200, made.text);
+    const { id, owners } = made.json() as { id: string; owners: unknown };
+    assert.deepEqual(owners, [{ emailAddress: 'alice@example.com', me: true }]);
+    const shared = await svc.api('POST', `/store/v3/files/${id}/permissions`, {
+      body: { type: 'user', role: 'reader', emailAddress: 'bob@example.com' },
+    });
+    assert.equal(shared.status, 200, shared.text);
+    const byOwner = await svc.api('GET', `/store/v3/files/${id}?fields=owners(emailAddress,me)`);
+    assert.deepEqual(byOwner.json(), { owners: [{ emailAddress: 'alice@example.com', me: true }] });
+    const byReader = await svc.api('GET', `/store/v3/files/${id}?fields=owners(emailAddress,me)`, {
+      token: 'dev-token-bob',
+    });
+    assert.equal(byReader.status, 200, byReader.text);
+    assert.deepEqual(byReader.json(), { owners: [{ emailAddress: 'alice@example.com', me: false }] });
   });
 });
