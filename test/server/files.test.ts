@@ -265,4 +265,15 @@ describe('generateIds', () => {
     const folder = await svc.api('POST', '/store/v3/files', { body: { id: g.ids[2], mimeType: FOLDER } });
     assert.equal(folder.status, 200);
   });
+
+  it('a generated ID is used once: after its file is deleted a create with it is still a 409', async () => {
+    const [id] = (await svc.api('GET', '/store/v3/files/generateIds?count=1')).json().ids as string[];
+    const made = await svc.api('POST', '/store/v3/files', { body: { id, name: 'once.txt' } });
+    assert.equal(made.status, 200, made.text);
+    assert.equal((await svc.api('DELETE', `/store/v3/files/${id}`)).status, 204);
+    assert.equal((await svc.api('GET', `/store/v3/files/${id}`)).status, 404);
+    const again = await svc.api('POST', '/store/v3/files', { body: { id, name: 'twice.txt' } });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.json().error.errors[0].reason, 'fileIdInUse');
+  });
 });
