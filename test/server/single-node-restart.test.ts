@@ -69,6 +69,25 @@ describe('a single node restarted', () => {
     assert.equal(status.headers.range, `bytes=0-${256 * 1024 - 1}`);
   });
 
+  it('deletes stored content no file names, and keeps the content of each file', async () => {
+    const made = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: 'the bytes of a kept file\n',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    assert.equal(made.status, 200, made.text);
+    const { id } = made.json() as { id: string };
+    // Content no file row names (a crash between writing it and committing its file): no request can reach it.
+    const stray = join(svc.dataDir, 'content', 'c-left-by-a-crash');
+    writeFileSync(stray, 'no file names these bytes');
+
+    await svc.restart();
+
+    assert.equal(existsSync(stray), false, 'the stray content is deleted at start');
+    const media = await svc.api('GET', `/store/v3/files/${id}?alt=media`);
+    assert.equal(media.status, 200, media.text);
+    assert.equal(media.text, 'the bytes of a kept file\n');
+  });
+
   it('its migrated schema declares a type for every column', async () => {
     await svc.kill();
     const db = new Database(join(svc.dataDir, 'store.db'), { readonly: true });
