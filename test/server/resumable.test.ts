@@ -189,6 +189,29 @@ describe('chunks', () => {
     assert.match(contra.text, /contradicts/);
   });
 
+  it('a streamed chunk refused for its length keeps none of its bytes: the session holds what it held before', async () => {
+    const data = bytesOf(KB256 * 3, 11);
+    const uri = await sessionUri();
+    assert.equal((await put(uri, data.subarray(0, KB256), `bytes 0-${KB256 - 1}/*`)).status, 308);
+    // No Content-Length (chunked): the body's length is known only once it has been written, two blocks for one.
+    async function* twoBlocks() {
+      yield data.subarray(KB256, KB256 * 2);
+      yield data.subarray(KB256 * 2, KB256 * 3);
+    }
+    const refused = await svc.api('PUT', uri, {
+      token: null,
+      body: twoBlocks(),
+      headers: { 'Content-Range': `bytes ${KB256}-${KB256 * 2 - 1}/*` },
+    });
+    assert.equal(refused.status, 400, refused.text);
+    const status = await put(uri, '', 'bytes */*');
+    assert.equal(status.status, 308);
+    assert.equal(status.headers.range, `bytes=0-${KB256 - 1}`);
+    const rest = await put(uri, data.subarray(KB256), `bytes ${KB256}-${data.length - 1}/${data.length}`);
+    assert.equal(rest.status, 200, rest.text);
+    assert.equal(rest.json().md5Checksum, md5(data));
+  });
+
   it('accepts bytes F-*/T streams', async () => {
     const data = bytesOf(KB256 + 7);
     const uri = await sessionUri();
