@@ -120,6 +120,7 @@ test(
       name: 'changed.txt',
       mimeType: 'text/plain',
       description: 'kept as it is',
+      originalFilename: 'changed (original).txt',
     });
     const { watcher: w } = watcher();
     const watch = w.watchFile(file.id);
