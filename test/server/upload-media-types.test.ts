@@ -1,7 +1,8 @@
 /**
  * The MIME type an upload names for its bytes (spec §4: "if neither this nor the metadata gives a type, the object
  * is served as application/octet-stream"): an X-Upload-Content-Type that carries only parameters names no type,
- * so the session starts and the file is application/octet-stream, its bytes served back under that type.
+ * so the session starts and the file is application/octet-stream, its bytes served back under that type. A multipart
+ * type on a media upload is refused, naming the uploadType it needs.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,5 +39,21 @@ describe('a type header with parameters and no type', () => {
     assert.equal(done.status, 200, done.text);
     const stored = await storedType((done.json() as { id: string }).id);
     assert.deepEqual(stored, { mimeType: 'application/octet-stream', served: 'application/octet-stream', text: BYTES });
+  });
+});
+
+describe('a multipart type on a media upload', () => {
+  it('uploadType=media with a multipart body is a 400 that says to use uploadType=multipart, and makes no file', async () => {
+    const before = await svc.api('GET', '/store/v3/files?fields=files(id)');
+    const r = await svc.api('POST', '/upload/store/v3/files?uploadType=media', {
+      body: '--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n',
+      headers: { 'Content-Type': 'multipart/related; boundary=b' },
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(
+      (r.json() as { error: { message: string } }).error.message,
+      'uploadType=media sends the raw bytes; a multipart/related body needs uploadType=multipart.',
+    );
+    assert.deepEqual((await svc.api('GET', '/store/v3/files?fields=files(id)')).json(), before.json());
   });
 });
