@@ -13,9 +13,12 @@ const BIN = join(resolve(import.meta.dirname, '../..'), 'bin/store-service.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-start-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: 60_000, env }, (error, stdout, stderr) => {
       done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
@@ -47,4 +50,25 @@ test('a database that cannot be reached stops the start with exit 1, its passwor
   );
   assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
   assert.ok(!r.stderr.includes('secret-word'), r.stderr);
+});
+
+test('an object store that cannot be reached stops the start with exit 1 and one line naming the bucket', async () => {
+  const r = await run(
+    ['--port', '0', '--data', join(scratch, 'unreached-bucket'), '--content', 's3://store-bucket/pre'],
+    {
+      ...process.env,
+      // A closed port on this machine: the connection is refused at once.
+      AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:1',
+      AWS_ACCESS_KEY_ID: 'test-key',
+      AWS_SECRET_ACCESS_KEY: 'test-secret',
+      AWS_REGION: 'us-east-1',
+    },
+  );
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, '', 'nothing listened');
+  assert.match(
+    r.stderr,
+    /^store-service: cannot start: content: cannot reach the object store s3:\/\/store-bucket\/pre\/ at http:\/\/127\.0\.0\.1:1 /,
+  );
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
 });
