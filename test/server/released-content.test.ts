@@ -1,7 +1,8 @@
 /**
  * Bytes no file names any more leave the disk while the service runs: a deleted file's content, and the old content
  * of a file whose bytes were replaced — not only at the next start's sweep. Read from the data directory's
- * `content/` folder of a real service; each wait is for the file to go, bounded only to fail instead of hanging.
+ * `content/` folder of a real service; each wait is for the file to go, bounded only to fail instead of hanging. A
+ * file that had no content releases nothing when it gets some: the service logs no failed removal.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -63,5 +64,26 @@ describe('released content', () => {
     await gone(first);
     const media = await svc.api('GET', `/store/v3/files/${id}?alt=media`);
     assert.equal(media.text, 'the second bytes\n');
+  });
+
+  it('the first bytes of a file made without content release nothing: no removal fails in the log', async () => {
+    const made = await svc.api('POST', '/store/v3/files?fields=id', { body: { name: 'empty-at-first.txt' } });
+    assert.equal(made.status, 200, made.text);
+    const { id } = made.json() as { id: string };
+    const before = contentFiles();
+    const put = (text: string) =>
+      svc.api('PATCH', `/upload/store/v3/files/${id}?uploadType=media`, {
+        body: text,
+        headers: { 'Content-Type': 'text/plain' },
+      });
+    const first = await put('the first bytes it ever had\n');
+    assert.equal(first.status, 200, first.text);
+    const [firstContent] = contentFiles().filter((f) => !before.includes(f));
+    assert.ok(firstContent !== undefined, 'a content file for the first bytes');
+    // A second replacement releases the first bytes; once they are gone, what the first commit released is done.
+    const second = await put('the second bytes\n');
+    assert.equal(second.status, 200, second.text);
+    await gone(firstContent);
+    assert.doesNotMatch(svc.stderr, /could not remove content/);
   });
 });

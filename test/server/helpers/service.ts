@@ -92,6 +92,8 @@ export interface ServiceHandle {
   stop(): Promise<void>;
   /** The crash seen so far (see `stop`), or undefined while the service is healthy. */
   readonly crash: Error | undefined;
+  /** What the service has written to stderr so far, across restarts: the errors it logged and carried on from. */
+  readonly stderr: string;
   /** With `STORE_TEST_NODES=N`: each node (this handle's `url` is their proxy's). */
   readonly nodes?: readonly ServiceHandle[];
   /** With `nodes`: the node that is handling a request `match` picks now (its proxy passes it on), if any. */
@@ -187,6 +189,9 @@ export async function startService(options: StartOptions = {}): Promise<ServiceH
     get crash() {
       return nodes.find((n) => n.crash)?.crash;
     },
+    get stderr() {
+      return nodes.map((n) => n.stderr).join('');
+    },
     async kill(signal) {
       await Promise.all(nodes.map((n) => n.kill(signal)));
     },
@@ -240,6 +245,7 @@ async function startNode(
   let url = '';
   let crash: Error | undefined;
   let stopping = false;
+  let log = '';
   const crashed = (why: string) => {
     crash ??= new Error(`store-service crashed: ${why}`);
   };
@@ -254,6 +260,7 @@ async function startNode(
       let err = '';
       child.stderr?.on('data', (c: Buffer) => {
         err += c.toString();
+        log += c.toString();
         process.stderr.write(c);
         const fatal = /store-service: FATAL .*|Unhandled.*rejection.*|uncaught.*exception.*/i.exec(err);
         if (fatal) crashed(fatal[0]);
@@ -294,6 +301,9 @@ async function startNode(
     },
     get crash() {
       return crash;
+    },
+    get stderr() {
+      return log;
     },
     async kill(signal: NodeJS.Signals = 'SIGTERM') {
       if (url) forgetOrigin(new URL(url).origin);
