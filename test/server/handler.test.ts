@@ -315,6 +315,26 @@ test('a body a body parser read first is answered 500, saying to mount the handl
   }
 });
 
+test('an empty body a body parser took first is answered 500 too: express.json() marks it read without a byte', async () => {
+  // What body-parser's read() does before it reads: `req._body = true`; an empty body then emits no 'data'.
+  const host = await startHost('node', {}, async (req) => {
+    (req as IncomingMessage & { _body?: boolean })._body = true;
+    for await (const _ of req);
+  });
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json', 'content-length': '0' },
+      body: '',
+    });
+    assert.equal(r.status, 500);
+    const body = (await r.json()) as { error: { message: string } };
+    assert.match(body.error.message, /mount the handler before any body parser/);
+  } finally {
+    await host.stop();
+  }
+});
+
 /** The process's peak resident set since the last reset, in bytes. */
 function peakRss(): number {
   const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
