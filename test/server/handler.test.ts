@@ -381,6 +381,33 @@ test('a user without an e-mail address from the app’s authenticate is a 500, n
   }
 });
 
+test('a header the app cleared before the handler (set to undefined) is absent for its authenticate, not the text "undefined"', async () => {
+  const seen: (string | null)[] = [];
+  const host = await startHost(
+    'node',
+    {
+      authenticate: ({ headers }) => {
+        seen.push(headers.get('x-app-session'));
+        return headers.has('x-app-session') ? undefined : { email: 'alice@example.com', name: 'Alice' };
+      },
+    },
+    // An app middleware that took the header for itself and cleared it, as Node's header type allows.
+    async (req) => {
+      req.headers['x-app-session'] = undefined;
+    },
+  );
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/about?fields=user(emailAddress)`, {
+      headers: { 'x-app-session': 'abc' },
+    });
+    assert.equal(r.status, 200, await r.clone().text());
+    assert.deepEqual(await r.json(), { user: { emailAddress: 'alice@example.com' } });
+    assert.deepEqual(seen, [null]);
+  } finally {
+    await host.stop();
+  }
+});
+
 test('the Fetch form reads a path without a query as no parameters, and ends a stalled body after bodyIdleTimeoutMs', async () => {
   const host = await startHost('fetch', { config: { bodyIdleTimeoutMs: 300 } });
   try {
