@@ -52,6 +52,17 @@ describe('the admin routes', () => {
     assert.deepEqual((await admin('PUT', 'storage-quota', { limit: null })).json(), { limit: null });
   });
 
+  it('refuse a fault body that is JSON null as a 400 saying each fault is an object, and add nothing', async () => {
+    const r = await svc.api('POST', '/__admin/faults', {
+      token: null,
+      headers: { 'Content-Type': 'application/json' },
+      body: 'null',
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.match((r.json() as { error: { message: string } }).error.message, /each fault must be an object/);
+    assert.deepEqual((await admin('GET', 'faults')).json(), { faults: [] });
+  });
+
   it('list the open sessions of one user, a session without a name as null', async () => {
     const alice = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { body: { name: 'a.bin' } });
     const bob = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', { token: 'dev-token-bob' });

@@ -43,6 +43,21 @@ describe('admin tokens', () => {
     assert.match(bad.json().error.message, /"token"/);
   });
 
+  it('names a token’s user by the displayName it was issued with, else by the local part of its address', async () => {
+    const grants = [
+      { token: 'tok-named', user: 'Erin.Vale@example.com', displayName: 'Erin V.' },
+      { token: 'tok-unnamed', user: 'Erin.Vale@example.com' },
+    ];
+    for (const grant of grants)
+      assert.equal((await svc.api('POST', '/__admin/tokens', { token: null, body: grant })).status, 201);
+    const named = await svc.api('GET', '/store/v3/about?fields=user(displayName,emailAddress)', { token: 'tok-named' });
+    assert.deepEqual(named.json(), { user: { displayName: 'Erin V.', emailAddress: 'erin.vale@example.com' } });
+    const unnamed = await svc.api('GET', '/store/v3/about?fields=user(displayName,emailAddress)', {
+      token: 'tok-unnamed',
+    });
+    assert.deepEqual(unnamed.json(), { user: { displayName: 'Erin.Vale', emailAddress: 'erin.vale@example.com' } });
+  });
+
   it('revokes a configured development token too', async () => {
     assert.equal((await svc.api('DELETE', '/__admin/tokens/dev-token-carol', { token: null })).status, 204);
     assert.equal((await svc.api('GET', '/store/v3/about', { token: 'dev-token-carol' })).status, 401);

@@ -23,3 +23,9 @@ test('a port with anything before its digits is exit 2, naming it', async () => 
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /--port must be 0–65535, got "x8080"/);
 });
+
+test('a port with anything after its digits is exit 2, naming it', async () => {
+  const r = await run(['--port', '8080x', '--data', dataDir]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--port must be 0–65535, got "8080x"/);
+});

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MESSAGES } from 'store-upload-kit/protocol';
 import { type ServiceHandle, startService } from './helpers/service.ts';
@@ -82,6 +84,25 @@ describe('download', () => {
       assert.equal(r.headers['content-length'], '0');
       assert.equal(r.body.length, 0);
     }
+  });
+
+  it('answers a file of zero bytes without reading its stored object: an empty 200 even when that object is gone', async () => {
+    const zero = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: '',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    assert.equal(zero.status, 200, zero.text);
+    // Every empty stored object (a data folder that lost them: copied in part, or cleaned by hand).
+    const empty = readdirSync(join(svc.dataDir, 'content'), { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((path) => statSync(path).size === 0);
+    assert.ok(empty.length > 0, 'the zero-byte upload stored an empty object');
+    for (const path of empty) rmSync(path);
+    const r = await svc.api('GET', `/store/v3/files/${(zero.json() as { id: string }).id}?alt=media`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers['content-length'], '0');
+    assert.equal(r.body.length, 0);
   });
 
   it('refuses a folder and a native document with 403 fileNotDownloadable pointing at alt', async () => {

@@ -315,6 +315,26 @@ test('a body a body parser read first is answered 500, saying to mount the handl
   }
 });
 
+test('an empty body a body parser took first is answered 500 too: express.json() marks it read without a byte', async () => {
+  // What body-parser's read() does before it reads: `req._body = true`; an empty body then emits no 'data'.
+  const host = await startHost('node', {}, async (req) => {
+    (req as IncomingMessage & { _body?: boolean })._body = true;
+    for await (const _ of req);
+  });
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/files`, {
+      method: 'POST',
+      headers: { cookie: ALICE, 'content-type': 'application/json', 'content-length': '0' },
+      body: '',
+    });
+    assert.equal(r.status, 500);
+    const body = (await r.json()) as { error: { message: string } };
+    assert.match(body.error.message, /mount the handler before any body parser/);
+  } finally {
+    await host.stop();
+  }
+});
+
 /** The process's peak resident set since the last reset, in bytes. */
 function peakRss(): number {
   const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -356,6 +376,33 @@ test('a user without an e-mail address from the app’s authenticate is a 500, n
   try {
     const r = await fetch(`${host.url}${BASE}/store/v3/files`);
     assert.equal(r.status, 500);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a header the app cleared before the handler (set to undefined) is absent for its authenticate, not the text "undefined"', async () => {
+  const seen: (string | null)[] = [];
+  const host = await startHost(
+    'node',
+    {
+      authenticate: ({ headers }) => {
+        seen.push(headers.get('x-app-session'));
+        return headers.has('x-app-session') ? undefined : { email: 'alice@example.com', name: 'Alice' };
+      },
+    },
+    // An app middleware that took the header for itself and cleared it, as Node's header type allows.
+    async (req) => {
+      req.headers['x-app-session'] = undefined;
+    },
+  );
+  try {
+    const r = await fetch(`${host.url}${BASE}/store/v3/about?fields=user(emailAddress)`, {
+      headers: { 'x-app-session': 'abc' },
+    });
+    assert.equal(r.status, 200, await r.clone().text());
+    assert.deepEqual(await r.json(), { user: { emailAddress: 'alice@example.com' } });
+    assert.deepEqual(seen, [null]);
   } finally {
     await host.stop();
   }

@@ -195,6 +195,66 @@ test('over TLS, a request without a Host header (HTTP/1.0) gets a session URI on
   assert.ok(location.startsWith(`https://127.0.0.1:${port}/upload/store/v3/files?`), location);
 });
 
+test('over HTTP/2, a session URI is on the :authority the request named', async () => {
+  const { port } = new URL(svc.url);
+  const start = await h2(
+    {
+      ':method': 'POST',
+      ':authority': `localhost:${port}`,
+      ':path': '/upload/store/v3/files?uploadType=resumable',
+      'content-type': 'application/json',
+      'x-upload-content-length': '10',
+    },
+    JSON.stringify({ name: 'authority.bin' }),
+  );
+  assert.equal(start.status, 200, start.body.toString());
+  assert.equal(new URL(String(start.headers.location)).origin, `https://localhost:${port}`);
+});
+
+test('over HTTP/2, a session URI keeps the :scheme the request named (an http URI asked over TLS, RFC 8164)', async () => {
+  const { port } = new URL(svc.url);
+  const start = await h2(
+    {
+      ':method': 'POST',
+      ':scheme': 'http',
+      ':authority': `localhost:${port}`,
+      ':path': '/upload/store/v3/files?uploadType=resumable',
+      'content-type': 'application/json',
+      'x-upload-content-length': '10',
+    },
+    JSON.stringify({ name: 'scheme.bin' }),
+  );
+  assert.equal(start.status, 200, start.body.toString());
+  assert.equal(new URL(String(start.headers.location)).origin, `http://localhost:${port}`);
+});
+
+test('over TLS, an HTTP/1.1 request gets an https session URI on the host it named', async () => {
+  const { port } = new URL(svc.url);
+  const body = JSON.stringify({ name: 'host-tls.bin' });
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = tlsConnect({
+      host: '127.0.0.1',
+      port: Number(port),
+      ca,
+      servername: 'localhost',
+      ALPNProtocols: ['http/1.1'],
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+    socket.write(
+      `POST /upload/store/v3/files?uploadType=resumable HTTP/1.1\r\nHost: localhost:${port}\r\n` +
+        `Authorization: ${AUTH.authorization}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `X-Upload-Content-Length: 10\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+  });
+  assert.match(text, /^HTTP\/1\.1 200 /);
+  const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(text)?.[1] ?? '';
+  assert.ok(location.startsWith(`https://localhost:${port}/upload/store/v3/files?`), location);
+});
+
 test('a restart keeps the CA', async () => {
   await svc.restart();
   assert.equal(readFileSync(join(svc.dataDir, 'tls', 'ca.pem'), 'utf8'), ca);

@@ -33,6 +33,10 @@ test('a missing --data is exit 2 with the usage', async () => {
   const { code, stderr } = await migrate('--database', NO_DATABASE, '--content', 's3://bucket');
   assert.equal(code, 2, stderr);
   assert.match(stderr, /--data, --database postgres:\/\/… and --content s3:\/\/… are all needed/);
+  assert.match(
+    stderr,
+    /^usage: store-service migrate --data DIR --database postgres:\/\/USER:PASS@HOST:PORT\/DB --content s3:\/\/BUCKET\[\/PREFIX\]$/m,
+  );
 });
 
 test('a database URL that only contains postgres:// is exit 2', async () => {

@@ -4,7 +4,8 @@
  * HTTP/1.1, so every byte the service writes is seen.
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openRaw, requestHead, statuses } from './helpers/raw-http.ts';
 import { type ServiceHandle, startService } from './helpers/service.ts';
@@ -198,6 +199,28 @@ describe('the Node adapter on the wire', () => {
     }
     const grown = open() - before;
     assert.ok(grown < 10, `${grown} more descriptors open after 30 HEADs`);
+  });
+
+  it('a HEAD of a download never reads the stored bytes: it is answered when they cannot be read', async () => {
+    const marker = 'a HEAD reads none of this. ';
+    const made = await svc.api('POST', '/upload/store/v3/files?uploadType=media&fields=id', {
+      body: marker.repeat(400),
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    assert.equal(made.status, 200, made.text);
+    const id = (made.json() as { id: string }).id;
+    // The stored object becomes a folder (a damaged data folder): it opens, and every read of it fails (EISDIR).
+    const stored = readdirSync(join(svc.dataDir, 'content'), { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((path) => readFileSync(path, 'utf8').startsWith(marker));
+    assert.equal(stored.length, 1, `one stored object holds the upload: ${stored.join(', ')}`);
+    rmSync(stored[0] as string);
+    mkdirSync(stored[0] as string);
+    const head = await svc.api('HEAD', `/store/v3/files/${id}?alt=media`);
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-length'], String(marker.length * 400));
+    assert.equal(head.body.length, 0);
   });
 
   it('a HEAD of a JSON answer has the length of the JSON the GET sends', async () => {
