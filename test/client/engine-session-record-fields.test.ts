@@ -4,7 +4,7 @@
 // that does not verify (`verify: false`: no hasher) still uploads in chunks and stores the file whole.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ClockPort } from '../../src/uploader/contract/ports.ts';
+import type { ClockPort, SessionRecord } from '../../src/uploader/contract/ports.ts';
 import { systemClock } from '../../src/uploader/adapters/system-clock.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { download, harness, md5, randomFile } from './helpers/engine-harness.ts';
@@ -104,5 +104,32 @@ test('an uploader that does not verify (no hasher) uploads a file in chunks and 
     assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
   } finally {
     await h.engine.destroy();
+  }
+});
+
+test('a record whose hash state a store kept as null resumes, hashing from byte 0', async () => {
+  const first = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, stallTimeoutMs: 60_000 });
+  const file = randomFile(MiB + 9);
+  await first.engine.add('a', file);
+  await first.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await first.engine.destroy();
+  const [record] = await first.store.list();
+  assert.ok(record);
+  await first.store.put({ ...record, hashState: null } as unknown as SessionRecord);
+
+  const second = harness(service.url, {
+    resumableThreshold: 0,
+    chunkSize: 256 * KiB,
+    stallTimeoutMs: 60_000,
+    store: first.store,
+  });
+  try {
+    const snap = await second.engine.add('b', file);
+    assert.equal(snap.bytesAcknowledged, record.acknowledged, 'resumed where the service stood');
+    const stored = await second.engine.done('b');
+    assert.equal(stored.md5Checksum, md5(file.bytes));
+    assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  } finally {
+    await second.engine.destroy();
   }
 });
