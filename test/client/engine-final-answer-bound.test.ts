@@ -77,3 +77,24 @@ test(
     assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
   },
 );
+
+test(
+  'the last chunk of a file sent in several has the final answer’s bound too: a slow answer to it is waited for',
+  { timeout: 60_000 },
+  async () => {
+    // The first PUT (the first 256 KiB) is answered at once; the second, the last 3 bytes, 2.5 s after they went
+    // out: past the 1 s stall limit, within the final answer's 4 s.
+    await addFault(service.url, {
+      match: { method: 'PUT', pathPrefix: '/upload/store/v3/files', uploadType: 'resumable' },
+      action: { type: 'delay', ms: 2500 },
+      skip: 1,
+    });
+    const h = harness(service.url, { stallTimeoutMs: 1000, resumableThreshold: 0, chunkSize: 256 * KiB });
+    const file = randomFile(256 * KiB + 3);
+    await h.engine.add('slow-last-chunk', file);
+    const stored = await h.engine.done('slow-last-chunk');
+    const retries = h.events.filter((e) => e.event === 'retry').map((e) => e.snapshot.retry?.cause);
+    assert.deepEqual(retries, []);
+    assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  },
+);

@@ -98,3 +98,51 @@ test('a task paused while queued does not start when its turn would have come: t
     'the paused task never started',
   );
 });
+
+test('a resume while a paused task is being cancelled, or once it is, does nothing: the task ends cancelled, its file never stored', async () => {
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * 1024, stallTimeoutMs: 60_000 });
+  const file = randomFile(1024 * 1024 + 3);
+  await h.engine.add('t', file);
+  await within(
+    h.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * 1024),
+    'the first chunk acknowledged',
+  );
+  h.engine.pause('t');
+  await within(
+    h.when((_e, s) => s.state === 'paused'),
+    'paused',
+  );
+  const from = h.events.length;
+  // The cancel deletes the session with the service; the resume comes while it does.
+  const cancelling = h.engine.cancel('t');
+  h.engine.resume('t');
+  await within(cancelling, 'the cancel');
+  // And a resume once it is cancelled.
+  h.engine.resume('t');
+  await assert.rejects(h.engine.done('t'), { code: 'cancelled' });
+  assert.deepEqual(
+    h.events.slice(from).map((e) => e.snapshot.state),
+    ['cancelled'],
+  );
+  assert.equal(h.engine.snapshot('t')?.state, 'cancelled');
+  assert.deepEqual(await h.store.list(), []);
+  await h.engine.destroy();
+  assert.deepEqual(await filesNamed(service.url, file.name), []);
+});
+
+test('a resume of a task already stored does nothing: no event, no second file', async () => {
+  const h = harness(service.url, { stallTimeoutMs: 60_000 });
+  const file = randomFile(64 * 1024);
+  await h.engine.add('t', file);
+  const stored = await within(h.engine.done('t'), 'the upload');
+  const from = h.events.length;
+  h.engine.resume('t');
+  assert.equal((await h.engine.done('t')).id, stored.id);
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+  assert.deepEqual(
+    h.events.slice(from).map((e) => [e.event, e.snapshot.state]),
+    [],
+  );
+  assert.equal(h.engine.snapshot('t')?.state, 'done');
+  await h.engine.destroy();
+});

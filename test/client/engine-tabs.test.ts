@@ -270,3 +270,50 @@ test('with no channel between the tabs, the second tab waits for the session loc
   assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }], 'stored once');
   assert.deepEqual(await store.list(), []);
 });
+
+test('a tab waiting behind another follower ends with the file the uploading tab’s message names, asking nothing', async () => {
+  // Three tabs: A uploads; C, then B, follow it, C first in line for the session's lock. When A is done, C takes
+  // the lock and asks the service where the upload stands; B, still waiting, learns the file from A's message.
+  const locks = new MemoryLocks();
+  const name = `test-${randomUUID()}`;
+  const [channelA, channelB, channelC] = [broadcastChannel(name), broadcastChannel(name), broadcastChannel(name)];
+  channels.push(channelA, channelB, channelC);
+  const store = new MemorySessionStore();
+  const tab = (channel: ChannelPort, http?: HttpPort) =>
+    harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB, store, locks, channel, ...(http && { http }) });
+  const a = tab(channelA);
+  const httpB = sessionRequests();
+  const b = tab(channelB, httpB);
+  const c = tab(channelC);
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 60 },
+    times: 100,
+  });
+  const file = randomFile(2 * MiB + 1);
+  await a.engine.add('a', file);
+  await a.when((e, s) => e === 'progress' && s.bytesAcknowledged >= 256 * KiB);
+  await c.engine.add('c', file);
+  await c.when((_e, s) => s.inOtherTab === true);
+  await b.engine.add('b', file);
+  await b.when((_e, s) => s.inOtherTab === true);
+
+  const [stored, seenByB, seenByC] = await Promise.all([a.engine.done('a'), b.engine.done('b'), c.engine.done('c')]);
+  assert.equal(seenByB.id, stored.id);
+  assert.equal(seenByC.id, stored.id);
+  assert.deepEqual(httpB.sent, [], 'the tab told by the message sent nothing to the session');
+  assert.equal(md5(await download(service.url, stored.id)), md5(file.bytes));
+  assert.deepEqual(await filesNamed(service.url, file.name), [{ id: stored.id }]);
+});
+
+/** The real node:http port, recording every request it sends to a session (data PUTs and status queries). */
+function sessionRequests(): HttpPort & { sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    send(request, hooks) {
+      if (request.url.includes('upload_id=')) sent.push(`${request.method} ${request.headers['content-range'] ?? ''}`);
+      return nodeHttp.send(request, hooks);
+    },
+  };
+}

@@ -34,6 +34,8 @@ describe('error bodies', () => {
     assert.equal(reasonOf(body), 'required');
     assert.equal(readErrorBody({ error: 'nope' }), undefined);
     assert.equal(readErrorBody(null), undefined);
+    // Another server's `{"error": null}` is no error body either (not a TypeError from reading it).
+    assert.equal(readErrorBody({ error: null }), undefined);
     // Another server's JSON error (a proxy's, a gateway's) is not taken for the service's: each part must be there.
     for (const error of [
       { message: 'Bad gateway' },

@@ -280,6 +280,28 @@ test('a watch the service refuses for another reason than a 401 is asked for onc
   await off();
 });
 
+test('a watch is asked for with the current token, and a 401 to it with a fresh one, once', async () => {
+  // The app's token getter: its current token has expired; asked to refresh, it gives a good one.
+  const asked: (boolean | undefined)[] = [];
+  const expiring: WatchClient = {
+    ...client,
+    accessToken: (refresh) => {
+      asked.push(refresh);
+      return Promise.resolve(refresh ? 'dev-token-alice' : 'dev-token-expired-long-ago');
+    },
+  };
+  const file = await client.files.create({ name: 'token-refresh-watch.txt' });
+  const { watcher: w } = watcher({ client: expiring });
+  const watch = w.watchFile(file.id);
+  const off = watch.on('*', () => undefined);
+  await Promise.race([
+    watch.ready(),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('no channel within 20 s')), 20_000).unref()),
+  ]);
+  assert.deepEqual(asked, [false, true], 'the current token first; a refreshed one only after its 401');
+  await off();
+});
+
 test('closing the watcher stops every channel it holds with the service: stopping one again is a 404', async () => {
   const file = await client.files.create({ name: 'closed-watcher.txt' });
   const { watcher: w } = watcher();
