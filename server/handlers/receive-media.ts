@@ -70,9 +70,16 @@ export async function receiveMultipart(
   const existing =
     mode.kind === 'create' ? undefined : await checkUpdate(ctx.svc, who, mode.fileId, meta, ctx.req.query, true);
   if (mode.kind === 'create') await checkCreate(ctx.svc, who, meta, true);
-  const contentType = upload.mediaType ? mediaTypeOf(upload.mediaType) : (meta.mimeType ?? 'application/octet-stream');
+  // The media part's type is checked as a simple upload's header is: one that is no MIME type is refused, naming
+  // it, instead of being read as absent (the metadata's type would stand for it, and a converting upload would be
+  // told its target cannot be converted to itself). A part without one takes the metadata's.
+  const partType = upload.mediaHeaders['content-type'];
+  const named = partType !== undefined && partType.trim() !== '';
+  const contentType = named
+    ? checkedMediaType(partType, "media part's Content-Type")
+    : (meta.mimeType ?? 'application/octet-stream');
   // Before the media is stored: a native media type with nothing to convert it is refused.
-  if (upload.mediaType) checkMediaType(contentType, conversionTarget(meta, existing));
+  if (named) checkMediaType(contentType, conversionTarget(meta, existing));
   const stored = await ctx.svc.content.write(upload.media);
   return { meta, media: { contentKey: stored.key, size: stored.size, md5: stored.md5, contentType } };
 }

@@ -57,3 +57,46 @@ describe('a multipart type on a media upload', () => {
     assert.deepEqual((await svc.api('GET', '/store/v3/files?fields=files(id)')).json(), before.json());
   });
 });
+
+describe("a multipart upload's media part type", () => {
+  /** A multipart/related body: the metadata, then the media part with these header lines. */
+  const multipart = (metadata: object, mediaHeaders: string): string =>
+    `--b\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(metadata)}\r\n` +
+    `--b\r\n${mediaHeaders}\r\n${BYTES}\r\n--b--\r\n`;
+  const post = (body: string) =>
+    svc.api('POST', '/upload/store/v3/files?uploadType=multipart', {
+      body,
+      headers: { 'Content-Type': 'multipart/related; boundary=b' },
+    });
+
+  it('one that is no MIME type is a 400 naming it, and makes no file — converting or not', async () => {
+    const before = await svc.api('GET', '/store/v3/files?fields=files(id)');
+    for (const metadata of [
+      { name: 'garbled-part' },
+      { name: 'garbled-converting', mimeType: 'application/vnd.svc-apps.spreadsheet' },
+    ]) {
+      const r = await post(multipart(metadata, 'Content-Type: not a type\r\n'));
+      assert.equal(r.status, 400, r.text);
+      assert.equal(
+        (r.json() as { error: { message: string } }).error.message,
+        `The media part's Content-Type header "not a type" is not a MIME type (type/subtype).`,
+      );
+    }
+    assert.deepEqual((await svc.api('GET', '/store/v3/files?fields=files(id)')).json(), before.json());
+  });
+
+  it("one that is absent or blank takes the metadata's type; a named one is the file's when the metadata names none", async () => {
+    const cases: [string, object, string][] = [
+      ['', { name: 'no-part-type', mimeType: 'text/csv' }, 'text/csv'],
+      ['Content-Type: \r\n', { name: 'blank-part-type' }, 'application/octet-stream'],
+      ['Content-Type: Text/Plain; charset=utf-8\r\n', { name: 'named-part-type' }, 'text/plain'],
+    ];
+    for (const [headers, metadata, mimeType] of cases) {
+      const r = await post(multipart(metadata, headers));
+      assert.equal(r.status, 200, r.text);
+      const stored = await storedType((r.json() as { id: string }).id);
+      assert.equal(stored.mimeType, mimeType, JSON.stringify(metadata));
+      assert.equal(stored.text, BYTES);
+    }
+  });
+});
