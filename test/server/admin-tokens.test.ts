@@ -58,6 +58,23 @@ describe('admin tokens', () => {
     assert.deepEqual(unnamed.json(), { user: { displayName: 'Erin.Vale', emailAddress: 'erin.vale@example.com' } });
   });
 
+  it('answers 400 naming the field for a grant whose client, serviceAccount or displayName has the wrong type', async () => {
+    const grant = { token: 'tok-typed', user: 'typed@example.com' };
+    for (const body of [
+      { ...grant, client: 7 },
+      { ...grant, serviceAccount: 'yes' },
+    ]) {
+      const r = await svc.api('POST', '/__admin/tokens', { token: null, body });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json().error.message, '"client" must be a string and "serviceAccount" a boolean.');
+    }
+    const named = await svc.api('POST', '/__admin/tokens', { token: null, body: { ...grant, displayName: 42 } });
+    assert.equal(named.status, 400, named.text);
+    assert.equal(named.json().error.message, '"displayName" must be a string.');
+    // None of them issued the token.
+    assert.equal((await svc.api('GET', '/store/v3/about', { token: 'tok-typed' })).status, 401);
+  });
+
   it('revokes a configured development token too', async () => {
     assert.equal((await svc.api('DELETE', '/__admin/tokens/dev-token-carol', { token: null })).status, 204);
     assert.equal((await svc.api('GET', '/store/v3/about', { token: 'dev-token-carol' })).status, 401);

@@ -4,10 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
+import { getMeta, setMeta } from '../../server/metadata/migrations.ts';
+import { openSqliteMetadata } from '../../server/metadata/sqlite-metadata.ts';
 
 const BIN = join(resolve(import.meta.dirname, '../..'), 'bin/store-service.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-start-'));
@@ -71,4 +73,21 @@ test('an object store that cannot be reached stops the start with exit 1 and one
     /^store-service: cannot start: content: cannot reach the object store s3:\/\/store-bucket\/pre\/ at http:\/\/127\.0\.0\.1:1 /,
   );
   assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+});
+
+test('a database a newer version migrated stops the start with exit 1, naming both schema versions', async () => {
+  const data = join(scratch, 'newer-schema');
+  mkdirSync(data);
+  const db = await openSqliteMetadata(data);
+  const known = Number(await getMeta(db, 'schemaVersion'));
+  await setMeta(db, 'schemaVersion', String(known + 1));
+  await db.close();
+  const r = await run(['--port', '0', '--data', data]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, '', 'nothing listened');
+  assert.equal(
+    r.stderr,
+    `store-service: cannot start: the database's schema is version ${known + 1}, newer than this store-service ` +
+      `knows (${known}): upgrade this node to the version that migrated it\n`,
+  );
 });

@@ -1,0 +1,109 @@
+/**
+ * The lock of a resumable session (`server/store/sessions.ts`, `UploadSessionRows.withLock`) as another node's claim
+ * reaches it: a signal on the database's `session_claims` topic ("<arrival> <session id>") ends an older holder at
+ * once, is remembered only for sessions this node has requests for, and a session that completed while a newer
+ * request waited lets that request run.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createClock } from '../../server/clock.ts';
+import { openSqliteFile } from '../../server/metadata/sqlite-metadata.ts';
+import { type LockClaim, UploadSessionRows } from '../../server/store/sessions.ts';
+
+function claim(arrival: number): LockClaim & { ended: boolean } {
+  const c = {
+    arrival,
+    ended: false,
+    end() {
+      c.ended = true;
+    },
+  };
+  return c;
+}
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+async function setUp() {
+  const db = await openSqliteFile(':memory:');
+  const rows = new UploadSessionRows(db, createClock(), 60_000, async () => undefined);
+  return { db, rows };
+}
+
+test("another node's newer claim ends the request that holds the session here", async () => {
+  const { db, rows } = await setUp();
+  try {
+    const holder = claim(10);
+    const started = gate();
+    const release = gate();
+    const held = rows.withLock('session-a', holder, async () => {
+      started.open();
+      await release.opened;
+      return 'written';
+    });
+    await started.opened;
+    assert.equal(holder.ended, false);
+    // An older claim changes nothing.
+    await db.notify('session_claims', '9 session-a');
+    assert.equal(holder.ended, false);
+    // A claim for another session changes nothing either.
+    await db.notify('session_claims', '20 session-b');
+    assert.equal(holder.ended, false);
+    await db.notify('session_claims', '20 session-a');
+    assert.equal(holder.ended, true, 'the holder was told to end');
+    release.open();
+    assert.equal(await held, 'written');
+
+    // A request here older than the claim heard is ended before it writes.
+    const late = claim(15);
+    let ran = false;
+    await assert.rejects(
+      rows.withLock('session-a', late, async () => {
+        ran = true;
+      }),
+      { name: 'SupersededError', message: 'a newer request for upload session session-a arrived' },
+    );
+    assert.equal(ran, false);
+    assert.equal(late.ended, true);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a claim for a session this node has no request for is not remembered', async () => {
+  const { db, rows } = await setUp();
+  try {
+    await db.notify('session_claims', '50 session-c');
+    const mine = claim(30);
+    assert.equal(await rows.withLock('session-c', mine, async () => 'ran'), 'ran');
+    assert.equal(mine.ended, false);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a newer request that waited while the session completed runs once the lock is free', async () => {
+  const { db, rows } = await setUp();
+  try {
+    const release = gate();
+    const started = gate();
+    const first = rows.withLock('session-d', undefined, async () => {
+      started.open();
+      await release.opened;
+      await rows.complete('session-d', { id: 'file-1' });
+      return 'completed';
+    });
+    await started.opened;
+    const waiting = claim(40);
+    const second = rows.withLock('session-d', waiting, async () => 'answered');
+    release.open();
+    assert.equal(await first, 'completed');
+    assert.equal(await second, 'answered');
+    assert.equal(waiting.ended, false);
+  } finally {
+    await db.close();
+  }
+});
