@@ -51,7 +51,7 @@ export type FileEventListener = (event: FileEvent) => void | Promise<void>;
 /** The emitter: `on` returns an unsubscribe function. */
 export class FileEvents {
   readonly #listeners = new Set<FileEventListener>();
-  /** Events of an open group commit, fired by {@link FileEvents.release} once it is committed. */
+  /** Events of an open group commit, handed over by {@link FileEvents.take} once it is committed. */
   #held: FileEvent[] | undefined;
 
   /** Subscribes; returns a function that unsubscribes. */
@@ -73,7 +73,7 @@ export class FileEvents {
 
   /**
    * Fires an event; call only after the mutation is committed. While a group commit is open its commits are not yet
-   * durable, so the event waits for {@link FileEvents.release}: no watcher hears of a change a crash could undo.
+   * durable, so the event waits for {@link FileEvents.take}: no watcher hears of a change a crash could undo.
    */
   async emit(event: FileEvent): Promise<void> {
     if (this.#held) this.#held.push(event);
@@ -85,12 +85,20 @@ export class FileEvents {
     this.#held ??= [];
   }
 
-  /** Fires the held events, in order and as one {@link EventGroup} (the group committed); stops holding. */
-  async release(): Promise<void> {
+  /**
+   * Stops holding and hands over the held events (the group committed), for {@link FileEvents.fireGroup}. Apart from
+   * firing them, so that an emitter whose firing fails (its transaction could not start) still holds no more.
+   */
+  take(): readonly FileEvent[] {
     const held = this.#held ?? [];
     this.#held = undefined;
+    return held;
+  }
+
+  /** Fires the events of one committed group, in order and as one {@link EventGroup}. */
+  async fireGroup(events: readonly FileEvent[]): Promise<void> {
     const group = new MemoGroup();
-    for (const event of held) await this.#fire({ ...event, group });
+    for (const event of events) await this.#fire({ ...event, group });
   }
 
   /** Forgets the held events (the group was rolled back: none of their changes happened); stops holding. */

@@ -95,9 +95,12 @@ export class CommitGroup {
       group.reject(error);
       return;
     }
+    // Taken before their transaction starts: when it cannot (a full disk), they are lost as a single call's would be,
+    // and the emitter stops holding, so later changes are still heard.
+    const held = this.#events.take();
     try {
       // Push bookkeeping of every change in the group: one transaction, as each single call has its own.
-      await this.#db.transaction(() => this.#events.release());
+      await this.#db.transaction(() => this.#events.fireGroup(held));
     } catch (error) {
       console.error('store-service: recording the events of a group commit failed:', error);
     }

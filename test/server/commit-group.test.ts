@@ -93,7 +93,7 @@ test('work after the commit runs in order; one that throws is logged and the nex
   }
 });
 
-test("the group's events are fired once it committed; a failing events transaction is logged, the answers stand", async () => {
+test("the group's events are fired once it committed; a failing events transaction is logged, the answers stand, later events flow", async () => {
   const { db, events, heard, group } = await setUp();
   try {
     group.open();
@@ -117,6 +117,9 @@ test("the group's events are fired once it committed; a failing events transacti
     await group.durable();
     assert.equal(group.failures, 0, 'the changes are committed: no answer fails');
     assert.equal(await getMeta(db, 'committed'), 'yes');
+    // The emitter holds no more: a change outside any group is heard at once, as before the group opened.
+    await events.emit(event('after'));
+    assert.deepEqual(heard, ['held', 'after'], 'a single call is heard after a failed events transaction');
   } finally {
     await db.close();
   }
