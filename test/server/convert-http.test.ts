@@ -209,9 +209,14 @@ describe('bad input', () => {
     assertError(r, 400, 'badRequest', '10485761', '10485760');
   });
 
-  test('unsupported ocrLanguage → 400 invalidParameter', async () => {
-    const r = await multipart({ name: 'x', mimeType: DOC }, textPng(['HI']), 'image/png', '&ocrLanguage=de');
-    assertError(r, 400, 'invalidParameter', '"de"');
+  test('an ocrLanguage the OCR has no data for converts (a hint: English data); a malformed one → 400 invalidParameter', async () => {
+    const ok = await multipart({ name: 'x', mimeType: DOC }, textPng(['HI']), 'image/png', '&ocrLanguage=de');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json().mimeType, DOC);
+    const csv = await multipart({ name: 'y', mimeType: SHEET }, 'a,b\r\n', 'text/csv', '&ocrLanguage=ja');
+    assert.equal(csv.status, 200, csv.text);
+    const r = await multipart({ name: 'z', mimeType: DOC }, textPng(['HI']), 'image/png', '&ocrLanguage=not%20a%20tag');
+    assertError(r, 400, 'invalidParameter', '"not a tag"');
     assert.equal(r.json().error.errors[0].location, 'ocrLanguage');
   });
 

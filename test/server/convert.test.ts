@@ -359,8 +359,13 @@ describe('images and OCR', () => {
     assert.match(img.ocrText, /MERCI BEAUCOUP/);
   });
 
-  test('unknown or malformed ocrLanguage → badOcrLanguage', async () => {
-    await rejectsWith(run(textPng(['HI']), 'image/png', DOCUMENT_MIME, 'de'), 'badOcrLanguage', '"de"', 'en, fr');
+  test('an ocrLanguage without installed data is read with English data; a malformed one → badOcrLanguage', async () => {
+    for (const tag of ['de', 'ja-JP', 'zh-Hant']) {
+      const c = (await run(textPng(['HI']), 'image/png', DOCUMENT_MIME, tag)) as DocumentContent;
+      const img = c.blocks[0];
+      assert.ok(img.type === 'image', tag);
+      assert.match(img.ocrText, /HI/, tag);
+    }
     await rejectsWith(run(textPng(['HI']), 'image/png', DOCUMENT_MIME, 'not a tag'), 'badOcrLanguage', 'not a BCP 47');
   });
 });
