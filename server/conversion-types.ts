@@ -28,4 +28,11 @@ export interface ConversionOutput {
  * Converts media to a native kind. Throw `ApiError` (server/errors.ts) with 400 for an unsupported pair, corrupt
  * input or too large a file; the message is sent to the client as is.
  */
-export type ConvertUpload = (input: ConversionInput) => Promise<ConversionOutput>;
+export type ConvertUpload = ((input: ConversionInput) => Promise<ConversionOutput>) & {
+  /**
+   * Refuses (throws the `ApiError` the conversion would) a request it already knows it will refuse — a pair of types
+   * it cannot convert, a malformed `ocrLanguage` — before a byte of the media is sent: a resumable start that names
+   * its type in `X-Upload-Content-Type`, a multipart upload whose media part names one.
+   */
+  readonly check?: (input: Omit<ConversionInput, 'sourcePath' | 'size'>) => void;
+};

@@ -8,6 +8,11 @@ import { baseMime, charsetOf } from './mime-types.ts';
 import type { NativeContent } from './native-content.ts';
 import { ocrLangFor } from './ocr-language.ts';
 
+/** The refusal of a pair of types no importer takes, naming both. */
+export function unsupported(source: string, target: NativeKind): ConversionError {
+  return new ConversionError('unsupported', `Conversion from ${source || '(no type)'} to ${target} is not supported.`);
+}
+
 /** The stored media to convert: where it is, what it claims to be, and how big it is. */
 export interface ConvertInput {
   path: string;
@@ -34,12 +39,7 @@ export async function convert(
   const source = baseMime(input.mimeType);
   const kindName = isNativeDocumentKind(target) ? target : String(target);
   const load = importerFor(source, target);
-  if (!load) {
-    throw new ConversionError(
-      'unsupported',
-      `Conversion from ${source || '(no type)'} to ${kindName} is not supported.`,
-    );
-  }
+  if (!load) throw unsupported(source, target);
   const limit = maxImportSizes[target];
   if (input.size > limit) {
     throw new ConversionError(

@@ -6,10 +6,12 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isNativeDocumentKind } from 'store-upload-kit/protocol';
 import type { NativeKind } from 'store-upload-kit/protocol';
-import type { ConvertUpload } from '../conversion-types.ts';
+import type { ConversionInput, ConversionOutput, ConvertUpload } from '../conversion-types.ts';
 import { ApiError } from '../errors.ts';
 import { ConversionError } from './conversion-error.ts';
-import { convert } from './convert.ts';
+import { convert, unsupported } from './convert.ts';
+import { importerFor } from './formats.ts';
+import { ocrLangFor } from './ocr-language.ts';
 import { MIME, baseMime } from './mime-types.ts';
 import type { NativeContent } from './native-content.ts';
 
@@ -70,7 +72,7 @@ export function apiErrorOf(err: ConversionError): ApiError {
 }
 
 /** Converts an upload's media and returns the native content as UTF-8 JSON, the form `readNativeContent` reads. */
-export const convertUpload: ConvertUpload = async (input) => {
+async function convertMedia(input: ConversionInput): Promise<ConversionOutput> {
   const target = input.targetMimeType;
   if (!isNativeDocumentKind(target)) throw new ApiError(400, 'badRequest', `Media cannot be converted to ${target}.`);
   try {
@@ -84,7 +86,23 @@ export const convertUpload: ConvertUpload = async (input) => {
     if (err instanceof ConversionError) throw apiErrorOf(err);
     throw err;
   }
-};
+}
+
+/** The refusals known before the media arrives: a pair no importer takes, a malformed `ocrLanguage`. */
+function checkBeforeMedia(input: Omit<ConversionInput, 'sourcePath' | 'size'>): void {
+  const target = input.targetMimeType;
+  if (!isNativeDocumentKind(target)) throw new ApiError(400, 'badRequest', `Media cannot be converted to ${target}.`);
+  const source = baseMime(sourceTypeOf(input.sourceMimeType, input.name));
+  try {
+    if (!importerFor(source, target)) throw unsupported(source, target);
+    ocrLangFor(input.ocrLanguage);
+  } catch (err) {
+    if (err instanceof ConversionError) throw apiErrorOf(err);
+    throw err;
+  }
+}
+
+export const convertUpload: ConvertUpload = Object.assign(convertMedia, { check: checkBeforeMedia });
 
 const EMPTY: Readonly<Record<NativeKind, () => NativeContent>> = {
   'application/vnd.svc-apps.document': () => ({ kind: 'document', blocks: [] }),

@@ -86,6 +86,26 @@ export function checkMediaType(contentType: string, target: string | undefined):
 }
 
 /**
+ * Before any media is received, for an upload that names the media's type: a conversion the service already knows it
+ * would refuse (a pair of types it cannot convert, a malformed `ocrLanguage`) is refused now, not after every byte.
+ */
+export function checkConversion(
+  svc: Service,
+  contentType: string,
+  target: string | undefined,
+  meta: IncomingMetadata,
+  query: URLSearchParams,
+): void {
+  if (!target) return;
+  svc.convert?.check?.({
+    sourceMimeType: contentType,
+    targetMimeType: target,
+    ocrLanguage: query.get('ocrLanguage') ?? undefined,
+    name: meta.name,
+  });
+}
+
+/**
  * Checks a create before any bytes are received (so a resumable start or multipart fails early):
  * generated ID rules, parents, folder with media, and that conversion is available when asked for.
  */

@@ -3,7 +3,14 @@ import { bareMediaType, isMediaType, multipartBoundary, parseMultipartRelated } 
 import type { Principal } from '../access.ts';
 import type { RouteContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { checkCreate, checkMediaType, checkUpdate, conversionTarget, type ReceivedMedia } from './file-commit.ts';
+import {
+  checkConversion,
+  checkCreate,
+  checkMediaType,
+  checkUpdate,
+  conversionTarget,
+  type ReceivedMedia,
+} from './file-commit.ts';
 import { type IncomingMetadata, parseMetadata } from './incoming-metadata.ts';
 
 /** MIME type of a `Content-Type` header without parameters; octet-stream when absent. */
@@ -78,8 +85,13 @@ export async function receiveMultipart(
   const contentType = named
     ? checkedMediaType(partType, "media part's Content-Type")
     : (meta.mimeType ?? 'application/octet-stream');
-  // Before the media is stored: a native media type with nothing to convert it is refused.
-  if (named) checkMediaType(contentType, conversionTarget(meta, existing));
+  // Before the media is stored: a native media type with nothing to convert it is refused, as is a conversion the
+  // service knows it would refuse.
+  if (named) {
+    const target = conversionTarget(meta, existing);
+    checkMediaType(contentType, target);
+    checkConversion(ctx.svc, contentType, target, meta, ctx.req.query);
+  }
   const stored = await ctx.svc.content.write(upload.media);
   return { meta, media: { contentKey: stored.key, size: stored.size, md5: stored.md5, contentType } };
 }

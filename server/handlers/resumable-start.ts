@@ -2,7 +2,7 @@
 import { H_SVC_UPLOAD_ID, sessionPath } from 'store-upload-kit/protocol';
 import type { RouteContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { checkCreate, checkMediaType, checkUpdate, conversionTarget } from './file-commit.ts';
+import { checkConversion, checkCreate, checkMediaType, checkUpdate, conversionTarget } from './file-commit.ts';
 import { parseMetadata } from './incoming-metadata.ts';
 import type { ApiResponse } from '../api-request.ts';
 import { newUploadId } from '../store/ids.ts';
@@ -30,7 +30,11 @@ export async function startResumable(ctx: RouteContext, fileId: string | undefin
     ? checkedMediaType(uploadHeader, 'X-Upload-Content-Type')
     : (meta.mimeType ?? 'application/octet-stream');
   // Refused now rather than after the client has sent every byte.
-  if (uploadHeader) checkMediaType(contentType, conversionTarget(meta, row));
+  if (uploadHeader) {
+    const target = conversionTarget(meta, row);
+    checkMediaType(contentType, target);
+    checkConversion(ctx.svc, contentType, target, meta, ctx.req.query);
+  }
   // A declared size that cannot fit is refused before any byte is sent; the commit checks again with what arrived.
   if (declaredLength !== undefined) await ctx.svc.quota.check(row?.owner ?? who.email, declaredLength, row?.size ?? 0);
   const id = newUploadId();

@@ -204,6 +204,41 @@ describe('bad input', () => {
     assertError(p, 400, 'badRequest', 'text/csv', 'application/vnd.svc-apps.presentation');
   });
 
+  test('a resumable start that names a type it cannot convert, or a malformed ocrLanguage, is refused before a byte is sent', async () => {
+    const start = (meta: object, type: string, query = '') =>
+      svc.api('POST', `/upload/store/v3/files?uploadType=resumable${query}`, {
+        headers: { 'X-Upload-Content-Type': type, 'X-Upload-Content-Length': '2' },
+        body: meta,
+      });
+    const before = (await svc.api('GET', '/store/v3/files?fields=files(id)')).json();
+    assertError(
+      await start({ name: 'z', mimeType: SHEET }, 'application/zip'),
+      400,
+      'badRequest',
+      'application/zip',
+      SHEET,
+    );
+    const bad = await start({ name: 'o', mimeType: DOC }, 'image/png', '&ocrLanguage=not%20a%20tag');
+    assertError(bad, 400, 'invalidParameter', '"not a tag"');
+    assert.equal(bad.json().error.errors[0].location, 'ocrLanguage');
+    // Untyped media named like a type it converts, a type it converts, a language without OCR data: all start.
+    for (const [meta, type, query] of [
+      [{ name: 'data.csv', mimeType: SHEET }, 'application/octet-stream', ''],
+      [{ name: 'scan', mimeType: DOC }, 'image/png', '&ocrLanguage=ja'],
+    ] as const) {
+      const r = await start(meta, type, query);
+      assert.equal(r.status, 200, `${meta.name}: ${r.text}`);
+    }
+    assert.deepEqual((await svc.api('GET', '/store/v3/files?fields=files(id)')).json(), before, 'no file was made');
+  });
+
+  test('a multipart upload whose media part names a type it cannot convert is refused before its media is stored', async () => {
+    const r = await multipart({ name: 'z', mimeType: DOC }, 'PK', 'application/zip');
+    assertError(r, 400, 'badRequest', 'application/zip', DOC);
+    const named = await multipart({ name: 'n.csv', mimeType: SHEET }, 'a,b\r\n', 'application/octet-stream');
+    assert.equal(named.status, 200, named.text);
+  });
+
   test('over maxImportSizes → 400 naming the limit', async () => {
     const r = await resumable({ name: 'big', mimeType: DOC }, Buffer.alloc(10 * 1024 * 1024 + 1, 0x61), 'text/plain');
     assertError(r, 400, 'badRequest', '10485761', '10485760');
