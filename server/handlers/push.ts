@@ -31,11 +31,14 @@ export function registerPushRoutes(router: Router, svc: Service): void {
 
 /** Adds the push routes for an existing {@link PushService}. */
 function addPushRoutes(router: Router, push: PushService): void {
-  router.add('POST', `${FILES_PATH}/:fileId/watch`, (ctx) => watchFile(ctx, push));
-  router.add('POST', CHANGES_WATCH_PATH, (ctx) => watchChanges(ctx, push));
+  // `schema`: dispatch checks `fields` before the handler runs, so a bad selection opens no channel (a retry with
+  // the selection mended would find its id taken).
+  const channel = { schema: CHANNEL_SCHEMA };
+  router.add('POST', `${FILES_PATH}/:fileId/watch`, (ctx) => watchFile(ctx, push), channel);
+  router.add('POST', CHANGES_WATCH_PATH, (ctx) => watchChanges(ctx, push), channel);
   router.add('POST', CHANNELS_STOP_PATH, (ctx) => stopChannel(ctx, push));
-  router.add('GET', START_PAGE_TOKEN_PATH, (ctx) => startPageToken(ctx));
-  router.add('GET', CHANGES_PATH, (ctx) => listChanges(ctx, push));
+  router.add('GET', START_PAGE_TOKEN_PATH, (ctx) => startPageToken(ctx), { schema: START_PAGE_TOKEN_SCHEMA });
+  router.add('GET', CHANGES_PATH, (ctx) => listChanges(ctx, push), { schema: CHANGE_LIST_SCHEMA });
 }
 
 function channelResource(channel: Channel): Record<string, unknown> {

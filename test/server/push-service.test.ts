@@ -134,6 +134,20 @@ test('watch validation follows supplement §8', async () => {
     'channelIdNotUnique',
     `Channel id ${id} not unique`,
   );
+  // A bad `fields` selection is refused before the channel exists: the same id with the selection mended is taken.
+  for (const watchPath of [path, `/store/v3/changes/watch?pageToken=1`]) {
+    const fresh = newChannelId();
+    const sep = watchPath.includes('?') ? '&' : '?';
+    assertError(
+      await api('POST', `${watchPath}${sep}fields=bogus`, ALICE, watchBody({ id: fresh })),
+      400,
+      'invalidParameter',
+      /bogus/,
+    );
+    const mended = await api('POST', `${watchPath}${sep}fields=id,resourceId`, ALICE, watchBody({ id: fresh }));
+    assert.equal(mended.status, 200, JSON.stringify(mended.body));
+    assert.deepEqual(Object.keys(mended.body as object).sort(), ['id', 'resourceId']);
+  }
   // Another project (OAuth client) may use the same id.
   const mallorysFile = await createFile(MALLORY, { name: 'm.txt' });
   assert.equal((await api('POST', `/store/v3/files/${mallorysFile}/watch`, MALLORY, watchBody({ id }))).status, 200);
