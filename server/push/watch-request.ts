@@ -58,6 +58,23 @@ function parseExpiration(value: unknown): number {
 }
 
 /**
+ * The id and token are echoed in every message as `X-Svc-Channel-Id` and `X-Svc-Channel-Token`: one a header cannot
+ * carry (a line break, a control character, text beyond ASCII) would make a channel that never delivers, so it is
+ * refused when the channel is asked for.
+ */
+function headerSafe(value: string, name: 'id' | 'token'): void {
+  // Everything before the first character refused is ASCII, so its index counts characters.
+  const at = value.search(/[^\t\x20-\x7e]/);
+  if (at === -1) return;
+  throw new ApiError(
+    400,
+    'invalidParameter',
+    `Channel ${name} must be printable ASCII, as it is echoed in an HTTP header; character ${at + 1} is not.`,
+    field(name),
+  );
+}
+
+/**
  * Validates `body` and works out the channel's real expiry. Throws {@link ApiError}: 400 for a bad field, 400
  * `push.webhookUrlNotHttps`, 401 `push.webhookUrlUnauthorized`, 400 "Invalid ttl value for channel <s>".
  */
@@ -77,9 +94,11 @@ export function parseWatchRequest(body: unknown, now: number, maxTtlS: number, d
       field('id'),
     );
   }
+  headerSafe(b.id, 'id');
   if (b.token !== undefined && typeof b.token !== 'string') {
     throw new ApiError(400, 'invalidParameter', 'Channel token must be a string.', field('token'));
   }
+  if (typeof b.token === 'string') headerSafe(b.token, 'token');
   if (typeof b.token === 'string' && b.token.length > 256) {
     throw new ApiError(
       400,

@@ -148,6 +148,22 @@ test('watch validation follows supplement §8', async () => {
     assert.equal(mended.status, 200, JSON.stringify(mended.body));
     assert.deepEqual(Object.keys(mended.body as object).sort(), ['id', 'resourceId']);
   }
+  // The id and token are echoed in headers: what a header cannot carry is refused, naming the field and where.
+  assertError(
+    await api('POST', path, ALICE, watchBody({ token: 'a=1\r\nX-Injected: yes' })),
+    400,
+    'invalidParameter',
+    'Channel token must be printable ASCII, as it is echoed in an HTTP header; character 4 is not.',
+  );
+  assertError(
+    await api('POST', path, ALICE, watchBody({ id: `chan-${'🙂'.repeat(3)}` })),
+    400,
+    'invalidParameter',
+    'Channel id must be printable ASCII, as it is echoed in an HTTP header; character 6 is not.',
+  );
+  const spaced = await api('POST', path, ALICE, watchBody({ token: 'target=app; user=a b\t~' }));
+  assert.equal(spaced.status, 200, JSON.stringify(spaced.body));
+  assert.equal((spaced.body as { token: string }).token, 'target=app; user=a b\t~');
   // Another project (OAuth client) may use the same id.
   const mallorysFile = await createFile(MALLORY, { name: 'm.txt' });
   assert.equal((await api('POST', `/store/v3/files/${mallorysFile}/watch`, MALLORY, watchBody({ id }))).status, 200);
