@@ -79,7 +79,9 @@ const remove: Handler = async (ctx) => {
 const list: Handler = async (ctx) => {
   const who = ctx.user();
   const q = ctx.req.query;
-  const pageSize = intParam(q, 'pageSize', 1, 1000, 100);
+  // `maxResults` is the spec's name for it (§4.9, "where pagination parameters exist"); `pageSize` wins when both come.
+  const sizeName = q.get('pageSize') === null && q.get('maxResults') !== null ? 'maxResults' : 'pageSize';
+  const pageSize = intParam(q, sizeName, 1, 1000, 100);
   let after = 0;
   const token = q.get('pageToken');
   if (token !== null && token !== '') {

@@ -81,6 +81,27 @@ describe('the file list parameters', () => {
     }
   });
 
+  it("maxResults, the spec's name for the page size, pages as pageSize does; pageSize wins when both come", async () => {
+    const files = async (query: string) => {
+      const r = await svc.api('GET', `/store/v3/files?${query}&fields=files(id),nextPageToken`);
+      assert.equal(r.status, 200, `${query}: ${r.text}`);
+      return r.json() as { files: unknown[]; nextPageToken?: string };
+    };
+    for (const name of ['max-a.txt', 'max-b.txt']) {
+      assert.equal((await svc.api('POST', '/store/v3/files?fields=id', { body: { name } })).status, 200);
+    }
+    const one = await files('maxResults=1');
+    assert.equal(one.files.length, 1);
+    assert.ok(one.nextPageToken, 'more pages follow');
+    assert.equal((await files('maxResults=1&pageSize=2')).files.length, 2);
+    const bad = await svc.api('GET', '/store/v3/files?maxResults=0');
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(
+      (bad.json() as ErrorBody).error.message,
+      "Invalid value '0' for maxResults: must be an integer from 1 to 1000.",
+    );
+  });
+
   it('pages follow one another to the last, which has no nextPageToken, each file once', async () => {
     for (const name of ['page-a.txt', 'page-b.txt', 'page-c.txt']) {
       assert.equal((await svc.api('POST', '/store/v3/files?fields=id', { body: { name } })).status, 200);
