@@ -55,21 +55,29 @@ export function preflightHeaders(req: RequestHead): Record<string, string> {
   };
 }
 
-/** True when the response may be gzipped for this request. */
-export function wantsGzip(gzipAnyUserAgent: boolean, req: RequestHead, res: ApiResponse): boolean {
+/** Whether an answer could be gzipped for a request that asks for it: what decides it besides the asking headers. */
+function compressible(req: RequestHead, res: ApiResponse): boolean {
   if (req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || res.status === 308)
     return false;
   if (res.body === undefined) return false;
-  if (
-    typeof res.body === 'string'
-      ? res.body.length === 0
-      : res.body instanceof Uint8Array
-        ? res.body.length === 0
-        : false
-  )
-    return false;
+  if (typeof res.body === 'string' || res.body instanceof Uint8Array ? res.body.length === 0 : false) return false;
   if (Object.keys(res.headers).some((k) => k.toLowerCase() === 'content-encoding')) return false;
-  if (res.headers['Content-Length'] === '0') return false;
+  return res.headers['Content-Length'] !== '0';
+}
+
+/**
+ * The request headers a compressible answer varies by, for its `Vary` whether or not this one is gzipped (spec §4.10:
+ * gzip needs both `Accept-Encoding: gzip` and "gzip" in the User-Agent), so that a shared cache never hands a gzipped
+ * answer to a client that did not ask for one; `undefined` for an answer never compressed.
+ */
+export function gzipVary(gzipAnyUserAgent: boolean, req: RequestHead, res: ApiResponse): string | undefined {
+  if (!compressible(req, res)) return undefined;
+  return gzipAnyUserAgent ? 'Accept-Encoding' : 'Accept-Encoding, User-Agent';
+}
+
+/** True when the response may be gzipped for this request. */
+export function wantsGzip(gzipAnyUserAgent: boolean, req: RequestHead, res: ApiResponse): boolean {
+  if (!compressible(req, res)) return false;
   const accept = (header(req, 'accept-encoding') ?? '').toLowerCase();
   const gzipOk = accept.split(',').some((part) => {
     const [name, ...params] = part.trim().split(';');

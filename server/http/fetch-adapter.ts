@@ -9,7 +9,7 @@ import { JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import type { ApiRequest, ApiResponse } from '../api-request.ts';
 import { supersededError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
-import { corsHeaders, isPreflight, preflightHeaders, wantsGzip, type RequestHead } from './answer-headers.ts';
+import { corsHeaders, isPreflight, preflightHeaders, gzipVary, wantsGzip, type RequestHead } from './answer-headers.ts';
 import { nextArrival } from './arrivals.ts';
 import { fetchBody } from './fetch-body.ts';
 import type { RequestTarget } from './node-adapter.ts';
@@ -40,10 +40,11 @@ function responseBody(api: ApiResponse, head: RequestHead, gzip: boolean): Const
 /** Writes an ApiResponse as a `Response`. */
 function toResponse(svc: Service, head: RequestHead, api: ApiResponse): Response {
   const headers = new Headers({ ...corsHeaders(head), ...api.headers });
+  const vary = gzipVary(svc.config.gzipAnyUserAgent, head, api);
+  if (vary) headers.append('Vary', vary);
   const gzip = wantsGzip(svc.config.gzipAnyUserAgent, head, api);
   if (gzip) {
     headers.set('Content-Encoding', 'gzip');
-    headers.append('Vary', 'Accept-Encoding');
     headers.delete('Content-Length');
   }
   const body = responseBody(api, head, gzip);

@@ -10,7 +10,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { JSON_CONTENT_TYPE, errorBody } from 'store-upload-kit/protocol';
 import { ApiError, supersededError } from '../errors.ts';
 import type { Service } from '../service-types.ts';
-import { REASON_PHRASES, corsHeaders, isPreflight, preflightHeaders, wantsGzip } from './answer-headers.ts';
+import { REASON_PHRASES, corsHeaders, isPreflight, preflightHeaders, gzipVary, wantsGzip } from './answer-headers.ts';
 import { nextArrival } from './arrivals.ts';
 import { limitConnectionsPerClient } from './connections-per-client.ts';
 import { failMalformedBody, lingerAfterAnswer, watchBody } from './lingering-close.ts';
@@ -73,10 +73,11 @@ function headerMap(req: NodeRequest): Record<string, string> {
 /** Writes an ApiResponse; streaming bodies are piped (and gzipped when asked). */
 async function writeResponse(svc: Service, req: NodeRequest, res: NodeResponse, api: ApiResponse): Promise<void> {
   const headers: Record<string, string> = { ...corsHeaders(req), ...api.headers };
+  const vary = gzipVary(svc.config.gzipAnyUserAgent, req, api);
+  if (vary) headers.Vary = headers.Vary ? `${headers.Vary}, ${vary}` : vary;
   const gzip = wantsGzip(svc.config.gzipAnyUserAgent, req, api);
   if (gzip) {
     headers['Content-Encoding'] = 'gzip';
-    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
     delete headers['Content-Length'];
   }
   const body = api.body;

@@ -78,13 +78,15 @@ describe('gzip', () => {
     assert.equal(r.body.length, 0);
   });
 
-  it('a JSON answer gzipped says it varies by Accept-Encoding and has the length of its gzipped bytes', async () => {
+  it('a JSON answer, gzipped or not, says it varies by Accept-Encoding and User-Agent; gzipped, it has the length of its gzipped bytes', async () => {
     const r = await svc.api('GET', `/store/v3/files/${fileId}?fields=id,name`, { headers: GZ });
     assert.equal(r.headers['content-encoding'], 'gzip');
-    assert.equal(r.headers.vary, 'Accept-Encoding');
+    assert.equal(r.headers.vary, 'Accept-Encoding, User-Agent');
     assert.equal(r.headers['content-length'], String(r.body.length));
+    // Not gzipped for this request, but a shared cache must not hand it the gzipped answer, nor this one to others.
     const plain = await svc.api('GET', `/store/v3/files/${fileId}?fields=id,name`);
     assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'Accept-Encoding, User-Agent');
     assert.deepEqual(JSON.parse(gunzipSync(r.body).toString()), plain.json());
   });
 });

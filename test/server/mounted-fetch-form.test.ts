@@ -327,7 +327,7 @@ test('the Fetch form gzips what the Node form gzips: a JSON answer and a streame
   assert.equal(download.status, 200);
   assert.equal(download.headers.get('content-encoding'), 'gzip');
   assert.equal(download.headers.get('content-length'), null, 'the plain length on a gzipped body');
-  assert.equal(download.headers.get('vary'), 'Origin, Accept-Encoding');
+  assert.equal(download.headers.get('vary'), 'Origin, Accept-Encoding, User-Agent');
   assert.equal(gunzipSync(Buffer.from(await download.arrayBuffer())).toString(), text);
   const json = await store.fetch(new Request(`${ORIGIN}${BASE}/store/v3/files/${id}?fields=id`, { headers: gz }));
   assert.equal(json.headers.get('content-encoding'), 'gzip');
