@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
 import { MemorySessionStore } from '../../src/uploader/adapters/memory-session-store.ts';
 import { FOLDER_MIME } from '../../src/protocol/native.ts';
-import { addFault, clearFaults, filesNamed, harness, randomFile, TOKEN } from './helpers/engine-harness.ts';
+import { addFault, clearFaults, download, filesNamed, harness, randomFile, TOKEN } from './helpers/engine-harness.ts';
 
 const KiB = 1024;
 
@@ -93,4 +93,51 @@ test('addFolder makes its folders under the uploader’s parentId, and none when
   const flat = harness(service.url, { flatten: true });
   assert.equal(await flat.engine.addFolder('edges-never-made'), undefined);
   assert.deepEqual(await filesNamed(service.url, 'edges-never-made'), []);
+});
+
+test('addFolder of a path that names no folder rejects with a RangeError saying so', async () => {
+  const h = harness(service.url);
+  await assert.rejects(h.engine.addFolder('/'), { name: 'RangeError', message: '"/" names no folder' });
+});
+
+test('a file of a folder added with flatten is stored directly in the target, making no folder', async () => {
+  const h = harness(service.url);
+  const home = await rootParents(h);
+  await h.engine.add('nested', randomFile(100, 'edges-flat.bin'), {
+    relativePath: 'edges-flat-dir/edges-flat.bin',
+    flatten: true,
+  });
+  const stored = await h.engine.done('nested');
+  const r = await service.api('GET', `/store/v3/files/${stored.id}?fields=parents`, { token: TOKEN });
+  assert.deepEqual(r.json<{ parents: string[] }>().parents, home);
+  assert.deepEqual(await filesNamed(service.url, 'edges-flat-dir'), []);
+});
+
+/** The parents of a file uploaded with no folder (the account's root), asked of the service. */
+async function rootParents(h: ReturnType<typeof harness>): Promise<string[]> {
+  await h.engine.add('root-probe', randomFile(10));
+  const { id } = await h.engine.done('root-probe');
+  const r = await service.api('GET', `/store/v3/files/${id}?fields=parents`, { token: TOKEN });
+  return r.json<{ parents: string[] }>().parents;
+}
+
+test('a resumable update of an existing file sends its new bytes to that file, recorded as an update', async () => {
+  await clearFaults(service.url);
+  const h = harness(service.url, { resumableThreshold: 0, chunkSize: 256 * KiB });
+  await h.engine.add('original', randomFile(1000, 'edges-updated.bin'));
+  const original = await h.engine.done('original');
+  await addFault(service.url, {
+    match: { method: 'PUT', uploadType: 'resumable' },
+    action: { type: 'delay', ms: 100 },
+    times: 10,
+  });
+  const next = randomFile(3 * 256 * KiB, 'edges-updated.bin');
+  await h.engine.add('update', next, { updateFileId: original.id });
+  await h.when((event, snapshot) => snapshot.id === 'update' && event === 'progress' && snapshot.bytesAcknowledged > 0);
+  const [record] = await h.store.list();
+  assert.equal(record?.updateFileId, original.id, 'the session record says which file it updates');
+  const updated = await h.engine.done('update');
+  await clearFaults(service.url);
+  assert.equal(updated.id, original.id);
+  assert.deepEqual(await download(service.url, original.id), next.bytes);
 });
