@@ -109,3 +109,12 @@ test('with no session store, cancelling a running upload ends it: the task is ca
     await engine.destroy();
   }
 });
+
+test('with no session store, nothing is listed as interrupted', async () => {
+  const engine = storelessEngine();
+  try {
+    assert.deepEqual(await engine.interrupted(), []);
+  } finally {
+    await engine.destroy();
+  }
+});

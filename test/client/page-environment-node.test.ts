@@ -4,7 +4,7 @@
 // page/navigation-hold.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { navigatorOnline } from '../../src/uploader/page/page-environment.ts';
+import { navigatorOnline, watchPage } from '../../src/uploader/page/page-environment.ts';
 import { holdingNavigation, holdNavigation } from '../../src/uploader/page/navigation-hold.ts';
 
 test('with no navigator, connectivity is online; a scope without events gives a subscription that does nothing', () => {
@@ -33,4 +33,51 @@ test('holding navigation where there is no window does nothing and lets the work
   release();
   release();
   assert.equal(await holdingNavigation(Promise.resolve('added')), 'added');
+});
+
+/**
+ * Runs `body` with the global scope given `addEventListener`/`removeEventListener` of an EventTarget, as a window
+ * has them, and returns that target to dispatch on; Node's own global scope has neither.
+ */
+function withWindowEvents(body: (target: EventTarget) => void): void {
+  const scope = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+  assert.equal(scope.addEventListener, undefined, 'Node 20 has no global addEventListener');
+  const target = new EventTarget();
+  scope.addEventListener = target.addEventListener.bind(target);
+  scope.removeEventListener = target.removeEventListener.bind(target);
+  try {
+    body(target);
+  } finally {
+    delete scope.addEventListener;
+    delete scope.removeEventListener;
+  }
+}
+
+/** A `pageshow` event; `persisted`: the page came back from the back/forward cache. */
+const pageshow = (persisted: boolean): Event => Object.assign(new Event('pageshow'), { persisted });
+
+test('watchPage: where there is no window scope it listens to nothing', () => {
+  const stop = watchPage(
+    () => assert.fail('no connectivity event here'),
+    () => assert.fail('no pageshow here'),
+  );
+  stop();
+});
+
+test('watchPage tells connectivity changes and a page back from the back/forward cache, until stopped', () => {
+  withWindowEvents((target) => {
+    const heard: string[] = [];
+    const stop = watchPage(
+      (online) => heard.push(online ? 'online' : 'offline'),
+      () => heard.push('restored'),
+    );
+    target.dispatchEvent(pageshow(false)); // a fresh load: nothing to catch up with
+    target.dispatchEvent(new Event('offline'));
+    target.dispatchEvent(pageshow(true));
+    target.dispatchEvent(new Event('online'));
+    stop();
+    target.dispatchEvent(pageshow(true));
+    target.dispatchEvent(new Event('offline'));
+    assert.deepEqual(heard, ['offline', 'restored', 'online']);
+  });
 });
