@@ -50,3 +50,17 @@ test('an unreachable database is exit 1 with one line naming it', async () => {
   assert.equal(code, 1, stderr);
   assert.match(stderr, /^store-service migrate: .*127\.0\.0\.1:1.*unreachable/m);
 });
+
+test('an option it does not know is exit 2 with the parser’s reason and the usage', async () => {
+  const { code, stderr } = await migrate('--data', svc.dataDir, '--frobnicate');
+  assert.equal(code, 2, stderr);
+  assert.match(stderr, /^store-service migrate: .*--frobnicate/m);
+  assert.match(stderr, /^usage: store-service migrate --data DIR /m);
+});
+
+test('a folder without store.db is exit 1 with one line saying it is not a data folder', async () => {
+  const nowhere = join(svc.dataDir, 'not-a-data-folder');
+  const { code, stderr } = await migrate('--data', nowhere, '--database', NO_DATABASE, '--content', 's3://bucket');
+  assert.equal(code, 1, stderr);
+  assert.equal(stderr, `store-service migrate: ${nowhere} holds no store.db: not a store-service data folder\n`);
+});
