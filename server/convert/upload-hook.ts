@@ -71,10 +71,31 @@ export function apiErrorOf(err: ConversionError): ApiError {
   }
 }
 
-/** Converts an upload's media and returns the native content as UTF-8 JSON, the form `readNativeContent` reads. */
-async function convertMedia(input: ConversionInput): Promise<ConversionOutput> {
+/** A conversion failure as the `ApiError` it answers with; anything else as it came. */
+function answerOf(err: unknown): unknown {
+  return err instanceof ConversionError ? apiErrorOf(err) : err;
+}
+
+/**
+ * The refusals known before the media arrives: a target that is no native kind, a pair no importer takes, a
+ * malformed `ocrLanguage`. Returns the target, known to be a native kind.
+ */
+function checkBeforeMedia(input: Omit<ConversionInput, 'sourcePath' | 'size'>): NativeKind {
   const target = input.targetMimeType;
   if (!isNativeDocumentKind(target)) throw new ApiError(400, 'badRequest', `Media cannot be converted to ${target}.`);
+  const source = baseMime(sourceTypeOf(input.sourceMimeType, input.name));
+  try {
+    if (!importerFor(source, target)) throw unsupported(source, target);
+    ocrLangFor(input.ocrLanguage);
+  } catch (err) {
+    throw answerOf(err);
+  }
+  return target;
+}
+
+/** Converts an upload's media and returns the native content as UTF-8 JSON, the form `readNativeContent` reads. */
+async function convertMedia(input: ConversionInput): Promise<ConversionOutput> {
+  const target = checkBeforeMedia(input);
   try {
     const content = await convert(
       { path: input.sourcePath, mimeType: sourceTypeOf(input.sourceMimeType, input.name), size: input.size },
@@ -83,22 +104,7 @@ async function convertMedia(input: ConversionInput): Promise<ConversionOutput> {
     );
     return { content: new TextEncoder().encode(JSON.stringify(content)) };
   } catch (err) {
-    if (err instanceof ConversionError) throw apiErrorOf(err);
-    throw err;
-  }
-}
-
-/** The refusals known before the media arrives: a pair no importer takes, a malformed `ocrLanguage`. */
-function checkBeforeMedia(input: Omit<ConversionInput, 'sourcePath' | 'size'>): void {
-  const target = input.targetMimeType;
-  if (!isNativeDocumentKind(target)) throw new ApiError(400, 'badRequest', `Media cannot be converted to ${target}.`);
-  const source = baseMime(sourceTypeOf(input.sourceMimeType, input.name));
-  try {
-    if (!importerFor(source, target)) throw unsupported(source, target);
-    ocrLangFor(input.ocrLanguage);
-  } catch (err) {
-    if (err instanceof ConversionError) throw apiErrorOf(err);
-    throw err;
+    throw answerOf(err);
   }
 }
 
