@@ -83,7 +83,8 @@ export function planSessionPut(
     whole: range === undefined,
     first: range ? range.first : 0,
     last: range?.last,
-    total: range?.total,
+    // A `*` total once the session knows its total stands for that total: a chunk that reaches it is the last one.
+    total: range ? (range.total ?? sizes.total ?? sizes.declaredLength) : undefined,
     header,
   };
   const { first, last, total } = plan;

@@ -145,6 +145,26 @@ describe('the rules at their edges', () => {
     assert.equal(planSessionPut(`bytes ${B}-${2 * B - 1}/*`, B, sizes).kind, 'data');
   });
 
+  it('a chunk with a `*` total that reaches a total the session knows is the last one; past it is refused', () => {
+    // Known from X-Upload-Content-Length: a short chunk that reaches it completes the upload.
+    const declared = { stored: B, total: undefined, declaredLength: B + 6 };
+    const last = data(`bytes ${B}-${B + 5}/*`, 6, declared);
+    assert.deepEqual(judgeSessionPut(last, declared, 6), { kind: 'complete', size: B + 6, total: B + 6 });
+    // Known from an earlier Content-Range: the same, and it is not recorded again.
+    const told = { stored: B, total: B + 6, declaredLength: undefined };
+    assert.deepEqual(judgeSessionPut(data(`bytes ${B}-${B + 5}/*`, 6, told), told, 6), {
+      kind: 'complete',
+      size: B + 6,
+      total: undefined,
+    });
+    // Short of the known total it is still a non-final chunk, and past it a range no upload of that size has.
+    assert.match(refused(planSessionPut(`bytes ${B}-${B + 4}/*`, 5, told)), /multiple of 262144 bytes.*5 byte/);
+    assert.equal(
+      refused(planSessionPut(`bytes ${B}-${2 * B}/*`, B + 1, told)),
+      `The range ends at byte ${2 * B}, beyond the total of ${B + 6} byte(s).`,
+    );
+  });
+
   it('a total below what is stored, or a range ending at the total, is refused with its reason', () => {
     assert.equal(
       refused(planSessionPut(`bytes */${B}`, 0, { ...empty, stored: 2 * B })),

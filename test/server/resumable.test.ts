@@ -221,6 +221,21 @@ describe('chunks', () => {
     assert.equal(r2.status, 200);
     assert.equal(r2.json().md5Checksum, md5(data));
   });
+
+  it('a last chunk sent with total `*` completes a total the session knows (declared, or told earlier)', async () => {
+    const data = bytesOf(KB256 + 6);
+    for (const [how, headers, firstTotal] of [
+      ['declared', { 'X-Upload-Content-Length': String(data.length) }, '*'],
+      ['told earlier', {}, String(data.length)],
+    ] as const) {
+      const uri = await sessionUri({ name: `star-${how}` }, headers, '&fields=size,md5Checksum');
+      const r1 = await put(uri, data.subarray(0, KB256), `bytes 0-${KB256 - 1}/${firstTotal}`);
+      assert.equal(r1.status, 308, `${how}: ${r1.text}`);
+      const r2 = await put(uri, data.subarray(KB256), `bytes ${KB256}-${data.length - 1}/*`);
+      assert.equal(r2.status, 200, `${how}: ${r2.text}`);
+      assert.deepEqual(r2.json(), { size: String(data.length), md5Checksum: md5(data) }, how);
+    }
+  });
 });
 
 describe('status queries', () => {
