@@ -8,7 +8,7 @@ import { H_CONTENT_RANGE } from '../../src/protocol/headers.ts';
 import type { HttpPort } from '../../src/uploader/contract/ports.ts';
 import { UploadError } from '../../src/uploader/contract/upload-error.ts';
 import { startService, type ServiceHandle } from '../server/helpers/service.ts';
-import { addFault, clearFaults, filesNamed, harness, randomFile } from './helpers/engine-harness.ts';
+import { addFault, clearFaults, filesNamed, harness, md5, randomFile } from './helpers/engine-harness.ts';
 import { nodeHttp } from './helpers/node-http-port.ts';
 
 const KiB = 1024;
@@ -89,4 +89,39 @@ test('a final answer whose size is not what was sent fails the task with integri
     assert.equal(e.message, `the service stored ${file.bytes.length - 1} bytes; ${file.bytes.length} were sent`);
     return true;
   });
+});
+
+test('a 308 saying every byte is stored is finished by a status query, never by an empty range', async () => {
+  await clearFaults(service.url);
+  const file = randomFile(2 * 256 * KiB);
+  const total = file.bytes.length;
+  const ranges: string[] = [];
+  let rewritten = false;
+  // The service's answer to the last chunk, once, as a 308 for the whole file (a proxy or service that finishes late).
+  const http: HttpPort = {
+    send: async (req, hooks) => {
+      const range = req.headers[H_CONTENT_RANGE];
+      if (range !== undefined) ranges.push(range);
+      const response = await nodeHttp.send(req, hooks);
+      if (rewritten || range !== `bytes ${256 * KiB}-${total - 1}/${total}` || response.status !== 200) return response;
+      rewritten = true;
+      return {
+        status: 308,
+        text: '',
+        protocol: response.protocol,
+        header: (name) => (name.toLowerCase() === 'range' ? `bytes=0-${total - 1}` : null),
+      };
+    },
+  };
+  const h = harness(service.url, { http, resumableThreshold: 0, chunkSize: 256 * KiB, maxRetries: 0 });
+  await h.engine.add('t1', file);
+  const stored = await h.engine.done('t1');
+  assert.ok(rewritten, 'the last chunk was answered with the 308');
+  assert.equal(stored.md5Checksum, md5(file.bytes));
+  assert.deepEqual(ranges, [
+    `bytes 0-${256 * KiB - 1}/${total}`,
+    `bytes ${256 * KiB}-${total - 1}/${total}`,
+    `bytes */${total}`,
+  ]);
+  assert.deepEqual((await filesNamed(service.url, file.name)).length, 1, 'stored once');
 });

@@ -1,4 +1,5 @@
-import type { HttpPort } from '../contract/ports.ts';
+import { H_LOCATION } from '../../protocol/headers.ts';
+import type { HttpPort, HttpResponse } from '../contract/ports.ts';
 import type { UploadInput } from './upload-context.ts';
 
 /**
@@ -37,4 +38,12 @@ export function deleteSession(http: HttpPort, sessionUri: string, stallTimeoutMs
   return http
     .send({ method: 'DELETE', url: sessionUri, headers: {} }, { signal: AbortSignal.timeout(stallTimeoutMs) })
     .catch(() => undefined);
+}
+
+/** What a session start answered after its task was cancelled: that session is cancelled too, not left for a week. */
+export function cancelLateStart(http: HttpPort, baseUrl: string, stallTimeoutMs: number): (late: HttpResponse) => void {
+  return (late) => {
+    const location = late.header(H_LOCATION);
+    if (late.status === 200 && location) void deleteSession(http, new URL(location, baseUrl).href, stallTimeoutMs);
+  };
 }

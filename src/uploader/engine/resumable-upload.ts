@@ -23,7 +23,7 @@ import { refusedByPath, type ByPath } from './by-path.ts';
 import { sessionLockKey } from '../contract/ports.ts';
 import type { HashTracker, HttpResponse, ReleaseLock, SessionRecord } from '../contract/ports.ts';
 import { Interrupt } from './interrupt.ts';
-import { deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
+import { cancelLateStart, deleteSession, fingerprintOf, requestMetadata } from './request-metadata.ts';
 import { answerWithin, sendGuarded, sendSurvivingCancel } from './send-guarded.ts';
 import { HeldElsewhere, SessionExpired } from './session-errors.ts';
 import { SessionWriter } from './session-writer.ts';
@@ -102,6 +102,14 @@ export class ResumableUpload implements UploadStrategy {
     };
     for (let stuck = 0; ;) {
       const start = record.acknowledged;
+      if (start === total && total > 0) {
+        // A 308 for every byte leaves no range to send: the status query with the total finishes it (supplement §1).
+        const finished = await this.queryStatus(signal);
+        if (finished) return this.finish(finished);
+        if (record.acknowledged === total)
+          throw new StoreError(500, `the service keeps answering 308 at ${total} bytes`);
+        continue;
+      }
       const end = this.sizer.next(start, total);
       const nextEnd = end < total ? this.sizer.next(end, total) : total;
       const lead = () => {
@@ -216,12 +224,7 @@ export class ResumableUpload implements UploadStrategy {
     const path = update ? uploadFilePath(update) : UPLOAD_FILES_PATH;
     const url = joinUrl(ctx.baseUrl, pathWithQuery(path, { ...query, uploadType: 'resumable' }));
     const body = JSON.stringify(metadata);
-    // Cancelled while the service answers: the session it then makes is cancelled too, not left for a week.
-    const cancelLate = (late: HttpResponse) => {
-      const location = late.header(H_LOCATION);
-      if (late.status === 200 && location)
-        void deleteSession(ctx.http, new URL(location, ctx.baseUrl).href, ctx.stallTimeoutMs);
-    };
+    const cancelLate = cancelLateStart(ctx.http, ctx.baseUrl, ctx.stallTimeoutMs);
     // The sample is read while the service answers: nothing between the answer and the first byte waits for the disk.
     // Bounded: a file the browser stopped reading is a stall (the task retries, visibly); the session is cancelled.
     const sampling = withTimeout(sampleOf(input.file), ctx.stallTimeoutMs, () => new Interrupt('stall'), ctx.clock);
@@ -381,10 +384,8 @@ export class ResumableUpload implements UploadStrategy {
     try {
       [, digest] = await Promise.all([deleted, md5]);
     } finally {
-      if (tracker) {
-        tracker.close();
-        this.tracker = undefined;
-      }
+      tracker?.close();
+      this.tracker = undefined;
     }
     if (tracker) verifyResult(stored, total, digest!);
     return stored;
