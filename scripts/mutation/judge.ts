@@ -57,6 +57,12 @@ export interface JudgeContext {
 /** The mutant's place and replacement: stable across instrumentations of the same text. */
 export const stable = (m: MutantInfo): string => `${m.file}:${m.line}:${m.column}:${m.mutator}:${m.replacement}`;
 
+/**
+ * `stable` and where the replaced text ends: two mutants can start at one place with one replacement (`a && b` →
+ * `true`, and its `a` → `true`), and only their ends tell them apart.
+ */
+export const identity = (m: MutantInfo): string => `${stable(m)}:${m.endLine}:${m.endColumn}`;
+
 /** Words of a path that can tie a test file to a source file (`resumable-put.ts` → resumable, put). */
 const words = (path: string): Set<string> =>
   new Set(path.split(/[/.-]/).filter((w) => w.length > 2 && !['test', 'src', 'server', 'index'].includes(w)));
@@ -94,7 +100,7 @@ function stillHolds(
 /** The cache key of `m`'s verdict in `lane`: the node lane's keys are those of runners before the lanes. */
 function cacheKey(context: JudgeContext, m: MutantInfo, lane: Lane): string {
   const key = createHash('sha256')
-    .update(`${stable(m)}\n${fileHash(context.root, m.file)}`)
+    .update(`${identity(m)}\n${fileHash(context.root, m.file)}`)
     .digest('hex');
   return lane === 'node' ? key : `${lane}:${key}`;
 }

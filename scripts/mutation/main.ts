@@ -24,6 +24,7 @@ import {
   type Judged,
   type Lane,
   type LaneRunner,
+  identity,
   stable,
   type Status,
   type Verdict,
@@ -104,7 +105,9 @@ const keyOf = (helpers: readonly string[]): string =>
 
 mkdirSync(out, { recursive: true });
 
-const ordered = [...mutants].sort((a, b) => (stable(a) < stable(b) ? -1 : 1));
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+// Ordered by `stable`, as the draws of runs before `identity` were; mutants that share it by where they end.
+const ordered = [...mutants].sort((a, b) => compare(stable(a), stable(b)) || compare(identity(a), identity(b)));
 const sampleSize = Number(values.sample);
 // `--at file:line:column,…` judges the mutants at those places instead of a sample (a trial, an answer checked).
 const places = values.at?.split(',').filter(Boolean);

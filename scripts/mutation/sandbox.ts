@@ -23,6 +23,7 @@ export interface MutantInfo {
   readonly line: number;
   readonly column: number;
   readonly endLine: number;
+  readonly endColumn: number;
   readonly mutator: string;
   readonly replacement: string;
   /** The source line(s) it replaces, for the report. */
@@ -75,6 +76,7 @@ export async function instrument(
         line: m.location.start.line + 1,
         column: m.location.start.column + 1,
         endLine: m.location.end.line + 1,
+        endColumn: m.location.end.column + 1,
         mutator: m.mutatorName,
         replacement: m.replacement,
         original: lines

@@ -1,6 +1,6 @@
 // The mutation runner (scripts/mutation/, `npm run mutation`) judged on a fixture of known mutants: the full run is
 // minutes of CPU and stays out of CI, this check is seconds. The fixture (test/fixtures/mutation/) has mutants its
-// test kills, two it lets live, one that loops for ever and two it never reaches; a second run must judge them all
+// test kills, three it lets live (two of its mutants differ only in where they end), one that loops for ever and two it never reaches; a second run must judge them all
 // from its cache and fail below its break threshold. Its browser lane is checked by test/mutation/browser-lane.test.ts,
 // in the browser stage (it needs the machine's one Chromium).
 import assert from 'node:assert/strict';
@@ -53,19 +53,24 @@ test('each mutant of the fixture is classified: killed, survived, timed out or n
       uncovered: places(summary.uncovered),
     },
     {
-      survivors: ['src/calc.ts:6:10 EqualityOperator n >= max', 'src/calc.ts:11:10 StringLiteral ``'],
+      survivors: [
+        'src/calc.ts:6:10 EqualityOperator n >= max',
+        'src/calc.ts:11:10 StringLiteral ``',
+        // Of the two mutants at 31:7 → `true`, the whole test's is killed and only its left side's lives.
+        'src/calc.ts:31:7 ConditionalExpression true',
+      ],
       timeouts: ['src/calc.ts:22:27 UpdateOperator i--'],
       uncovered: ['src/calc.ts:15:34 BlockStatement {}', 'src/calc.ts:16:10 ArithmeticOperator 6 / 7'],
     },
   );
-  assert.equal(summary.mutants, 15);
-  assert.deepEqual([summary.killed, summary.timeout, summary.survived, summary.noCoverage], [10, 1, 2, 2]);
-  assert.equal(summary.score, 73.3);
+  assert.equal(summary.mutants, 27);
+  assert.deepEqual([summary.killed, summary.timeout, summary.survived, summary.noCoverage], [21, 1, 3, 2]);
+  assert.equal(summary.score, 81.5);
 
-  // Nothing changed: every verdict comes from the cache (no test file runs again), and 73.3 % < 80 fails the run.
-  const second = run(80);
+  // Nothing changed: every verdict comes from the cache (no test file runs again), and 81.5 % < 85 fails the run.
+  const second = run(85);
   assert.equal(second.status, 1, second.log);
   assert.doesNotMatch(second.log, /coverage test\/calc\.test\.ts/);
-  assert.match(second.log, /below the break threshold of 80 %/);
-  assert.equal(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).score, 73.3);
+  assert.match(second.log, /below the break threshold of 85 %/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).score, 81.5);
 });
