@@ -119,7 +119,7 @@ test('an HTTP/1.1 request cut by the admin leaves nothing in the log', async () 
   assert.doesNotMatch(svc.stderr.slice(from), /could not answer|Error/);
 });
 
-test('an HTTP/2 download whose client reset it while the service waited leaves nothing in the log', async () => {
+test('an HTTP/2 download whose client reset it while the service waited leaves nothing in the log and no file open', async () => {
   const up = await h2(
     { ':method': 'POST', ':path': '/upload/store/v3/files?uploadType=media&fields=id', 'content-type': 'text/plain' },
     Buffer.alloc(300_000, 0x62),
