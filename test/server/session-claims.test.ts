@@ -2,8 +2,9 @@
  * The lock of a resumable session (`server/store/sessions.ts`, `UploadSessionRows.withLock`) as another node's claim
  * reaches it: a signal on the database's `session_claims` topic ("<arrival> <session id>") ends an older holder at
  * once, is remembered only for sessions this node has requests for (none once its requests have ended), and a session
- * that completed while a newer request waited lets that request run. Requests on one session run one at a time, in
- * the order they reached it; a session idle for exactly its time to live is still open, one idle longer is not.
+ * that completed while a newer request waited lets that request run (an older one that reaches it then ends no one).
+ * Requests on one session run one at a time, in the order they reached it; a session idle for exactly its time to
+ * live is still open, one idle longer is not.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -187,6 +188,27 @@ test('a session idle for exactly its time to live is still open, listed and foun
     assert.equal(await rows.get('session-g'), undefined);
     assert.deepEqual(await rows.listOpen(undefined), []);
     assert.deepEqual(released, ['session-g'], 'an expired session’s bytes are released');
+  } finally {
+    await db.close();
+  }
+});
+
+test('an older request that reaches a session its holder has just completed does not end the holder', async () => {
+  const { db, rows } = await setUp();
+  try {
+    const holder = claim(10);
+    const late = claim(5);
+    let older: Promise<string> | undefined;
+    const done = await rows.withLock('session-h', holder, async () => {
+      await rows.complete('session-h', { id: 'file-h' });
+      // Held up before its handler, the older request claims the session only now, while the holder answers.
+      older = rows.withLock('session-h', late, async () => 'answered from the completed session');
+      return 'completed';
+    });
+    assert.equal(done, 'completed');
+    assert.equal(holder.ended, false, 'the request that completed the session is not ended');
+    assert.equal(await older, 'answered from the completed session');
+    assert.equal(late.ended, false);
   } finally {
     await db.close();
   }
