@@ -17,6 +17,12 @@ test('a caller’s domain is what follows the last @ of the address, and none wi
   assert.equal(local.displayName, 'service-bot');
 });
 
+test('principalFor, exported for apps, keeps the bearer token it is given and has none (empty) without one', () => {
+  // A principal built from a session's stored owner has no token; one from a token grant keeps it.
+  assert.equal(principalFor('alice@example.com', 'web').token, '');
+  assert.equal(principalFor('alice@example.com', 'web', { token: 'tok-1' }).token, 'tok-1');
+});
+
 test('the strongest granted role names the caller’s role; a reader’s grants make a reader', () => {
   assert.equal(strongestRole([]), undefined);
   assert.equal(strongestRole(['reader']), 'reader');

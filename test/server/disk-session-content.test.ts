@@ -1,17 +1,28 @@
 /**
  * A resumable session's bytes on disk (`server/content/disk-session-content.ts`) where the running hash does not
- * line up with the size the session completes at (its MD5 is then read back from the part file), and moving a
- * completed session's content back into its part (`reopen`). Also the small pieces beside it: the file writer's
+ * line up with the size the session completes at (its MD5 is then read back from the part file), a session completed
+ * with no bytes (an empty content file) or whose part cannot be moved into the content (the completion fails, the
+ * part keeps its bytes), and moving a completed session's content back into its part (`reopen`). Also the small pieces beside it: the file writer's
  * position, the content key check and the too-large error.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { checkContentKey, sessionContentKey } from '../../server/content/content-keys.ts';
+import { DiskContent } from '../../server/content/disk-content.ts';
 import { DiskSessionContent } from '../../server/content/disk-session-content.ts';
 import { FileWriter } from '../../server/content/file-writer.ts';
 import { ContentTooLargeError } from '../../server/content/too-large.ts';
@@ -91,6 +102,29 @@ test('reopen moves completed content back into the part file, says false when it
   writeFileSync(join(data, key), 'content');
   mkdirSync(join(data, 'sessions', 's6.part', 'occupied'), { recursive: true });
   await assert.rejects(bytes.reopen('s6', key), (e: NodeJS.ErrnoException) => e.code !== 'ENOENT' && !!e.code);
+});
+
+test('a session completed with no bytes at all becomes an empty content file in the data folder', async () => {
+  const data = join(scratch, `data-${++n}`);
+  const content = new DiskContent(data);
+  const done = await content.sessions.complete('s7', 0);
+  assert.equal(done.md5, md5(''));
+  assert.equal(readFileSync(content.path(done.key), 'utf8'), '');
+});
+
+test('a part file that cannot be moved into the content (another file system) fails the completion, leaving no empty content', async (t) => {
+  // The content directory on another file system than the sessions' parts: a rename between them is EXDEV.
+  const elsewhere = mkdtempSync('/dev/shm/disk-session-content-');
+  t.after(() => rmSync(elsewhere, { recursive: true, force: true }));
+  const data = join(scratch, `data-${++n}`);
+  mkdirSync(data);
+  symlinkSync(elsewhere, join(data, 'content'));
+  assert.notEqual(statSync(elsewhere).dev, statSync(data).dev, 'the two folders are on different file systems');
+  const content = new DiskContent(data);
+  const { tail } = await content.sessions.append('s8', 0, 0, body('bytes that must not be lost'));
+  await assert.rejects(content.sessions.complete('s8', 27, tail), { code: 'EXDEV' });
+  assert.equal(existsSync(content.path(sessionContentKey('s8'))), false, 'no content file stands for the bytes');
+  assert.equal(readFileSync(join(data, 'sessions', 's8.part'), 'utf8'), 'bytes that must not be lost');
 });
 
 test("the file writer's position counts what was pushed, written or still queued", async () => {

@@ -168,6 +168,16 @@ describe('the file list parameters', () => {
     });
   });
 
+  it('a trashed condition with more words after it is a 400 naming the whole term, never read as trashed alone', async () => {
+    for (const q of ["trashed = false or name = 'one.txt'", 'trashed = trueish']) {
+      const r = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 400, `${q}: ${r.text}`);
+      const body = r.json() as ErrorBody;
+      assert.ok(body.error.message.startsWith(`Unsupported query term: ${q}. `), body.error.message);
+      assert.equal(body.error.errors[0]?.location, 'q');
+    }
+  });
+
   it('generateIds gives count ids (10 by default, 1 to 1000) for files or shortcuts in the drive space', async () => {
     const ids = async (query: string) => {
       const r = await svc.api('GET', `/store/v3/files/generateIds${query}`);

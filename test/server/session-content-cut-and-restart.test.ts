@@ -1,8 +1,8 @@
 /**
  * What the disk session content (`server/content/disk-session-content.ts`, `file-writer.ts`) keeps of a chunk whose
- * client went away mid-body (the whole blocks that reached the disk), and the MD5 it reports when the upload
- * finishes after a restart, its running hash rebuilt from the part file. It failed once against a planted mutant of
- * the writer's progress (issue 39).
+ * client went away mid-body (the whole blocks that reached the disk, block by block when the client sends one at a
+ * time), and the MD5 it reports when the upload finishes after a restart, its running hash rebuilt from the part
+ * file. It failed once against a planted mutant of the writer's progress (issue 39).
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -69,3 +69,41 @@ async function cutThenFinish(name: string): Promise<void> {
 
 test('a chunk whose client drops after two blocks and a bit keeps the two blocks; after a restart the upload finishes with the right MD5', () =>
   cutThenFinish('dropped.bin'));
+
+test('a chunk whose client sends a block at a time and waits reaches the disk block by block, and a cut keeps them all', async () => {
+  const total = 4 * BLOCK + 500;
+  const content = bytesOf(total, 44);
+  const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
+    body: { name: 'block-by-block.bin' },
+  });
+  assert.equal(start.status, 200, start.text);
+  const session = new URL(start.headers.location as string);
+  const part = join(svc.dataDir, 'sessions', `${session.searchParams.get('upload_id')}.part`);
+  const conn = await openRaw(svc.url);
+  await conn.write(
+    requestHead('PUT', session.pathname + session.search, {
+      Host: 'x',
+      'Content-Length': total,
+      'Content-Range': `bytes 0-${total - 1}/${total}`,
+    }),
+  );
+  // Each block is sent once the one before it is on disk: every block is written while no other write is under way.
+  for (let block = 1; block <= 3; block++) {
+    await conn.write(content.subarray((block - 1) * BLOCK, block * BLOCK));
+    const until = Date.now() + 20_000;
+    while ((!existsSync(part) || statSync(part).size < block * BLOCK) && Date.now() < until)
+      await new Promise((r) => setImmediate(r));
+    assert.equal(existsSync(part) ? statSync(part).size : 0, block * BLOCK, `block ${block} reached the disk`);
+  }
+  conn.drop();
+  const kept = await svc.api('PUT', session.href, { token: null, headers: { 'Content-Range': `bytes */${total}` } });
+  assert.equal(kept.status, 308, kept.text);
+  assert.equal(kept.headers.range, `bytes=0-${3 * BLOCK - 1}`);
+  const rest = await svc.api('PUT', session.href, {
+    token: null,
+    headers: { 'Content-Range': `bytes ${3 * BLOCK}-${total - 1}/${total}` },
+    body: content.subarray(3 * BLOCK),
+  });
+  assert.equal(rest.status, 200, rest.text);
+  assert.equal(rest.json<{ md5Checksum: string }>().md5Checksum, createHash('md5').update(content).digest('hex'));
+});
