@@ -1,5 +1,6 @@
 // The store client's own calls against the real reference service: a permission made with `createPermission` lets
-// the other account in, and a base URL written with trailing slashes reaches the same service.
+// the other account in, a base URL written with trailing slashes reaches the same service, and a call's `fields`
+// selection reaches the service, which answers with those fields only.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createStoreClient, StoreError, type StoreClient } from '../../src/client/index.ts';
@@ -44,4 +45,15 @@ test('a base URL with trailing slashes reaches the same service as one without',
     const made = await client.files.create({ name: 'via-slash.txt' }, { fields: ['id'] });
     assert.equal((await alice.files.get(made.id!, { fields: 'name' })).name, 'via-slash.txt', baseUrl);
   }
+});
+
+test('a call’s fields selection is sent: the answer holds those fields only, written as a string or a list', async () => {
+  const made = await alice.files.create({ name: 'fields.txt', mimeType: 'text/plain' }, { fields: 'id' });
+  assert.deepEqual(Object.keys(made), ['id']);
+  assert.deepEqual(await alice.files.get(made.id!, { fields: ['name', 'mimeType'] }), {
+    name: 'fields.txt',
+    mimeType: 'text/plain',
+  });
+  const everything = await alice.files.get(made.id!);
+  assert.ok(Object.keys(everything).length > 2, 'without a selection the service answers its default fields');
 });
