@@ -59,3 +59,11 @@ test('loneSurrogateAt finds escaped and raw lone surrogates in strings only', ()
   assert.equal(loneSurrogateAt('{"a":"\ud83d\ude00"}'), -1);
   assert.equal(loneSurrogateAt('{"a":"x"} \\ud800'), -1, 'after a closing quote the text is not scanned');
 });
+
+test('loneSurrogateAt reads on right after a short escape: a lone surrogate just behind \\" or \\n is found', () => {
+  // A short escape is two characters; what follows it is still inside the string and still scanned.
+  assert.equal(loneSurrogateAt('{"a":"\\"\\ud800"}'), 8, 'an escaped lone surrogate after \\"');
+  assert.equal(loneSurrogateAt('{"a":"\\n\ud800"}'), 8, 'a raw lone surrogate after \\n');
+  assert.equal(loneSurrogateAt('{"a":"\\\\\\ude00x"}'), 8, 'an escaped low surrogate after \\\\');
+  assert.equal(loneSurrogateAt('{"a":"\\t\\ud83d\\ude00"}'), -1, 'a pair after \\t is no lone surrogate');
+});

@@ -34,6 +34,16 @@ describe('CORS answers', () => {
     assert.equal(zipped.headers.vary, 'Origin, Accept-Encoding, User-Agent');
   });
 
+  it('a 405 to a page on another origin lets it read the Allow header: what the path takes instead', async () => {
+    const r = await svc.api('PUT', '/store/v3/about', { headers: { Origin: ORIGIN } });
+    assert.equal(r.status, 405, r.text);
+    assert.equal(r.headers['access-control-allow-origin'], ORIGIN);
+    assert.equal(r.headers.allow, 'GET');
+    const exposed = String(r.headers['access-control-expose-headers']).split(/,\s*/);
+    for (const name of ['Allow', 'WWW-Authenticate', 'ETag'])
+      assert.ok(exposed.includes(name), `${name} in ${exposed.join(', ')}`);
+  });
+
   it('an answer to a request without an Origin does not vary by it', async () => {
     const r = await svc.api('GET', '/store/v3/about?fields=user');
     assert.equal(r.headers['access-control-allow-origin'], '*');
