@@ -13,8 +13,11 @@ describe('holdPageLock', () => {
     // The module in the frame's own realm: its `navigator` and `crypto` are the frame's.
     const url = new URL('../../../src/uploader/page/start-host.ts', import.meta.url).href;
     const { holdPageLock } = await frame.eval(`import(${JSON.stringify(url)})`);
-    // Touched while the frame is attached, so that they are still there once it is not.
-    frame.crypto.randomUUID();
+    // While the frame is attached its page lock is taken, under the kit's name (this also touches the frame's
+    // `crypto` and `navigator.locks`, so that they are still there once it is not).
+    const attached = holdPageLock();
+    expect(await attached.name).to.match(/^store-upload-kit:page:/);
+    attached.release();
     const locks = frame.navigator.locks;
     iframe.remove();
     // What the page's lock meets now: Web Locks are there, and refuse.
