@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { FileCursor } from '../../src/uploader/engine/hashing/file-cursor.ts';
+import { FileCursor, StalledRead } from '../../src/uploader/engine/hashing/file-cursor.ts';
 
 const MiB = 1024 * 1024;
 const bytes = randomBytes(3 * MiB + 4321);
@@ -83,5 +83,48 @@ test('a rewind or a jump on an open stream opens a new one at the asked offset, 
   // Forward past bytes never handed out.
   const ahead = await cursor.next(file, MiB, 700);
   assert.ok(ahead && Buffer.from(ahead).equals(bytes.subarray(MiB, MiB + 700)), 'a jump reads from the asked offset');
+  cursor.close();
+});
+
+test('what is left is exactly one buffer: it is read at once from a slice, whole, with no stream opened', async () => {
+  const file = new Blob([bytes]);
+  let streams = 0;
+  const counted = {
+    size: file.size,
+    slice: (start?: number, end?: number) => {
+      const part = file.slice(start, end);
+      return { stream: () => (streams++, part.stream()), arrayBuffer: () => part.arrayBuffer() };
+    },
+  } as unknown as Blob;
+  const cursor = new FileCursor(256 * 1024);
+  const from = bytes.length - 256 * 1024;
+  const rest = await cursor.next(counted, from, 1_000_000);
+  assert.ok(rest && Buffer.from(rest).equals(bytes.subarray(from)), 'the whole rest in one piece');
+  assert.equal(await cursor.next(counted, bytes.length, 1), undefined);
+  assert.equal(streams, 0, 'no stream for a read of exactly one buffer');
+  cursor.close();
+});
+
+test('a read that does not settle within its limit is given up: next rejects with StalledRead, the stream is cancelled, and the next call reads the bytes', async () => {
+  const file = new Blob([bytes]);
+  let cancelled = false;
+  let held = false;
+  // The first stream of the file never gives a byte (a file handle whose file went away), until it is cancelled.
+  const holding = {
+    size: file.size,
+    slice: (start?: number, end?: number) => {
+      const part = file.slice(start, end);
+      if (held) return part;
+      held = true;
+      const stream = new ReadableStream({ type: 'bytes', cancel: () => void (cancelled = true) });
+      return { stream: () => stream, arrayBuffer: () => part.arrayBuffer() };
+    },
+  } as unknown as Blob;
+  const cursor = new FileCursor(256 * 1024, 200);
+  await assert.rejects(cursor.next(holding, 0, 1000), StalledRead);
+  assert.ok(held);
+  assert.ok(cancelled, 'the held stream was cancelled');
+  const again = await cursor.next(holding, 0, 1000);
+  assert.ok(again && Buffer.from(again).equals(bytes.subarray(0, 1000)), 'read again from a new stream');
   cursor.close();
 });

@@ -1,0 +1,2 @@
+// The kit's dedicated worker as an app's copy of `dist/workers/` holds it (`workerBase`): copied-workers.test.ts.
+import '../../../../../src/uploader/worker/worker.ts';
