@@ -52,9 +52,8 @@ function conflictingHeader(req: NodeRequest): ApiError | undefined {
         400,
         'badRequest',
         `The ${name} header was sent ${values.length} times with different values; send it once.`,
-        {
-          where: { location: name, locationType: 'header' },
-        },
+        // A session PUT's Content-Range errors are plain text, as its other upload-protocol errors (supplement §1).
+        { where: { location: name, locationType: 'header' }, plainText: name === 'content-range' },
       );
     }
   }

@@ -65,7 +65,7 @@ describe('the connection limit is per client address', () => {
 });
 
 describe('request headers and bodies', () => {
-  it('two different Content-Range headers on a session PUT are a 400 naming the header', async () => {
+  it('two different Content-Range headers on a session PUT are a plain-text 400 naming the header', async () => {
     const start = await svc.api('POST', '/upload/store/v3/files?uploadType=resumable', {
       body: { name: 'twice.bin' },
     });
@@ -79,6 +79,8 @@ describe('request headers and bodies', () => {
     const text = await conn.closed();
     assert.deepEqual(statuses(text), [400]);
     assert.match(text, /The content-range header was sent 2 times with different values; send it once\./);
+    // Plain text, as the session's other Content-Range errors (supplement §1).
+    assert.match(text, /\r\ncontent-type: text\/plain/i);
   });
 
   it('a JSON body whose Content-Length is over the cap is a 413 before a byte of it is sent', async () => {
