@@ -52,7 +52,7 @@ const get: Handler = async (ctx) => {
   const who = ctx.user();
   const row = await visibleFile(ctx.svc, ctx.params.fileId, who);
   const alt = ctx.req.query.get('alt') ?? 'json';
-  if (alt === 'media') return downloadResponse(ctx.svc, row, ctx.req.headers.range);
+  if (alt === 'media') return downloadResponse(ctx.svc, row, ctx.req.headers);
   if (alt !== 'json') throw badParameter('alt', `Invalid value '${alt}' for alt: must be json or media.`);
   return ctx.json(200, await ctx.svc.files.resource(row, who), FILE_SCHEMA);
 };

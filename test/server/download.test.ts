@@ -1,7 +1,8 @@
 /**
  * `GET /store/v3/files/<id>?alt=media` (`server/handlers/download.ts`, spec §4.8): a file's bytes with the headers a
  * browser and a resuming client rely on (its type, `Accept-Ranges`, an attachment named in UTF-8, the MD5 as ETag),
- * one byte range as a 206, a range past the end as a 416 saying the size, and a folder or a native document refused
+ * one byte range as a 206, a range past the end as a 416 saying the size, a cache's If-None-Match as a 304 and a
+ * resumed download's If-Range as its range only of the same content, and a folder or a native document refused
  * with 403 fileNotDownloadable pointing at `alt`. A native document made without content exports as an empty one.
  */
 import assert from 'node:assert/strict';
@@ -59,6 +60,36 @@ describe('download', () => {
     assert.deepEqual(r.body, CONTENT.subarray(10, 30));
     assert.equal(r.headers['content-range'], `bytes 10-29/${CONTENT.length}`);
     assert.equal(r.headers['content-length'], '20');
+  });
+
+  it('answers a cache that holds this content (If-None-Match, weak or strong, or *) with a bare 304', async () => {
+    const etag = `"${createHash('md5').update(CONTENT).digest('hex')}"`;
+    for (const condition of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`, { headers: { 'If-None-Match': condition } });
+      assert.equal(r.status, 304, condition);
+      assert.equal(r.body.length, 0, condition);
+      assert.equal(r.headers.etag, etag, condition);
+    }
+    const stale = await svc.api('GET', `/store/v3/files/${id}?alt=media`, { headers: { 'If-None-Match': '"other"' } });
+    assert.equal(stale.status, 200);
+    assert.deepEqual(stale.body, CONTENT);
+  });
+
+  it('resumes a download with If-Range only from the same content; another tag or a date gets the whole file', async () => {
+    const etag = `"${createHash('md5').update(CONTENT).digest('hex')}"`;
+    const same = await svc.api('GET', `/store/v3/files/${id}?alt=media`, {
+      headers: { Range: 'bytes=10-29', 'If-Range': etag },
+    });
+    assert.equal(same.status, 206);
+    assert.deepEqual(same.body, CONTENT.subarray(10, 30));
+    for (const other of ['"d41d8cd98f00b204e9800998ecf8427e"', `W/${etag}`, 'Sun, 29 Nov 2026 10:00:00 GMT']) {
+      const r = await svc.api('GET', `/store/v3/files/${id}?alt=media`, {
+        headers: { Range: 'bytes=10-29', 'If-Range': other },
+      });
+      assert.equal(r.status, 200, other);
+      assert.deepEqual(r.body, CONTENT, other);
+      assert.equal(r.headers['content-range'], undefined, other);
+    }
   });
 
   it('answers a range past the end with a 416 saying the size', async () => {
