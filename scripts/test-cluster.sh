@@ -20,6 +20,7 @@ suites=(
   test/server/permissions.test.ts test/server/permission-rules.test.ts
   test/server/admin-tokens.test.ts test/server/upgrade-content-key.test.ts
   test/server/push-watch.test.ts test/server/push-service.test.ts test/server/parser-fuzz.test.ts
+  test/server/list-parameters.test.ts
 )
 # on-cluster.ts runs Node's test runner with its output on ours: its TAP goes to the count check too.
 report=$(mktemp)

@@ -1,7 +1,7 @@
 import type { Principal } from '../access.ts';
 import type { MetadataDb, SqlValue } from '../metadata/metadata-port.ts';
 import { jsonArrayItems } from '../metadata/sql-dialect.ts';
-import type { FileQuery } from './query.ts';
+import { type FileQuery, ROOT } from './query.ts';
 import { type DbFileRow, type FilePage, toFile, VISIBLE } from './file-rows.ts';
 
 /**
@@ -18,6 +18,12 @@ export async function listFiles(
   const where: string[] = [VISIBLE, 'f.num > ?'];
   const params: SqlValue[] = [who.email, who.domain, after];
   for (const p of query.parents) {
+    if (p === ROOT) {
+      // The caller's own top level, as the modelled API's `root`: files it owns that sit in no folder.
+      where.push(`NOT EXISTS (SELECT 1 FROM ${jsonArrayItems(db.dialect, 'f.parents')}) AND f.owner = ?`);
+      params.push(who.email);
+      continue;
+    }
     where.push(`EXISTS (SELECT 1 FROM ${jsonArrayItems(db.dialect, 'f.parents')} WHERE j.value = ?)`);
     params.push(p);
   }

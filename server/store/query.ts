@@ -1,6 +1,6 @@
 /**
- * The `q` subset of `GET /store/v3/files` (supplement §2): `'<id>' in parents`, `name = '…'`,
- * `trashed = true|false`, joined by `and`. Anything else is rejected, naming the part that is not supported.
+ * The `q` subset of `GET /store/v3/files` (supplement §2): `'<id>' in parents` (`'root'`: the caller's own files in no
+ * folder, as in the modelled API), `name = '…'`, `trashed = true|false`, joined by `and`. Anything else is rejected, naming the part that is not supported.
  */
 
 /** A parsed query: every condition must hold. */
@@ -11,6 +11,9 @@ export interface FileQuery {
   /** True when the conditions contradict each other (`trashed = true and trashed = false`): nothing matches. */
   never: boolean;
 }
+
+/** The parent that stands for the caller's top level. */
+export const ROOT = 'root';
 
 /** A query the service does not support or cannot parse; `message` names the offending part. */
 export class QueryError extends Error {}

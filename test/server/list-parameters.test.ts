@@ -60,6 +60,37 @@ describe('the file list parameters', () => {
     assert.deepEqual(await find("Name = 'one.txt' AND trashed = FALSE"), lower);
   });
 
+  it("'root' in parents lists the caller's own files that sit in no folder: not a folder's, not another's", async () => {
+    const make = async (body: object, token?: string): Promise<string> => {
+      const r = await svc.api('POST', '/store/v3/files?fields=id', { body, ...(token ? { token } : {}) });
+      assert.equal(r.status, 200, r.text);
+      return (r.json() as { id: string }).id;
+    };
+    const folder = await make({ name: 'top-folder', mimeType: 'application/vnd.svc-apps.folder' });
+    await make({ name: 'top-file' });
+    await make({ name: 'inside-file', parents: [folder] });
+    const moved = await make({ name: 'moved-out', parents: [folder] });
+    const out = await svc.api('PATCH', `/store/v3/files/${moved}?removeParents=${folder}`, { body: {} });
+    assert.equal(out.status, 200, out.text);
+    // Bob's top-level file, shared with alice, is in her list but not at her top level.
+    const shared = await make({ name: 'bobs-top' }, 'dev-token-bob');
+    const share = await svc.api('POST', `/store/v3/files/${shared}/permissions`, {
+      token: 'dev-token-bob',
+      body: { type: 'user', role: 'reader', emailAddress: 'alice@example.com' },
+    });
+    assert.equal(share.status, 200, share.text);
+    const names = async (q: string): Promise<string[]> => {
+      const r = await svc.api('GET', `/store/v3/files?q=${encodeURIComponent(q)}&fields=files(name)&pageSize=1000`);
+      assert.equal(r.status, 200, r.text);
+      return (r.json() as { files: { name: string }[] }).files.map((f) => f.name);
+    };
+    const atRoot = await names("'root' in parents and trashed = false");
+    for (const name of ['top-folder', 'top-file', 'moved-out']) assert.ok(atRoot.includes(name), `${name} at the top`);
+    for (const name of ['inside-file', 'bobs-top']) assert.ok(!atRoot.includes(name), `${name} not at the top`);
+    assert.ok((await names('trashed = false')).includes('bobs-top'), "bob's file is alice's to list");
+    assert.deepEqual(await names(`'root' in parents and name = 'top-file'`), ['top-file']);
+  });
+
   it('pageSize is an integer from 1 to 1000: the bounds are taken, anything else is a 400 naming it', async () => {
     for (const size of ['1', '1000', '']) {
       const r = await svc.api('GET', `/store/v3/files?pageSize=${size}&fields=files(id)`);
