@@ -36,6 +36,25 @@ async function stalledChunk(svc: ServiceHandle, session: string, declared: numbe
   return conn;
 }
 
+/** When the service last heard from `session` (its admin list): a request that reaches the session records it. */
+async function lastActivityOf(svc: ServiceHandle, session: string): Promise<number> {
+  const id = new URL(session).searchParams.get('upload_id');
+  const r = await svc.api('GET', '/__admin/sessions', { token: null });
+  assert.equal(r.status, 200, r.text);
+  const found = (r.json() as { sessions: { id: string; lastActivity: number }[] }).sessions.find((s) => s.id === id);
+  assert.ok(found, `session ${id} is open`);
+  return found.lastActivity;
+}
+
+/** Waits until the service has taken a request for `session` after `since` (its activity moved past it). */
+async function heardAfter(svc: ServiceHandle, session: string, since: number): Promise<void> {
+  for (const until = Date.now() + 30_000; (await lastActivityOf(svc, session)) <= since;) {
+    assert.ok(Date.now() < until, 'the service never took the request');
+    // eslint-disable-next-line no-restricted-syntax -- time-wait: the gap of a bounded poll; a request reaching the session sends no event outside the service.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function statusQuery(svc: ServiceHandle, session: string, total: number) {
   return svc.api('PUT', session, {
     token: null,
@@ -53,8 +72,14 @@ describe('with the default (long) body idle timeout', () => {
   test('a status query on a session whose chunk PUT stalled half-way is not blocked: the newer request ends the stalled holder', async () => {
     const total = 8 * BLOCK;
     const session = await startSession(svc, total);
-    // Half of a 4-block chunk: two whole blocks reach the service, then silence.
+    // The service's clock moved on, so that the stalled request's arrival shows as activity after the start's.
+    const started = await lastActivityOf(svc, session);
+    const clock = await svc.api('POST', '/__admin/clock', { token: null, body: { advanceMs: 1000 } });
+    assert.equal(clock.status, 200, clock.text);
+    // Half of a 4-block chunk: two whole blocks reach the service, then silence. On a loaded machine its head can
+    // reach the service after the requests below: wait until the service holds it, or the test tests nothing.
     const stalled = await stalledChunk(svc, session, 4 * BLOCK, 2 * BLOCK + 1000, total);
+    await heardAfter(svc, session, started);
     // The query does not wait for the body idle timeout (30 s by default): the newer request ends the older holder
     // at once. Its whole blocks are kept.
     const asked = Date.now();
