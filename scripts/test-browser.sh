@@ -28,7 +28,7 @@ WTR_COUNT_FILE="$reports/wtr.json" flock /tmp/chromium.lock npx web-test-runner 
 node --import tsx scripts/test-count.ts "web-test-runner" wtr "$reports/wtr.json"
 stage "the mutation runner's browser lane: a fixture's mutants judged in Chromium, in the page and a worker"
 # Here and not with the node suites: its web-test-runner runs take the machine's one Chromium (/tmp/chromium.lock).
-node --import tsx --import ./test/per-test-timeout.mjs --test --test-concurrency=1 test/mutation/browser-lane.test.ts
+node --import tsx --import ./test/node-test-limits.mjs --test --test-concurrency=1 test/mutation/browser-lane.test.ts
 stage "waiting for the demos' and Storybook's builds"
 builds_status=0
 wait "$builds" || builds_status=$?

@@ -6,7 +6,7 @@
 # (test/cluster/on-cluster.ts). Suites that look into a node's data folder (part files, temp files, a mounted full
 # disk), kill the one process they started, or write raw HTTP/1.1 framing (which the proxy re-frames) test the single
 # machine and stay in the node suites.
-# Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test.
+# Each test gets at most 5 minutes (test/node-test-limits.mjs): a hang fails the run naming the test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t own < <(find test/cluster -name '*.test.ts' | sort)

@@ -2,7 +2,7 @@
 # The service suites that speak through the test helper's client, run again over HTTP/2: every service started with
 # --https, every request on an HTTP/2 session (STORE_TEST_HTTP2=1, test/server/helpers/service.ts). Suites that write
 # raw HTTP/1.1 bytes (framing, parser, aborted bodies, stalls) or call the service with fetch are HTTP/1.1-only.
-# Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test.
+# Each test gets at most 5 minutes (test/node-test-limits.mjs): a hang fails the run naming the test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Node-side suites: protocol units, the service conformance suite, the client and engine against the real service.
-# Each test gets at most 5 minutes (test/per-test-timeout.mjs): a hang fails the run naming the test instead of waiting
+# Each test gets at most 5 minutes (test/node-test-limits.mjs): a hang fails the run naming the test instead of waiting
 # for CI's own limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."

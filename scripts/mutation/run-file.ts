@@ -35,9 +35,11 @@ export function runFile(options: RunOptions): Promise<FileRun> {
   if (options.mutant !== undefined) env.__STRYKER_ACTIVE_MUTANT__ = options.mutant;
   if (options.coverageDir !== undefined) env.MUTATION_COVERAGE_DIR = options.coverageDir;
   // The repository's per-test limit where the sandbox has it (a fixture may not).
-  const limit = existsSync(join(options.sandbox, 'test/per-test-timeout.mjs'))
-    ? ['--import', './test/per-test-timeout.mjs']
+  const limit = existsSync(join(options.sandbox, 'test/node-test-limits.mjs'))
+    ? ['--import', './test/node-test-limits.mjs']
     : [];
+  // Force-exit here, unlike the stages (scripts/node-tests.sh): a verdict is the exit code, which it keeps, and a
+  // mutant that leaves a handle open must not cost the file's linger limit.
   const args = ['--import', 'tsx', ...limit, '--test', '--test-force-exit'];
   const child = spawn(process.execPath, [...args, '--test-concurrency=1', options.file], {
     cwd: options.sandbox,

@@ -20,9 +20,8 @@ const testRunner = [
   '--import',
   'tsx',
   '--import',
-  './test/per-test-timeout.mjs',
+  './test/node-test-limits.mjs',
   '--test',
-  '--test-force-exit',
   '--test-concurrency=1',
   ...files,
 ];

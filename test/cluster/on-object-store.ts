@@ -17,7 +17,7 @@ let code = 1;
 try {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', './test/per-test-timeout.mjs', '--test', '--test-concurrency=1', ...files],
+    ['--import', 'tsx', '--import', './test/node-test-limits.mjs', '--test', '--test-concurrency=1', ...files],
     { stdio: 'inherit', env: { ...process.env, ...rgw.env, STORE_TEST_CONTENT: `s3://${rgw.bucket}/tests` } },
   );
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
