@@ -374,7 +374,12 @@ function roundLine(t: Timed): string {
   const sent = t.sentMs; // null from the page when the upload's end was not heard
   const tail =
     typeof sent === 'number' && Number.isFinite(sent) ? `, after the last byte ${round(t.ms - sent, 0)} ms` : '';
-  return `${round(t.ms / 1000)} s ${round(t.cpu)} cpu-s (network ${round(t.parts.network)}, service ${round(t.serviceCpu)}, idle ${round(t.idle)}${tail})`;
+  // The longest wait between progress events, and when it began: where a bar stands still (a kit upload only).
+  const points = t.progress === undefined ? [] : [0, ...t.progress, t.ms];
+  const gaps = points.slice(1).map((p, i): [number, number] => [p - points[i], points[i]]);
+  const [gap, from] = gaps.reduce((a, b) => (b[0] > a[0] ? b : a), [0, 0]);
+  const still = gaps.length > 0 ? `, progress still ${round(gap, 0)} ms from ${round(from, 0)} ms` : '';
+  return `${round(t.ms / 1000)} s ${round(t.cpu)} cpu-s (network ${round(t.parts.network)}, service ${round(t.serviceCpu)}, idle ${round(t.idle)}${tail}${still})`;
 }
 
 /** Runs the uploader benchmark. */

@@ -7,14 +7,24 @@ import type { HashTracker, SavedHash } from '../../contract/ports.ts';
 const YIELD_BYTES = 1024 * 1024;
 
 /**
- * Lets the thread's waiting tasks run (`scheduler.yield`, where the browser has it; elsewhere nothing: the hash's reads
- * resolve as microtasks while the stream holds bytes, so without it a hash in the engine's own thread runs until the
- * stream's queue is empty). Chromium's shared worker has no nested workers, so its MD5 runs in the thread that also
- * answers each chunk's `load`: without yielding, a 308 waited for the hash of the chunk ahead (issue 32).
+ * Lets the thread's waiting tasks run, in a browser's thread (in Node, nothing: the engine's Node hosts hash in a
+ * thread of their own). The hash's reads resolve as microtasks while the stream holds bytes, so without a yield a
+ * hash in the engine's own thread runs until the stream's queue is empty. Chromium's shared worker has no nested
+ * workers, so its MD5 runs in the thread that also handles each request's progress and `load` (issue 32: a 308
+ * waited for the hash of the chunk ahead) and the page's calls. The yield is a message to itself, a task of the
+ * default priority, queued behind the tasks already waiting: `scheduler.yield`'s continuation goes before them, and
+ * with it a hash running ahead held a verified upload's progress still for up to a second.
  */
 const yieldToTasks: (() => Promise<void>) | undefined = (() => {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? () => scheduler.yield!() : undefined;
+  if (!('document' in globalThis || 'WorkerGlobalScope' in globalThis)) return undefined;
+  const waiting: (() => void)[] = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(null);
+    });
 })();
 
 /** Saved states are kept at these offsets (and at every request's end), so a rewind re-hashes at most this much. */
