@@ -48,7 +48,7 @@ test('a file that leaves a server open after its tests fails, named, instead of 
     const run = runLikeTheStages([file], { FILE_LINGER_MS: '500' });
     assert.equal(run.status, 1);
     assert.equal(run.fail, 1);
-    assert.match(run.out, /leaves-open\.test\.cjs: still running 500 ms after its last test/);
+    assert.match(run.out, /leaves-open\.test\.cjs: still running 500 ms after its last test, held by: .*TCPServerWrap/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -29,7 +29,8 @@ const previous = unpackService('schema-4-5bb5dab.tar.gz');
 const dataDir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
 const running: ServiceHandle[] = [];
 after(async () => {
-  await Promise.allSettled(running.map((s) => s.kill()));
+  // `stop`, not `kill`: over three nodes it also closes their proxy, which a kill leaves for a restart.
+  await Promise.allSettled(running.map((s) => s.stop()));
   previous.dispose();
   rmSync(dataDir, { recursive: true, force: true });
 });
