@@ -84,6 +84,13 @@ export async function addFault(baseUrl: string, fault: unknown): Promise<void> {
   if (!res.ok) throw new Error(`fault: ${res.status} ${await res.text()}`);
 }
 
+/** The injected faults that still have uses left (none once every one was met). */
+export async function faultsLeft(baseUrl: string): Promise<unknown[]> {
+  const res = await fetch(`${baseUrl}/__admin/faults`);
+  if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { faults: unknown[] }).faults;
+}
+
 export async function clearFaults(baseUrl: string): Promise<void> {
   await fetch(`${baseUrl}/__admin/faults`, { method: 'DELETE' });
 }

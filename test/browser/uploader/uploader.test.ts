@@ -1,7 +1,17 @@
 // createUploader in headless Chromium: a real module worker (comlink), XHR progress, IndexedDB, the real service.
 import { expect } from '@open-wc/testing';
 import type { TaskSnapshot, UploadError } from '../../../src/uploader/index.ts';
-import { addFault, baseUrl, download, filesNamed, nextEvent, randomFile, sameBytes, testUploaders } from './helpers.ts';
+import {
+  addFault,
+  baseUrl,
+  download,
+  faultsLeft,
+  filesNamed,
+  nextEvent,
+  randomFile,
+  sameBytes,
+  testUploaders,
+} from './helpers.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -88,13 +98,16 @@ describe('createUploader (worker)', () => {
       action: { type: 'cut', afterBytes: 700 * KiB },
       times: 3,
     });
-    // A status query (empty PUT) may take one of the cuts without being cut: three make sure a data PUT is.
+    // A status query (empty PUT) may take one of the cuts without being cut: three make sure a data PUT is. A cut
+    // that comes before the request reported any byte sent is taken as a file the browser would not send by its path
+    // (engine/by-path.ts), and sent again as a slice at once, without a `retry` event: so the cuts are counted at the
+    // service, every one met, not by the events (under load the first progress report came after the cut).
     const retries: string[] = [];
     u.addEventListener('retry', (e) => retries.push(String(e.detail.retry?.cause)));
     const stored = await u.add(file).done;
     expect(await sameBytes(file, await download(baseUrl, stored.id))).to.equal(true);
     expect(retries.slice(0, 2)).to.deep.equal(['server-error', 'server-error']);
-    expect(retries.length).to.be.at.least(3);
+    expect(await faultsLeft(baseUrl), 'every 503 and cut was met').to.deep.equal([]);
     expect(await filesNamed(baseUrl, file.name)).to.deep.equal([{ id: stored.id }]);
   });
 
